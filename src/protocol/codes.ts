@@ -1,0 +1,54 @@
+/**
+ * The one table of result codes on the wire. Success is 200; failures carry one of the others, with a
+ * `content` string from {@link MESSAGES} where the spec names one.
+ */
+export const CODES = {
+  OK: 200,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  TIMEOUT: 408,
+  NOT_CONNECTED: 409,
+  TOO_MANY_REQUESTS: 429,
+  SERVER_ERROR: 500,
+} as const;
+
+/** A code name of {@link CODES}. */
+export type CodeName = keyof typeof CODES;
+/** A numeric result code. */
+export type Code = (typeof CODES)[CodeName];
+
+/**
+ * Messages the spec fixes word for word (product spec §5 and §8, reference §1). Other modules add theirs here
+ * so that one table holds every message the user can see.
+ */
+export const MESSAGES = {
+  hostEmpty: "Invalid options:'host' is empty.",
+  appkeyEmpty: "Invalid options:'appkey' is empty.",
+  modulesEmpty: "Invalid options: 'modules' must be nonempty array",
+  tooManyHosts: 'Invalid options: at most 5 hosts.',
+  unknownModule: "Invalid options: 'modules' may only hold 'im' and 'pubsub'.",
+  alreadyConnected: "It is already connected, don't try again until disconnect() is called. ",
+  idNotStringOrNumber: 'TypeError: id requires number or string.',
+  dataNotObjectIm: 'TypeError: data requires object.',
+  dataNotObject: 'TypeError: data requires an object.',
+  idTooLong: 'id over max length 60',
+  dataTooLong: 'user.data-length limit 300 byte.',
+  wxmpIdNotObject: 'TypeError: wxmpId requires an object.',
+  wxmpIdAppidMissing: 'wxmpId.appid is required.',
+  wxmpIdOpenidMissing: 'wxmpId.openid is required. requires string.',
+  callConnectFirst: 'Please call connect() first.',
+  connectFirst: 'Please connect first',
+  noPermission: 'No permission',
+  timeout: 'Host unreachable or timeout',
+  connectFailed: 'Failed to connect.',
+  tooFrequent: 'do not operate frequently',
+  invalidAppkey: 'Invalid appkey',
+  otpRequired: 'otp is required.',
+  otpNotString: 'TypeError: otp requires string.',
+  otpInvalid: 'Invalid otp',
+  otpExpired: 'otp has expired',
+  serverError: 'Internal server error',
+} as const;
+
+/** A key of {@link MESSAGES}. */
+export type MessageKey = keyof typeof MESSAGES;

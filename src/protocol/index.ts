@@ -1,0 +1,12 @@
+/**
+ * The wire contract shared by the Parley SDK and server: event names, payload schemas, result codes and
+ * messages, limits, and the mapping between wire fields and domain types.
+ *
+ * @packageDocumentation
+ */
+export * from './codes.js';
+export * from './connection.js';
+export * from './envelope.js';
+export * from './events.js';
+export * from './limits.js';
+export * from './validate.js';
