@@ -26,7 +26,7 @@ async function issueOtp(): Promise<string> {
     body: JSON.stringify({ appkey, userId }),
   });
   const body = (await response.json()) as { code: number; content: { otp: string } | string };
-  if (body.code !== 200 || typeof body.content === 'string') throw new ParleyError(body.code, String(body.content));
+  if (typeof body.content === 'string') throw new ParleyError(body.code, body.content);
   return body.content.otp;
 }
 

@@ -1,4 +1,4 @@
-import { CODES, MESSAGES, type ModuleName, type Permissions } from './protocol/index.js';
+import { CLIENT_EVENTS, CODES, MESSAGES, type ModuleName, type Permissions } from './protocol/index.js';
 import { defaultBackoff, type BackoffOptions } from './core/backoff.js';
 import { validateConnectInput, type ConnectInput } from './core/connect-input.js';
 import { Connection, type ConnectionEvents } from './core/connection.js';
@@ -63,6 +63,11 @@ export type ClientEvents = ConnectionEvents;
 export interface ParleyClient {
   /** Connects as the given user (or anonymously); resolves once authorized. */
   connect(input?: ConnectInput & { onProgress?: (attempts: number) => void }): Promise<void>;
+  /**
+   * Measures a round trip to the server. Resolves with the round-trip time in ms and the server's clock; waits
+   * for the connection like any request.
+   */
+  ping(): Promise<{ roundTripMs: number; serverTime: number }>;
   /** Disconnects; settles every request still waiting. */
   disconnect(): Promise<void>;
   /** The current connection state. */
@@ -139,6 +144,12 @@ export function createClient(options: ClientOptions): ParleyClient {
       } finally {
         stop?.();
       }
+    },
+    async ping() {
+      const started = o.timers.now();
+      const ack = await connection.requests.send({ event: CLIENT_EVENTS.ping, params: {}, kind: 'query' });
+      const content = ack.content as { time?: unknown } | undefined;
+      return { roundTripMs: o.timers.now() - started, serverTime: Number(content?.time) };
     },
     disconnect: () => connection.disconnect(),
     getConnectionStatus: () => connection.status,

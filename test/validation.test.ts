@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, MESSAGES, ParleyError } from '../src/index.js';
+import { createClient, MESSAGES, ParleyError, SDK } from '../src/index.js';
 import { FakeServer } from './support/fake-server.js';
 
 function make(options: Record<string, unknown>) {
@@ -86,5 +86,13 @@ describe('ParleyError', () => {
   it('message keys and texts are unique', () => {
     const texts = Object.values(MESSAGES);
     expect(new Set(texts).size).toBe(texts.length);
+  });
+});
+
+describe('SDK identity', () => {
+  it('SDK.version is the package version', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(SDK).toEqual({ name: 'parley-im', version: pkg.version });
   });
 });

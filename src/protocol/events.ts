@@ -46,6 +46,8 @@ export const CLIENT_EVENTS = {
   csLiveSession: 'CS_LIVE_SESSION',
   csQuitLive: 'CS_QUIT_LIVE',
   csPendingConversation: 'CS_PENDING_CONVERSATION',
+  /** Parley's own: a round trip that touches nothing, answered with the server's time (`{time}`). */
+  ping: 'PARLEY_PING',
 } as const;
 
 /** Plain emits from the client that expect no acknowledgement. */

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { AppConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { CODES, LIMITS, MESSAGES, jsonByteLength, type AuthorizeRequest, type Permissions } from '../protocol.js';
+import type { SessionStore } from '../store/index.js';
+import type { AppRegistry } from './apps.js';
+import { verifyOtp, type OtpFailure } from './otp.js';
+
+/** A client that passed authorize: who it is, what it may do, and its session. */
+export interface AuthorizedSession {
+  app: AppConfig;
+  permissions: Permissions;
+  /** Null for an anonymous connection. */
+  userId: string | null;
+  userData: Record<string, unknown>;
+  sid: string;
+  /** True when the client's previous sid was still valid and is kept (the client shows `reconnected`). */
+  resumed: boolean;
+}
+
+/** Authorize and session lifetime, free of any transport. */
+export interface SessionService {
+  /** Checks an authorize request and resumes or starts a session. @throws ServiceError with the wire code. */
+  authorize(request: AuthorizeRequest): Promise<AuthorizedSession>;
+  /** Records that a session's connection went away, which starts its time to live. */
+  left(sid: string): Promise<void>;
+  /** Keeps `liveSids` fresh and deletes sessions unseen for longer than the time to live; returns how many. */
+  sweep(liveSids: readonly string[]): Promise<number>;
+}
+
+/** What {@link createSessionService} needs. */
+export interface SessionServiceDeps {
+  apps: AppRegistry;
+  sessions: SessionStore;
+  /** How long a sid stays valid after its connection went away, in ms. */
+  sessionTtlMs: number;
+  /** The clock, injectable so that tests need not wait. */
+  now: () => number;
+  /** Makes new sids. @default randomUUID */
+  newSid?: () => string;
+}
+
+const OTP_MESSAGES: Record<OtpFailure, string> = {
+  missing: MESSAGES.otpRequired,
+  forged: MESSAGES.otpInvalid,
+  'wrong-user': MESSAGES.otpInvalid,
+  expired: MESSAGES.otpExpired,
+};
+
+/** Longest userData string we even parse; anything longer cannot fit the byte limit in any reasonable encoding. */
+const USER_DATA_PARSE_LIMIT = LIMITS.userDataMaxBytes * 16;
+
+/** Creates the session service. */
+export function createSessionService(deps: SessionServiceDeps): SessionService {
+  const newSid = deps.newSid ?? randomUUID;
+  return {
+    async authorize(request) {
+      const grant = deps.apps.byClientKey(request.appkey);
+      if (!grant) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.invalidAppkey);
+      const userData = parseUserData(request.userData);
+      const anonymous =
+        request.a === true || request.userId === null || request.userId === undefined || request.userId === '';
+      const userId = anonymous ? null : String(request.userId);
+      const now = deps.now();
+      if (grant.app.requireOtp && userId !== null) {
+        const otp = verifyOtp({ secretKey: grant.app.secretKey, token: request.otp, userId, now });
+        if (!otp.ok) throw new ServiceError(CODES.UNAUTHORIZED, OTP_MESSAGES[otp.reason]);
+      }
+      const base = { app: grant.app, permissions: grant.permissions, userId, userData };
+      if (request.sid) {
+        const previous = await deps.sessions.find(request.sid);
+        const resumable =
+          previous !== undefined &&
+          previous.appkey === grant.app.appkey &&
+          previous.userId === userId &&
+          previous.lastSeenAt >= now - deps.sessionTtlMs;
+        if (resumable) {
+          await deps.sessions.touch(previous.sid, now);
+          return { ...base, sid: previous.sid, resumed: true };
+        }
+      }
+      const created = await deps.sessions.create({ sid: newSid(), appkey: grant.app.appkey, userId, now });
+      return { ...base, sid: created.sid, resumed: false };
+    },
+    async left(sid) {
+      await deps.sessions.touch(sid, deps.now());
+    },
+    async sweep(liveSids) {
+      const now = deps.now();
+      // Live sessions are only touched on authorize and disconnect; refresh them first so that a long-lived
+      // connection does not lose its session to the sweep.
+      await deps.sessions.touchMany(liveSids, now);
+      return deps.sessions.deleteExpired(now - deps.sessionTtlMs);
+    },
+  };
+}
+
+/** Parses the wire's userData (a JSON string of an object, at most 300 bytes). */
+function parseUserData(raw: string | null | undefined): Record<string, unknown> {
+  if (raw === null || raw === undefined || raw === '') return {};
+  if (raw.length > USER_DATA_PARSE_LIMIT) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataTooLong);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObject);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObject);
+  }
+  if (jsonByteLength(value) > LIMITS.userDataMaxBytes) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataTooLong);
+  return value as Record<string, unknown>;
+}

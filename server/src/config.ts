@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod/mini';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+
+/** One app (tenant) the server serves. */
+export interface AppConfig {
+  /** Key that grants publish and subscribe. */
+  appkey: string;
+  /** Optional key that grants subscribe only. */
+  subscribeKey?: string | undefined;
+  /** Signs otps and access tokens; never leaves servers. */
+  secretKey: string;
+  /** Human name, for logs. @default the appkey */
+  name: string;
+  /** Whether a named user must present a valid otp at authorize. @default true */
+  requireOtp: boolean;
+  /** Whether private channels and groups need an access token. @default false */
+  requireAccessToken: boolean;
+}
+
+/** Token bucket per connection: `perSecond` refill, at most `burst` requests at once. */
+export interface RateLimitConfig {
+  /** @default 50 */
+  perSecond: number;
+  /** @default 100 */
+  burst: number;
+}
+
+/** The validated server configuration. */
+export interface ServerConfig {
+  /** HTTP and socket.io port; 0 picks a free one. Env `PORT`. @default 3000 */
+  port: number;
+  /** Interface to listen on. Env `HOST`. @default '0.0.0.0' */
+  host: string;
+  /** PostgreSQL connection string; unset means SQLite. Env `DATABASE_URL`. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (created if missing); unset means the server's default. Env `PARLEY_DATABASE_SCHEMA`. */
+  databaseSchema: string | undefined;
+  /** Redis URL; set to run several nodes behind one address. Env `REDIS_URL`. */
+  redisUrl: string | undefined;
+  /** Directory for the SQLite file and uploads. Env `PARLEY_DATA_DIR`. @default './data' */
+  dataDir: string;
+  /** SQLite file path or `:memory:`. Env `PARLEY_SQLITE`. @default `<dataDir>/parley.db` */
+  sqlite: string | undefined;
+  /** Env `LOG_LEVEL`. @default 'info' */
+  logLevel: LogLevel;
+  /** Apps served. Env `PARLEY_APPS` (JSON array). @default one demo app, see {@link DEMO_APP} */
+  apps: AppConfig[];
+  /** How long a disconnected session's sid stays valid for a `reconnected`. Env `PARLEY_SESSION_TTL_MS`. @default 600000 */
+  sessionTtlMs: number;
+  /** Directory of the built product app, served at `/h5/`. Env `PARLEY_APP_DIR`. @default `<server>/../demo-app/dist` */
+  appDir: string;
+  /** Request rate limit per connection. Env `PARLEY_RATE_LIMIT_PER_SECOND`, `PARLEY_RATE_LIMIT_BURST`. */
+  rateLimit: RateLimitConfig;
+}
+
+/** The app configured when none is given, so that a fresh checkout works with the demo app. */
+export const DEMO_APP: AppConfig = {
+  appkey: 'demo-appkey',
+  subscribeKey: 'demo-subscribe-key',
+  secretKey: 'demo-secret-key',
+  name: 'Parley demo',
+  requireOtp: true,
+  requireAccessToken: false,
+};
+
+/** Where the built demo app lives relative to this package, independent of the working directory. */
+const DEFAULT_APP_DIR = fileURLToPath(new URL('../../demo-app/dist', import.meta.url));
+
+/** Thrown by {@link loadConfig} with one line per problem, naming the setting and where it came from. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const nonEmpty = (what: string) => z.string({ error: `must be ${what}` }).check(z.minLength(1, `must be ${what}`));
+const intIn = (min: number, max: number) =>
+  z
+    .int({ error: `must be an integer from ${min} to ${max}` })
+    .check(
+      z.gte(min, `must be an integer from ${min} to ${max}`),
+      z.lte(max, `must be an integer from ${min} to ${max}`),
+    );
+
+const appSchema = z.object({
+  appkey: nonEmpty('a non-empty string'),
+  subscribeKey: z.optional(nonEmpty('a non-empty string')),
+  secretKey: nonEmpty('a non-empty string'),
+  name: z.optional(z.string({ error: 'must be a string' })),
+  requireOtp: z._default(z.boolean({ error: 'must be true or false' }), true),
+  requireAccessToken: z._default(z.boolean({ error: 'must be true or false' }), false),
+});
+
+const configSchema = z.object({
+  port: z._default(intIn(0, 65535), 3000),
+  host: z._default(nonEmpty('a host name or address'), '0.0.0.0'),
+  databaseUrl: z.optional(nonEmpty('a postgres:// connection string')),
+  databaseSchema: z.optional(
+    z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier')),
+  ),
+  redisUrl: z.optional(nonEmpty('a redis:// URL')),
+  dataDir: z._default(nonEmpty('a directory path'), './data'),
+  sqlite: z.optional(nonEmpty('a file path or :memory:')),
+  logLevel: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), 'info'),
+  apps: z.optional(z.array(appSchema, { error: 'must be an array of apps' })),
+  sessionTtlMs: z._default(intIn(1000, 2_592_000_000), 600_000),
+  appDir: z._default(nonEmpty('a directory path'), DEFAULT_APP_DIR),
+  rateLimit: z._default(
+    z.object({
+      perSecond: z._default(intIn(1, 1_000_000), 50),
+      burst: z._default(intIn(1, 1_000_000), 100),
+    }),
+    { perSecond: 50, burst: 100 },
+  ),
+});
+
+/** Environment variable for each setting, to name the source in errors. */
+const ENV_NAMES: Record<string, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  databaseUrl: 'DATABASE_URL',
+  databaseSchema: 'PARLEY_DATABASE_SCHEMA',
+  redisUrl: 'REDIS_URL',
+  dataDir: 'PARLEY_DATA_DIR',
+  sqlite: 'PARLEY_SQLITE',
+  logLevel: 'LOG_LEVEL',
+  apps: 'PARLEY_APPS',
+  sessionTtlMs: 'PARLEY_SESSION_TTL_MS',
+  appDir: 'PARLEY_APP_DIR',
+  'rateLimit.perSecond': 'PARLEY_RATE_LIMIT_PER_SECOND',
+  'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
+};
+
+/** Environment variables read, as a plain map (`process.env` fits). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Reads a config file's text; injectable for tests. */
+export type FileReader = (path: string) => string;
+
+/**
+ * Builds the server config from `env` and, when `PARLEY_CONFIG` names one, a JSON file whose keys are the
+ * {@link ServerConfig} field names. Environment variables win over the file; defaults fill the rest.
+ * @throws ConfigError naming every bad setting.
+ */
+export function loadConfig(env: Environment, fileReader: FileReader = (p) => readFileSync(p, 'utf8')): ServerConfig {
+  const file = readConfigFile(env['PARLEY_CONFIG'], fileReader);
+  const fromEnv = readEnv(env);
+  const merged: Record<string, unknown> = { ...file, ...fromEnv };
+  // Rate limit settings merge field by field, so that one env variable does not drop the file's other field.
+  if (isRecord(fromEnv['rateLimit']) && isRecord(file['rateLimit'])) {
+    merged['rateLimit'] = { ...file['rateLimit'], ...fromEnv['rateLimit'] };
+  }
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const path = issue.path.join('.');
+      const top = issue.path.slice(0, 1).join('');
+      const source = fromEnv[top] !== undefined ? (ENV_NAMES[path] ?? ENV_NAMES[top]) : undefined;
+      return `  - ${path || '(root)'}${source ? ` (from ${source})` : ''}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid Parley config:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const apps: AppConfig[] = (c.apps ?? [DEMO_APP]).map((a) => ({ ...a, name: a.name ?? a.appkey }));
+  checkAppKeysUnique(apps);
+  return {
+    port: c.port,
+    host: c.host,
+    databaseUrl: c.databaseUrl,
+    databaseSchema: c.databaseSchema,
+    redisUrl: c.redisUrl,
+    dataDir: c.dataDir,
+    sqlite: c.sqlite,
+    logLevel: c.logLevel,
+    apps,
+    sessionTtlMs: c.sessionTtlMs,
+    appDir: c.appDir,
+    rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
+  };
+}
+
+function readConfigFile(path: string | undefined, fileReader: FileReader): Record<string, unknown> {
+  if (!path) return {};
+  let text: string;
+  try {
+    text = fileReader(path);
+  } catch (err) {
+    throw new ConfigError(`Invalid Parley config: cannot read PARLEY_CONFIG file ${path}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`Invalid Parley config: PARLEY_CONFIG file ${path} is not JSON: ${(err as Error).message}`);
+  }
+  if (!isRecord(value)) throw new ConfigError(`Invalid Parley config: PARLEY_CONFIG file ${path} must hold an object`);
+  return value;
+}
+
+/** Maps set, non-empty environment variables to config fields, still unvalidated. */
+function readEnv(env: Environment): Record<string, unknown> {
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const num = (name: string): number | string | undefined => {
+    const v = get(name);
+    // Keep unparsable text as is so that the error shows what was given rather than NaN.
+    return v === undefined ? undefined : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  };
+  const out: Record<string, unknown> = {
+    port: num('PORT'),
+    host: get('HOST'),
+    databaseUrl: get('DATABASE_URL'),
+    databaseSchema: get('PARLEY_DATABASE_SCHEMA'),
+    redisUrl: get('REDIS_URL'),
+    dataDir: get('PARLEY_DATA_DIR'),
+    sqlite: get('PARLEY_SQLITE'),
+    logLevel: get('LOG_LEVEL'),
+    sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
+    appDir: get('PARLEY_APP_DIR'),
+  };
+  const apps = get('PARLEY_APPS');
+  if (apps !== undefined) {
+    try {
+      out['apps'] = JSON.parse(apps);
+    } catch (err) {
+      throw new ConfigError(`Invalid Parley config:\n  - apps (from PARLEY_APPS): not JSON: ${(err as Error).message}`);
+    }
+  }
+  const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
+  const burst = num('PARLEY_RATE_LIMIT_BURST');
+  if (perSecond !== undefined || burst !== undefined) {
+    out['rateLimit'] = Object.fromEntries(Object.entries({ perSecond, burst }).filter(([, v]) => v !== undefined));
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+function checkAppKeysUnique(apps: readonly AppConfig[]): void {
+  const seen = new Set<string>();
+  for (const app of apps) {
+    for (const key of [app.appkey, app.subscribeKey]) {
+      if (key === undefined) continue;
+      if (seen.has(key)) throw new ConfigError(`Invalid Parley config:\n  - apps: key "${key}" is used twice`);
+      seen.add(key);
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

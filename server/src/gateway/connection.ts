@@ -1,0 +1,78 @@
+import type { Socket } from 'socket.io';
+import type { AuthorizedSession } from '../auth/sessions.js';
+import type { Logger } from '../logger.js';
+import type { FailureAck } from '../protocol.js';
+import type { RequestContext } from './registry.js';
+import type { TokenBucket } from './rate-limit.js';
+
+/** The authorize reply, with its fields beside `code` where the reference client reads them. */
+export interface AuthorizeAck {
+  code: 200;
+  resultCode: 200;
+  sid: string;
+  enablePublish: boolean;
+  enableSubscribe: boolean;
+  mD: Record<string, unknown>;
+}
+
+/** The state the gateway keeps per socket: its rate limit and, once authorized, its session. */
+export class Connection {
+  /** The socket this state belongs to. */
+  readonly socket: Socket;
+  /** Requests left in this connection's budget. */
+  readonly bucket: TokenBucket;
+  /** Logger carrying the socket id. */
+  readonly log: Logger;
+  #session: AuthorizedSession | undefined;
+  #authorizing: { key: string; reply: Promise<AuthorizeAck | FailureAck> } | undefined;
+
+  constructor(params: { socket: Socket; bucket: TokenBucket; log: Logger }) {
+    this.socket = params.socket;
+    this.bucket = params.bucket;
+    this.log = params.log;
+  }
+
+  /** The session, once authorize succeeded. */
+  get session(): AuthorizedSession | undefined {
+    return this.#session;
+  }
+
+  /** Records a successful authorize. */
+  authorized(session: AuthorizedSession): void {
+    this.#session = session;
+  }
+
+  /**
+   * Runs an authorize, or joins the one already running with the same params: the client re-emits an un-acked
+   * authorize every 1700 ms, and every copy must get the same sid.
+   */
+  authorizeOnce(key: string, run: () => Promise<AuthorizeAck | FailureAck>): Promise<AuthorizeAck | FailureAck> {
+    if (this.#authorizing?.key === key) return this.#authorizing.reply;
+    const entry = { key, reply: run() };
+    this.#authorizing = entry;
+    // A failure is answered once; a later authorize with the same params deserves a fresh try.
+    void entry.reply.then((ack) => {
+      if (ack.code !== 200 && this.#authorizing === entry) this.#authorizing = undefined;
+    });
+    return entry.reply;
+  }
+
+  /** The handler context, or undefined before authorize. */
+  context(): RequestContext | undefined {
+    const session = this.#session;
+    if (!session) return undefined;
+    const socket = this.socket;
+    return {
+      app: session.app,
+      userId: session.userId,
+      userData: session.userData,
+      sid: session.sid,
+      socketId: socket.id,
+      permissions: session.permissions,
+      push: (event, payload) => {
+        socket.emit(event, payload);
+      },
+      log: this.log,
+    };
+  }
+}

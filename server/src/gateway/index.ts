@@ -1,0 +1,212 @@
+import type { Server, Socket } from 'socket.io';
+import type { SessionService } from '../auth/sessions.js';
+import type { RateLimitConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import {
+  CLIENT_EVENTS,
+  CLIENT_NOTICES,
+  CODES,
+  MESSAGES,
+  WIRE_MODULES,
+  authorizeRequestSchema,
+  check,
+  fail,
+  ok,
+  type AuthorizeRequest,
+  type FailureAck,
+  type ServerPushName,
+} from '../protocol.js';
+import { Connection, type AuthorizeAck } from './connection.js';
+import { TokenBucket } from './rate-limit.js';
+import { HandlerRegistry, type RequestContext } from './registry.js';
+
+export type { AuthorizeAck } from './connection.js';
+export type {
+  HandlerOutcome,
+  ModuleDataProvider,
+  NoticeHandlerSpec,
+  RequestContext,
+  RequestHandlerSpec,
+  RequiredPermission,
+} from './registry.js';
+
+/** The socket.io side of the server: authorize, per-connection state, dispatch to registered handlers, pushes. */
+export interface Gateway {
+  /** Registers a request handler; see {@link HandlerRegistry.handle}. */
+  readonly handle: HandlerRegistry['handle'];
+  /** Registers a plain-emit handler; see {@link HandlerRegistry.notice}. */
+  readonly notice: HandlerRegistry['notice'];
+  /** Supplies a module's `mD` entry; see {@link HandlerRegistry.moduleData}. */
+  readonly moduleData: HandlerRegistry['moduleData'];
+  /** Pushes to every connection of a user, on every node (through the adapter). */
+  pushToUser(params: { appkey: string; userId: string; event: ServerPushName; payload: object }): void;
+  /** Session ids of the connections on this node. */
+  liveSids(): string[];
+  /** Waits for the session writes that disconnects started, so that the store can close after them. */
+  drain(): Promise<void>;
+}
+
+/** What {@link createGateway} needs. */
+export interface GatewayDeps {
+  io: Server;
+  sessions: SessionService;
+  rateLimit: RateLimitConfig;
+  logger: Logger;
+  now: () => number;
+}
+
+type Ack = (reply: unknown) => void;
+
+const REQUEST_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_EVENTS));
+const NOTICE_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_NOTICES));
+const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
+
+/** The room holding every connection of one user of one app. */
+function userRoom(appkey: string, userId: string): string {
+  return `user:${appkey}:${userId}`;
+}
+
+/** Wires the gateway into `io`: from now on every connection goes through it. */
+export function createGateway(deps: GatewayDeps): Gateway {
+  const { io, logger, now } = deps;
+  const registry = new HandlerRegistry();
+  const connections = new Map<string, Connection>();
+  const pending = new Set<Promise<void>>();
+
+  /** Runs background work whose failure must be logged, never thrown, and which close() waits for. */
+  const track = (work: Promise<void>, what: string) => {
+    const p = work.catch((err: unknown) => logger.error({ err }, `${what} failed`)).finally(() => pending.delete(p));
+    pending.add(p);
+  };
+
+  const authorize = async (conn: Connection, params: unknown): Promise<AuthorizeAck | FailureAck> => {
+    const checked = check(authorizeRequestSchema, params);
+    if (!checked.ok) return fail(checked.code, checked.content);
+    const request: AuthorizeRequest = checked.value;
+    const key = JSON.stringify(request);
+    return conn.authorizeOnce(key, async () => {
+      try {
+        const session = await deps.sessions.authorize(request);
+        const previous = conn.session;
+        if (previous?.userId) await conn.socket.leave(userRoom(previous.app.appkey, previous.userId));
+        conn.authorized(session);
+        if (session.userId) await conn.socket.join(userRoom(session.app.appkey, session.userId));
+        const ctx = conn.context() as RequestContext;
+        const mD: Record<string, unknown> = {};
+        // The reference client throws on an mD key it did not register, so answer only the modules it asked for.
+        for (const key of Object.keys(request.mP ?? {})) {
+          if (!MODULE_KEYS.has(key)) continue;
+          const provider = registry.moduleDataProvider(key);
+          mD[key] = provider ? await provider(ctx) : {};
+        }
+        conn.log.debug({ sid: session.sid, userId: session.userId, resumed: session.resumed }, 'authorized');
+        return {
+          code: CODES.OK,
+          resultCode: CODES.OK,
+          sid: session.sid,
+          enablePublish: session.permissions.write,
+          enableSubscribe: session.permissions.read,
+          mD,
+        };
+      } catch (err) {
+        return failureOf(err, conn.log, 'authorize');
+      }
+    });
+  };
+
+  const request = async (conn: Connection, event: string, params: unknown): Promise<unknown> => {
+    const ctx = conn.context();
+    if (!ctx) return fail(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+    const handler = registry.request(event);
+    if (!handler) return fail(CODES.BAD_REQUEST, `Not supported: ${event}`);
+    if (handler.permission !== 'none' && !ctx.permissions[handler.permission]) {
+      return fail(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+    }
+    try {
+      const outcome = await handler.run(ctx, params);
+      return outcome.ok ? ok(outcome.content) : fail(outcome.code, outcome.content);
+    } catch (err) {
+      return failureOf(err, conn.log, event);
+    }
+  };
+
+  const dispatch = async (conn: Connection, event: string, args: unknown[]): Promise<void> => {
+    const last = args[args.length - 1];
+    const ack: Ack | undefined = typeof last === 'function' ? (last as Ack) : undefined;
+    const params = ack && args.length === 1 ? undefined : args[0];
+    const known = REQUEST_EVENTS.has(event) || NOTICE_EVENTS.has(event);
+    // Unknown events still spend the budget, so that flooding them costs the sender like anything else.
+    if (!conn.bucket.take(now())) {
+      if (known) reply(conn, ack, fail(CODES.TOO_MANY_REQUESTS, MESSAGES.tooFrequent));
+      return;
+    }
+    if (!known) return;
+    if (event === CLIENT_EVENTS.authorize) {
+      reply(conn, ack, await authorize(conn, params));
+    } else if (event === CLIENT_EVENTS.manualDisconnect) {
+      // Allowed before authorize too: a client must always be able to leave.
+      reply(conn, ack, ok(null));
+      conn.socket.disconnect(true);
+    } else if (NOTICE_EVENTS.has(event)) {
+      const ctx = conn.context();
+      const handler = registry.noticeHandler(event);
+      if (ctx && handler) await handler.run(ctx, params);
+    } else {
+      reply(conn, ack, await request(conn, event, params));
+    }
+  };
+
+  io.on('connection', (socket: Socket) => {
+    const conn = new Connection({
+      socket,
+      bucket: new TokenBucket({ ...deps.rateLimit, now: now() }),
+      log: logger.child({ socket: socket.id }),
+    });
+    connections.set(socket.id, conn);
+    socket.onAny((event: unknown, ...args: unknown[]) => {
+      if (typeof event !== 'string') return;
+      dispatch(conn, event, args).catch((err: unknown) => conn.log.error({ err, event }, 'dispatch failed'));
+    });
+    socket.on('disconnect', (reason) => {
+      connections.delete(socket.id);
+      const sid = conn.session?.sid;
+      conn.log.debug({ reason, sid }, 'disconnected');
+      if (sid) track(deps.sessions.left(sid), 'session touch on disconnect');
+    });
+  });
+
+  return {
+    handle: registry.handle.bind(registry),
+    notice: registry.notice.bind(registry),
+    moduleData: registry.moduleData.bind(registry),
+    pushToUser({ appkey, userId, event, payload }) {
+      io.to(userRoom(appkey, userId)).emit(event, payload);
+    },
+    liveSids() {
+      const sids = new Set<string>();
+      for (const conn of connections.values()) if (conn.session) sids.add(conn.session.sid);
+      return [...sids];
+    },
+    async drain() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}
+
+/** Turns a thrown error into a failure ack: a ServiceError keeps its code; anything else is a logged 500. */
+function failureOf(err: unknown, log: Logger, event: string): FailureAck {
+  if (err instanceof ServiceError) return fail(err.code, err.content);
+  log.error({ err, event }, 'handler failed');
+  return fail(CODES.SERVER_ERROR, MESSAGES.serverError);
+}
+
+/** Calls the ack if the client sent one; a client that sent none, or a broken socket, must not crash us. */
+function reply(conn: Connection, ack: Ack | undefined, value: unknown): void {
+  if (!ack) return;
+  try {
+    ack(value);
+  } catch (err) {
+    conn.log.warn({ err }, 'ack failed');
+  }
+}

@@ -1,0 +1,123 @@
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { createHttp } from './api/index.js';
+import { createAppRegistry } from './auth/apps.js';
+import { createSessionService } from './auth/sessions.js';
+import type { ServerConfig } from './config.js';
+import { createGateway, type Gateway } from './gateway/index.js';
+import { registerPing } from './gateway/ping.js';
+import { createRedisAdapter, type RedisAdapter } from './gateway/redis-adapter.js';
+import { createLogger, type Logger } from './logger.js';
+import { createStore, type Store } from './store/index.js';
+
+/** Options that are not configuration: what a host process or a test injects. */
+export interface ParleyServerOptions {
+  /** @default a pino logger at the configured level */
+  logger?: Logger;
+  /** The clock, in ms since the epoch. @default Date.now */
+  now?: () => number;
+}
+
+/** Where a started server listens. */
+export interface ListeningAddress {
+  port: number;
+  /** Base URL for clients, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+}
+
+/** A Parley server: socket.io and HTTP on one port, over one store. */
+export interface ParleyServer {
+  /** Migrates the store, connects Redis when configured, and starts listening. */
+  listen(): Promise<ListeningAddress>;
+  /**
+   * Stops accepting, closes every client connection at the transport (so that clients reconnect, to this node
+   * when it comes back or to another), then closes socket.io, HTTP, Redis and the store. Safe to call twice.
+   */
+  close(): Promise<void>;
+  /** The socket.io server. */
+  readonly io: Server;
+  /** The store. */
+  readonly store: Store;
+  /** Where modules register their handlers. */
+  readonly gateway: Gateway;
+  /** The configuration it runs with. */
+  readonly config: ServerConfig;
+}
+
+/** Builds a server from validated config: store -> services -> gateway + HTTP on one node http server. */
+export function createParleyServer(config: ServerConfig, options: ParleyServerOptions = {}): ParleyServer {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const now = options.now ?? Date.now;
+  let shuttingDown = false;
+
+  const store = createStore(config);
+  const apps = createAppRegistry(config.apps);
+  const sessions = createSessionService({ apps, sessions: store.sessions, sessionTtlMs: config.sessionTtlMs, now });
+  const http = createHttp({ apps, appDir: config.appDir, logger, now, isShuttingDown: () => shuttingDown });
+  const io = new Server(http.server, {
+    path: '/socket.io',
+    allowEIO3: true,
+    cors: { origin: true },
+  });
+  const gateway = createGateway({ io, sessions, rateLimit: config.rateLimit, logger, now });
+  registerPing(gateway, now);
+
+  let redis: RedisAdapter | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> = Promise.resolve();
+  let closing: Promise<void> | undefined;
+
+  const sweep = () => {
+    sweeping = sweeping
+      .then(() => sessions.sweep(gateway.liveSids()))
+      .then((deleted) => {
+        if (deleted > 0) logger.debug({ deleted }, 'expired sessions deleted');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'session sweep failed'));
+  };
+
+  // Close the client transports before fastify closes the http server: the server only finishes closing once
+  // every connection has ended, and open websockets would keep it waiting.
+  http.addHook('preClose', (done) => {
+    io.engine.close();
+    done();
+  });
+
+  return {
+    io,
+    store,
+    gateway,
+    config,
+    async listen() {
+      await store.migrate();
+      if (config.redisUrl) {
+        redis = await createRedisAdapter(config.redisUrl, logger);
+        io.adapter(redis.adapter);
+      }
+      // Sessions are refreshed at half their time to live at most, so none expires while its client is connected.
+      sweepTimer = setInterval(sweep, Math.min(60_000, Math.floor(config.sessionTtlMs / 2)));
+      sweepTimer.unref();
+      await http.listen({ port: config.port, host: config.host });
+      const { port } = http.server.address() as AddressInfo;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      logger.info({ url }, 'parley server listening');
+      return { port, url };
+    },
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        if (sweepTimer) clearInterval(sweepTimer);
+        await http.close();
+        // Sockets are gone by now; this closes the adapter. Its own http server close finds the server stopped.
+        await io.close();
+        await sweeping;
+        await gateway.drain();
+        await redis?.close();
+        await store.close();
+        logger.info('parley server closed');
+      })();
+      return closing;
+    },
+  };
+}

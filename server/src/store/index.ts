@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { ServerConfig } from '../config.js';
+import { migrationProvider } from './migrations.js';
+import type { Database } from './schema.js';
+import { createSessionStore, type SessionStore } from './sessions.js';
+
+export type { SessionRecord, SessionStore } from './sessions.js';
+
+/** Which database a store runs on. */
+export type StoreDialect = 'sqlite' | 'postgres';
+
+/** Everything the server keeps. Domain services get it; only files in `store/` see SQL. */
+export interface Store {
+  /** Which database this is. */
+  readonly dialect: StoreDialect;
+  /** Authorize sessions. */
+  readonly sessions: SessionStore;
+  /** Brings the schema up to date; safe to run again and from several nodes at once. */
+  migrate(): Promise<void>;
+  /** Releases the connection or pool; later calls do nothing. */
+  close(): Promise<void>;
+}
+
+/** The config fields a store needs. */
+export type StoreConfig = Pick<ServerConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'sqlite'>;
+
+/** PostgreSQL `int8` (bigint); we keep ms timestamps in it, which fit a JS number until the year 287396. */
+const PG_INT8_OID = 20;
+const int8AsNumber = (value: string): number => Number(value);
+
+/**
+ * Opens the store without migrating: PostgreSQL when `databaseUrl` is set, else SQLite in WAL mode at `sqlite`
+ * (a path, or `:memory:`), by default `<dataDir>/parley.db`.
+ */
+export function createStore(config: StoreConfig): Store {
+  return config.databaseUrl
+    ? createPostgresStore(config.databaseUrl, config.databaseSchema)
+    : createSqliteStore(config);
+}
+
+/** Opens the store and migrates it: what a server or a test usually wants. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  const store = createStore(config);
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+function createSqliteStore(config: StoreConfig): Store {
+  const file = config.sqlite ?? join(config.dataDir, 'parley.db');
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new BetterSqlite3(file);
+  // WAL lets readers proceed while a write commits; busy_timeout rides out a second process holding the lock.
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return wrap('sqlite', db, undefined);
+}
+
+function createPostgresStore(connectionString: string, schema: string | undefined): Store {
+  const pool = new pg.Pool({
+    connectionString,
+    // Scoped to this pool, unlike pg.types.setTypeParser, so that other pg users in the process are unaffected.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+        oid === PG_INT8_OID ? int8AsNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return wrap('postgres', db, schema);
+}
+
+function wrap(dialect: StoreDialect, db: Kysely<Database>, schema: string | undefined): Store {
+  let closed = false;
+  return {
+    dialect,
+    sessions: createSessionStore(db),
+    async migrate() {
+      if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+      // With a schema, the migrator must look for its own tables there: by default it would take a
+      // kysely_migration table in any other schema for its own.
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider,
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+        const reason = error instanceof Error ? error.message : JSON.stringify(error);
+        throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${reason}`, {
+          cause: error,
+        });
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEMO_APP, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('fills documented defaults from an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      dataDir: './data',
+      logLevel: 'info',
+      sessionTtlMs: 600_000,
+      rateLimit: { perSecond: 50, burst: 100 },
+    });
+    expect(config.apps).toEqual([DEMO_APP]);
+    expect(config.appDir).toMatch(/demo-app[/\\]dist$/);
+  });
+
+  it('reads environment overrides', () => {
+    const config = loadConfig({
+      PORT: '4100',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u@db/x',
+      REDIS_URL: 'redis://cache:6379',
+      PARLEY_DATA_DIR: '/var/parley',
+      LOG_LEVEL: 'debug',
+      PARLEY_SESSION_TTL_MS: '5000',
+      PARLEY_RATE_LIMIT_PER_SECOND: '7',
+    });
+    expect(config).toMatchObject({
+      port: 4100,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@db/x',
+      redisUrl: 'redis://cache:6379',
+      dataDir: '/var/parley',
+      logLevel: 'debug',
+      sessionTtlMs: 5000,
+      rateLimit: { perSecond: 7, burst: 100 },
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it('reads the PARLEY_CONFIG file, with the environment winning', () => {
+    const files: Record<string, string> = {
+      '/etc/parley.json': JSON.stringify({
+        port: 5000,
+        host: '10.0.0.1',
+        logLevel: 'warn',
+        rateLimit: { perSecond: 3, burst: 9 },
+      }),
+    };
+    const read = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw new Error('ENOENT');
+      return text;
+    };
+    const config = loadConfig({ PARLEY_CONFIG: '/etc/parley.json', PORT: '5001', PARLEY_RATE_LIMIT_BURST: '20' }, read);
+    expect(config).toMatchObject({
+      port: 5001,
+      host: '10.0.0.1',
+      logLevel: 'warn',
+      rateLimit: { perSecond: 3, burst: 20 },
+    });
+    expect(() => loadConfig({ PARLEY_CONFIG: '/nope.json' }, read)).toThrow(
+      /cannot read PARLEY_CONFIG file \/nope\.json/,
+    );
+  });
+
+  it('refuses an invalid PORT with a readable error naming the variable', () => {
+    for (const PORT of ['abc', '70000', '-1', '3.5']) {
+      let error: unknown;
+      try {
+        loadConfig({ PORT });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('port (from PORT): must be an integer from 0 to 65535');
+    }
+  });
+
+  it('reads apps from PARLEY_APPS JSON with per-app defaults', () => {
+    const config = loadConfig({
+      PARLEY_APPS: JSON.stringify([
+        { appkey: 'k1', secretKey: 's1' },
+        { appkey: 'k2', secretKey: 's2', requireOtp: false, subscribeKey: 'k2-sub', name: 'Two' },
+      ]),
+    });
+    expect(config.apps).toEqual([
+      { appkey: 'k1', secretKey: 's1', name: 'k1', requireOtp: true, requireAccessToken: false },
+      {
+        appkey: 'k2',
+        secretKey: 's2',
+        name: 'Two',
+        requireOtp: false,
+        requireAccessToken: false,
+        subscribeKey: 'k2-sub',
+      },
+    ]);
+  });
+
+  it('refuses malformed or clashing apps', () => {
+    expect(() => loadConfig({ PARLEY_APPS: '[{' })).toThrow(/PARLEY_APPS.*not JSON/);
+    expect(() => loadConfig({ PARLEY_APPS: '[{"appkey":"k"}]' })).toThrow(/apps\.0\.secretKey/);
+    expect(() =>
+      loadConfig({ PARLEY_APPS: '[{"appkey":"k","secretKey":"s"},{"appkey":"j","subscribeKey":"k","secretKey":"t"}]' }),
+    ).toThrow(/key "k" is used twice/);
+  });
+
+  it('refuses an unknown log level', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
+  });
+});

@@ -1,0 +1,277 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { issueOtp } from '../src/auth/otp.js';
+import { ServiceError } from '../src/errors.js';
+import { MESSAGES } from '../src/protocol.js';
+import {
+  OPEN_APP,
+  SECURE_APP,
+  authorizeParams,
+  connect,
+  nextServerDisconnect,
+  request,
+  startServer,
+} from './helpers.js';
+
+const anyObject = z.looseObject({});
+
+describe('gateway: authorize', () => {
+  it('answers sid, permissions and mD only for the requested modules', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    const reply = await request(socket, 'authorize', authorizeParams({ mP: { GIM: null, XYZ: {} } }));
+    expect(reply).toEqual({
+      code: 200,
+      resultCode: 200,
+      sid: expect.any(String),
+      enablePublish: true,
+      enableSubscribe: true,
+      mD: { GIM: {} },
+    });
+    const both = await request(await connect(url), 'authorize', authorizeParams({ mP: { GIM: null, GWS: null } }));
+    expect(both['mD']).toEqual({ GIM: {}, GWS: {} });
+    const none = await request(await connect(url), 'authorize', authorizeParams({ mP: undefined }));
+    expect(none['mD']).toEqual({});
+  });
+
+  it('lets modules supply their mD entry', async () => {
+    const { url, server } = await startServer();
+    server.gateway.moduleData('GIM', (ctx) => Promise.resolve({ user: ctx.userId }));
+    const reply = await request(await connect(url), 'authorize', authorizeParams());
+    expect(reply['mD']).toEqual({ GIM: { user: 'alice' } });
+  });
+
+  it('grants read only to the subscribe key', async () => {
+    const { url } = await startServer();
+    const reply = await request(await connect(url), 'authorize', authorizeParams({ appkey: OPEN_APP.subscribeKey }));
+    expect(reply).toMatchObject({ code: 200, enablePublish: false, enableSubscribe: true });
+  });
+
+  it('refuses an unknown appkey with 401', async () => {
+    const { url } = await startServer();
+    const reply = await request(await connect(url), 'authorize', authorizeParams({ appkey: 'who-knows' }));
+    expect(reply).toEqual({ code: 401, resultCode: 401, content: MESSAGES.invalidAppkey });
+  });
+
+  it('checks the otp of a named user when the app requires it', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    const auth = (overrides: Record<string, unknown>) =>
+      request(socket, 'authorize', authorizeParams({ appkey: SECURE_APP.appkey, ...overrides }));
+    const valid = issueOtp({ secretKey: SECURE_APP.secretKey, userId: 'alice' }).otp;
+    const expired = issueOtp({
+      secretKey: SECURE_APP.secretKey,
+      userId: 'alice',
+      ttlMs: 1000,
+      now: Date.now() - 5000,
+    }).otp;
+    const forged = issueOtp({ secretKey: 'not-the-secret', userId: 'alice' }).otp;
+    const bobs = issueOtp({ secretKey: SECURE_APP.secretKey, userId: 'bob' }).otp;
+
+    expect(await auth({ otp: null })).toMatchObject({ code: 401, content: MESSAGES.otpRequired });
+    expect(await auth({ otp: forged })).toMatchObject({ code: 401, content: MESSAGES.otpInvalid });
+    expect(await auth({ otp: 'garbage' })).toMatchObject({ code: 401, content: MESSAGES.otpInvalid });
+    expect(await auth({ otp: expired })).toMatchObject({ code: 401, content: MESSAGES.otpExpired });
+    expect(await auth({ otp: bobs })).toMatchObject({ code: 401, content: MESSAGES.otpInvalid });
+    expect(await auth({ otp: valid })).toMatchObject({ code: 200, sid: expect.any(String) });
+  });
+
+  it('lets anonymous connections in without an otp', async () => {
+    const { url } = await startServer();
+    const reply = await request(
+      await connect(url),
+      'authorize',
+      authorizeParams({ appkey: SECURE_APP.appkey, userId: null, a: true }),
+    );
+    expect(reply).toMatchObject({ code: 200, enablePublish: true });
+  });
+
+  it('refuses bad userData with 400', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    const auth = (userData: unknown) => request(socket, 'authorize', authorizeParams({ userData }));
+    expect(await auth('[1,2]')).toMatchObject({ code: 400, content: MESSAGES.dataNotObject });
+    expect(await auth('not json')).toMatchObject({ code: 400, content: MESSAGES.dataNotObject });
+    expect(await auth('"text"')).toMatchObject({ code: 400, content: MESSAGES.dataNotObject });
+    expect(await auth(JSON.stringify({ bio: 'x'.repeat(300) }))).toMatchObject({
+      code: 400,
+      content: MESSAGES.dataTooLong,
+    });
+    expect(await auth(JSON.stringify({ bio: 'x'.repeat(100_000) }))).toMatchObject({
+      code: 400,
+      content: MESSAGES.dataTooLong,
+    });
+    expect(await auth(JSON.stringify({ bio: 'x'.repeat(250) }))).toMatchObject({ code: 200 });
+  });
+
+  it('resumes a session whose sid comes back, and starts a new one for an unknown sid', async () => {
+    const { url } = await startServer();
+    const first = await request(await connect(url), 'authorize', authorizeParams());
+    const sid = first['sid'] as string;
+    const again = await request(await connect(url), 'authorize', authorizeParams({ sid }));
+    expect(again['sid']).toBe(sid);
+    const unknown = await request(await connect(url), 'authorize', authorizeParams({ sid: 'no-such-sid' }));
+    expect(unknown['sid']).not.toBe(sid);
+    expect(unknown['sid']).not.toBe('no-such-sid');
+    const otherUser = await request(await connect(url), 'authorize', authorizeParams({ sid, userId: 'bob' }));
+    expect(otherUser['sid']).not.toBe(sid);
+  });
+
+  it('starts a new session once the old one outlived its time to live', async () => {
+    let clock = 1_800_000_000_000;
+    const { url, server } = await startServer({ sessionTtlMs: 60_000 }, { now: () => clock });
+    const disconnected = nextServerDisconnect(server);
+    const socket = await connect(url);
+    const sid = (await request(socket, 'authorize', authorizeParams()))['sid'];
+    socket.disconnect();
+    await disconnected;
+    clock += 60_000;
+    expect((await request(await connect(url), 'authorize', authorizeParams({ sid })))['sid']).toBe(sid);
+    clock += 60_001;
+    expect((await request(await connect(url), 'authorize', authorizeParams({ sid })))['sid']).not.toBe(sid);
+  });
+
+  it('answers a re-sent authorize with the same sid', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    const params = authorizeParams();
+    const [a, b] = await Promise.all([request(socket, 'authorize', params), request(socket, 'authorize', params)]);
+    expect(a['sid']).toBe(b['sid']);
+  });
+});
+
+describe('gateway: requests', () => {
+  it('refuses a request before authorize with 401', async () => {
+    const { url, server } = await startServer();
+    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('data') });
+    const socket = await connect(url);
+    expect(await request(socket, 'imData', {})).toEqual({ code: 401, resultCode: 401, content: MESSAGES.noPermission });
+    await request(socket, 'authorize', authorizeParams());
+    expect(await request(socket, 'imData', {})).toEqual({ code: 200, resultCode: 200, content: 'data' });
+  });
+
+  it('checks the permission a handler needs', async () => {
+    const { url, server } = await startServer();
+    server.gateway.handle('publish', { schema: anyObject, permission: 'write', handler: () => Promise.resolve(null) });
+    const reader = await connect(url);
+    await request(reader, 'authorize', authorizeParams({ appkey: OPEN_APP.subscribeKey }));
+    expect(await request(reader, 'publish', {})).toMatchObject({ code: 401, content: MESSAGES.noPermission });
+    const writer = await connect(url);
+    await request(writer, 'authorize', authorizeParams());
+    expect(await request(writer, 'publish', {})).toMatchObject({ code: 200 });
+  });
+
+  it('answers malformed params with 400 and keeps the connection', async () => {
+    const { url, server } = await startServer();
+    server.gateway.handle('imData', {
+      schema: z.object({ targetId: z.string() }),
+      permission: 'none',
+      handler: (_ctx, params) => Promise.resolve(params.targetId),
+    });
+    const socket = await connect(url);
+    for (const bad of ['a string', 42, null, true, [1]]) {
+      expect(await request(socket, 'authorize', bad)).toMatchObject({ code: 400 });
+    }
+    expect(await request(socket, 'authorize', authorizeParams({ appkey: 42 }))).toMatchObject({ code: 400 });
+    expect(await request(socket, 'authorize', authorizeParams({ userId: 'x'.repeat(61) }))).toMatchObject({
+      code: 400,
+      content: MESSAGES.idTooLong,
+    });
+    await request(socket, 'authorize', authorizeParams());
+    for (const bad of ['a string', 42, null, { targetId: 7 }, 'x'.repeat(200_000)]) {
+      expect(await request(socket, 'imData', bad)).toMatchObject({ code: 400 });
+    }
+    expect(await request(socket, 'imData', { targetId: 'ok' })).toMatchObject({ code: 200, content: 'ok' });
+    expect(socket.connected).toBe(true);
+  });
+
+  it('ignores unknown events and requests without an ack', async () => {
+    const { url, server } = await startServer();
+    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('fine') });
+    const socket = await connect(url);
+    let answered = false;
+    socket.emit('noSuchEvent', {}, () => {
+      answered = true;
+    });
+    socket.emit('authorize', authorizeParams());
+    socket.emit('imData', {});
+    socket.emit('imData');
+    await request(socket, 'authorize', authorizeParams());
+    // Events are handled in order, so by this ack the unknown one would have been answered if it ever were.
+    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200, content: 'fine' });
+    expect(answered).toBe(false);
+    expect(socket.connected).toBe(true);
+  });
+
+  it('answers a handler that throws with 500 and keeps serving', async () => {
+    const { url, server } = await startServer();
+    let calls = 0;
+    server.gateway.handle('imData', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => {
+        calls += 1;
+        // A synchronous throw and a rejection must both be caught.
+        if (calls === 1) throw new Error('boom');
+        if (calls === 2) return Promise.reject(new ServiceError(400, 'bad target'));
+        return Promise.resolve('recovered');
+      },
+    });
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    expect(await request(socket, 'imData', {})).toEqual({ code: 500, resultCode: 500, content: MESSAGES.serverError });
+    expect(await request(socket, 'imData', {})).toEqual({ code: 400, resultCode: 400, content: 'bad target' });
+    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200, content: 'recovered' });
+  });
+
+  it('answers known events without a handler yet with 400', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    expect(await request(socket, 'subscribe', {})).toMatchObject({ code: 400, content: 'Not supported: subscribe' });
+  });
+
+  it('limits the request rate per connection with 429', async () => {
+    let clock = 1_800_000_000_000;
+    const { url, server } = await startServer({ rateLimit: { perSecond: 1, burst: 3 } }, { now: () => clock });
+    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('ok') });
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    const replies = await Promise.all([1, 2, 3, 4].map(() => request(socket, 'imData', {})));
+    expect(replies.map((r) => r['code'])).toEqual([200, 200, 429, 429]);
+    expect(replies[2]).toMatchObject({ content: MESSAGES.tooFrequent });
+    // Another connection has its own budget.
+    const other = await connect(url);
+    expect(await request(other, 'authorize', authorizeParams())).toMatchObject({ code: 200 });
+    clock += 1000;
+    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200 });
+    expect(await request(socket, 'imData', {})).toMatchObject({ code: 429 });
+  });
+
+  it('acks manualDisconnect and then closes the connection', async () => {
+    const { url } = await startServer();
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    const reason = new Promise((resolve) => socket.once('disconnect', resolve));
+    expect(await request(socket, 'manualDisconnect', {})).toEqual({ code: 200, resultCode: 200, content: null });
+    expect(await reason).toBe('io server disconnect');
+  });
+
+  it('pushes to every connection of a user', async () => {
+    const { url, server } = await startServer();
+    const phone = await connect(url);
+    const laptop = await connect(url);
+    const stranger = await connect(url);
+    await request(phone, 'authorize', authorizeParams());
+    await request(laptop, 'authorize', authorizeParams());
+    await request(stranger, 'authorize', authorizeParams({ userId: 'bob' }));
+    let strangerGot = false;
+    stranger.on('imMessage', () => {
+      strangerGot = true;
+    });
+    const got = Promise.all([phone, laptop].map((s) => new Promise((resolve) => s.once('imMessage', resolve))));
+    server.gateway.pushToUser({ appkey: OPEN_APP.appkey, userId: 'alice', event: 'imMessage', payload: { i: 'm1' } });
+    expect(await got).toEqual([{ i: 'm1' }, { i: 'm1' }]);
+    expect(strangerGot).toBe(false);
+  });
+});

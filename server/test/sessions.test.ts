@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createAppRegistry } from '../src/auth/apps.js';
+import { createSessionService } from '../src/auth/sessions.js';
+import { openStore } from '../src/store/index.js';
+import { OPEN_APP, authorizeParams, defer } from './helpers.js';
+
+async function setup() {
+  const store = await openStore({
+    databaseUrl: undefined,
+    databaseSchema: undefined,
+    dataDir: '/unused',
+    sqlite: ':memory:',
+  });
+  defer(() => store.close());
+  const clock = { now: 1_800_000_000_000 };
+  const service = createSessionService({
+    apps: createAppRegistry([OPEN_APP]),
+    sessions: store.sessions,
+    sessionTtlMs: 10_000,
+    now: () => clock.now,
+  });
+  return { store, clock, service };
+}
+
+describe('session service', () => {
+  it('keeps live sessions through sweeps and deletes the ones gone longer than the time to live', async () => {
+    const { store, clock, service } = await setup();
+    const live = await service.authorize({ ...authorizeParams(), appkey: OPEN_APP.appkey });
+    const gone = await service.authorize({ ...authorizeParams({ userId: 'bob' }), appkey: OPEN_APP.appkey });
+    await service.left(gone.sid);
+    clock.now += 10_001;
+    expect(await service.sweep([live.sid])).toBe(1);
+    expect(await store.sessions.find(gone.sid)).toBeUndefined();
+    expect((await store.sessions.find(live.sid))?.lastSeenAt).toBe(clock.now);
+    clock.now += 10_001;
+    expect(await service.sweep([live.sid])).toBe(0);
+    const resumed = await service.authorize({ ...authorizeParams({ sid: live.sid }), appkey: OPEN_APP.appkey });
+    expect(resumed).toMatchObject({ sid: live.sid, resumed: true, userId: 'alice', userData: { name: 'Alice' } });
+  });
+
+  it('treats a numeric user id as its string and anonymous connections as user null', async () => {
+    const { service } = await setup();
+    expect(await service.authorize({ appkey: OPEN_APP.appkey, userId: 42 })).toMatchObject({ userId: '42' });
+    expect(await service.authorize({ appkey: OPEN_APP.appkey, userId: 'x', a: true })).toMatchObject({ userId: null });
+    expect(await service.authorize({ appkey: OPEN_APP.appkey, userId: '' })).toMatchObject({ userId: null });
+  });
+});
