@@ -8,5 +8,6 @@ export * from './codes.js';
 export * from './connection.js';
 export * from './envelope.js';
 export * from './events.js';
+export * from './im.js';
 export * from './limits.js';
 export * from './validate.js';

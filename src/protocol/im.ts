@@ -1,0 +1,248 @@
+import * as z from 'zod/mini';
+import { MESSAGES } from './codes.js';
+import { LIMITS } from './limits.js';
+
+/**
+ * IM on the wire (reference §2, and the reference client's exact reading of each field). Message fields are
+ * abbreviated on the wire: `t` scene, `r` receiver (user, group or team), `s` sender, `i` messageId, `ts` server
+ * timestamp, `mt` type, `p` payload as a JSON string, `d` sender data as a JSON string (group and cs).
+ */
+
+/** Conversation kinds: private chat, group chat, customer service. */
+export const SCENES = ['private', 'group', 'cs'] as const;
+/** A conversation kind. */
+export type Scene = (typeof SCENES)[number];
+
+/** A user, group or team id: the wire carries strings; numbers are accepted and turned into strings. */
+export const wireIdSchema = z.pipe(
+  z.union([z.string().check(z.trim(), z.minLength(1, MESSAGES.idEmpty)), z.number()], { error: MESSAGES.idEmpty }),
+  z.transform((v) => String(v)),
+);
+
+const sceneSchema = z.enum(SCENES, { error: MESSAGES.sceneNotSupported });
+const timestampSchema = z.number().check(z.nonnegative(), z.int());
+const optionalTeamId = z.optional(z.nullable(wireIdSchema));
+
+/** Who recalled a message. */
+export interface Recaller {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** A message as pushed in `imMessage` and listed by `IM_HISTORY` and `imLastConversations`. */
+export interface WireImMessage {
+  t: Scene;
+  r: string;
+  s: string;
+  i: string;
+  ts: number;
+  mt: string;
+  p: string;
+  d?: string;
+  tid?: string;
+  accepted?: boolean;
+  sessionId?: string;
+  rc?: boolean;
+  recaller?: Recaller;
+}
+
+/** Checks pushed messages on the client; the server is trusted but a bad push must not break the SDK. */
+export const wireImMessageSchema = z.looseObject({
+  t: sceneSchema,
+  r: wireIdSchema,
+  s: wireIdSchema,
+  i: z.string().check(z.minLength(1)),
+  ts: timestampSchema,
+  mt: z.string().check(z.minLength(1)),
+  p: z.optional(z.string()),
+  d: z.optional(z.nullable(z.string())),
+  tid: optionalTeamId,
+  accepted: z.optional(z.boolean()),
+  sessionId: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+  rc: z.optional(z.boolean()),
+  recaller: z.optional(z.nullable(z.looseObject({ id: wireIdSchema, data: z.optional(z.unknown()) }))),
+});
+
+/** `publishIM`: send a message. The ack's content is {@link PublishImAck}. */
+export const publishImSchema = z.looseObject({
+  mt: z.string({ error: MESSAGES.typeEmpty }).check(z.trim(), z.minLength(1, MESSAGES.typeEmpty)),
+  to: wireIdSchema,
+  /** The receiver's or conversation's data, JSON. */
+  d: z.optional(z.nullable(z.string())),
+  /** The payload, JSON. */
+  p: z
+    .string({ error: MESSAGES.payloadEmpty })
+    .check(z.minLength(1, MESSAGES.payloadEmpty), z.maxLength(LIMITS.messageMaxBytes, MESSAGES.messageTooLong)),
+  t: sceneSchema,
+  tid: optionalTeamId,
+  /** The client's messageId: the idempotency key. */
+  guid: z.string().check(z.minLength(1), z.maxLength(64)),
+  nt: z.optional(z.unknown()),
+  at: z.optional(z.nullable(z.string())),
+  retried: z.optional(z.number()),
+});
+/** A `publishIM` request. */
+export type PublishImRequest = z.infer<typeof publishImSchema>;
+/** What a successful `publishIM` acks with. */
+export interface PublishImAck {
+  timestamp: number;
+  sessionId?: string;
+}
+
+/** `IM_HISTORY`: the newest `limit` messages older than `lastTimestamp` (exclusive), oldest first. */
+export const imHistorySchema = z.looseObject({
+  id: wireIdSchema,
+  scene: sceneSchema,
+  lastTimestamp: z.optional(z.nullable(timestampSchema)),
+  limit: z.optional(z.nullable(z.int().check(z.gte(1)))),
+  teamId: optionalTeamId,
+});
+/** A read offset: everything up to `offset` (a message timestamp) has been read by `userId`. */
+export interface UserOffset {
+  userId: string;
+  offset: number;
+}
+/** What `IM_HISTORY` acks with. */
+export interface ImHistoryAck {
+  messages: WireImMessage[];
+  userOffsets: UserOffset[];
+}
+
+/** `IM_HISTORY_CHANGE`: what changed in `[min, after]` while the client was away. */
+export const imHistoryChangeSchema = z.looseObject({
+  scene: sceneSchema,
+  id: wireIdSchema,
+  after: timestampSchema,
+  min: timestampSchema,
+  teamId: optionalTeamId,
+});
+/** What `IM_HISTORY_CHANGE` acks with. All three arrays are required by the reference client. */
+export interface ImHistoryChangeAck {
+  userOffsets: UserOffset[];
+  deletedMessageTimes: number[];
+  recalledMessages: Array<{ recaller: Recaller; times: number[] }>;
+}
+
+/** `IM_MARK_AS_READ`: everything up to `lastTimestamp` in the conversation is read by me. */
+export const imMarkAsReadSchema = z.looseObject({
+  id: wireIdSchema,
+  scene: sceneSchema,
+  lastTimestamp: timestampSchema,
+  teamId: optionalTeamId,
+});
+
+const timesSchema = z
+  .array(timestampSchema, { error: MESSAGES.messagesEmpty })
+  .check(z.maxLength(LIMITS.batchMaxMessages, MESSAGES.tooManyMessages));
+
+/** `IM_DELETE_MESSAGE` and `IM_RECALL_MESSAGE`: messages of one conversation, by timestamp. */
+export const imMessageTimesSchema = z.looseObject({
+  scene: sceneSchema,
+  targetId: wireIdSchema,
+  times: timesSchema,
+  teamId: optionalTeamId,
+});
+
+/** One entry of the `imLastConversations` ack. `unread` is Parley's exact count; the reference ignores it. */
+export interface WireConversation {
+  t: Scene;
+  top: boolean;
+  /** Conversation data (friend, group, team or customer), JSON. */
+  d: string;
+  userOffsets: UserOffset[];
+  lmsg: WireImMessage;
+  unread: number;
+}
+
+/** `topConversation`. */
+export const topConversationSchema = z.looseObject({
+  type: sceneSchema,
+  top: z.boolean({ error: MESSAGES.topNotBoolean }),
+  targetId: wireIdSchema,
+  teamId: optionalTeamId,
+});
+/** `removeConversation` and `imData`. */
+export const conversationRefSchema = z.looseObject({
+  type: sceneSchema,
+  targetId: wireIdSchema,
+  teamId: optionalTeamId,
+});
+
+/** An id array: non-empty, no blanks, no duplicates, at most 300 (product spec §5). */
+export const idArraySchema = z.array(z.union([z.string(), z.number()]), { error: MESSAGES.idArrayEmpty }).check(
+  z.minLength(1, MESSAGES.idArrayEmpty),
+  z.maxLength(LIMITS.idArrayMax, MESSAGES.idArrayTooLong),
+  z.refine((ids) => ids.every((id) => String(id).trim() !== ''), MESSAGES.idArrayBlankItem),
+  z.refine((ids) => new Set(ids.map(String)).size === ids.length, MESSAGES.idArrayDuplicate),
+);
+
+/** `subscribeGroups`. */
+export const subscribeGroupsSchema = z.looseObject({
+  groupIds: idArraySchema,
+  at: z.optional(z.nullable(z.string())),
+});
+/** `unsubscribeGroup`, `unsubscribeGroupPresence`, `imGroupHereNow`, `imGroupOnlineCount`. */
+export const groupRefSchema = z.looseObject({ groupId: wireIdSchema });
+/** `subscribeUserPresence`, `imHereNow`. */
+export const userIdsSchema = z.looseObject({ userIds: idArraySchema });
+/** `unsubscribeUserPresence`. */
+export const userRefSchema = z.looseObject({ userId: wireIdSchema });
+/** `subscribeGroupPresence`. */
+export const groupIdsSchema = z.looseObject({ groupIds: idArraySchema });
+/** `MD_CMD`: member data for ids; acks `[{id, data}]` with data objects. */
+export const memberDataSchema = z.looseObject({
+  name: z.literal('GET'),
+  data: z.looseObject({ ids: idArraySchema }),
+});
+/** One online user, as `imHereNow` and `imGroupHereNow` ack them. */
+export interface WireHereNowUser {
+  userId: string;
+  /** JSON. */
+  userData: string;
+}
+
+/** `imAck`: the client received a pushed message. */
+export const imAckSchema = z.looseObject({ publishGuid: z.string() });
+
+/** `IM_MSG_READ` push: `markerId` has read everything up to `time`. */
+export interface WireMessageRead {
+  scene: Scene;
+  /** The id the marker sent: for private, the other user. */
+  targetId: string;
+  markerId: string;
+  teamId?: string;
+  time: number;
+}
+/** `IM_MSG_DELETED` push: `deleterId` deleted these messages, for themselves (sent to their other devices). */
+export interface WireMessageDeleted {
+  scene: Scene;
+  targetId: string;
+  deleterId: string;
+  times: number[];
+}
+/** `IM_MSG_RECALLED` push. `conversationId` is the group id, or for private chat the two user ids joined by `:`. */
+export interface WireMessageRecalled {
+  scene: Scene;
+  conversationId: string;
+  recaller: Recaller;
+  times: number[];
+}
+/** `userPresence` push: `c` is the JSON of `{events}`. */
+export interface WirePresenceEvent {
+  userId: string;
+  /** JSON. */
+  userData: string;
+  time: number;
+  action: 'online' | 'offline' | 'join' | 'leave';
+}
+/** `userPresence` / `groupPresence` push body before JSON encoding into `c`. */
+export interface WirePresenceBody {
+  events: WirePresenceEvent[];
+  groupId?: string;
+  userAmount?: number;
+}
+
+/** The private conversation id of the reference: the two ids, the greater (by localeCompare) first. */
+export function privateConversationId(a: string, b: string): string {
+  return a.localeCompare(b) > 0 ? `${a}:${b}` : `${b}:${a}`;
+}
