@@ -10,6 +10,7 @@ import type { ConnectionStatus } from './core/status.js';
 import { browserOnline, systemTimers, type OnlineSource, type Timers } from './core/timers.js';
 import { socketIoTransport, type Transport } from './core/transport.js';
 import { RECONNECT } from './protocol/index.js';
+import { Im } from './modules/im/im.js';
 import { SDK } from './version.js';
 
 /** Options of {@link createClient}. Give `host` or `hosts`. */
@@ -88,6 +89,8 @@ export interface ParleyClient {
   readonly user: { id?: string | number; data?: Record<string, unknown> } | undefined;
   /** The connection core, for modules. */
   readonly connection: Connection;
+  /** IM: chat, conversations, history, read marks, recall, groups, presence. Needs the `im` module. */
+  readonly im: Im;
 }
 
 function parseModules(modules: unknown): ModuleName[] {
@@ -130,6 +133,7 @@ export function createClient(options: ClientOptions): ParleyClient {
     sdk: SDK,
   });
   const events = connection.events;
+  const im = modules.includes('im') ? new Im(connection, () => o.timers.now()) : undefined;
 
   return {
     async connect(input = {}) {
@@ -167,6 +171,10 @@ export function createClient(options: ClientOptions): ParleyClient {
       return connection.input;
     },
     connection,
+    get im(): Im {
+      if (!im) throw ParleyError.badRequest('imNotEnabled');
+      return im;
+    },
   };
 }
 

@@ -18,3 +18,19 @@ export type { Permission, RequestSpec } from './core/requests.js';
 export { CODES, MESSAGES, LIMITS } from './protocol/index.js';
 export type { Permissions, ModuleName } from './protocol/index.js';
 export { SDK } from './version.js';
+export { Im } from './modules/im/im.js';
+export { IM_EVENT } from './modules/im/types.js';
+export type {
+  Conversation,
+  ConversationList,
+  GroupMessage,
+  GroupPresenceEvent,
+  ImEvents,
+  Message,
+  MessageStatus,
+  MessageTarget,
+  OnlineUser,
+  PrivateMessage,
+  TextPayload,
+  UserPresenceEvent,
+} from './modules/im/types.js';

@@ -121,6 +121,14 @@ export class Connection {
     return done;
   }
 
+  /**
+   * Emits a plain notice (no ack) on the current socket, if the connection is up; otherwise it is dropped, which
+   * is what notices such as `imAck` want.
+   */
+  notify(event: string, payload: Record<string, unknown>): void {
+    if (this.#authorized) this.#socket?.emit(event, payload);
+  }
+
   /** Closes the connection, tells the server it was on purpose, and settles every request. */
   async disconnect(): Promise<void> {
     if (this.#status === 'disconnected' || this.#status === 'disconnecting') return;

@@ -77,6 +77,7 @@ export const MESSAGES = {
   conversationNotFound: 'conversation does not exist',
   deleteSending: 'a message in sending status cannot be deleted',
   cannotMessageSelf: 'cannot message yourself',
+  imNotEnabled: "Invalid options: 'modules' does not include 'im'.",
 } as const;
 
 /** A key of {@link MESSAGES}. */

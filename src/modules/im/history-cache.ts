@@ -1,0 +1,136 @@
+import type { Message } from './types.js';
+
+/**
+ * The newest messages of one conversation, oldest first, at most `capacity`. It holds a contiguous window: every
+ * message between its oldest and its newest is in it. Messages not yet acknowledged sort after the others, in the
+ * order they were sent.
+ */
+export class HistoryCache {
+  readonly #capacity: number;
+  #messages: Message[] = [];
+  /** True once the server said there is nothing older than the oldest message held. */
+  complete = false;
+  /** Read offsets by user id: everything up to the offset has been read by that user. */
+  readonly offsets = new Map<string, number>();
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  /** All messages held, oldest first. Do not mutate. */
+  all(): readonly Message[] {
+    return this.#messages;
+  }
+
+  /** Number of messages held. */
+  get size(): number {
+    return this.#messages.length;
+  }
+
+  /** The message with this id, if held. */
+  find(messageId: string): Message | undefined {
+    return this.#messages.find((m) => m.messageId === messageId);
+  }
+
+  /** Acknowledged messages with these timestamps. */
+  findByTimes(times: readonly number[]): Message[] {
+    const wanted = new Set(times);
+    return this.#messages.filter((m) => m.status === 'success' && wanted.has(m.timestamp));
+  }
+
+  /** The newest acknowledged timestamp, or 0. */
+  newestSuccessTime(): number {
+    for (let i = this.#messages.length - 1; i >= 0; i--) {
+      const m = this.#messages[i] as Message;
+      if (m.status === 'success') return m.timestamp;
+    }
+    return 0;
+  }
+
+  /** The oldest acknowledged timestamp, or 0. */
+  oldestSuccessTime(): number {
+    return this.#messages.find((m) => m.status === 'success')?.timestamp ?? 0;
+  }
+
+  /** The newest message, if any. */
+  last(): Message | undefined {
+    return this.#messages.at(-1);
+  }
+
+  /** Adds or replaces (by messageId) one message. Returns false if an identical id was held and `replace` is off. */
+  put(message: Message, replace = true): boolean {
+    const index = this.#messages.findIndex((m) => m.messageId === message.messageId);
+    if (index >= 0) {
+      if (!replace) return false;
+      this.#messages.splice(index, 1);
+    }
+    this.#insert(message);
+    this.#trim();
+    return true;
+  }
+
+  /** Adds an older page (from the server), skipping ids already held; `complete` when the server has no more. */
+  prepend(page: readonly Message[], complete: boolean): void {
+    const held = new Set(this.#messages.map((m) => m.messageId));
+    const older = page.filter((m) => !held.has(m.messageId));
+    this.#messages = [...older, ...this.#messages].sort(order);
+    if (complete) this.complete = true;
+    this.#trim();
+  }
+
+  /** Replaces messages for which `change` returns a new object; returns the new ones. */
+  update(change: (m: Message) => Message | undefined): Message[] {
+    const changed: Message[] = [];
+    this.#messages = this.#messages.map((m) => {
+      const next = change(m);
+      if (!next) return m;
+      changed.push(next);
+      return next;
+    });
+    return changed;
+  }
+
+  /** Removes the messages with these ids; returns the removed ones. */
+  remove(messageIds: readonly string[]): Message[] {
+    const ids = new Set(messageIds);
+    const removed = this.#messages.filter((m) => ids.has(m.messageId));
+    this.#messages = this.#messages.filter((m) => !ids.has(m.messageId));
+    return removed;
+  }
+
+  /** Drops everything (after a gap too wide to bridge). */
+  reset(): void {
+    this.#messages = [];
+    this.complete = false;
+  }
+
+  /** Moves a user's read offset forward; returns true if it moved. */
+  advanceOffset(userId: string, offset: number): boolean {
+    if ((this.offsets.get(userId) ?? 0) >= offset) return false;
+    this.offsets.set(userId, offset);
+    return true;
+  }
+
+  #insert(message: Message): void {
+    let i = this.#messages.length;
+    while (i > 0 && order(this.#messages[i - 1] as Message, message) > 0) i--;
+    this.#messages.splice(i, 0, message);
+  }
+
+  #trim(): void {
+    const extra = this.#messages.length - this.#capacity;
+    if (extra > 0) {
+      this.#messages.splice(0, extra);
+      this.complete = false;
+    }
+  }
+}
+
+function rank(m: Message): number {
+  return m.status === 'success' ? 0 : 1;
+}
+
+/** Acknowledged messages by server time, then the rest by creation time. */
+function order(a: Message, b: Message): number {
+  return rank(a) - rank(b) || a.timestamp - b.timestamp;
+}

@@ -1,0 +1,166 @@
+import {
+  CLIENT_NOTICES,
+  SERVER_PUSHES,
+  wireImMessageSchema,
+  type WireMessageDeleted,
+  type WireMessageRead,
+  type WireMessageRecalled,
+  type WirePresenceBody,
+} from '../../protocol/index.js';
+import type { Connection } from '../../core/connection.js';
+import { fromWire } from './message.js';
+import type { ImState } from './state.js';
+import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
+
+/**
+ * Delivers a message that arrived (by push, or fetched after a reconnect): into its cache and the conversation
+ * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
+ */
+export function deliver(state: ImState, message: Message): void {
+  const me = state.me.id;
+  state.record(message, { incoming: true });
+  if (message.scene === 'private' && message.senderId !== me) {
+    // A user who writes has read what came before: the reference marks my earlier messages read by them.
+    const ref: ConversationRef = { type: 'private', id: message.senderId };
+    state.cache(ref).advanceOffset(message.senderId, message.timestamp);
+    const read = state.markSentRead(ref, message.timestamp);
+    if (read.length > 0) state.events.emit('MESSAGE_READ', read);
+  }
+  if (message.scene === 'private') state.events.emit('PRIVATE_MESSAGE_RECEIVED', message);
+  else state.events.emit('GROUP_MESSAGE_RECEIVED', message);
+  state.emitConversations();
+}
+
+/** Applies another user's or my other device's read mark. */
+export function applyRead(state: ImState, ref: ConversationRef, markerId: string, time: number): void {
+  const cache = state.cache(ref);
+  cache.advanceOffset(markerId, time);
+  if (markerId !== state.me.id) {
+    const read = state.markSentRead(ref, time);
+    if (read.length > 0) state.events.emit('MESSAGE_READ', read);
+    return;
+  }
+  const unread = state.countUnread(ref);
+  if (state.conversations.update(ref, (c) => ({ ...c, unread: Math.min(c.unread, unread) }))) state.emitConversations();
+}
+
+/** Removes messages I deleted (on another device) from the cache. */
+export function applyDeleted(state: ImState, ref: ConversationRef, times: readonly number[]): void {
+  const cache = state.cache(ref);
+  const removed = cache.remove(cache.findByTimes(times).map((m) => m.messageId));
+  if (removed.length === 0) return;
+  state.refreshLast(ref);
+  state.events.emit('MESSAGE_DELETED', removed);
+  state.emitConversations();
+}
+
+/** Marks cached messages recalled. */
+export function applyRecalled(
+  state: ImState,
+  ref: ConversationRef,
+  recaller: { id: string; data?: unknown },
+  times: readonly number[],
+): void {
+  const me = state.me.id;
+  const cache = state.cache(ref);
+  const wanted = new Set(times);
+  const offset = cache.offsets.get(me) ?? 0;
+  const who = { id: String(recaller.id), data: (recaller.data ?? {}) as Record<string, unknown> };
+  const recalled = cache.update((m) =>
+    wanted.has(m.timestamp) && m.status === 'success' && !m.recalled
+      ? { ...m, recalled: true, recaller: who }
+      : undefined,
+  );
+  if (recalled.length === 0) return;
+  const wasUnread = recalled.filter((m) => m.senderId !== me && m.timestamp > offset).length;
+  state.conversations.update(ref, (c) => ({ ...c, unread: Math.max(0, c.unread - wasUnread) }));
+  state.refreshLast(ref);
+  state.events.emit('MESSAGE_RECALLED', recalled);
+  state.emitConversations();
+}
+
+function parseJsonObject(text: unknown): Record<string, unknown> {
+  if (typeof text !== 'string' || text === '')
+    return typeof text === 'object' && text !== null ? (text as Record<string, unknown>) : {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The conversation a read, delete or recall push is about, from my point of view. */
+function refFor(scene: unknown, other: string): ConversationRef | undefined {
+  if (scene === 'private' || scene === 'group') return { type: scene, id: other };
+  return undefined;
+}
+
+/** Wires the IM pushes of the connection into the state. */
+export function listenToPushes(connection: Connection, state: ImState): void {
+  const pushes = connection.pushes;
+  pushes.on(SERVER_PUSHES.imMessage, (payload) => {
+    const parsed = wireImMessageSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.t === 'cs') return;
+    const wire = parsed.data;
+    connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
+    if (!state.recent.add(wire.i)) return;
+    const message = fromWire({ ...wire, p: wire.p ?? 'null', t: wire.t });
+    if (state.known(message)) return;
+    deliver(state, message);
+  });
+  pushes.on(SERVER_PUSHES.messageRead, (payload) => {
+    const read = payload as Partial<WireMessageRead>;
+    if (typeof read.markerId !== 'string' || typeof read.time !== 'number' || read.targetId === undefined) return;
+    const me = state.me.id;
+    const other =
+      read.scene === 'private' ? (read.markerId === me ? String(read.targetId) : read.markerId) : String(read.targetId);
+    const ref = refFor(read.scene, other);
+    if (ref) applyRead(state, ref, read.markerId, read.time);
+  });
+  pushes.on(SERVER_PUSHES.messageDeleted, (payload) => {
+    const deleted = payload as Partial<WireMessageDeleted>;
+    if (deleted.deleterId !== state.me.id || !Array.isArray(deleted.times) || deleted.targetId === undefined) return;
+    const ref = refFor(deleted.scene, String(deleted.targetId));
+    if (ref) applyDeleted(state, ref, deleted.times);
+  });
+  pushes.on(SERVER_PUSHES.messageRecalled, (payload) => {
+    const recalled = payload as Partial<WireMessageRecalled>;
+    if (!recalled.recaller || !Array.isArray(recalled.times) || typeof recalled.conversationId !== 'string') return;
+    const me = state.me.id;
+    const id =
+      recalled.scene === 'private'
+        ? (recalled.conversationId.split(':').find((part) => part !== me) ?? me)
+        : recalled.conversationId;
+    const ref = refFor(recalled.scene, id);
+    if (ref) applyRecalled(state, ref, recalled.recaller, recalled.times);
+  });
+  pushes.on(SERVER_PUSHES.userPresence, (payload) => {
+    const body = parseJsonObject((payload as { c?: unknown })?.c) as Partial<WirePresenceBody>;
+    for (const e of body.events ?? []) {
+      const event: UserPresenceEvent = {
+        time: e.time,
+        action: e.action === 'offline' ? 'offline' : 'online',
+        id: String(e.userId),
+        data: parseJsonObject(e.userData),
+      };
+      state.events.emit('USER_PRESENCE', event);
+    }
+  });
+  pushes.on(SERVER_PUSHES.groupPresence, (payload) => {
+    const body = parseJsonObject((payload as { c?: unknown })?.c) as Partial<WirePresenceBody>;
+    for (const e of body.events ?? []) {
+      const event: GroupPresenceEvent = {
+        time: e.time,
+        action: e.action,
+        groupId: String(body.groupId),
+        groupOnlineCount: Number(body.userAmount ?? 0),
+        id: String(e.userId),
+        data: parseJsonObject(e.userData),
+      };
+      state.events.emit('GROUP_PRESENCE', event);
+    }
+  });
+}

@@ -1,0 +1,145 @@
+import { LIMITS, type PublishImRequest, type Recaller, type WireImMessage } from '../../protocol/index.js';
+import { ParleyError } from '../../core/errors.js';
+import type { GroupMessage, Message, MessageTarget, PrivateMessage } from './types.js';
+
+/** 32 random hex characters, the reference's messageId form. */
+export function newMessageId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks `to` with the spec's rules (product spec §5 Messaging rules). */
+export function validateTarget(to: unknown, me: string): MessageTarget {
+  if (!isPlainObject(to)) throw ParleyError.badRequest('toRequired');
+  const { type, id, data } = to;
+  if (type !== 'private' && type !== 'group') throw ParleyError.badRequest('sceneNotSupported');
+  if (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || id.trim() === '') {
+    throw ParleyError.badRequest('idEmpty');
+  }
+  if (data !== undefined && !isPlainObject(data)) throw ParleyError.badRequest('dataNotObject');
+  if (type === 'private' && String(id) === me) throw ParleyError.badRequest('toSelf');
+  return { type, id: id as string | number, data: data ?? {} };
+}
+
+/** Builds a new, unsent message. */
+export function buildMessage(params: {
+  type: string;
+  payload: unknown;
+  to: MessageTarget;
+  me: { id: string; data: Record<string, unknown> };
+  now: number;
+}): Message {
+  const base = {
+    messageId: newMessageId(),
+    type: params.type,
+    timestamp: params.now,
+    senderId: params.me.id,
+    payload: params.payload,
+    status: 'new' as const,
+    recalled: false,
+  };
+  if (params.to.type === 'group') {
+    return { ...base, scene: 'group', groupId: String(params.to.id), senderData: params.me.data };
+  }
+  return { ...base, scene: 'private', receiverId: String(params.to.id), read: false };
+}
+
+/** Checks a text message's text. */
+export function validateText(text: unknown): string {
+  if (typeof text !== 'string' || text.trim() === '') throw ParleyError.badRequest('textEmpty');
+  if (text.length > LIMITS.textMaxLength) throw ParleyError.badRequest('textTooLong');
+  return text;
+}
+
+/** Checks a custom message's type and payload: a non-empty string type; an object, string or number payload. */
+export function validateCustom(type: unknown, payload: unknown): { type: string; payload: unknown } {
+  if (typeof type !== 'string' || type.trim() === '') throw ParleyError.badRequest('typeEmpty');
+  const empty =
+    payload === undefined ||
+    payload === null ||
+    (typeof payload === 'string' && payload.trim() === '') ||
+    (typeof payload === 'number' && !Number.isFinite(payload)) ||
+    (isPlainObject(payload) && Object.keys(payload).length === 0) ||
+    (typeof payload !== 'string' && typeof payload !== 'number' && !isPlainObject(payload));
+  if (empty) throw ParleyError.badRequest('payloadEmpty');
+  return { type, payload };
+}
+
+/** The `publishIM` params of a message; throws 400 when its payload is over the 3 KB wire limit. */
+export function toPublishRequest(message: Message, to: MessageTarget, accessToken?: string): PublishImRequest {
+  const p = JSON.stringify(message.payload);
+  if (new TextEncoder().encode(p).length > LIMITS.messageMaxBytes) throw ParleyError.badRequest('messageTooLong');
+  const request: PublishImRequest = {
+    mt: message.type,
+    to: String(to.id),
+    d: JSON.stringify(to.data ?? {}),
+    p,
+    t: message.scene,
+    guid: message.messageId,
+  };
+  if (accessToken) request.at = accessToken;
+  return request;
+}
+
+function parseJson(text: string | null | undefined, fallback: unknown): unknown {
+  if (text === undefined || text === null || text === '') return fallback;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}
+
+function parseObject(text: string | null | undefined): Record<string, unknown> {
+  const value = parseJson(text, {});
+  return isPlainObject(value) ? value : {};
+}
+
+/** A message in wire form as pushed, listed or checked by the schema (nullable optional fields). */
+export type WireLike = Pick<WireImMessage, 's' | 'i' | 'ts' | 'mt'> & {
+  t?: WireImMessage['t'];
+  r?: string;
+  p?: string | null;
+  d?: string | null;
+  rc?: boolean;
+  recaller?: { id: string; data?: unknown } | null;
+};
+
+/** Builds a domain message from its wire form (a push, a history item or a conversation's last message). */
+export function fromWire(wire: WireLike): Message {
+  const base = {
+    messageId: wire.i,
+    type: wire.mt,
+    timestamp: wire.ts,
+    senderId: String(wire.s),
+    payload: parseJson(wire.p, null),
+    status: 'success' as const,
+    recalled: wire.rc === true,
+  };
+  const recaller: Recaller | undefined =
+    wire.rc === true && wire.recaller
+      ? { id: String(wire.recaller.id), data: (wire.recaller.data ?? {}) as Record<string, unknown> }
+      : undefined;
+  const withRecaller = recaller ? { ...base, recaller } : base;
+  if (wire.t === 'group') {
+    const message: GroupMessage = {
+      ...withRecaller,
+      scene: 'group',
+      groupId: String(wire.r),
+      senderData: parseObject(wire.d),
+    };
+    return message;
+  }
+  const message: PrivateMessage = { ...withRecaller, scene: 'private', receiverId: String(wire.r), read: false };
+  return message;
+}
+
+/** A copy of `message` with `changes`, keeping its kind. */
+export function withChanges<M extends Message>(message: M, changes: Partial<M>): M {
+  return { ...message, ...changes };
+}

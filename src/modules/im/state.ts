@@ -1,0 +1,163 @@
+import { LIMITS } from '../../protocol/index.js';
+import { TypedEmitter } from '../../core/emitter.js';
+import { ConversationStore, newConversation } from './conversations.js';
+import { HistoryCache } from './history-cache.js';
+import { RecentIds } from './recent-ids.js';
+import {
+  conversationOf,
+  keyOf,
+  type ConversationRef,
+  type ImEvents,
+  type Message,
+  type PrivateMessage,
+} from './types.js';
+
+/** The user this IM session runs as. */
+export interface Me {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Everything the IM module knows locally: the history caches, the conversation list and the recent push ids.
+ * The API, the push handlers and the re-sync all change it through these methods, so that caches, unread counts
+ * and events stay consistent.
+ */
+export class ImState {
+  readonly events = new TypedEmitter<ImEvents>();
+  readonly conversations = new ConversationStore();
+  readonly recent = new RecentIds(LIMITS.dedupeWindow);
+  readonly #caches = new Map<string, HistoryCache>();
+  readonly #me: () => Me;
+  /** The re-sync under way, so that two never run at once. */
+  syncing: Promise<void> = Promise.resolve();
+  /** Asks the server for a new conversation's data; the state fills it in when it arrives. */
+  fetchData: ((ref: ConversationRef) => Promise<Record<string, unknown>>) | undefined;
+
+  constructor(me: () => Me) {
+    this.#me = me;
+  }
+
+  /** The connected user. */
+  get me(): Me {
+    return this.#me();
+  }
+
+  /** The history cache of a conversation, created on first use. */
+  cache(ref: ConversationRef): HistoryCache {
+    const key = keyOf(ref);
+    let cache = this.#caches.get(key);
+    if (!cache) {
+      cache = new HistoryCache(LIMITS.conversationCacheMessages);
+      this.#caches.set(key, cache);
+    }
+    return cache;
+  }
+
+  /** Every cached conversation. */
+  cached(): Array<{ ref: ConversationRef; cache: HistoryCache }> {
+    return [...this.#caches.entries()].map(([key, cache]) => {
+      const at = key.indexOf(':');
+      return { ref: { type: key.slice(0, at) as ConversationRef['type'], id: key.slice(at + 1) }, cache };
+    });
+  }
+
+  /** Whether a message id is already known, from a push or in its conversation's cache. */
+  known(message: Message): boolean {
+    return this.cache(conversationOf(message, this.me.id)).find(message.messageId) !== undefined;
+  }
+
+  /**
+   * Records a message (sent, being sent, received or fetched) in its cache and the conversation list. `incoming`
+   * counts it as unread when it is someone else's and newer than my read offset. `data` is the conversation data
+   * when known (the target's, for a message I send).
+   */
+  record(message: Message, options: { incoming: boolean; data?: Record<string, unknown> }): void {
+    const me = this.me.id;
+    const ref = conversationOf(message, me);
+    const cache = this.cache(ref);
+    cache.put(message);
+    if (!this.conversations.loaded) return;
+    const unread =
+      options.incoming &&
+      message.senderId !== me &&
+      !message.recalled &&
+      message.timestamp > (cache.offsets.get(me) ?? 0)
+        ? 1
+        : 0;
+    const updated = this.conversations.update(ref, (c) => ({
+      ...c,
+      ...(options.data ? { data: options.data } : {}),
+      lastMessage: isNewer(message, c.lastMessage) ? message : c.lastMessage,
+      unread: c.unread + unread,
+    }));
+    if (!updated) {
+      this.conversations.put({ ...newConversation(ref, message, options.data ?? {}), unread });
+      if (!options.data) this.#loadData(ref);
+    }
+  }
+
+  /** Replaces a message in its cache (status, timestamp, recall) and in the list if it is the last one. */
+  replace(message: Message): void {
+    const ref = conversationOf(message, this.me.id);
+    this.cache(ref).put(message);
+    this.conversations.update(ref, (c) =>
+      c.lastMessage.messageId === message.messageId || isNewer(message, c.lastMessage)
+        ? { ...c, lastMessage: message }
+        : c,
+    );
+  }
+
+  /** After messages left a cache: the conversation's last message becomes the newest one still held. */
+  refreshLast(ref: ConversationRef): void {
+    const last = this.cache(ref).last();
+    this.conversations.update(ref, (c) => (last ? { ...c, lastMessage: last } : c));
+  }
+
+  /** Marks my sent private messages up to `time` as read by the other user; returns the newly read ones. */
+  markSentRead(ref: ConversationRef, time: number): Message[] {
+    if (ref.type !== 'private') return [];
+    const me = this.me.id;
+    return this.cache(ref).update((m) =>
+      m.scene === 'private' && m.senderId === me && m.status === 'success' && !m.read && m.timestamp <= time
+        ? ({ ...m, read: true } satisfies PrivateMessage)
+        : undefined,
+    );
+  }
+
+  /** Unread messages in a cached conversation: others', not recalled, newer than my offset. */
+  countUnread(ref: ConversationRef): number {
+    const cache = this.cache(ref);
+    const me = this.me.id;
+    const offset = cache.offsets.get(me) ?? 0;
+    return cache.all().filter((m) => m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset)
+      .length;
+  }
+
+  /** Emits the conversation list. */
+  emitConversations(): void {
+    if (this.conversations.loaded) this.events.emit('CONVERSATIONS_UPDATED', this.conversations.snapshot());
+  }
+
+  /** Forgets everything (after `disconnect()`). */
+  clear(): void {
+    this.#caches.clear();
+    this.conversations.clear();
+  }
+
+  #loadData(ref: ConversationRef): void {
+    const fetchData = this.fetchData;
+    if (!fetchData) return;
+    fetchData(ref)
+      .then((data) => {
+        if (this.conversations.update(ref, (c) => ({ ...c, data }))) this.emitConversations();
+      })
+      .catch(() => undefined);
+  }
+}
+
+function isNewer(a: Message, b: Message): boolean {
+  if (a.messageId === b.messageId) return true;
+  const rank = (m: Message) => (m.status === 'success' ? 0 : 1);
+  return rank(a) - rank(b) > 0 || (rank(a) === rank(b) && a.timestamp >= b.timestamp);
+}

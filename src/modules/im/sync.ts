@@ -1,0 +1,96 @@
+import { LIMITS } from '../../protocol/index.js';
+import { fromWire } from './message.js';
+import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
+import type { ImState } from './state.js';
+import { conversationOf, type ConversationRef, type Message } from './types.js';
+import type { ImWire } from './wire.js';
+
+/** Fetches the conversation list and makes it the local one. */
+export async function loadConversations(state: ImState, wire: ImWire): Promise<void> {
+  const items = await wire.conversations();
+  const me = state.me.id;
+  const conversations = items.map((item) => {
+    const lastMessage = fromWire({ ...item.lmsg, t: item.t });
+    const ref = conversationOf(lastMessage, me);
+    const cache = state.cache(ref);
+    for (const o of item.userOffsets ?? []) cache.advanceOffset(o.userId, o.offset);
+    if (cache.size === 0) cache.put(lastMessage);
+    const data = parseObject(item.d);
+    const unread = typeof item.unread === 'number' ? item.unread : state.countUnread(ref);
+    const base = { data, unread, lastMessage, top: item.top === true };
+    return ref.type === 'group'
+      ? { ...base, type: 'group' as const, groupId: ref.id }
+      : { ...base, type: 'private' as const, userId: ref.id };
+  });
+  state.conversations.replaceAll(conversations);
+  state.conversations.loaded = true;
+  state.emitConversations();
+}
+
+function parseObject(text: string | undefined): Record<string, unknown> {
+  try {
+    const value: unknown = text ? JSON.parse(text) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Messages newer than `after`, oldest first, paging back from the newest. `gap` is true when more than a cache's
+ * worth arrived: the cache cannot be bridged and starts again from the newest window.
+ */
+async function fetchNewer(
+  wire: ImWire,
+  ref: ConversationRef,
+  after: number,
+): Promise<{ messages: Message[]; gap: boolean }> {
+  const collected: Message[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const { messages } = await wire.history(ref, before, LIMITS.historyMaxLimit);
+    const newer = messages.filter((m) => m.timestamp > after);
+    collected.unshift(...newer);
+    const reached = newer.length < messages.length || messages.length < LIMITS.historyMaxLimit;
+    if (reached) return { messages: collected, gap: false };
+    if (collected.length >= LIMITS.conversationCacheMessages) return { messages: collected, gap: true };
+    before = messages[0]?.timestamp;
+  }
+}
+
+/** Brings one cached conversation up to date: missed messages, then read marks, deletions and recalls. */
+async function resyncConversation(state: ImState, wire: ImWire, ref: ConversationRef): Promise<void> {
+  const cache = state.cache(ref);
+  const after = cache.newestSuccessTime();
+  if (after === 0) return;
+  const min = cache.oldestSuccessTime();
+  const fresh = await fetchNewer(wire, ref, after);
+  if (fresh.gap) cache.reset();
+  for (const message of fresh.messages) {
+    if (state.known(message)) continue;
+    state.recent.add(message.messageId);
+    deliver(state, message);
+  }
+  const changes = await wire.changes(ref, after, min);
+  for (const o of changes.userOffsets) applyRead(state, ref, String(o.userId), o.offset);
+  if (changes.deletedMessageTimes.length > 0) applyDeleted(state, ref, changes.deletedMessageTimes);
+  for (const r of changes.recalledMessages) applyRecalled(state, ref, r.recaller, r.times);
+}
+
+/**
+ * After a reconnect: fetch what each cached conversation missed while the link was down, then the conversation
+ * list again for exact unread counts. Runs one at a time; a failure leaves the rest for the next reconnect.
+ */
+export function resync(state: ImState, wire: ImWire): Promise<void> {
+  state.syncing = state.syncing.then(async () => {
+    try {
+      for (const { ref } of state.cached()) await resyncConversation(state, wire, ref);
+      if (state.conversations.loaded) await loadConversations(state, wire);
+    } catch {
+      // The connection dropped again or the server refused: the next reconnect runs the re-sync again.
+    }
+  });
+  return state.syncing;
+}
