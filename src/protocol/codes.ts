@@ -77,6 +77,8 @@ export const MESSAGES = {
   conversationNotFound: 'conversation does not exist',
   deleteSending: 'a message in sending status cannot be deleted',
   cannotMessageSelf: 'cannot message yourself',
+  /** Parley's own: a `publishIM` whose `p` is not JSON (receivers JSON.parse it). */
+  payloadNotJson: 'payload must be JSON.',
   imNotEnabled: "Invalid options: 'modules' does not include 'im'.",
 } as const;
 

@@ -10,7 +10,6 @@ import { loadConversations, resync } from './sync.js';
 import {
   conversationOf,
   type ConversationList,
-  type ConversationRef,
   type ImEvents,
   type Message,
   type MessageTarget,

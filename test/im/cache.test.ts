@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ConversationStore, newConversation } from '../../src/modules/im/conversations.js';
+import { HistoryCache } from '../../src/modules/im/history-cache.js';
+import { RecentIds } from '../../src/modules/im/recent-ids.js';
+import type { Message, PrivateMessage } from '../../src/modules/im/types.js';
+import { LIMITS } from '../../src/protocol/index.js';
+
+function message(id: string, timestamp: number, status: Message['status'] = 'success'): PrivateMessage {
+  return {
+    scene: 'private',
+    messageId: id,
+    type: 'text',
+    timestamp,
+    senderId: 'a',
+    receiverId: 'b',
+    payload: { text: id },
+    status,
+    recalled: false,
+    read: false,
+  };
+}
+
+describe('history cache', () => {
+  it('IM-CACHE-1: keeps the newest 200 messages of a conversation, oldest first', () => {
+    const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+    for (let i = 1; i <= 250; i++) cache.put(message(`m${i}`, i));
+    expect(cache.size).toBe(200);
+    expect(cache.all()[0]?.messageId).toBe('m51');
+    expect(cache.all().at(-1)?.messageId).toBe('m250');
+    expect(cache.complete).toBe(false);
+  });
+
+  it('IM-CACHE-2: sorts by server time; unsent messages stay last in send order', () => {
+    const cache = new HistoryCache(10);
+    cache.put(message('late', 30));
+    cache.put(message('sending', 5, 'sending'));
+    cache.put(message('early', 10));
+    cache.put(message('failed', 1, 'fail'));
+    expect(cache.all().map((m) => m.messageId)).toEqual(['early', 'late', 'failed', 'sending']);
+    cache.put({ ...message('sending', 40) });
+    expect(cache.all().map((m) => m.messageId)).toEqual(['early', 'late', 'sending', 'failed']);
+  });
+
+  it('IM-CACHE-3: a page prepends without duplicates; read offsets only move forward', () => {
+    const cache = new HistoryCache(10);
+    cache.put(message('m3', 3));
+    cache.prepend([message('m1', 1), message('m2', 2), message('m3', 3)], true);
+    expect(cache.all().map((m) => m.messageId)).toEqual(['m1', 'm2', 'm3']);
+    expect(cache.complete).toBe(true);
+    expect(cache.advanceOffset('b', 5)).toBe(true);
+    expect(cache.advanceOffset('b', 4)).toBe(false);
+    expect(cache.offsets.get('b')).toBe(5);
+  });
+});
+
+describe('recent ids', () => {
+  it('IM-DEDUPE-1: remembers the last 300 ids', () => {
+    const recent = new RecentIds(LIMITS.dedupeWindow);
+    for (let i = 0; i < 301; i++) expect(recent.add(`id${i}`)).toBe(true);
+    expect(recent.size).toBe(300);
+    expect(recent.add('id300')).toBe(false);
+    expect(recent.has('id0')).toBe(false);
+    expect(recent.add('id0')).toBe(true);
+  });
+});
+
+describe('conversation list', () => {
+  it('IM-CONV-1: pinned first, then newest last message; unread total', () => {
+    const store = new ConversationStore();
+    store.put({ ...newConversation({ type: 'private', id: 'old' }, message('a', 1), {}), unread: 2 });
+    store.put({ ...newConversation({ type: 'private', id: 'new' }, message('b', 3), {}), unread: 1 });
+    store.put({ ...newConversation({ type: 'group', id: 'pinned' }, message('c', 2), {}), top: true });
+    const { conversations, unreadTotal } = store.snapshot();
+    expect(conversations.map((c) => c.userId ?? c.groupId)).toEqual(['pinned', 'new', 'old']);
+    expect(unreadTotal).toBe(3);
+    expect(store.snapshot()).toBe(store.snapshot());
+  });
+
+  it('IM-CONV-2: keeps at most 200 conversations, dropping the oldest', () => {
+    const store = new ConversationStore();
+    for (let i = 1; i <= 210; i++)
+      store.put(newConversation({ type: 'private', id: `u${i}` }, message(`m${i}`, i), {}));
+    const { conversations } = store.snapshot();
+    expect(conversations).toHaveLength(200);
+    expect(conversations.at(-1)?.userId).toBe('u11');
+    expect(store.get({ type: 'private', id: 'u5' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,254 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ParleyError, type Message } from '../../src/index.js';
+import { fakeIm } from '../support/fake-im.js';
+import { fakeSetup } from '../support/setup.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const tick = async (ms = 0): Promise<void> => {
+  await vi.advanceTimersByTimeAsync(ms);
+};
+
+async function connectedIm() {
+  const setup = fakeSetup({ modules: ['im'], random: () => 0.5 });
+  const im = fakeIm(setup.server, 'me');
+  await Promise.all([setup.client.connect({ id: 'me', data: { name: 'Me' } }), tick()]);
+  return { ...setup, fake: im, im: setup.client.im };
+}
+
+function collect<T>(subscribe: (fn: (value: T) => void) => unknown): T[] {
+  const seen: T[] = [];
+  subscribe((value) => seen.push(value));
+  return seen;
+}
+
+describe('IM flows on the fake server', () => {
+  it('IM-1: a sent message goes new -> sending -> success with the server timestamp', async () => {
+    const { im, server } = await connectedIm();
+    const message = im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob', data: { name: 'Bob' } } });
+    expect(message).toMatchObject({
+      status: 'new',
+      scene: 'private',
+      senderId: 'me',
+      receiverId: 'bob',
+      payload: { text: 'hi' },
+    });
+    const sending = im.sendMessage({ message });
+    expect(message.status).toBe('sending');
+    const sent = await sending;
+    expect(sent).toBe(message);
+    expect(message).toMatchObject({ status: 'success', timestamp: 1001 });
+    expect(server.requests('publishIM')[0]?.params).toEqual({
+      mt: 'text',
+      to: 'bob',
+      d: '{"name":"Bob"}',
+      p: '{"text":"hi"}',
+      t: 'private',
+      guid: message.messageId,
+      retried: 0,
+    });
+    expect(message.messageId).toMatch(/^[0-9a-f]{32}$/);
+    await expect(im.sendMessage({ message })).rejects.toMatchObject({
+      code: 400,
+      content: 'Please create a new message, a message can only be sent once',
+    });
+  });
+
+  it('IM-2: a refused send ends in fail and rejects with the server error', async () => {
+    const { im, server } = await connectedIm();
+    server.handle('publishIM', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
+    const message = im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob' } });
+    const error = await im.sendMessage({ message }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParleyError);
+    expect(error).toMatchObject({ code: 401 });
+    expect(message.status).toBe('fail');
+    const history = await im.history({ type: 'private', id: 'bob' });
+    expect(history.at(-1)).toMatchObject({ messageId: message.messageId, status: 'fail' });
+  });
+
+  it('IM-3: messages sent while the link is down wait and go out in order after the reconnect', async () => {
+    const { im, server, fake } = await connectedIm();
+    server.down = true;
+    server.dropAll();
+    const messages = ['one', 'two', 'three'].map((text) =>
+      im.createTextMessage({ text, to: { type: 'private', id: 'bob' } }),
+    );
+    const sends = messages.map((message) => im.sendMessage({ message }));
+    await tick(3000);
+    expect(messages.map((m) => m.status)).toEqual(['sending', 'sending', 'sending']);
+    expect(server.requests('publishIM')).toHaveLength(0);
+    server.down = false;
+    await tick(5000);
+    await Promise.all(sends);
+    expect(fake.stored.map((m) => JSON.parse(m.p) as unknown)).toEqual([
+      { text: 'one' },
+      { text: 'two' },
+      { text: 'three' },
+    ]);
+    expect(messages.map((m) => m.timestamp)).toEqual([1001, 1002, 1003]);
+  });
+
+  it('IM-4: a pushed message fires its event once, is acked, and lands in history and the list', async () => {
+    const { im, server, fake } = await connectedIm();
+    await im.latestConversations();
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    const lists = collect<{ unreadTotal: number }>((fn) => im.on('CONVERSATIONS_UPDATED', fn));
+    const wire = fake.fromPeer('bob', 'hello');
+    server.push('imMessage', JSON.stringify(wire));
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      senderId: 'bob',
+      receiverId: 'me',
+      payload: { text: 'hello' },
+      status: 'success',
+    });
+    expect(server.requests('imAck').map((r) => r.params)).toEqual([{ publishGuid: wire.i }, { publishGuid: wire.i }]);
+    expect(lists.at(-1)?.unreadTotal).toBe(1);
+    const history = await im.history({ type: 'private', id: 'bob' });
+    expect(history.map((m) => m.messageId)).toEqual([wire.i]);
+    await tick();
+    const { conversations } = await im.latestConversations();
+    expect(conversations[0]).toMatchObject({ type: 'private', userId: 'bob', unread: 1, data: { name: 'bob' } });
+  });
+
+  it('IM-5: history pages come from the server, then from the cache', async () => {
+    const { im, server, fake } = await connectedIm();
+    for (let i = 1; i <= 25; i++) fake.fromPeer('bob', `m${i}`, false);
+    const newest = await im.history({ type: 'private', id: 'bob' });
+    expect(newest.map((m) => (m.payload as { text: string }).text)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `m${i + 16}`),
+    );
+    const older = await im.history({ type: 'private', id: 'bob', lastTimestamp: newest[0]?.timestamp, limit: 30 });
+    expect(older).toHaveLength(15);
+    expect(older.at(-1)?.timestamp).toBeLessThan(newest[0]?.timestamp ?? 0);
+    const asked = server.requests('IM_HISTORY').length;
+    const again = await im.history({ type: 'private', id: 'bob', limit: 20 });
+    expect(again).toHaveLength(20);
+    expect(server.requests('IM_HISTORY')).toHaveLength(asked);
+    expect(server.requests('IM_HISTORY')[0]?.params).toEqual({ id: 'bob', scene: 'private', limit: 10 });
+  });
+
+  it('IM-6: mark as read sends the newest time and clears unread; the other side reading fires MESSAGE_READ', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'one', false);
+    const last = fake.fromPeer('bob', 'two', false);
+    const list = await im.latestConversations();
+    expect(list.unreadTotal).toBe(2);
+    await im.markMessageAsRead({ type: 'private', id: 'bob' });
+    expect(server.requests('IM_MARK_AS_READ')[0]?.params).toEqual({
+      id: 'bob',
+      scene: 'private',
+      lastTimestamp: last.ts,
+    });
+    expect((await im.latestConversations()).unreadTotal).toBe(0);
+    const mine = im.createTextMessage({ text: 'reply', to: { type: 'private', id: 'bob' } });
+    await im.sendMessage({ message: mine });
+    const read = collect<Message[]>((fn) => im.on('MESSAGE_READ', fn));
+    server.push('IM_MSG_READ', { scene: 'private', targetId: 'me', markerId: 'bob', time: mine.timestamp });
+    expect(read).toHaveLength(1);
+    expect(read[0]?.map((m) => m.messageId)).toEqual([mine.messageId]);
+    expect(read[0]?.[0]).toMatchObject({ read: true });
+  });
+
+  it('IM-7: recall and delete follow the rules and sync from pushes', async () => {
+    const { im, server, fake } = await connectedIm();
+    const theirs = fake.fromPeer('bob', 'theirs');
+    const mine = im.createTextMessage({ text: 'mine', to: { type: 'private', id: 'bob' } });
+    await im.sendMessage({ message: mine });
+    const [received] = await im.history({ type: 'private', id: 'bob', limit: 2 });
+    await expect(im.recallMessage({ messages: [received as Message] })).rejects.toMatchObject({
+      content: 'it is not allowed to recall messages sent by others',
+    });
+    const recalledEvents = collect<Message[]>((fn) => im.on('MESSAGE_RECALLED', fn));
+    await im.recallMessage({ messages: [mine] });
+    expect(server.requests('IM_RECALL_MESSAGE')[0]?.params).toEqual({
+      scene: 'private',
+      targetId: 'bob',
+      times: [mine.timestamp],
+    });
+    expect(mine).toMatchObject({ recalled: true, recaller: { id: 'me', data: { name: 'Me' } } });
+    await expect(im.recallMessage({ messages: [mine] })).rejects.toMatchObject({
+      content: 'message[0] has been recalled',
+    });
+    server.push('IM_MSG_RECALLED', {
+      scene: 'private',
+      conversationId: 'me:bob',
+      recaller: { id: 'bob', data: {} },
+      times: [theirs.ts],
+    });
+    expect(recalledEvents.map((list) => list.map((m) => m.recalled))).toEqual([[true], [true]]);
+    const deleted = collect<Message[]>((fn) => im.on('MESSAGE_DELETED', fn));
+    await im.deleteMessage({ messages: [mine] });
+    expect(server.requests('IM_DELETE_MESSAGE')[0]?.params).toEqual({
+      scene: 'private',
+      targetId: 'bob',
+      times: [mine.timestamp],
+    });
+    fake.deleted.add(theirs.ts);
+    server.push('IM_MSG_DELETED', { scene: 'private', targetId: 'bob', deleterId: 'me', times: [theirs.ts] });
+    expect(deleted).toHaveLength(2);
+    expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
+  });
+
+  it('IM-8: after an expired reconnect the SDK fetches what it missed, once each, in order', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'before');
+    await im.history({ type: 'private', id: 'bob' });
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    server.down = true;
+    server.dropAll();
+    for (let i = 1; i <= 40; i++) fake.fromPeer('bob', `missed ${i}`, false);
+    server.forgetSessions();
+    server.down = false;
+    await tick(5000);
+    expect(received.map((m) => (m.payload as { text: string }).text)).toEqual(
+      Array.from({ length: 40 }, (_, i) => `missed ${i + 1}`),
+    );
+    expect(server.requests('IM_HISTORY_CHANGE')).toHaveLength(1);
+    const history = await im.history({ type: 'private', id: 'bob', limit: 30 });
+    expect(new Set(history.map((m) => m.messageId)).size).toBe(30);
+  });
+
+  it('IM-9: groups and presence', async () => {
+    const { im, server } = await connectedIm();
+    await im.subscribeGroup({ groupIds: ['g1', 2] });
+    expect(server.requests('subscribeGroups')[0]?.params).toEqual({ groupIds: ['g1', '2'] });
+    const groupMessages = collect<Message>((fn) => im.on('GROUP_MESSAGE_RECEIVED', fn));
+    server.push('imMessage', {
+      t: 'group',
+      r: 'g1',
+      s: 'bob',
+      i: 'gm1',
+      ts: 5,
+      mt: 'text',
+      p: '{"text":"yo"}',
+      d: '{"name":"Bob"}',
+    });
+    expect(groupMessages[0]).toMatchObject({ scene: 'group', groupId: 'g1', senderData: { name: 'Bob' } });
+    const presence = collect<unknown>((fn) => im.on('USER_PRESENCE', fn));
+    server.push('userPresence', {
+      c: JSON.stringify({ events: [{ userId: 'bob', userData: '{"name":"Bob"}', time: 9, action: 'online' }] }),
+    });
+    expect(presence).toEqual([{ time: 9, action: 'online', id: 'bob', data: { name: 'Bob' } }]);
+    const groupPresence = collect<unknown>((fn) => im.on('GROUP_PRESENCE', fn));
+    server.push('groupPresence', {
+      c: JSON.stringify({
+        groupId: 'g1',
+        userAmount: 3,
+        events: [{ userId: 'bob', userData: '{}', time: 9, action: 'join' }],
+      }),
+    });
+    expect(groupPresence).toEqual([
+      { time: 9, action: 'join', groupId: 'g1', groupOnlineCount: 3, id: 'bob', data: {} },
+    ]);
+    server.handle('imHereNow', () => ({ code: 200, content: [{ userId: 'bob', userData: '{"name":"Bob"}' }] }));
+    await expect(im.hereNow({ userIds: ['bob', 'carol'] })).resolves.toEqual([{ id: 'bob', data: { name: 'Bob' } }]);
+    server.handle('imGroupOnlineCount', () => ({ code: 200, content: { count: 4 } }));
+    await expect(im.groupOnlineCount({ groupId: 'g1' })).resolves.toBe(4);
+  });
+});
