@@ -108,8 +108,8 @@ export function listenToPushes(connection: Connection, state: ImState): void {
     connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
     const message = fromWire({ ...wire, p: wire.p ?? 'null', t: wire.t });
-    if (state.known(message)) return;
-    deliver(state, message);
+    if (state.held) state.held.push(message);
+    else if (!state.known(message)) deliver(state, message);
   });
   pushes.on(SERVER_PUSHES.messageRead, (payload) => {
     const read = payload as Partial<WireMessageRead>;

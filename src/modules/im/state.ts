@@ -31,6 +31,11 @@ export class ImState {
   readonly #me: () => Me;
   /** The re-sync under way, so that two never run at once. */
   syncing: Promise<void> = Promise.resolve();
+  /**
+   * Pushed messages held back while a re-sync fetches what was missed, so that events fire in conversation
+   * order: the missed ones first, then these. `undefined` when no re-sync is running.
+   */
+  held: Message[] | undefined;
   /** Asks the server for a new conversation's data; the state fills it in when it arrives. */
   fetchData: ((ref: ConversationRef) => Promise<Record<string, unknown>>) | undefined;
 

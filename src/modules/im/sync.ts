@@ -84,12 +84,17 @@ async function resyncConversation(state: ImState, wire: ImWire, ref: Conversatio
  * list again for exact unread counts. Runs one at a time; a failure leaves the rest for the next reconnect.
  */
 export function resync(state: ImState, wire: ImWire): Promise<void> {
+  state.held ??= [];
   state.syncing = state.syncing.then(async () => {
     try {
       for (const { ref } of state.cached()) await resyncConversation(state, wire, ref);
       if (state.conversations.loaded) await loadConversations(state, wire);
     } catch {
       // The connection dropped again or the server refused: the next reconnect runs the re-sync again.
+    } finally {
+      const held = state.held ?? [];
+      state.held = undefined;
+      for (const message of held) if (!state.known(message)) deliver(state, message);
     }
   });
   return state.syncing;

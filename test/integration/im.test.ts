@@ -1,0 +1,201 @@
+/**
+ * IM end to end: Parley's SDK against the real server, two or three users, several devices.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../src/index.js';
+import { OPEN_APP, startServer } from '../../server/test/helpers.js';
+import { collectIm, eventually, imUser, nextIm, switchableTransport, untilStatus } from './support.js';
+
+const text = (m: Message) => (m.payload as { text: string }).text;
+
+async function server() {
+  return startServer({ apps: [OPEN_APP] });
+}
+
+describe('IM end to end', () => {
+  it('private chat both ways, with events, conversations and unread counts', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const bob = await imUser(url, 'bob');
+    await alice.im.latestConversations();
+    await bob.im.latestConversations();
+    const arriving = nextIm(bob, 'PRIVATE_MESSAGE_RECEIVED');
+    const hello = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({
+        text: 'hello bob',
+        to: { type: 'private', id: 'bob', data: { name: 'Bob' } },
+      }),
+    });
+    const received = await arriving;
+    expect(received).toMatchObject({
+      messageId: hello.messageId,
+      senderId: 'alice',
+      receiverId: 'bob',
+      timestamp: hello.timestamp,
+    });
+    expect(text(received)).toBe('hello bob');
+    await eventually(async () => (await bob.im.latestConversations()).unreadTotal === 1, 'bob has one unread');
+    const bobList = await bob.im.latestConversations();
+    expect(bobList.conversations[0]).toMatchObject({ type: 'private', userId: 'alice', unread: 1 });
+    const back = nextIm(alice, 'PRIVATE_MESSAGE_RECEIVED');
+    await bob.im.sendMessage({
+      message: bob.im.createTextMessage({ text: 'hi alice', to: { type: 'private', id: 'alice' } }),
+    });
+    expect(text(await back)).toBe('hi alice');
+    const aliceList = await alice.im.latestConversations();
+    expect(aliceList.conversations[0]).toMatchObject({ userId: 'bob', data: { name: 'Bob' } });
+  });
+
+  it('a read mark reaches the sender as MESSAGE_READ and clears unread on the reader', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const bob = await imUser(url, 'bob');
+    const sent = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'read me', to: { type: 'private', id: 'bob' } }),
+    });
+    await eventually(async () => (await bob.im.latestConversations()).unreadTotal === 1, 'unread');
+    const read = nextIm(alice, 'MESSAGE_READ');
+    await bob.im.markMessageAsRead({ type: 'private', id: 'alice' });
+    const marked = await read;
+    expect(marked.map((m) => m.messageId)).toEqual([sent.messageId]);
+    expect(marked[0]).toMatchObject({ read: true });
+    expect((await bob.im.latestConversations()).unreadTotal).toBe(0);
+  });
+
+  it('history pages from the server for a user who was offline, and unread counts survive reconnects', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    for (let i = 1; i <= 25; i++) {
+      await alice.im.sendMessage({
+        message: alice.im.createTextMessage({ text: `m${i}`, to: { type: 'private', id: 'bob' } }),
+      });
+    }
+    const bob = await imUser(url, 'bob');
+    const list = await bob.im.latestConversations();
+    expect(list.conversations[0]).toMatchObject({ userId: 'alice', unread: 25 });
+    const newest = await bob.im.history({ type: 'private', id: 'alice' });
+    expect(newest.map(text)).toEqual(Array.from({ length: 10 }, (_, i) => `m${i + 16}`));
+    const older = await bob.im.history({
+      type: 'private',
+      id: 'alice',
+      lastTimestamp: newest[0]?.timestamp,
+      limit: 30,
+    });
+    expect(older.map(text)).toEqual(Array.from({ length: 15 }, (_, i) => `m${i + 1}`));
+    const times = [...older, ...newest].map((m) => m.timestamp);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(new Set(times).size).toBe(25);
+  });
+
+  it('group chat reaches members only; leaving stops it', async () => {
+    const { url } = await server();
+    const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((id) => imUser(url, id)));
+    await alice!.im.subscribeGroup({ groupIds: ['g1'] });
+    await bob!.im.subscribeGroup({ groupIds: ['g1'] });
+    const carolGot = collectIm(carol!, 'GROUP_MESSAGE_RECEIVED');
+    const bobGets = nextIm(bob!, 'GROUP_MESSAGE_RECEIVED');
+    await alice!.im.sendMessage({
+      message: alice!.im.createTextMessage({ text: 'team', to: { type: 'group', id: 'g1', data: { name: 'G1' } } }),
+    });
+    expect(await bobGets).toMatchObject({
+      scene: 'group',
+      groupId: 'g1',
+      senderId: 'alice',
+      senderData: { name: 'alice' },
+    });
+    await bob!.im.unsubscribeGroup({ groupId: 'g1' });
+    const bobLater = collectIm(bob!, 'GROUP_MESSAGE_RECEIVED');
+    const aliceEcho = await alice!.im.sendMessage({
+      message: alice!.im.createTextMessage({ text: 'again', to: { type: 'group', id: 'g1' } }),
+    });
+    await alice!.ping();
+    await bob!.ping();
+    expect(aliceEcho.status).toBe('success');
+    expect(bobLater).toHaveLength(0);
+    expect(carolGot).toHaveLength(0);
+  });
+
+  it('recall reaches the other side; delete stays mine but reaches my other device', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const bob = await imUser(url, 'bob');
+    const bobTablet = await imUser(url, 'bob');
+    const m1 = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'oops', to: { type: 'private', id: 'bob' } }),
+    });
+    const m2 = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'keep', to: { type: 'private', id: 'bob' } }),
+    });
+    await eventually(async () => (await bob.im.history({ type: 'private', id: 'alice' })).length === 2, 'bob has both');
+    await bobTablet.im.history({ type: 'private', id: 'alice' });
+    const recalledOnBob = nextIm(bob, 'MESSAGE_RECALLED');
+    await alice.im.recallMessage({ messages: [m1] });
+    expect((await recalledOnBob).map((m) => [m.messageId, m.recalled, m.recaller?.id])).toEqual([
+      [m1.messageId, true, 'alice'],
+    ]);
+    const [, kept] = await bob.im.history({ type: 'private', id: 'alice' });
+    const deletedOnTablet = nextIm(bobTablet, 'MESSAGE_DELETED');
+    await bob.im.deleteMessage({ messages: [kept as Message] });
+    expect((await deletedOnTablet).map((m) => m.messageId)).toEqual([m2.messageId]);
+    const aliceView = await alice.im.history({ type: 'private', id: 'bob' });
+    expect(aliceView.map((m) => m.messageId)).toContain(m2.messageId);
+  });
+
+  it('multi-device: both of a user’s connections receive; a read on one clears unread on the other', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const phone = await imUser(url, 'bob');
+    const laptop = await imUser(url, 'bob');
+    await phone.im.latestConversations();
+    await laptop.im.latestConversations();
+    const onPhone = nextIm(phone, 'PRIVATE_MESSAGE_RECEIVED');
+    const onLaptop = nextIm(laptop, 'PRIVATE_MESSAGE_RECEIVED');
+    const sent = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'both', to: { type: 'private', id: 'bob' } }),
+    });
+    expect((await onPhone).messageId).toBe(sent.messageId);
+    expect((await onLaptop).messageId).toBe(sent.messageId);
+    const cleared = nextIm(laptop, 'CONVERSATIONS_UPDATED', (list) => list.unreadTotal === 0);
+    await phone.im.markMessageAsRead({ type: 'private', id: 'alice' });
+    await cleared;
+  });
+
+  it('presence: online and offline events and here-now', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    await alice.im.subscribeUserPresence({ userIds: ['bob'] });
+    const online = nextIm(alice, 'USER_PRESENCE', (e) => e.action === 'online');
+    const bob = await imUser(url, 'bob', { name: 'Bob' });
+    expect(await online).toMatchObject({ id: 'bob', action: 'online', data: { name: 'Bob' } });
+    expect(await alice.im.hereNow({ userIds: ['bob', 'carol'] })).toEqual([{ id: 'bob', data: { name: 'Bob' } }]);
+    const offline = nextIm(alice, 'USER_PRESENCE', (e) => e.action === 'offline');
+    await bob.disconnect();
+    expect(await offline).toMatchObject({ id: 'bob', action: 'offline' });
+  });
+
+  it('messages sent while a client was cut off arrive after its reconnect, once each and in order', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const link = switchableTransport();
+    const bob = await imUser(url, 'bob', { name: 'bob' }, link.transport);
+    await bob.im.history({ type: 'private', id: 'alice' });
+    const got = collectIm(bob, 'PRIVATE_MESSAGE_RECEIVED');
+    await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'before', to: { type: 'private', id: 'bob' } }),
+    });
+    await eventually(() => got.length === 1, 'first message');
+    link.cut();
+    expect(bob.getConnectionStatus()).toBe('reconnecting');
+    for (let i = 1; i <= 5; i++) {
+      await alice.im.sendMessage({
+        message: alice.im.createTextMessage({ text: `away ${i}`, to: { type: 'private', id: 'bob' } }),
+      });
+    }
+    link.restore();
+    await untilStatus(bob, 'reconnected');
+    await eventually(() => got.length === 6, 'the five missed messages');
+    expect(got.map(text)).toEqual(['before', 'away 1', 'away 2', 'away 3', 'away 4', 'away 5']);
+    const history = await bob.im.history({ type: 'private', id: 'alice' });
+    expect(history.map(text)).toEqual(['before', 'away 1', 'away 2', 'away 3', 'away 4', 'away 5']);
+  });
+});

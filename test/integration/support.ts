@@ -1,0 +1,117 @@
+/** Helpers for SDK-against-server tests: users on the open test app, and waiting for events. */
+import {
+  createClient,
+  type ConnectionStatus,
+  type ImEvents,
+  type ParleyClient,
+  type Transport,
+  type TransportHandlers,
+} from '../../src/index.js';
+import { socketIoTransport } from '../../src/core/transport.js';
+import { OPEN_APP, defer } from '../../server/test/helpers.js';
+
+/** A connected IM user of the open test app (no otp), disconnected after the test. */
+export async function imUser(
+  url: string,
+  id: string,
+  data: Record<string, unknown> = { name: id },
+  transport?: Transport,
+): Promise<ParleyClient> {
+  const client = createClient({
+    host: url,
+    appkey: OPEN_APP.appkey,
+    modules: ['im'],
+    backoff: { initialDelay: 20, maxDelay: 100 },
+    ...(transport ? { transport } : {}),
+  });
+  defer(() => client.disconnect());
+  await client.connect({ id, data });
+  return client;
+}
+
+/** Resolves with the next `event` of `client.im` that passes `accept` (within 5 s). */
+export function nextIm<K extends keyof ImEvents & string>(
+  client: ParleyClient,
+  event: K,
+  accept: (value: ImEvents[K]) => boolean = () => true,
+): Promise<ImEvents[K]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no ${event} within 5 s`));
+    }, 5000);
+    const off = client.im.on(event, (value) => {
+      if (!accept(value)) return;
+      clearTimeout(timer);
+      off();
+      resolve(value);
+    });
+  });
+}
+
+/** Collects every `event` of `client.im` from now on. */
+export function collectIm<K extends keyof ImEvents & string>(client: ParleyClient, event: K): Array<ImEvents[K]> {
+  const seen: Array<ImEvents[K]> = [];
+  client.im.on(event, (value) => seen.push(value));
+  return seen;
+}
+
+/** Resolves once the client reaches `status`. */
+export function untilStatus(client: ParleyClient, status: ConnectionStatus): Promise<void> {
+  return new Promise((resolve) => {
+    if (client.getConnectionStatus() === status) return resolve();
+    const off = client.on('connectionStatus', (change) => {
+      if (change.status !== status) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+/** Polls `check` until it returns true (within 5 s). */
+export async function eventually(check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * The real socket.io transport with a switch in front of it, to cut one client off the server: `cut()` drops
+ * its link and refuses new ones until `restore()`.
+ */
+export function switchableTransport(): { transport: Transport; cut(): void; restore(): void } {
+  let blocked = false;
+  const live = new Set<{ close(): void; handlers: TransportHandlers }>();
+  const transport: Transport = (url, handlers) => {
+    if (blocked) {
+      queueMicrotask(() => handlers.onError(new Error('link cut by the test')));
+      return { emit: () => undefined, close: () => undefined };
+    }
+    const socket = socketIoTransport(url, handlers);
+    const entry = { close: () => socket.close(), handlers };
+    live.add(entry);
+    return {
+      emit: (event, payload, ack) => socket.emit(event, payload, ack),
+      close: () => {
+        live.delete(entry);
+        socket.close();
+      },
+    };
+  };
+  return {
+    transport,
+    cut() {
+      blocked = true;
+      for (const entry of [...live]) {
+        live.delete(entry);
+        entry.close();
+        entry.handlers.onClose('link cut by the test');
+      }
+    },
+    restore() {
+      blocked = false;
+    },
+  };
+}
