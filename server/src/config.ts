@@ -53,6 +53,16 @@ export interface ServerConfig {
   appDir: string;
   /** Request rate limit per connection. Env `PARLEY_RATE_LIMIT_PER_SECOND`, `PARLEY_RATE_LIMIT_BURST`. */
   rateLimit: RateLimitConfig;
+  /** Pub/sub history retention per channel. Env `PARLEY_PUBSUB_HISTORY_MAX_MESSAGES`, `PARLEY_PUBSUB_HISTORY_MAX_AGE_MS`. */
+  pubsubHistory: PubsubHistoryConfig;
+}
+
+/** How much of each channel's history the server keeps: the newest `maxMessages`, none older than `maxAgeMs`. */
+export interface PubsubHistoryConfig {
+  /** @default 100 */
+  maxMessages: number;
+  /** @default 86400000 (24 h) */
+  maxAgeMs: number;
 }
 
 /** The app configured when none is given, so that a fresh checkout works with the demo app. */
@@ -115,6 +125,13 @@ const configSchema = z.object({
     }),
     { perSecond: 50, burst: 100 },
   ),
+  pubsubHistory: z._default(
+    z.object({
+      maxMessages: z._default(intIn(0, 100_000), 100),
+      maxAgeMs: z._default(intIn(0, 31_536_000_000), 86_400_000),
+    }),
+    { maxMessages: 100, maxAgeMs: 86_400_000 },
+  ),
 });
 
 /** Environment variable for each setting, to name the source in errors. */
@@ -132,6 +149,8 @@ const ENV_NAMES: Record<string, string> = {
   appDir: 'PARLEY_APP_DIR',
   'rateLimit.perSecond': 'PARLEY_RATE_LIMIT_PER_SECOND',
   'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
+  'pubsubHistory.maxMessages': 'PARLEY_PUBSUB_HISTORY_MAX_MESSAGES',
+  'pubsubHistory.maxAgeMs': 'PARLEY_PUBSUB_HISTORY_MAX_AGE_MS',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -152,6 +171,9 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
   // Rate limit settings merge field by field, so that one env variable does not drop the file's other field.
   if (isRecord(fromEnv['rateLimit']) && isRecord(file['rateLimit'])) {
     merged['rateLimit'] = { ...file['rateLimit'], ...fromEnv['rateLimit'] };
+  }
+  if (isRecord(fromEnv['pubsubHistory']) && isRecord(file['pubsubHistory'])) {
+    merged['pubsubHistory'] = { ...file['pubsubHistory'], ...fromEnv['pubsubHistory'] };
   }
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
@@ -179,6 +201,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     sessionTtlMs: c.sessionTtlMs,
     appDir: c.appDir,
     rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
+    pubsubHistory: { maxMessages: c.pubsubHistory.maxMessages, maxAgeMs: c.pubsubHistory.maxAgeMs },
   };
 }
 
@@ -235,6 +258,13 @@ function readEnv(env: Environment): Record<string, unknown> {
   const burst = num('PARLEY_RATE_LIMIT_BURST');
   if (perSecond !== undefined || burst !== undefined) {
     out['rateLimit'] = Object.fromEntries(Object.entries({ perSecond, burst }).filter(([, v]) => v !== undefined));
+  }
+  const maxMessages = num('PARLEY_PUBSUB_HISTORY_MAX_MESSAGES');
+  const maxAgeMs = num('PARLEY_PUBSUB_HISTORY_MAX_AGE_MS');
+  if (maxMessages !== undefined || maxAgeMs !== undefined) {
+    out['pubsubHistory'] = Object.fromEntries(
+      Object.entries({ maxMessages, maxAgeMs }).filter(([, v]) => v !== undefined),
+    );
   }
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }

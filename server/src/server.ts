@@ -4,10 +4,21 @@ import { createHttp } from './api/index.js';
 import { createAppRegistry } from './auth/apps.js';
 import { createSessionService } from './auth/sessions.js';
 import type { ServerConfig } from './config.js';
+import { registerImHandlers } from './gateway/im-handlers.js';
 import { createGateway, type Gateway } from './gateway/index.js';
 import { registerPing } from './gateway/ping.js';
+import { registerPresenceHandlers } from './gateway/presence-handlers.js';
+import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
 import { createRedisAdapter, type RedisAdapter } from './gateway/redis-adapter.js';
+import { createConversationService } from './im/conversations.js';
+import { createGroupService } from './im/groups.js';
+import { createMessageService } from './im/messages.js';
+import { createUserDirectory } from './im/users.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMemoryPresenceRegistry } from './presence/registry.js';
+import { createPresenceService } from './presence/service.js';
+import { pubsubRoutes } from './api/pubsub.js';
+import { createPubsubService } from './pubsub/service.js';
 import { createStore, type Store } from './store/index.js';
 
 /** Options that are not configuration: what a host process or a test injects. */
@@ -61,6 +72,43 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   const gateway = createGateway({ io, sessions, rateLimit: config.rateLimit, logger, now });
   registerPing(gateway, now);
+
+  // One node keeps presence in memory; a Redis registry takes its place when several nodes share REDIS_URL.
+  const presence = createPresenceService({
+    registry: createMemoryPresenceRegistry(),
+    users: store.users,
+    groups: store.groups,
+    subscriptions: store.presenceSubscriptions,
+    pusher: gateway.pusher,
+    now,
+  });
+  const groups = createGroupService({ groups: store.groups, presence, now });
+  const users = createUserDirectory({ users: store.users, now });
+  const messages = createMessageService({
+    messages: store.messages,
+    conversations: store.conversations,
+    groups,
+    pusher: gateway.pusher,
+    now,
+  });
+  const conversations = createConversationService({
+    conversations: store.conversations,
+    messages: store.messages,
+    users,
+  });
+  // IM first: its connection listener stores the user's data, which presence queries may read right after.
+  registerImHandlers(gateway, { messages, conversations, groups, users });
+  registerPresenceHandlers(gateway, presence);
+  const pubsub = createPubsubService({
+    store: store.pubsub,
+    fanout: socketIoFanout(io),
+    history: config.pubsubHistory,
+    sessionTtlMs: config.sessionTtlMs,
+    now,
+    logger,
+  });
+  registerPubsubHandlers(gateway, io, pubsub);
+  pubsubRoutes(http, { apps, pubsub });
 
   let redis: RedisAdapter | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;

@@ -143,27 +143,39 @@ describe('gateway: authorize', () => {
 describe('gateway: requests', () => {
   it('refuses a request before authorize with 401', async () => {
     const { url, server } = await startServer();
-    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('data') });
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => Promise.resolve('data'),
+    });
     const socket = await connect(url);
-    expect(await request(socket, 'imData', {})).toEqual({ code: 401, resultCode: 401, content: MESSAGES.noPermission });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toEqual({
+      code: 401,
+      resultCode: 401,
+      content: MESSAGES.noPermission,
+    });
     await request(socket, 'authorize', authorizeParams());
-    expect(await request(socket, 'imData', {})).toEqual({ code: 200, resultCode: 200, content: 'data' });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toEqual({ code: 200, resultCode: 200, content: 'data' });
   });
 
   it('checks the permission a handler needs', async () => {
     const { url, server } = await startServer();
-    server.gateway.handle('publish', { schema: anyObject, permission: 'write', handler: () => Promise.resolve(null) });
+    server.gateway.handle('CS_ONLINE', {
+      schema: anyObject,
+      permission: 'write',
+      handler: () => Promise.resolve(null),
+    });
     const reader = await connect(url);
     await request(reader, 'authorize', authorizeParams({ appkey: OPEN_APP.subscribeKey }));
-    expect(await request(reader, 'publish', {})).toMatchObject({ code: 401, content: MESSAGES.noPermission });
+    expect(await request(reader, 'CS_ONLINE', {})).toMatchObject({ code: 401, content: MESSAGES.noPermission });
     const writer = await connect(url);
     await request(writer, 'authorize', authorizeParams());
-    expect(await request(writer, 'publish', {})).toMatchObject({ code: 200 });
+    expect(await request(writer, 'CS_ONLINE', {})).toMatchObject({ code: 200 });
   });
 
   it('answers malformed params with 400 and keeps the connection', async () => {
     const { url, server } = await startServer();
-    server.gateway.handle('imData', {
+    server.gateway.handle('CS_MY_TEAMS', {
       schema: z.object({ targetId: z.string() }),
       permission: 'none',
       handler: (_ctx, params) => Promise.resolve(params.targetId),
@@ -179,26 +191,30 @@ describe('gateway: requests', () => {
     });
     await request(socket, 'authorize', authorizeParams());
     for (const bad of ['a string', 42, null, { targetId: 7 }, 'x'.repeat(200_000)]) {
-      expect(await request(socket, 'imData', bad)).toMatchObject({ code: 400 });
+      expect(await request(socket, 'CS_MY_TEAMS', bad)).toMatchObject({ code: 400 });
     }
-    expect(await request(socket, 'imData', { targetId: 'ok' })).toMatchObject({ code: 200, content: 'ok' });
+    expect(await request(socket, 'CS_MY_TEAMS', { targetId: 'ok' })).toMatchObject({ code: 200, content: 'ok' });
     expect(socket.connected).toBe(true);
   });
 
   it('ignores unknown events and requests without an ack', async () => {
     const { url, server } = await startServer();
-    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('fine') });
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => Promise.resolve('fine'),
+    });
     const socket = await connect(url);
     let answered = false;
     socket.emit('noSuchEvent', {}, () => {
       answered = true;
     });
     socket.emit('authorize', authorizeParams());
-    socket.emit('imData', {});
-    socket.emit('imData');
+    socket.emit('CS_MY_TEAMS', {});
+    socket.emit('CS_MY_TEAMS');
     await request(socket, 'authorize', authorizeParams());
     // Events are handled in order, so by this ack the unknown one would have been answered if it ever were.
-    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200, content: 'fine' });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200, content: 'fine' });
     expect(answered).toBe(false);
     expect(socket.connected).toBe(true);
   });
@@ -206,7 +222,7 @@ describe('gateway: requests', () => {
   it('answers a handler that throws with 500 and keeps serving', async () => {
     const { url, server } = await startServer();
     let calls = 0;
-    server.gateway.handle('imData', {
+    server.gateway.handle('CS_MY_TEAMS', {
       schema: anyObject,
       permission: 'none',
       handler: () => {
@@ -219,33 +235,44 @@ describe('gateway: requests', () => {
     });
     const socket = await connect(url);
     await request(socket, 'authorize', authorizeParams());
-    expect(await request(socket, 'imData', {})).toEqual({ code: 500, resultCode: 500, content: MESSAGES.serverError });
-    expect(await request(socket, 'imData', {})).toEqual({ code: 400, resultCode: 400, content: 'bad target' });
-    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200, content: 'recovered' });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toEqual({
+      code: 500,
+      resultCode: 500,
+      content: MESSAGES.serverError,
+    });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toEqual({ code: 400, resultCode: 400, content: 'bad target' });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200, content: 'recovered' });
   });
 
   it('answers known events without a handler yet with 400', async () => {
     const { url } = await startServer();
     const socket = await connect(url);
     await request(socket, 'authorize', authorizeParams());
-    expect(await request(socket, 'subscribe', {})).toMatchObject({ code: 400, content: 'Not supported: subscribe' });
+    expect(await request(socket, 'uploadToken', {})).toMatchObject({
+      code: 400,
+      content: 'Not supported: uploadToken',
+    });
   });
 
   it('limits the request rate per connection with 429', async () => {
     let clock = 1_800_000_000_000;
     const { url, server } = await startServer({ rateLimit: { perSecond: 1, burst: 3 } }, { now: () => clock });
-    server.gateway.handle('imData', { schema: anyObject, permission: 'none', handler: () => Promise.resolve('ok') });
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => Promise.resolve('ok'),
+    });
     const socket = await connect(url);
     await request(socket, 'authorize', authorizeParams());
-    const replies = await Promise.all([1, 2, 3, 4].map(() => request(socket, 'imData', {})));
+    const replies = await Promise.all([1, 2, 3, 4].map(() => request(socket, 'CS_MY_TEAMS', {})));
     expect(replies.map((r) => r['code'])).toEqual([200, 200, 429, 429]);
     expect(replies[2]).toMatchObject({ content: MESSAGES.tooFrequent });
     // Another connection has its own budget.
     const other = await connect(url);
     expect(await request(other, 'authorize', authorizeParams())).toMatchObject({ code: 200 });
     clock += 1000;
-    expect(await request(socket, 'imData', {})).toMatchObject({ code: 200 });
-    expect(await request(socket, 'imData', {})).toMatchObject({ code: 429 });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 429 });
   });
 
   it('acks manualDisconnect and then closes the connection', async () => {

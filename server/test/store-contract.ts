@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
+import { describeImStoreContract } from './store-contract-im.js';
 
 /** Opens a fresh store for one test; `dispose` runs after the store is closed. */
 export type StoreFactory = () => Promise<{ store: Store; reopen: () => Promise<Store>; dispose?: () => Promise<void> }>;
@@ -85,6 +86,8 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
       await again.migrate();
       expect(await again.sessions.find('kept')).toMatchObject({ sid: 'kept', userId: 'a' });
     });
+
+    describeImStoreContract(fresh);
 
     it('closes twice without error', async () => {
       const { store } = await fresh();

@@ -80,6 +80,32 @@ export const MESSAGES = {
   /** Parley's own: a `publishIM` whose `p` is not JSON (receivers JSON.parse it). */
   payloadNotJson: 'payload must be JSON.',
   imNotEnabled: "Invalid options: 'modules' does not include 'im'.",
+  // Pub/sub (reference §1, product spec §5)
+  publishMessageRequired: 'message is required.',
+  publishMessageTooLong: 'Message over max length 10000.',
+  qosInvalid: 'Qos must be 0 or 1.',
+  channelRequired: 'channel is required.',
+  channelOrChannels: 'subscribe to either channel or channels, not both.',
+  /** Built with the channel name by `channelNotSubscribed()` in `pubsub.ts`. */
+  channelNotSubscribed: 'channel[{channel}] is not subscribed',
+  presenceEnableNotBoolean: 'presence enable must be boolean',
+  notificationNotObject: 'notification must be an object.',
+  notificationTitleTooLong: 'notification title over max length 32.',
+  notificationBodyTooLong: 'notification body over max length 50.',
+  badgeInvalid: 'Badge must be an integer of 0 or more.',
+  channelsEmpty: 'channels requires non empty array',
+  channelsTooLong: 'channels over max length 300',
+  channelsDuplicate: 'channels can not be duplicated',
+  channelsBlankItem: 'channels can not contain empty item',
+  /** Parley's own: channels are stored and used in room names, so they are bounded. */
+  channelTooLong: 'channel over max length 128',
+  /** Parley's own: channel presence lists connected users, so an anonymous connection cannot be a member. */
+  presenceNeedsUser: 'presence requires connect() with a user id.',
+  membersLimitInvalid: 'membersLimit must be an integer from 1 to 300.',
+  historyLimitInvalid: 'limit must be an integer of 1 or more.',
+  onMessageRequired: 'onMessage must be a function.',
+  onPresenceRequired: 'onPresence must be a function.',
+  pubsubNotEnabled: "Invalid options: 'modules' does not include 'pubsub'.",
 } as const;
 
 /** A key of {@link MESSAGES}. */

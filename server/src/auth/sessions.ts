@@ -16,6 +16,11 @@ export interface AuthorizedSession {
   sid: string;
   /** True when the client's previous sid was still valid and is kept (the client shows `reconnected`). */
   resumed: boolean;
+  /**
+   * When the session the client named by its sid (same app and user, resumed or not) was last seen, or null when
+   * it named none we know: what the client may have missed since then can be replayed.
+   */
+  previousSeenAt: number | null;
 }
 
 /** Authorize and session lifetime, free of any transport. */
@@ -67,20 +72,18 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         if (!otp.ok) throw new ServiceError(CODES.UNAUTHORIZED, OTP_MESSAGES[otp.reason]);
       }
       const base = { app: grant.app, permissions: grant.permissions, userId, userData };
+      let previousSeenAt: number | null = null;
       if (request.sid) {
         const previous = await deps.sessions.find(request.sid);
-        const resumable =
-          previous !== undefined &&
-          previous.appkey === grant.app.appkey &&
-          previous.userId === userId &&
-          previous.lastSeenAt >= now - deps.sessionTtlMs;
-        if (resumable) {
+        const same = previous !== undefined && previous.appkey === grant.app.appkey && previous.userId === userId;
+        if (same) previousSeenAt = previous.lastSeenAt;
+        if (same && previous.lastSeenAt >= now - deps.sessionTtlMs) {
           await deps.sessions.touch(previous.sid, now);
-          return { ...base, sid: previous.sid, resumed: true };
+          return { ...base, sid: previous.sid, resumed: true, previousSeenAt };
         }
       }
       const created = await deps.sessions.create({ sid: newSid(), appkey: grant.app.appkey, userId, now });
-      return { ...base, sid: created.sid, resumed: false };
+      return { ...base, sid: created.sid, resumed: false, previousSeenAt };
     },
     async left(sid) {
       await deps.sessions.touch(sid, deps.now());

@@ -21,14 +21,17 @@ export class Connection {
   readonly socket: Socket;
   /** Requests left in this connection's budget. */
   readonly bucket: TokenBucket;
+  /** A separate, larger budget for plain notices (`imAck`, `ack`): a busy group's acks must not eat the requests'. */
+  readonly noticeBucket: TokenBucket;
   /** Logger carrying the socket id. */
   readonly log: Logger;
   #session: AuthorizedSession | undefined;
   #authorizing: { key: string; reply: Promise<AuthorizeAck | FailureAck> } | undefined;
 
-  constructor(params: { socket: Socket; bucket: TokenBucket; log: Logger }) {
+  constructor(params: { socket: Socket; bucket: TokenBucket; noticeBucket: TokenBucket; log: Logger }) {
     this.socket = params.socket;
     this.bucket = params.bucket;
+    this.noticeBucket = params.noticeBucket;
     this.log = params.log;
   }
 
@@ -69,6 +72,7 @@ export class Connection {
       sid: session.sid,
       socketId: socket.id,
       permissions: session.permissions,
+      previousSeenAt: session.previousSeenAt,
       push: (event, payload) => {
         socket.emit(event, payload);
       },

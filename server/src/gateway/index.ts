@@ -3,6 +3,7 @@ import type { SessionService } from '../auth/sessions.js';
 import type { RateLimitConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Pusher } from '../push.js';
 import {
   CLIENT_EVENTS,
   CLIENT_NOTICES,
@@ -31,6 +32,17 @@ export type {
   RequiredPermission,
 } from './registry.js';
 
+/**
+ * Told when a connection authorizes and when an authorized connection ends (presence, remembered user data). The
+ * gateway awaits `authorized` before it answers the authorize; a listener's failure is logged and never fails it.
+ */
+export interface ConnectionListener {
+  /** A connection authorized (again, possibly as another user: `closed` ran for the previous one first). */
+  authorized(ctx: RequestContext): Promise<void>;
+  /** An authorized connection ended, or authorized again as another user. */
+  closed(ctx: RequestContext): Promise<void>;
+}
+
 /** The socket.io side of the server: authorize, per-connection state, dispatch to registered handlers, pushes. */
 export interface Gateway {
   /** Registers a request handler; see {@link HandlerRegistry.handle}. */
@@ -41,6 +53,10 @@ export interface Gateway {
   readonly moduleData: HandlerRegistry['moduleData'];
   /** Pushes to every connection of a user, on every node (through the adapter). */
   pushToUser(params: { appkey: string; userId: string; event: ServerPushName; payload: object }): void;
+  /** Pushes for domain services, over the same user rooms. */
+  readonly pusher: Pusher;
+  /** Adds a listener of authorized connections. */
+  onConnection(listener: ConnectionListener): void;
   /** Session ids of the connections on this node. */
   liveSids(): string[];
   /** Waits for the session writes that disconnects started, so that the store can close after them. */
@@ -58,6 +74,9 @@ export interface GatewayDeps {
 
 type Ack = (reply: unknown) => void;
 
+/** Notices get this many times the request budget: one per message received, in a busy group. */
+const NOTICE_BUDGET_FACTOR = 20;
+
 const REQUEST_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_EVENTS));
 const NOTICE_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_NOTICES));
 const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
@@ -73,11 +92,35 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const registry = new HandlerRegistry();
   const connections = new Map<string, Connection>();
   const pending = new Set<Promise<void>>();
+  const listeners: ConnectionListener[] = [];
 
   /** Runs background work whose failure must be logged, never thrown, and which close() waits for. */
   const track = (work: Promise<void>, what: string) => {
     const p = work.catch((err: unknown) => logger.error({ err }, `${what} failed`)).finally(() => pending.delete(p));
     pending.add(p);
+  };
+
+  /** Runs one listener callback; a listener must never break authorize or disconnect handling. */
+  const notify = async (ctx: RequestContext, which: keyof ConnectionListener, listener: ConnectionListener) => {
+    try {
+      await listener[which](ctx);
+    } catch (err) {
+      logger.error({ err, which, userId: ctx.userId }, 'connection listener failed');
+    }
+  };
+
+  const pusher: Pusher = {
+    toUsers({ appkey, userIds, event, payload, exceptConnectionId }) {
+      // io.to([]) would broadcast to everyone.
+      if (userIds.length === 0) return;
+      const rooms = [...new Set(userIds)].map((u) => userRoom(appkey, u));
+      // Every socket is in the room named by its id, so except() leaves out exactly that connection.
+      const target = exceptConnectionId ? io.to(rooms).except(exceptConnectionId) : io.to(rooms);
+      target.emit(event, payload);
+    },
+    toConnection({ connectionId, event, payload }) {
+      io.to(connectionId).emit(event, payload);
+    },
   };
 
   const authorize = async (conn: Connection, params: unknown): Promise<AuthorizeAck | FailureAck> => {
@@ -88,11 +131,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return conn.authorizeOnce(key, async () => {
       try {
         const session = await deps.sessions.authorize(request);
-        const previous = conn.session;
+        const previous = conn.context();
         if (previous?.userId) await conn.socket.leave(userRoom(previous.app.appkey, previous.userId));
         conn.authorized(session);
         if (session.userId) await conn.socket.join(userRoom(session.app.appkey, session.userId));
         const ctx = conn.context() as RequestContext;
+        const sameUser = previous?.app.appkey === ctx.app.appkey && previous.userId === ctx.userId;
+        if (previous && !sameUser) for (const l of listeners) await notify(previous, 'closed', l);
+        for (const l of listeners) {
+          // A disconnect during authorize found no session yet; telling listeners now would leave it "online".
+          if (!conn.socket.connected) break;
+          await notify(ctx, 'authorized', l);
+        }
         const mD: Record<string, unknown> = {};
         // The reference client throws on an mD key it did not register, so answer only the modules it asked for.
         for (const key of Object.keys(request.mP ?? {})) {
@@ -137,7 +187,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const params = ack && args.length === 1 ? undefined : args[0];
     const known = REQUEST_EVENTS.has(event) || NOTICE_EVENTS.has(event);
     // Unknown events still spend the budget, so that flooding them costs the sender like anything else.
-    if (!conn.bucket.take(now())) {
+    const bucket = NOTICE_EVENTS.has(event) ? conn.noticeBucket : conn.bucket;
+    if (!bucket.take(now())) {
       if (known) reply(conn, ack, fail(CODES.TOO_MANY_REQUESTS, MESSAGES.tooFrequent));
       return;
     }
@@ -161,6 +212,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const conn = new Connection({
       socket,
       bucket: new TokenBucket({ ...deps.rateLimit, now: now() }),
+      noticeBucket: new TokenBucket({
+        perSecond: deps.rateLimit.perSecond * NOTICE_BUDGET_FACTOR,
+        burst: deps.rateLimit.burst * NOTICE_BUDGET_FACTOR,
+        now: now(),
+      }),
       log: logger.child({ socket: socket.id }),
     });
     connections.set(socket.id, conn);
@@ -173,6 +229,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const sid = conn.session?.sid;
       conn.log.debug({ reason, sid }, 'disconnected');
       if (sid) track(deps.sessions.left(sid), 'session touch on disconnect');
+      const ctx = conn.context();
+      if (ctx) {
+        track(
+          (async () => {
+            for (const l of listeners) await notify(ctx, 'closed', l);
+          })(),
+          'connection listeners on disconnect',
+        );
+      }
     });
   });
 
@@ -181,7 +246,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     notice: registry.notice.bind(registry),
     moduleData: registry.moduleData.bind(registry),
     pushToUser({ appkey, userId, event, payload }) {
-      io.to(userRoom(appkey, userId)).emit(event, payload);
+      pusher.toUsers({ appkey, userIds: [userId], event, payload });
+    },
+    pusher,
+    onConnection(listener) {
+      listeners.push(listener);
     },
     liveSids() {
       const sids = new Set<string>();

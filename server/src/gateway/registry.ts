@@ -24,6 +24,8 @@ export interface RequestContext {
   socketId: string;
   /** What the key used at authorize allows. */
   permissions: Permissions;
+  /** When the session the client resumed (or named by its sid) was last seen; null for a fresh start. */
+  previousSeenAt: number | null;
   /** Sends a push to this connection only. */
   push(event: ServerPushName, payload: object): void;
   /** A logger bound to this connection. */

@@ -1,4 +1,5 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { pubsubMigration } from './pubsub-migration.js';
 
 /**
  * The one migration set, valid on SQLite and PostgreSQL: only portable column types (`varchar`, `bigint`) and
@@ -22,6 +23,132 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('sessions').execute();
     },
   },
+  '0002_im': {
+    async up(db: Kysely<unknown>) {
+      // Ids are bounded by the services (MAX_ID_LENGTH, 128); a private conversation key holds two of them.
+      const id = 'varchar(128)';
+      await db.schema
+        .createTable('users')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('user_id', id, (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('users_pk', ['appkey', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('im_messages')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('conv_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('ts', 'bigint', (c) => c.notNull())
+        .addColumn('scene', 'varchar(16)', (c) => c.notNull())
+        .addColumn('message_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('sender_id', id, (c) => c.notNull())
+        .addColumn('target_id', id, (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('sender_data', 'text', (c) => c.notNull())
+        .addColumn('recalled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('recaller', 'text')
+        // History pages and the newest message walk this key; it also makes timestamps unique per conversation.
+        .addPrimaryKeyConstraint('im_messages_pk', ['appkey', 'conv_key', 'ts'])
+        .execute();
+      // The idempotency key of publishIM.
+      await db.schema
+        .createIndex('im_messages_dedupe')
+        .on('im_messages')
+        .columns(['appkey', 'sender_id', 'message_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createTable('im_deletions')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('user_id', id, (c) => c.notNull())
+        .addColumn('conv_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('ts', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('im_deletions_pk', ['appkey', 'user_id', 'conv_key', 'ts'])
+        .execute();
+      await db.schema
+        .createTable('im_read_offsets')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('conv_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('user_id', id, (c) => c.notNull())
+        .addColumn('read_ts', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('im_read_offsets_pk', ['appkey', 'conv_key', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('im_conversations')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('owner_id', id, (c) => c.notNull())
+        .addColumn('scene', 'varchar(16)', (c) => c.notNull())
+        .addColumn('target_id', id, (c) => c.notNull())
+        .addColumn('conv_key', 'varchar(300)', (c) => c.notNull())
+        .addColumn('top', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('removed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('last_ts', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('im_conversations_pk', ['appkey', 'owner_id', 'scene', 'target_id'])
+        .execute();
+      // The conversation list: one owner's rows, newest first.
+      await db.schema
+        .createIndex('im_conversations_by_owner')
+        .on('im_conversations')
+        .columns(['appkey', 'owner_id', 'last_ts'])
+        .execute();
+      await db.schema
+        .createTable('im_group_members')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('group_id', id, (c) => c.notNull())
+        .addColumn('user_id', id, (c) => c.notNull())
+        .addColumn('joined_at', 'bigint', (c) => c.notNull())
+        // By group (fan-out of a message) through the key; by user (presence of a user's groups) through the index.
+        .addPrimaryKeyConstraint('im_group_members_pk', ['appkey', 'group_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('im_group_members_by_user')
+        .on('im_group_members')
+        .columns(['appkey', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('presence_user_subscriptions')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('subscriber_id', id, (c) => c.notNull())
+        .addColumn('user_id', id, (c) => c.notNull())
+        .addPrimaryKeyConstraint('presence_user_subscriptions_pk', ['appkey', 'subscriber_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('presence_user_subscriptions_by_user')
+        .on('presence_user_subscriptions')
+        .columns(['appkey', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('presence_group_subscriptions')
+        .addColumn('appkey', id, (c) => c.notNull())
+        .addColumn('subscriber_id', id, (c) => c.notNull())
+        .addColumn('group_id', id, (c) => c.notNull())
+        .addPrimaryKeyConstraint('presence_group_subscriptions_pk', ['appkey', 'subscriber_id', 'group_id'])
+        .execute();
+      await db.schema
+        .createIndex('presence_group_subscriptions_by_group')
+        .on('presence_group_subscriptions')
+        .columns(['appkey', 'group_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of [
+        'presence_group_subscriptions',
+        'presence_user_subscriptions',
+        'im_group_members',
+        'im_conversations',
+        'im_read_offsets',
+        'im_deletions',
+        'im_messages',
+        'users',
+      ]) {
+        await db.schema.dropTable(table).execute();
+      }
+    },
+  },
+  '0003_pubsub': pubsubMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,0 +1,63 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import * as z from 'zod/mini';
+import type { AppRegistry } from '../auth/apps.js';
+import { ServiceError } from '../errors.js';
+import type { PubsubService } from '../pubsub/service.js';
+import { CODES, LIMITS, MESSAGES, PUBSUB_LIMITS, channelSchema, check } from '../protocol.js';
+
+const restPublishSchema = z.object({
+  message: z
+    .string({ error: MESSAGES.publishMessageRequired })
+    .check(
+      z.minLength(1, MESSAGES.publishMessageRequired),
+      z.maxLength(LIMITS.publishMessageMaxLength, MESSAGES.publishMessageTooLong),
+    ),
+  qos: z.optional(z.union([z.literal(0), z.literal(1)], { error: MESSAGES.qosInvalid })),
+  /** Optional idempotency key: an app server that retries a publish sends the same guid. */
+  guid: z.optional(z.string().check(z.minLength(1), z.maxLength(PUBSUB_LIMITS.guidMaxLength))),
+});
+
+/**
+ * PUB-16: `POST /api/v1/apps/:appkey/channels/:channel/messages` for app servers: `authorization: Bearer
+ * <secretKey>`, body `{message, qos?, guid?}`; publishes as the server (no access token needed) and answers
+ * `{code: 200, content: {time, guid}}`.
+ */
+export function pubsubRoutes(app: FastifyInstance, deps: { apps: AppRegistry; pubsub: PubsubService }): void {
+  app.post<{ Params: { appkey: string; channel: string } }>(
+    '/api/v1/apps/:appkey/channels/:channel/messages',
+    async (request, reply) => {
+      const target = deps.apps.byAppkey(request.params.appkey);
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      if (!target || bearer === undefined || !sameSecret(bearer, target.secretKey)) {
+        return reply.code(CODES.UNAUTHORIZED).send({ code: CODES.UNAUTHORIZED, content: MESSAGES.noPermission });
+      }
+      const channel = check(channelSchema, request.params.channel);
+      if (!channel.ok) return reply.code(CODES.BAD_REQUEST).send({ code: channel.code, content: channel.content });
+      const body = check(restPublishSchema, request.body);
+      if (!body.ok) return reply.code(CODES.BAD_REQUEST).send({ code: body.code, content: body.content });
+      try {
+        const ack = await deps.pubsub.publish({
+          app: target,
+          userId: null,
+          channel: channel.value,
+          content: body.value.message,
+          guid: body.value.guid ?? randomUUID().replace(/-/g, ''),
+          qos: body.value.qos ?? 0,
+          trusted: true,
+        });
+        return { code: CODES.OK, content: ack };
+      } catch (err) {
+        if (err instanceof ServiceError) return reply.code(err.code).send({ code: err.code, content: err.content });
+        throw err;
+      }
+    },
+  );
+}
+
+/** Compares secrets in constant time for equal lengths; a length mismatch is refused at once. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

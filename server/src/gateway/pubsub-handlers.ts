@@ -1,0 +1,149 @@
+import type { Server } from 'socket.io';
+import type { PubsubFanout, PubsubService, Subscriber } from '../pubsub/service.js';
+import {
+  CLIENT_EVENTS,
+  CLIENT_NOTICES,
+  SERVER_PUSHES,
+  channelRefSchema,
+  hereNowSchema,
+  historyMessagesSchema,
+  publishSchema,
+  pubsubAckSchema,
+  subscribeSchema,
+  subscribedChannels,
+  unsubscribeSchema,
+} from '../protocol.js';
+import type { Gateway, RequestContext } from './index.js';
+
+/** The room of a channel's subscribers. */
+export function channelRoom(appkey: string, channel: string): string {
+  return `ch:${appkey}:${channel}`;
+}
+
+/** The room of a channel's presence watchers. */
+export function presenceRoom(appkey: string, channel: string): string {
+  return `chp:${appkey}:${channel}`;
+}
+
+/**
+ * Socket.io disconnect reasons that mean the client left on purpose: it sent `manualDisconnect` (the gateway then
+ * disconnects it) or closed its socket (the reference client's `disconnect()`). Anything else is a lost link.
+ */
+const MANUAL_REASONS: ReadonlySet<string> = new Set(['server namespace disconnect', 'client namespace disconnect']);
+
+/** The pub/sub fan-out over socket.io rooms; with the Redis adapter, room broadcasts reach every node. */
+export function socketIoFanout(io: Server): PubsubFanout {
+  const local = (connectionId: string) => io.of('/').sockets.get(connectionId);
+  return {
+    joinChannel: (id, appkey, channel) => void local(id)?.join(channelRoom(appkey, channel)),
+    leaveChannel: (id, appkey, channel) => void local(id)?.leave(channelRoom(appkey, channel)),
+    joinPresence: (id, appkey, channel) => void local(id)?.join(presenceRoom(appkey, channel)),
+    leavePresence: (id, appkey, channel) => void local(id)?.leave(presenceRoom(appkey, channel)),
+    message: (appkey, channel, message) => io.to(channelRoom(appkey, channel)).emit(SERVER_PUSHES.message, message),
+    presence: (appkey, channel, event) =>
+      io.to(presenceRoom(appkey, channel)).emit(SERVER_PUSHES.pubsubPresence, event),
+    toConnection: (id, message) => local(id)?.emit(SERVER_PUSHES.message, message),
+  };
+}
+
+function subscriberOf(ctx: RequestContext): Subscriber {
+  return { app: ctx.app, userId: ctx.userId, userData: ctx.userData, sid: ctx.sid, connectionId: ctx.socketId };
+}
+
+/**
+ * Registers pub/sub: the connection lifecycle into the service, the requests (permissions as the reference client
+ * asks for them: publish needs write, the rest read), and the `ack` notice. Redeliveries are pushed on the next
+ * turn of the event loop, after the ack of the request that triggered them, so that the client is authorized
+ * (and subscribed) by the time they arrive.
+ */
+export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: PubsubService): void {
+  const later = (work: () => void) => void setTimeout(work, 0);
+
+  gateway.onConnection({
+    authorized: (ctx) => {
+      const subscriber = subscriberOf(ctx);
+      pubsub.connected(subscriber);
+      later(() => pubsub.redeliver(subscriber));
+      return Promise.resolve();
+    },
+    // Disconnects are handled below, where socket.io's reason tells a deliberate leave from a lost link.
+    closed: () => Promise.resolve(),
+  });
+  io.on('connection', (socket) => {
+    socket.on('disconnect', (reason) => pubsub.disconnected(socket.id, MANUAL_REASONS.has(reason)));
+  });
+
+  gateway.handle(CLIENT_EVENTS.subscribe, {
+    schema: subscribeSchema,
+    permission: 'read',
+    handler: (ctx, params) => {
+      const subscriber = subscriberOf(ctx);
+      const channels = subscribedChannels(params);
+      pubsub.subscribe(subscriber, {
+        channels,
+        accessToken: params.accessToken,
+        presence: params.presence?.enable === true,
+        resubscribe: params.resubscribe === true,
+      });
+      later(() => pubsub.redeliver(subscriber, channels));
+      return Promise.resolve(null);
+    },
+  });
+  gateway.handle(CLIENT_EVENTS.unsubscribe, {
+    schema: unsubscribeSchema,
+    permission: 'read',
+    handler: (ctx, params) => {
+      pubsub.unsubscribe(subscriberOf(ctx), params.channel);
+      return Promise.resolve(null);
+    },
+  });
+  gateway.handle(CLIENT_EVENTS.publish, {
+    schema: publishSchema,
+    permission: 'write',
+    handler: (ctx, params) =>
+      pubsub.publish({
+        app: ctx.app,
+        userId: ctx.userId,
+        channel: params.channel,
+        content: params.content,
+        guid: params.guid,
+        qos: params.q === 1 ? 1 : 0,
+        notification: params.nt,
+        accessToken: params.at,
+      }),
+  });
+  gateway.handle(CLIENT_EVENTS.historyMessages, {
+    schema: historyMessagesSchema,
+    permission: 'read',
+    handler: (ctx, params) => pubsub.history(ctx.app, params.channel, params.limit),
+  });
+  gateway.handle(CLIENT_EVENTS.presenceSubscribe, {
+    schema: channelRefSchema,
+    permission: 'read',
+    handler: (ctx, params) => {
+      pubsub.watchPresence(subscriberOf(ctx), params.channel);
+      return Promise.resolve(null);
+    },
+  });
+  // The reference client asks write for this one; read is enough to stop listening, so read it is.
+  gateway.handle(CLIENT_EVENTS.presenceUnsubscribe, {
+    schema: channelRefSchema,
+    permission: 'read',
+    handler: (ctx, params) => {
+      pubsub.unwatchPresence(subscriberOf(ctx), params.channel);
+      return Promise.resolve(null);
+    },
+  });
+  gateway.handle(CLIENT_EVENTS.presenceHereNow, {
+    schema: hereNowSchema,
+    permission: 'read',
+    handler: (ctx, params) => Promise.resolve(pubsub.hereNow(ctx.app, params.channel, params.limit)),
+  });
+  gateway.notice(CLIENT_NOTICES.ack, {
+    schema: pubsubAckSchema,
+    handler: (ctx, params) => {
+      pubsub.ack(subscriberOf(ctx), params.publishGuid);
+      return Promise.resolve();
+    },
+  });
+}

@@ -1,0 +1,93 @@
+import type * as z from 'zod/mini';
+import { ServiceError } from '../errors.js';
+import { assertIds } from '../ids.js';
+import {
+  CODES,
+  LIMITS,
+  MESSAGES,
+  type Scene,
+  type WireConversation,
+  type conversationRefSchema,
+  type topConversationSchema,
+} from '../protocol.js';
+import type { Actor } from '../push.js';
+import type { ConversationStore, MessageStore } from '../store/index.js';
+import type { UserDirectory } from './users.js';
+import { toWireMessage } from './wire.js';
+
+type TopRequest = z.infer<typeof topConversationSchema>;
+type ConversationRef = z.infer<typeof conversationRefSchema>;
+
+/** The conversation list and per-conversation settings (IM-16..IM-19). */
+export interface ConversationService {
+  /** `imLastConversations`. */
+  list(actor: Actor): Promise<WireConversation[]>;
+  /** `topConversation`. */
+  top(actor: Actor, request: TopRequest): Promise<void>;
+  /** `removeConversation`. */
+  remove(actor: Actor, request: ConversationRef): Promise<void>;
+  /** `imData`: the conversation data as a JSON string, `"{}"` when unknown. */
+  data(actor: Actor, request: ConversationRef): Promise<string>;
+}
+
+/** What {@link createConversationService} needs. */
+export interface ConversationServiceDeps {
+  conversations: ConversationStore;
+  messages: MessageStore;
+  users: UserDirectory;
+}
+
+/** Creates the conversation service. */
+export function createConversationService(deps: ConversationServiceDeps): ConversationService {
+  const { conversations, messages } = deps;
+
+  const ref = (actor: Actor, type: Scene, targetId: string) => {
+    if (type === 'cs') throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.sceneNotSupported);
+    assertIds([targetId]);
+    return { appkey: actor.app.appkey, ownerId: actor.userId, scene: type, targetId };
+  };
+
+  return {
+    async list(actor) {
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const rows = await conversations.list(appkey, me, LIMITS.conversationListMax);
+      const listed: WireConversation[] = [];
+      // One small query per conversation and at most 200 conversations: simple, and indexed on both stores.
+      for (const row of rows) {
+        const [last] = await messages.page({ appkey, convKey: row.convKey, viewerId: me, before: undefined, limit: 1 });
+        // IM-16: a conversation whose every message I deleted has nothing to show.
+        if (!last) continue;
+        const users = row.scene === 'private' ? [me, row.targetId] : [me];
+        const userOffsets = await messages.readOffsets(appkey, row.convKey, users);
+        const mine = userOffsets.find((o) => o.userId === me)?.offset ?? 0;
+        listed.push({
+          t: row.scene as Scene,
+          top: row.top,
+          d: row.data || '{}',
+          userOffsets,
+          lmsg: toWireMessage(last),
+          unread: await messages.countUnread({ appkey, convKey: row.convKey, userId: me, after: mine }),
+        });
+      }
+      return listed;
+    },
+    async top(actor, request) {
+      const found = await conversations.setTop({ ...ref(actor, request.type, request.targetId), top: request.top });
+      if (!found) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+    },
+    async remove(actor, request) {
+      if (!(await conversations.remove(ref(actor, request.type, request.targetId)))) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+      }
+    },
+    async data(actor, request) {
+      const key = ref(actor, request.type, request.targetId);
+      const row = await conversations.find(key);
+      if (row) return row.data || '{}';
+      // IM-19: a private conversation not yet listed still has a face: the other user's own data.
+      if (key.scene === 'private') return (await deps.users.dataOf(key.appkey, key.targetId)) ?? '{}';
+      return '{}';
+    },
+  };
+}

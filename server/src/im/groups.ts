@@ -1,0 +1,70 @@
+import { verifyToken } from '../auth/token.js';
+import { ServiceError } from '../errors.js';
+import { assertIds } from '../ids.js';
+import type { PresenceService } from '../presence/service.js';
+import { CODES, MESSAGES } from '../protocol.js';
+import type { Actor } from '../push.js';
+import type { GroupStore } from '../store/index.js';
+
+/** Group membership: who receives a group's messages and may read its history (IM-20..). */
+export interface GroupService {
+  /** `subscribeGroups`: joins the groups, checking the access token when the app requires one. */
+  subscribe(actor: Actor, groupIds: readonly string[], accessToken: string | null | undefined): Promise<void>;
+  /** `unsubscribeGroup`. */
+  unsubscribe(actor: Actor, groupId: string): Promise<void>;
+  /** Whether `userId` is a member. */
+  isMember(appkey: string, groupId: string, userId: string): Promise<boolean>;
+  /** The members of a group. */
+  members(appkey: string, groupId: string): Promise<string[]>;
+  /**
+   * IM-22: whether `actor` may send to the group: always, unless the app requires access tokens; then a member,
+   * or the holder of a token naming the group.
+   */
+  maySend(actor: Actor, groupId: string, accessToken: string | null | undefined): Promise<boolean>;
+}
+
+/** What {@link createGroupService} needs. */
+export interface GroupServiceDeps {
+  groups: GroupStore;
+  presence: Pick<PresenceService, 'membershipChanged'>;
+  now: () => number;
+}
+
+/** Creates the group service. */
+export function createGroupService(deps: GroupServiceDeps): GroupService {
+  const { groups, presence } = deps;
+
+  /** An access token: signed with the app secret, `{u: userId, g: [groupIds], e: expiry ms}`, covering every id. */
+  const tokenCovers = (actor: Actor, groupIds: readonly string[], token: string | null | undefined): boolean => {
+    const verified = verifyToken(actor.app.secretKey, token);
+    if (!verified.ok) return false;
+    const { u, g, e } = verified.payload;
+    if (u !== actor.userId || typeof e !== 'number' || e <= deps.now() || !Array.isArray(g)) return false;
+    const granted = new Set(g.map(String));
+    return groupIds.every((id) => granted.has(id));
+  };
+
+  return {
+    async subscribe(actor, groupIds, accessToken) {
+      assertIds(groupIds);
+      if (actor.app.requireAccessToken && !tokenCovers(actor, groupIds, accessToken)) {
+        throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+      }
+      const joined = await groups.join({ appkey: actor.app.appkey, userId: actor.userId, groupIds, now: deps.now() });
+      if (joined.length > 0) await presence.membershipChanged(actor, joined, 'join');
+    },
+    async unsubscribe(actor, groupId) {
+      assertIds([groupId]);
+      if (await groups.leave({ appkey: actor.app.appkey, userId: actor.userId, groupId })) {
+        await presence.membershipChanged(actor, [groupId], 'leave');
+      }
+    },
+    isMember: (appkey, groupId, userId) => groups.isMember(appkey, groupId, userId),
+    members: (appkey, groupId) => groups.members(appkey, groupId),
+    async maySend(actor, groupId, accessToken) {
+      if (!actor.app.requireAccessToken) return true;
+      if (await groups.isMember(actor.app.appkey, groupId, actor.userId)) return true;
+      return tokenCovers(actor, [groupId], accessToken);
+    },
+  };
+}

@@ -1,0 +1,310 @@
+import type * as z from 'zod/mini';
+import { ServiceError } from '../errors.js';
+import { assertIds } from '../ids.js';
+import {
+  CODES,
+  LIMITS,
+  MESSAGES,
+  SERVER_PUSHES,
+  privateConversationId,
+  type ImHistoryAck,
+  type ImHistoryChangeAck,
+  type PublishImAck,
+  type PublishImRequest,
+  type Recaller,
+  type Scene,
+  type WireMessageDeleted,
+  type WireMessageRead,
+  type WireMessageRecalled,
+  type imHistoryChangeSchema,
+  type imHistorySchema,
+  type imMarkAsReadSchema,
+  type imMessageTimesSchema,
+} from '../protocol.js';
+import type { Actor, Pusher } from '../push.js';
+import type { ConversationStore, ConversationTouch, MessageStore } from '../store/index.js';
+import type { GroupService } from './groups.js';
+import { conversationKey } from './keys.js';
+import { KeyedMutex } from './mutex.js';
+import { parseRecaller, stringifyRecaller, toWireMessage } from './wire.js';
+
+type HistoryRequest = z.infer<typeof imHistorySchema>;
+type HistoryChangeRequest = z.infer<typeof imHistoryChangeSchema>;
+type MarkAsReadRequest = z.infer<typeof imMarkAsReadSchema>;
+type TimesRequest = z.infer<typeof imMessageTimesSchema>;
+
+/** Private and group messages: send, history, read marks, delete, recall (IM-2..IM-15). */
+export interface MessageService {
+  /** `publishIM`. */
+  publish(actor: Actor, request: PublishImRequest): Promise<PublishImAck>;
+  /** `IM_HISTORY`. */
+  history(actor: Actor, request: HistoryRequest): Promise<ImHistoryAck>;
+  /** `IM_HISTORY_CHANGE`. */
+  historyChange(actor: Actor, request: HistoryChangeRequest): Promise<ImHistoryChangeAck>;
+  /** `IM_MARK_AS_READ`. */
+  markAsRead(actor: Actor, request: MarkAsReadRequest): Promise<void>;
+  /** `IM_DELETE_MESSAGE`. */
+  deleteMessages(actor: Actor, request: TimesRequest): Promise<void>;
+  /** `IM_RECALL_MESSAGE`. */
+  recall(actor: Actor, request: TimesRequest): Promise<void>;
+  /** IM-24: pushes to `actor`'s connection the messages of its conversations stored since `seenAt`. */
+  replay(actor: Actor, seenAt: number): Promise<void>;
+}
+
+/**
+ * Replay covers ts >= the last sighting, no earlier: a message stored after it has a timestamp at least the clock
+ * at storing time, so nothing is missed on one clock, while every earlier message was delivered live; replaying
+ * more would outrun the clients' duplicate windows (300 ids, 200 cached messages per conversation).
+ */
+const REPLAY_MARGIN_MS = 1;
+/** Most messages one replay pushes; beyond that, the client's own history sync has to take over. */
+const REPLAY_MAX = 1000;
+
+/** What {@link createMessageService} needs. */
+export interface MessageServiceDeps {
+  messages: MessageStore;
+  conversations: ConversationStore;
+  groups: GroupService;
+  pusher: Pusher;
+  now: () => number;
+}
+
+type ChatScene = Exclude<Scene, 'cs'>;
+
+/** Creates the message service. */
+export function createMessageService(deps: MessageServiceDeps): MessageService {
+  const { messages, conversations, groups, pusher } = deps;
+  const sends = new KeyedMutex();
+
+  /** Who is on a conversation besides `me`: the other user, or the group's members. */
+  const audience = async (appkey: string, scene: ChatScene, me: string, targetId: string) =>
+    scene === 'private' ? [targetId, me] : [...new Set([...(await groups.members(appkey, targetId)), me])];
+
+  /**
+   * IM-9: the conversation `actor` may read. A private key always contains the requester, so nobody reads a pair
+   * they are not part of; a group needs membership.
+   */
+  const readableKey = async (actor: Actor, scene: Scene, targetId: string): Promise<string> => {
+    const chat = chatScene(scene, MESSAGES.sceneNotSupported);
+    assertIds([targetId]);
+    if (chat === 'group' && !(await groups.isMember(actor.app.appkey, targetId, actor.userId))) {
+      throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+    }
+    return conversationKey(chat, actor.userId, targetId);
+  };
+
+  const offsetsOf = (actor: Actor, scene: Scene, convKey: string, targetId: string) =>
+    messages.readOffsets(actor.app.appkey, convKey, scene === 'private' ? [actor.userId, targetId] : [actor.userId]);
+
+  return {
+    async publish(actor, request) {
+      const scene = chatScene(request.t, MESSAGES.sceneNotSupported);
+      const me = actor.userId;
+      const to = request.to;
+      const appkey = actor.app.appkey;
+      assertIds([to]);
+      if (scene === 'private' && to === me) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
+      // IM-4: what others will JSON.parse must parse, or one bad sender could break every receiver's client.
+      if (!isJson(request.p)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.payloadNotJson);
+      const conversationData = request.d ?? null;
+      if (conversationData !== null && !isJsonObject(conversationData, LIMITS.messageMaxBytes)) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObjectIm);
+      }
+      if (scene === 'group' && !(await groups.maySend(actor, to, request.at))) {
+        throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+      }
+      const convKey = conversationKey(scene, me, to);
+      const senderData = JSON.stringify(actor.userData);
+      // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
+      return sends.run(`${appkey}\n${convKey}`, async () => {
+        const { message, duplicate } = await messages.append(
+          {
+            appkey,
+            convKey,
+            scene,
+            messageId: request.guid,
+            senderId: me,
+            targetId: to,
+            type: request.mt,
+            payload: request.p,
+            senderData,
+          },
+          deps.now(),
+        );
+        // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
+        if (duplicate) return { timestamp: message.ts };
+        const userIds = await audience(appkey, scene, me, to);
+        // IM-15: pushed as soon as it is stored, before the bookkeeping below, which only the ack waits for. Not
+        // back to the sending connection: it has the ack, and an echo would only cost it an imAck.
+        pusher.toUsers({
+          appkey,
+          userIds,
+          event: SERVER_PUSHES.imMessage,
+          payload: toWireMessage(message),
+          exceptConnectionId: actor.connectionId,
+        });
+        // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
+        const rows: ConversationTouch[] =
+          scene === 'private'
+            ? [
+                { ownerId: me, targetId: to, data: conversationData },
+                { ownerId: to, targetId: me, data: senderData },
+              ]
+            : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
+        await conversations.touch({ appkey, scene, convKey, lastTs: message.ts, rows });
+        // IM-7: sending reads everything before it, as the reference client assumes locally.
+        await messages.raiseReadOffset({ appkey, convKey, userId: me, ts: message.ts });
+        return { timestamp: message.ts };
+      });
+    },
+
+    async history(actor, request) {
+      const convKey = await readableKey(actor, request.scene, request.id);
+      const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
+      const page = await messages.page({
+        appkey: actor.app.appkey,
+        convKey,
+        viewerId: actor.userId,
+        // IM-8: exclusive; 0, null or missing means "from the newest".
+        before: request.lastTimestamp ? request.lastTimestamp : undefined,
+        limit,
+      });
+      return {
+        messages: page.map(toWireMessage),
+        userOffsets: await offsetsOf(actor, request.scene, convKey, request.id),
+      };
+    },
+
+    async historyChange(actor, request) {
+      const convKey = await readableKey(actor, request.scene, request.id);
+      const appkey = actor.app.appkey;
+      const recalled = await messages.recalledSince(appkey, convKey, request.min);
+      const byRecaller = new Map<string, { recaller: Recaller; times: number[] }>();
+      for (const m of recalled) {
+        const key = m.recaller ?? '';
+        let entry = byRecaller.get(key);
+        if (!entry) {
+          entry = { recaller: m.recaller ? parseRecaller(m.recaller) : { id: m.senderId, data: {} }, times: [] };
+          byRecaller.set(key, entry);
+        }
+        entry.times.push(m.ts);
+      }
+      return {
+        userOffsets: await offsetsOf(actor, request.scene, convKey, request.id),
+        deletedMessageTimes: await messages.deletedTimes({ appkey, userId: actor.userId, convKey, min: request.min }),
+        recalledMessages: [...byRecaller.values()],
+      };
+    },
+
+    async markAsRead(actor, request) {
+      const scene = chatScene(request.scene, MESSAGES.sceneNotSupported);
+      assertIds([request.id]);
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const convKey = conversationKey(scene, me, request.id);
+      const offset = await messages.raiseReadOffset({ appkey, convKey, userId: me, ts: request.lastTimestamp });
+      // IM-11: targetId is what the marker sent; the other side of a private chat and the marker's other devices hear it.
+      const payload: WireMessageRead = { scene, targetId: request.id, markerId: me, time: offset };
+      pusher.toUsers({
+        appkey,
+        userIds: scene === 'private' ? [request.id, me] : [me],
+        event: SERVER_PUSHES.messageRead,
+        payload,
+        exceptConnectionId: actor.connectionId,
+      });
+    },
+
+    async deleteMessages(actor, request) {
+      const scene = chatScene(request.scene, MESSAGES.deleteCs);
+      assertIds([request.targetId]);
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const convKey = conversationKey(scene, me, request.targetId);
+      const found = await messages.findByTimes(appkey, convKey, [...new Set(request.times)]);
+      if (found.length === 0) return;
+      const times = found.map((m) => m.ts);
+      await messages.deleteFor({ appkey, userId: me, convKey, times });
+      // IM-12: deleting is for me only; my other devices hear it, the other side never does.
+      const payload: WireMessageDeleted = { scene, targetId: request.targetId, deleterId: me, times };
+      pusher.toUsers({
+        appkey,
+        userIds: [me],
+        event: SERVER_PUSHES.messageDeleted,
+        payload,
+        exceptConnectionId: actor.connectionId,
+      });
+    },
+
+    async replay(actor, seenAt) {
+      const missed = await messages.since({
+        appkey: actor.app.appkey,
+        ownerId: actor.userId,
+        after: seenAt - REPLAY_MARGIN_MS,
+        limit: REPLAY_MAX,
+      });
+      for (const message of missed) {
+        pusher.toConnection({
+          connectionId: actor.connectionId,
+          event: SERVER_PUSHES.imMessage,
+          payload: toWireMessage(message),
+        });
+      }
+    },
+
+    async recall(actor, request) {
+      const scene = chatScene(request.scene, MESSAGES.recallCs);
+      assertIds([request.targetId]);
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const convKey = conversationKey(scene, me, request.targetId);
+      const wanted = [...new Set(request.times)];
+      const found = await messages.findByTimes(appkey, convKey, wanted);
+      // IM-13: every time must name my own message in this conversation.
+      if (found.length !== wanted.length || found.some((m) => m.senderId !== me)) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.recallOthers);
+      }
+      const recaller: Recaller = { id: me, data: actor.userData };
+      const times = await messages.recall({ appkey, convKey, times: wanted, recaller: stringifyRecaller(recaller) });
+      if (times.length === 0) return;
+      const payload: WireMessageRecalled = {
+        scene,
+        conversationId: scene === 'private' ? privateConversationId(me, request.targetId) : request.targetId,
+        recaller,
+        times,
+      };
+      // IM-14: not back to the asking socket: the reference fires its recall event locally on the ack already.
+      pusher.toUsers({
+        appkey,
+        userIds: await audience(appkey, scene, me, request.targetId),
+        event: SERVER_PUSHES.messageRecalled,
+        payload,
+        exceptConnectionId: actor.connectionId,
+      });
+    },
+  };
+}
+
+/** Private or group; customer service is not served by this service, answered with `message`. */
+function chatScene(scene: Scene, message: string): ChatScene {
+  if (scene === 'cs') throw new ServiceError(CODES.BAD_REQUEST, message);
+  return scene;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isJsonObject(text: string, maxLength: number): boolean {
+  if (text.length > maxLength) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

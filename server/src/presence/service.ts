@@ -1,0 +1,138 @@
+import { assertIds } from '../ids.js';
+import type { Actor, Pusher } from '../push.js';
+import { SERVER_PUSHES, type WireHereNowUser, type WirePresenceBody, type WirePresenceEvent } from '../protocol.js';
+import type { GroupStore, PresenceSubscriptionStore, UserStore } from '../store/index.js';
+import type { PresenceRegistry } from './registry.js';
+
+/** A membership change that group-presence subscribers hear about. */
+export type MembershipAction = 'join' | 'leave';
+
+/** User and group presence: who is online, who wants to know, and the pushes that tell them (PRES-1..). */
+export interface PresenceService {
+  /** An authorized connection of `actor` opened; the user's first one announces `online`. */
+  connected(actor: Actor): Promise<void>;
+  /** A connection of `actor` closed; the user's last one announces `offline`. */
+  disconnected(actor: Actor): Promise<void>;
+  /** Tells group-presence subscribers that `actor` joined or left these groups. */
+  membershipChanged(actor: Actor, groupIds: readonly string[], action: MembershipAction): Promise<void>;
+  /** `subscribeUserPresence`: persisted per subscriber. */
+  subscribeUsers(actor: Actor, userIds: readonly string[]): Promise<void>;
+  /** `unsubscribeUserPresence`. */
+  unsubscribeUser(actor: Actor, userId: string): Promise<void>;
+  /** `subscribeGroupPresence`: persisted per subscriber. */
+  subscribeGroups(actor: Actor, groupIds: readonly string[]): Promise<void>;
+  /** `unsubscribeGroupPresence`. */
+  unsubscribeGroup(actor: Actor, groupId: string): Promise<void>;
+  /** `imHereNow`: those of `userIds` online, with their data. */
+  hereNow(appkey: string, userIds: readonly string[]): Promise<WireHereNowUser[]>;
+  /** `imGroupHereNow`: the online members of a group, with their data. */
+  groupHereNow(appkey: string, groupId: string): Promise<WireHereNowUser[]>;
+  /** `imGroupOnlineCount`: how many members of a group are online. */
+  groupOnlineCount(appkey: string, groupId: string): Promise<number>;
+}
+
+/** What {@link createPresenceService} needs. */
+export interface PresenceServiceDeps {
+  registry: PresenceRegistry;
+  users: UserStore;
+  groups: GroupStore;
+  subscriptions: PresenceSubscriptionStore;
+  pusher: Pusher;
+  now: () => number;
+}
+
+/** Creates the presence service. */
+export function createPresenceService(deps: PresenceServiceDeps): PresenceService {
+  const { registry, groups, subscriptions, pusher } = deps;
+
+  const onlineMembers = async (appkey: string, groupId: string) =>
+    registry.online(appkey, await groups.members(appkey, groupId));
+
+  const withData = async (appkey: string, userIds: readonly string[]): Promise<WireHereNowUser[]> => {
+    const known = new Map((await deps.users.find(appkey, userIds)).map((u) => [u.userId, u.data]));
+    return userIds.map((userId) => ({ userId, userData: known.get(userId) ?? '{}' }));
+  };
+
+  const eventOf = (actor: Actor, action: WirePresenceEvent['action']): WirePresenceEvent => ({
+    userId: actor.userId,
+    userData: JSON.stringify(actor.userData),
+    time: deps.now(),
+    action,
+  });
+
+  /** PRES-4: group-presence subscribers of each group hear the event with the group's online count. */
+  const announceToGroups = async (actor: Actor, groupIds: readonly string[], event: WirePresenceEvent) => {
+    const appkey = actor.app.appkey;
+    for (const groupId of groupIds) {
+      const subscribers = await subscriptions.groupSubscribers(appkey, groupId);
+      if (subscribers.length === 0) continue;
+      const body: WirePresenceBody = {
+        groupId,
+        userAmount: (await onlineMembers(appkey, groupId)).length,
+        events: [event],
+      };
+      pusher.toUsers({
+        appkey,
+        userIds: subscribers,
+        event: SERVER_PUSHES.groupPresence,
+        payload: { c: JSON.stringify(body) },
+      });
+    }
+  };
+
+  /** PRES-2, PRES-3: a user's online/offline goes to their subscribers and to their groups' subscribers. */
+  const announce = async (actor: Actor, action: 'online' | 'offline') => {
+    const appkey = actor.app.appkey;
+    const event = eventOf(actor, action);
+    const subscribers = await subscriptions.userSubscribers(appkey, actor.userId);
+    if (subscribers.length > 0) {
+      const body: WirePresenceBody = { events: [event] };
+      pusher.toUsers({
+        appkey,
+        userIds: subscribers,
+        event: SERVER_PUSHES.userPresence,
+        payload: { c: JSON.stringify(body) },
+      });
+    }
+    await announceToGroups(actor, await groups.groupsOf(appkey, actor.userId), event);
+  };
+
+  return {
+    async connected(actor) {
+      if (await registry.connected(actor.app.appkey, actor.userId, actor.connectionId)) {
+        await announce(actor, 'online');
+      }
+    },
+    async disconnected(actor) {
+      if (await registry.disconnected(actor.app.appkey, actor.userId, actor.connectionId)) {
+        await announce(actor, 'offline');
+      }
+    },
+    async membershipChanged(actor, groupIds, action) {
+      await announceToGroups(actor, groupIds, eventOf(actor, action));
+    },
+    async subscribeUsers(actor, userIds) {
+      assertIds(userIds);
+      await subscriptions.subscribeUsers({ appkey: actor.app.appkey, subscriberId: actor.userId, userIds });
+    },
+    async unsubscribeUser(actor, userId) {
+      await subscriptions.unsubscribeUser({ appkey: actor.app.appkey, subscriberId: actor.userId, userId });
+    },
+    async subscribeGroups(actor, groupIds) {
+      assertIds(groupIds);
+      await subscriptions.subscribeGroups({ appkey: actor.app.appkey, subscriberId: actor.userId, groupIds });
+    },
+    async unsubscribeGroup(actor, groupId) {
+      await subscriptions.unsubscribeGroup({ appkey: actor.app.appkey, subscriberId: actor.userId, groupId });
+    },
+    async hereNow(appkey, userIds) {
+      return withData(appkey, await registry.online(appkey, userIds));
+    },
+    async groupHereNow(appkey, groupId) {
+      return withData(appkey, await onlineMembers(appkey, groupId));
+    },
+    async groupOnlineCount(appkey, groupId) {
+      return (await onlineMembers(appkey, groupId)).length;
+    },
+  };
+}

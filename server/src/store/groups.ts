@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Group membership in storage: who receives a group's messages. */
+export interface GroupStore {
+  /** Makes `userId` a member of `groupIds`; returns the groups it was not a member of before. */
+  join(params: { appkey: string; userId: string; groupIds: readonly string[]; now: number }): Promise<string[]>;
+  /** Ends a membership; returns whether there was one. */
+  leave(params: { appkey: string; userId: string; groupId: string }): Promise<boolean>;
+  /** The members of a group. */
+  members(appkey: string, groupId: string): Promise<string[]>;
+  /** The groups a user is a member of. */
+  groupsOf(appkey: string, userId: string): Promise<string[]>;
+  /** Whether `userId` is a member of `groupId`. */
+  isMember(appkey: string, groupId: string, userId: string): Promise<boolean>;
+}
+
+/** The Kysely implementation of {@link GroupStore}. */
+export function createGroupStore(db: Kysely<Database>): GroupStore {
+  return {
+    async join({ appkey, userId, groupIds, now }) {
+      if (groupIds.length === 0) return [];
+      // One transaction, so that "which were new" is answered for exactly the rows this call inserted.
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('im_group_members')
+          .select('group_id')
+          .where('appkey', '=', appkey)
+          .where('user_id', '=', userId)
+          .where('group_id', 'in', groupIds)
+          .execute();
+        const had = new Set(existing.map((r) => r.group_id));
+        const fresh = [...new Set(groupIds)].filter((g) => !had.has(g));
+        if (fresh.length > 0) {
+          await trx
+            .insertInto('im_group_members')
+            .values(fresh.map((group_id) => ({ appkey, group_id, user_id: userId, joined_at: now })))
+            .onConflict((oc) => oc.columns(['appkey', 'group_id', 'user_id']).doNothing())
+            .execute();
+        }
+        return fresh;
+      });
+    },
+    async leave({ appkey, userId, groupId }) {
+      const result = await db
+        .deleteFrom('im_group_members')
+        .where('appkey', '=', appkey)
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async members(appkey, groupId) {
+      const rows = await db
+        .selectFrom('im_group_members')
+        .select('user_id')
+        .where('appkey', '=', appkey)
+        .where('group_id', '=', groupId)
+        .orderBy('user_id')
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+    async groupsOf(appkey, userId) {
+      const rows = await db
+        .selectFrom('im_group_members')
+        .select('group_id')
+        .where('appkey', '=', appkey)
+        .where('user_id', '=', userId)
+        .orderBy('group_id')
+        .execute();
+      return rows.map((r) => r.group_id);
+    },
+    async isMember(appkey, groupId, userId) {
+      const row = await db
+        .selectFrom('im_group_members')
+        .select('user_id')
+        .where('appkey', '=', appkey)
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

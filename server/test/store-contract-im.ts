@@ -1,0 +1,198 @@
+/**
+ * The store contract for IM, groups, users and presence subscriptions; registered by `describeStoreContract` so
+ * that it runs on SQLite and on PostgreSQL alike.
+ */
+import { expect, it } from 'vitest';
+import type { NewMessage, Store } from '../src/store/index.js';
+
+/** Registers the IM part of the contract; `fresh` opens a fresh store that is closed after the test. */
+export function describeImStoreContract(fresh: () => Promise<{ store: Store }>): void {
+  const message = (overrides: Partial<NewMessage> = {}): NewMessage => ({
+    appkey: 'app',
+    convKey: 'c1',
+    scene: 'private',
+    messageId: 'm1',
+    senderId: 'alice',
+    targetId: 'bob',
+    type: 'text',
+    payload: '{"text":"hi"}',
+    senderData: '{"name":"Alice"}',
+    ...overrides,
+  });
+
+  it('IM-5: appends with increasing timestamps per conversation, and de-duplicates by sender and id', async () => {
+    const { store } = await fresh();
+    const first = await store.messages.append(message(), 1_700_000_000_000);
+    expect(first).toEqual({
+      duplicate: false,
+      message: {
+        convKey: 'c1',
+        scene: 'private',
+        messageId: 'm1',
+        senderId: 'alice',
+        targetId: 'bob',
+        type: 'text',
+        payload: '{"text":"hi"}',
+        senderData: '{"name":"Alice"}',
+        ts: 1_700_000_000_000,
+        recalled: false,
+        recaller: null,
+      },
+    });
+    // A clock that stands still or goes back still moves the conversation forward.
+    expect((await store.messages.append(message({ messageId: 'm2' }), 1_700_000_000_000)).message.ts).toBe(
+      1_700_000_000_001,
+    );
+    expect((await store.messages.append(message({ messageId: 'm3' }), 5)).message.ts).toBe(1_700_000_000_002);
+    // Another conversation has its own clock.
+    expect((await store.messages.append(message({ messageId: 'm4', convKey: 'c2' }), 7)).message.ts).toBe(7);
+    const again = await store.messages.append(message({ payload: '{"text":"changed"}' }), 1_800_000_000_000);
+    expect(again).toEqual({ duplicate: true, message: first.message });
+    // The same id from another sender or app is another message.
+    expect((await store.messages.append(message({ senderId: 'bob' }), 9)).duplicate).toBe(false);
+    expect((await store.messages.append(message({ appkey: 'other' }), 9)).duplicate).toBe(false);
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => store.messages.append(message({ messageId: `b${n}`, convKey: 'c3' }), 100)),
+    );
+    expect(new Set(burst.map((r) => r.message.ts)).size).toBe(20);
+  });
+
+  it('IM-8: pages newest-limited, oldest first, exclusive, without what the viewer deleted', async () => {
+    const { store } = await fresh();
+    for (let n = 1; n <= 6; n += 1) await store.messages.append(message({ messageId: `m${n}` }), n * 10);
+    const page = (before: number | undefined, limit: number, viewerId = 'bob') =>
+      store.messages.page({ appkey: 'app', convKey: 'c1', viewerId, before, limit }).then((l) => l.map((m) => m.ts));
+    expect(await page(undefined, 3)).toEqual([40, 50, 60]);
+    expect(await page(40, 2)).toEqual([20, 30]);
+    expect(await page(10, 5)).toEqual([]);
+    await store.messages.deleteFor({ appkey: 'app', userId: 'bob', convKey: 'c1', times: [50, 50, 20] });
+    await store.messages.deleteFor({ appkey: 'app', userId: 'bob', convKey: 'c1', times: [50] });
+    expect(await page(undefined, 3)).toEqual([30, 40, 60]);
+    expect(await page(undefined, 3, 'alice')).toEqual([40, 50, 60]);
+    expect(await store.messages.deletedTimes({ appkey: 'app', userId: 'bob', convKey: 'c1', min: 30 })).toEqual([50]);
+    expect((await store.messages.findByTimes('app', 'c1', [60, 10, 999])).map((m) => m.messageId)).toEqual([
+      'm1',
+      'm6',
+    ]);
+  });
+
+  it('IM-13: recalls once, and lists recalled messages', async () => {
+    const { store } = await fresh();
+    for (let n = 1; n <= 3; n += 1) await store.messages.append(message({ messageId: `m${n}` }), n);
+    const recaller = '{"id":"alice","data":{}}';
+    expect(await store.messages.recall({ appkey: 'app', convKey: 'c1', times: [3, 1], recaller })).toEqual([1, 3]);
+    expect(await store.messages.recall({ appkey: 'app', convKey: 'c1', times: [1, 2], recaller })).toEqual([2]);
+    const recalled = await store.messages.recalledSince('app', 'c1', 2);
+    expect(recalled.map((m) => [m.ts, m.recalled, m.recaller])).toEqual([
+      [2, true, recaller],
+      [3, true, recaller],
+    ]);
+  });
+
+  it('IM-11: read offsets only move forward, and unread counts others, unrecalled, undeleted messages', async () => {
+    const { store } = await fresh();
+    await store.messages.append(message({ messageId: 'a', senderId: 'bob' }), 10);
+    await store.messages.append(message({ messageId: 'b', senderId: 'bob' }), 20);
+    await store.messages.append(message({ messageId: 'c', senderId: 'alice' }), 30);
+    await store.messages.append(message({ messageId: 'd', senderId: 'bob' }), 40);
+    await store.messages.append(message({ messageId: 'e', senderId: 'bob' }), 50);
+    const raise = (ts: number) => store.messages.raiseReadOffset({ appkey: 'app', convKey: 'c1', userId: 'alice', ts });
+    expect(await raise(15)).toBe(15);
+    expect(await raise(5)).toBe(15);
+    expect(await store.messages.readOffsets('app', 'c1', ['bob', 'alice'])).toEqual([{ userId: 'alice', offset: 15 }]);
+    const unread = () => store.messages.countUnread({ appkey: 'app', convKey: 'c1', userId: 'alice', after: 15 });
+    expect(await unread()).toBe(3);
+    await store.messages.recall({ appkey: 'app', convKey: 'c1', times: [40], recaller: '{}' });
+    await store.messages.deleteFor({ appkey: 'app', userId: 'alice', convKey: 'c1', times: [20] });
+    expect(await unread()).toBe(1);
+  });
+
+  it('IM-16: conversation rows: touch, list order, top, remove, kept data', async () => {
+    const { store } = await fresh();
+    const c = store.conversations;
+    await c.touch({
+      appkey: 'app',
+      scene: 'private',
+      convKey: 'p1',
+      lastTs: 100,
+      rows: [
+        { ownerId: 'alice', targetId: 'bob', data: '{"n":"Bob"}' },
+        { ownerId: 'bob', targetId: 'alice', data: null },
+      ],
+    });
+    await c.touch({
+      appkey: 'app',
+      scene: 'group',
+      convKey: 'g1',
+      lastTs: 200,
+      rows: [{ ownerId: 'alice', targetId: 'g1', data: null }],
+    });
+    expect((await c.list('app', 'alice', 10)).map((r) => r.targetId)).toEqual(['g1', 'bob']);
+    expect(await c.find({ appkey: 'app', ownerId: 'bob', scene: 'private', targetId: 'alice' })).toEqual({
+      ownerId: 'bob',
+      scene: 'private',
+      targetId: 'alice',
+      convKey: 'p1',
+      top: false,
+      removed: false,
+      data: '{}',
+      lastTs: 100,
+    });
+    const ref = { appkey: 'app', ownerId: 'alice', scene: 'private', targetId: 'bob' };
+    expect(await c.setTop({ ...ref, top: true })).toBe(true);
+    expect(await c.setTop({ ...ref, targetId: 'nobody', top: true })).toBe(false);
+    expect((await c.list('app', 'alice', 10)).map((r) => [r.targetId, r.top])).toEqual([
+      ['bob', true],
+      ['g1', false],
+    ]);
+    expect(await c.remove(ref)).toBe(true);
+    expect(await c.remove({ ...ref, targetId: 'nobody' })).toBe(false);
+    expect((await c.list('app', 'alice', 10)).map((r) => r.targetId)).toEqual(['g1']);
+    // A later message shows it again; an older one does not move lastTs back; null data keeps the data.
+    await c.touch({
+      appkey: 'app',
+      scene: 'private',
+      convKey: 'p1',
+      lastTs: 50,
+      rows: [{ ownerId: 'alice', targetId: 'bob', data: null }],
+    });
+    expect(await c.find(ref)).toMatchObject({ removed: false, lastTs: 100, data: '{"n":"Bob"}', top: true });
+    expect(await c.list('app', 'alice', 1)).toHaveLength(1);
+  });
+
+  it('IM-20: group membership', async () => {
+    const { store } = await fresh();
+    const g = store.groups;
+    expect(await g.join({ appkey: 'app', userId: 'alice', groupIds: ['g1', 'g2'], now: 1 })).toEqual(['g1', 'g2']);
+    expect(await g.join({ appkey: 'app', userId: 'alice', groupIds: ['g2', 'g3'], now: 2 })).toEqual(['g3']);
+    expect(await g.join({ appkey: 'app', userId: 'bob', groupIds: ['g1'], now: 3 })).toEqual(['g1']);
+    expect(await g.join({ appkey: 'app', userId: 'bob', groupIds: [], now: 3 })).toEqual([]);
+    expect(await g.members('app', 'g1')).toEqual(['alice', 'bob']);
+    expect(await g.groupsOf('app', 'alice')).toEqual(['g1', 'g2', 'g3']);
+    expect(await g.isMember('app', 'g1', 'bob')).toBe(true);
+    expect(await g.isMember('other', 'g1', 'bob')).toBe(false);
+    expect(await g.leave({ appkey: 'app', userId: 'bob', groupId: 'g1' })).toBe(true);
+    expect(await g.leave({ appkey: 'app', userId: 'bob', groupId: 'g1' })).toBe(false);
+    expect(await g.members('app', 'g1')).toEqual(['alice']);
+  });
+
+  it('IM-1, PRES-2: users and presence subscriptions', async () => {
+    const { store } = await fresh();
+    await store.users.upsert({ appkey: 'app', userId: 'alice', data: '{"v":1}', now: 1 });
+    await store.users.upsert({ appkey: 'app', userId: 'alice', data: '{"v":2}', now: 2 });
+    expect(await store.users.find('app', ['alice', 'ghost'])).toEqual([{ userId: 'alice', data: '{"v":2}' }]);
+    expect(await store.users.find('other', ['alice'])).toEqual([]);
+    const p = store.presenceSubscriptions;
+    await p.subscribeUsers({ appkey: 'app', subscriberId: 'carol', userIds: ['alice', 'bob'] });
+    await p.subscribeUsers({ appkey: 'app', subscriberId: 'dave', userIds: ['alice'] });
+    await p.subscribeUsers({ appkey: 'app', subscriberId: 'dave', userIds: ['alice'] });
+    expect((await p.userSubscribers('app', 'alice')).sort()).toEqual(['carol', 'dave']);
+    await p.unsubscribeUser({ appkey: 'app', subscriberId: 'carol', userId: 'alice' });
+    expect(await p.userSubscribers('app', 'alice')).toEqual(['dave']);
+    await p.subscribeGroups({ appkey: 'app', subscriberId: 'carol', groupIds: ['g1'] });
+    expect(await p.groupSubscribers('app', 'g1')).toEqual(['carol']);
+    await p.unsubscribeGroup({ appkey: 'app', subscriberId: 'carol', groupId: 'g1' });
+    await p.unsubscribeGroup({ appkey: 'app', subscriberId: 'carol', groupId: 'g1' });
+    expect(await p.groupSubscribers('app', 'g1')).toEqual([]);
+  });
+}
