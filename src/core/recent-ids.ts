@@ -1,4 +1,4 @@
-/** Remembers the last `capacity` ids seen, to drop pushes that arrive twice. */
+/** Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids). */
 export class RecentIds {
   readonly #capacity: number;
   readonly #ids = new Set<string>();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore, newConversation } from '../../src/modules/im/conversations.js';
 import { HistoryCache } from '../../src/modules/im/history-cache.js';
-import { RecentIds } from '../../src/modules/im/recent-ids.js';
+import { RecentIds } from '../../src/core/recent-ids.js';
 import type { Message, PrivateMessage } from '../../src/modules/im/types.js';
 import { LIMITS } from '../../src/protocol/index.js';
 
@@ -21,7 +21,7 @@ function message(id: string, timestamp: number, status: Message['status'] = 'suc
 }
 
 describe('history cache', () => {
-  it('IM-CACHE-1: keeps the newest 200 messages of a conversation, oldest first', () => {
+  it('IMC-10: keeps the newest 200 messages of a conversation, oldest first', () => {
     const cache = new HistoryCache(LIMITS.conversationCacheMessages);
     for (let i = 1; i <= 250; i++) cache.put(message(`m${i}`, i));
     expect(cache.size).toBe(200);
@@ -30,7 +30,7 @@ describe('history cache', () => {
     expect(cache.complete).toBe(false);
   });
 
-  it('IM-CACHE-2: sorts by server time; unsent messages stay last in send order', () => {
+  it('IMC-10: sorts by server time; unsent messages stay last in send order', () => {
     const cache = new HistoryCache(10);
     cache.put(message('late', 30));
     cache.put(message('sending', 5, 'sending'));
@@ -41,7 +41,7 @@ describe('history cache', () => {
     expect(cache.all().map((m) => m.messageId)).toEqual(['early', 'late', 'sending', 'failed']);
   });
 
-  it('IM-CACHE-3: a page prepends without duplicates; read offsets only move forward', () => {
+  it('IMC-5: a page prepends without duplicates; read offsets only move forward', () => {
     const cache = new HistoryCache(10);
     cache.put(message('m3', 3));
     cache.prepend([message('m1', 1), message('m2', 2), message('m3', 3)], true);
@@ -54,7 +54,7 @@ describe('history cache', () => {
 });
 
 describe('recent ids', () => {
-  it('IM-DEDUPE-1: remembers the last 300 ids', () => {
+  it('IMC-11: remembers the last 300 ids', () => {
     const recent = new RecentIds(LIMITS.dedupeWindow);
     for (let i = 0; i < 301; i++) expect(recent.add(`id${i}`)).toBe(true);
     expect(recent.size).toBe(300);
@@ -65,7 +65,7 @@ describe('recent ids', () => {
 });
 
 describe('conversation list', () => {
-  it('IM-CONV-1: pinned first, then newest last message; unread total', () => {
+  it('IMC-12: pinned first, then newest last message; unread total', () => {
     const store = new ConversationStore();
     store.put({ ...newConversation({ type: 'private', id: 'old' }, message('a', 1), {}), unread: 2 });
     store.put({ ...newConversation({ type: 'private', id: 'new' }, message('b', 3), {}), unread: 1 });
@@ -76,7 +76,7 @@ describe('conversation list', () => {
     expect(store.snapshot()).toBe(store.snapshot());
   });
 
-  it('IM-CONV-2: keeps at most 200 conversations, dropping the oldest', () => {
+  it('IMC-12: keeps at most 200 conversations, dropping the oldest', () => {
     const store = new ConversationStore();
     for (let i = 1; i <= 210; i++)
       store.put(newConversation({ type: 'private', id: `u${i}` }, message(`m${i}`, i), {}));

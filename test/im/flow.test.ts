@@ -28,7 +28,7 @@ function collect<T>(subscribe: (fn: (value: T) => void) => unknown): T[] {
 }
 
 describe('IM flows on the fake server', () => {
-  it('IM-1: a sent message goes new -> sending -> success with the server timestamp', async () => {
+  it('IMC-1: a sent message goes new -> sending -> success with the server timestamp', async () => {
     const { im, server } = await connectedIm();
     const message = im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob', data: { name: 'Bob' } } });
     expect(message).toMatchObject({
@@ -59,7 +59,7 @@ describe('IM flows on the fake server', () => {
     });
   });
 
-  it('IM-2: a refused send ends in fail and rejects with the server error', async () => {
+  it('IMC-2: a refused send ends in fail and rejects with the server error', async () => {
     const { im, server } = await connectedIm();
     server.handle('publishIM', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
     const message = im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob' } });
@@ -71,7 +71,7 @@ describe('IM flows on the fake server', () => {
     expect(history.at(-1)).toMatchObject({ messageId: message.messageId, status: 'fail' });
   });
 
-  it('IM-3: messages sent while the link is down wait and go out in order after the reconnect', async () => {
+  it('IMC-3: messages sent while the link is down wait and go out in order after the reconnect', async () => {
     const { im, server, fake } = await connectedIm();
     server.down = true;
     server.dropAll();
@@ -93,7 +93,7 @@ describe('IM flows on the fake server', () => {
     expect(messages.map((m) => m.timestamp)).toEqual([1001, 1002, 1003]);
   });
 
-  it('IM-4: a pushed message fires its event once, is acked, and lands in history and the list', async () => {
+  it('IMC-4: a pushed message fires its event once, is acked, and lands in history and the list', async () => {
     const { im, server, fake } = await connectedIm();
     await im.latestConversations();
     const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
@@ -116,7 +116,7 @@ describe('IM flows on the fake server', () => {
     expect(conversations[0]).toMatchObject({ type: 'private', userId: 'bob', unread: 1, data: { name: 'bob' } });
   });
 
-  it('IM-5: history pages come from the server, then from the cache', async () => {
+  it('IMC-5: history pages come from the server, then from the cache', async () => {
     const { im, server, fake } = await connectedIm();
     for (let i = 1; i <= 25; i++) fake.fromPeer('bob', `m${i}`, false);
     const newest = await im.history({ type: 'private', id: 'bob' });
@@ -133,7 +133,7 @@ describe('IM flows on the fake server', () => {
     expect(server.requests('IM_HISTORY')[0]?.params).toEqual({ id: 'bob', scene: 'private', limit: 10 });
   });
 
-  it('IM-6: mark as read sends the newest time and clears unread; the other side reading fires MESSAGE_READ', async () => {
+  it('IMC-6: mark as read sends the newest time and clears unread; the other side reading fires MESSAGE_READ', async () => {
     const { im, server, fake } = await connectedIm();
     fake.fromPeer('bob', 'one', false);
     const last = fake.fromPeer('bob', 'two', false);
@@ -155,7 +155,7 @@ describe('IM flows on the fake server', () => {
     expect(read[0]?.[0]).toMatchObject({ read: true });
   });
 
-  it('IM-7: recall and delete follow the rules and sync from pushes', async () => {
+  it('IMC-7: recall and delete follow the rules and sync from pushes', async () => {
     const { im, server, fake } = await connectedIm();
     const theirs = fake.fromPeer('bob', 'theirs');
     const mine = im.createTextMessage({ text: 'mine', to: { type: 'private', id: 'bob' } });
@@ -195,7 +195,7 @@ describe('IM flows on the fake server', () => {
     expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
   });
 
-  it('IM-8: after an expired reconnect the SDK fetches what it missed, once each, in order', async () => {
+  it('IMC-8: after an expired reconnect the SDK fetches what it missed, once each, in order', async () => {
     const { im, server, fake } = await connectedIm();
     fake.fromPeer('bob', 'before');
     await im.history({ type: 'private', id: 'bob' });
@@ -214,7 +214,7 @@ describe('IM flows on the fake server', () => {
     expect(new Set(history.map((m) => m.messageId)).size).toBe(30);
   });
 
-  it('IM-9: groups and presence', async () => {
+  it('IMC-9: groups and presence', async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1', 2] });
     expect(server.requests('subscribeGroups')[0]?.params).toEqual({ groupIds: ['g1', '2'] });

@@ -38,8 +38,9 @@ export class Im {
     this.#state.fetchData = (ref) => this.#wire.data(ref);
     listenToPushes(connection, this.#state);
     connection.events.on('connectionStatus', ({ status }) => {
+      if (status === 'reconnecting') this.#state.beginOutage();
       if (status === 'reconnected' || status === 'expired_reconnected') void resync(this.#state, this.#wire);
-      if (status === 'disconnected') this.#state.clear();
+      if (status === 'disconnected' || status === 'connect_failed') this.#state.clear();
     });
   }
 

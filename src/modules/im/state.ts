@@ -2,7 +2,7 @@ import { LIMITS } from '../../protocol/index.js';
 import { TypedEmitter } from '../../core/emitter.js';
 import { ConversationStore, newConversation } from './conversations.js';
 import { HistoryCache } from './history-cache.js';
-import { RecentIds } from './recent-ids.js';
+import { RecentIds } from '../../core/recent-ids.js';
 import {
   conversationOf,
   keyOf,
@@ -36,6 +36,18 @@ export class ImState {
    * order: the missed ones first, then these. `undefined` when no re-sync is running.
    */
   held: Message[] | undefined;
+  /**
+   * The newest acknowledged time of each cached conversation when the link went down: what the re-sync fetches
+   * after. Taken at the loss, because messages the server replays on reconnect would otherwise hide the gap.
+   */
+  marks: Map<string, number> | undefined;
+
+  /** The link went down: remember where each conversation stood, and hold pushes until the re-sync ran. */
+  beginOutage(): void {
+    if (this.marks) return;
+    this.marks = new Map(this.cached().map(({ ref, cache }) => [keyOf(ref), cache.newestSuccessTime()]));
+    this.held ??= [];
+  }
   /** Asks the server for a new conversation's data; the state fills it in when it arrives. */
   fetchData: ((ref: ConversationRef) => Promise<Record<string, unknown>>) | undefined;
 
@@ -67,9 +79,15 @@ export class ImState {
     });
   }
 
-  /** Whether a message id is already known, from a push or in its conversation's cache. */
+  /**
+   * Whether a message was already delivered: it is in its conversation's cache, or older than everything the
+   * cache holds. The cache is the newest contiguous window, so anything older was delivered before (or is history,
+   * which fires no event).
+   */
   known(message: Message): boolean {
-    return this.cache(conversationOf(message, this.me.id)).find(message.messageId) !== undefined;
+    const cache = this.cache(conversationOf(message, this.me.id));
+    if (cache.find(message.messageId) !== undefined) return true;
+    return cache.size > 0 && message.timestamp < cache.oldestSuccessTime();
   }
 
   /**
@@ -146,6 +164,8 @@ export class ImState {
 
   /** Forgets everything (after `disconnect()`). */
   clear(): void {
+    this.marks = undefined;
+    this.held = undefined;
     this.#caches.clear();
     this.conversations.clear();
   }

@@ -2,7 +2,7 @@ import { LIMITS } from '../../protocol/index.js';
 import { fromWire } from './message.js';
 import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
 import type { ImState } from './state.js';
-import { conversationOf, type ConversationRef, type Message } from './types.js';
+import { conversationOf, keyOf, type ConversationRef, type Message } from './types.js';
 import type { ImWire } from './wire.js';
 
 /** Fetches the conversation list and makes it the local one. */
@@ -38,9 +38,12 @@ function parseObject(text: string | undefined): Record<string, unknown> {
   }
 }
 
+/** Most missed messages fetched per conversation after a reconnect; older ones stay in the server's history. */
+const RESYNC_MAX_MESSAGES = 1000;
+
 /**
- * Messages newer than `after`, oldest first, paging back from the newest. `gap` is true when more than a cache's
- * worth arrived: the cache cannot be bridged and starts again from the newest window.
+ * Messages newer than `after`, oldest first, paging back from the newest. `gap` is true when more than
+ * {@link RESYNC_MAX_MESSAGES} arrived: the cache cannot be bridged and starts again from the newest window.
  */
 async function fetchNewer(
   wire: ImWire,
@@ -55,15 +58,15 @@ async function fetchNewer(
     collected.unshift(...newer);
     const reached = newer.length < messages.length || messages.length < LIMITS.historyMaxLimit;
     if (reached) return { messages: collected, gap: false };
-    if (collected.length >= LIMITS.conversationCacheMessages) return { messages: collected, gap: true };
+    if (collected.length >= RESYNC_MAX_MESSAGES) return { messages: collected, gap: true };
     before = messages[0]?.timestamp;
   }
 }
 
 /** Brings one cached conversation up to date: missed messages, then read marks, deletions and recalls. */
-async function resyncConversation(state: ImState, wire: ImWire, ref: ConversationRef): Promise<void> {
+async function resyncConversation(state: ImState, wire: ImWire, ref: ConversationRef, mark?: number): Promise<void> {
   const cache = state.cache(ref);
-  const after = cache.newestSuccessTime();
+  const after = mark ?? cache.newestSuccessTime();
   if (after === 0) return;
   const min = cache.oldestSuccessTime();
   const fresh = await fetchNewer(wire, ref, after);
@@ -85,9 +88,11 @@ async function resyncConversation(state: ImState, wire: ImWire, ref: Conversatio
  */
 export function resync(state: ImState, wire: ImWire): Promise<void> {
   state.held ??= [];
+  const marks = state.marks ?? new Map<string, number>();
+  state.marks = undefined;
   state.syncing = state.syncing.then(async () => {
     try {
-      for (const { ref } of state.cached()) await resyncConversation(state, wire, ref);
+      for (const { ref } of state.cached()) await resyncConversation(state, wire, ref, marks.get(keyOf(ref)));
       if (state.conversations.loaded) await loadConversations(state, wire);
     } catch {
       // The connection dropped again or the server refused: the next reconnect runs the re-sync again.
