@@ -11,6 +11,7 @@ import { browserOnline, systemTimers, type OnlineSource, type Timers } from './c
 import { socketIoTransport, type Transport } from './core/transport.js';
 import { RECONNECT } from './protocol/index.js';
 import { Im } from './modules/im/im.js';
+import { Pubsub } from './modules/pubsub/pubsub.js';
 import { SDK } from './version.js';
 
 /** Options of {@link createClient}. Give `host` or `hosts`. */
@@ -91,6 +92,8 @@ export interface ParleyClient {
   readonly connection: Connection;
   /** IM: chat, conversations, history, read marks, recall, groups, presence. Needs the `im` module. */
   readonly im: Im;
+  /** Pub/sub: channels, qos 0/1, channel presence, here-now, history. Needs the `pubsub` module. */
+  readonly pubsub: Pubsub;
 }
 
 function parseModules(modules: unknown): ModuleName[] {
@@ -134,6 +137,7 @@ export function createClient(options: ClientOptions): ParleyClient {
   });
   const events = connection.events;
   const im = modules.includes('im') ? new Im(connection, () => o.timers.now()) : undefined;
+  const pubsub = modules.includes('pubsub') ? new Pubsub(connection) : undefined;
 
   return {
     async connect(input = {}) {
@@ -174,6 +178,10 @@ export function createClient(options: ClientOptions): ParleyClient {
     get im(): Im {
       if (!im) throw ParleyError.badRequest('imNotEnabled');
       return im;
+    },
+    get pubsub(): Pubsub {
+      if (!pubsub) throw ParleyError.badRequest('pubsubNotEnabled');
+      return pubsub;
     },
   };
 }

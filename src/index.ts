@@ -34,3 +34,18 @@ export type {
   TextPayload,
   UserPresenceEvent,
 } from './modules/im/types.js';
+export { Pubsub } from './modules/pubsub/pubsub.js';
+export type {
+  Channel,
+  ChannelPresenceEvent,
+  HereNowResult,
+  HistoryMessage,
+  HistoryResult,
+  PresenceMember,
+  PublishNotification,
+  PublishOptions,
+  PublishResult,
+  PubsubMessage,
+  SubscribeOptions,
+  SubscribePresenceOptions,
+} from './modules/pubsub/types.js';

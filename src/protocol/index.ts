@@ -10,4 +10,5 @@ export * from './envelope.js';
 export * from './events.js';
 export * from './im.js';
 export * from './limits.js';
+export * from './pubsub.js';
 export * from './validate.js';

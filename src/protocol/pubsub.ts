@@ -1,0 +1,241 @@
+import * as z from 'zod/mini';
+import { MESSAGES } from './codes.js';
+import { LIMITS } from './limits.js';
+
+/**
+ * Pub/sub on the wire (reference §2 and the reference client's exact reading of each field). A pushed message is
+ * abbreviated: `n` channel, `c` content, `t` server time, `i` guid, `a` needs an `ack`, `nt` notification.
+ */
+
+/** Limits of pub/sub that the spec does not fix; Parley's own. */
+export const PUBSUB_LIMITS = {
+  /** Longest channel name, in characters: channels are stored and named in socket.io rooms. */
+  channelMaxLength: 128,
+  /** History page size when none is given. */
+  historyDefaultLimit: 10,
+  /** Largest history page: the server answers at most this many, newest first before ordering. */
+  historyMaxLimit: 100,
+  /** Longest publish guid: the reference sends 32 hex characters. */
+  guidMaxLength: 64,
+} as const;
+
+/** `channel[x] is not subscribed`, built with the channel's name. */
+export function channelNotSubscribed(channel: string): string {
+  return MESSAGES.channelNotSubscribed.replace('{channel}', channel);
+}
+
+/** One channel: a non-empty string or a number, sent as a string. */
+export const channelSchema = z.pipe(
+  z.union(
+    [
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, MESSAGES.channelRequired),
+          z.maxLength(PUBSUB_LIMITS.channelMaxLength, MESSAGES.channelTooLong),
+        ),
+      z.number(),
+    ],
+    { error: MESSAGES.channelRequired },
+  ),
+  z.transform((v) => String(v)),
+);
+
+/** A channel list: non-empty, no blanks, no duplicates, at most 300 (product spec §5). */
+export const channelsSchema = z.array(channelSchema, { error: MESSAGES.channelsEmpty }).check(
+  z.minLength(1, MESSAGES.channelsEmpty),
+  z.maxLength(LIMITS.idArrayMax, MESSAGES.channelsTooLong),
+  z.refine((list) => new Set(list).size === list.length, MESSAGES.channelsDuplicate),
+);
+
+/** `presence: {enable}` of a subscribe. */
+export const presenceOptionSchema = z.looseObject({
+  enable: z.boolean({ error: MESSAGES.presenceEnableNotBoolean }),
+});
+
+const optionalToken = z.optional(z.nullable(z.string()));
+
+/**
+ * `subscribe`: the reference sends `channels` (a string array) always; a lone `channel` is accepted too, but not
+ * both. `resubscribe` is true when the client re-sends a subscription it already had (PUB-9).
+ */
+export const subscribeSchema = z
+  .looseObject({
+    channel: z.optional(z.nullable(channelSchema)),
+    channels: z.optional(z.nullable(channelsSchema)),
+    accessToken: optionalToken,
+    presence: z.optional(z.nullable(presenceOptionSchema)),
+    resubscribe: z.optional(z.nullable(z.boolean())),
+  })
+  .check(
+    z.refine((v) => !(v.channel != null && v.channels != null), MESSAGES.channelOrChannels),
+    z.refine((v) => v.channel != null || v.channels != null, MESSAGES.channelRequired),
+  );
+/** A `subscribe` request as validated. */
+export type SubscribeRequest = z.infer<typeof subscribeSchema>;
+
+/** The channels a validated `subscribe` names. */
+export function subscribedChannels(request: SubscribeRequest): string[] {
+  return request.channels ?? (request.channel == null ? [] : [request.channel]);
+}
+
+/** `unsubscribe`. */
+export const unsubscribeSchema = z.looseObject({
+  channel: channelSchema,
+  presence: z.optional(z.nullable(presenceOptionSchema)),
+});
+
+/** A notification shown by native clients: title and body, bounded (product spec §9). */
+export const notificationSchema = z.looseObject(
+  {
+    title: z.optional(
+      z.nullable(z.string().check(z.maxLength(LIMITS.notificationTitleMaxLength, MESSAGES.notificationTitleTooLong))),
+    ),
+    body: z.optional(
+      z.nullable(z.string().check(z.maxLength(LIMITS.notificationBodyMaxLength, MESSAGES.notificationBodyTooLong))),
+    ),
+    sound: z.optional(z.unknown()),
+    // The reference sends the badge as a string ("0"); Parley's SDK sends an integer.
+    badge: z.optional(
+      z.nullable(
+        z.union([z.int().check(z.gte(0, MESSAGES.badgeInvalid)), z.string().check(z.regex(/^\d+$/))], {
+          error: MESSAGES.badgeInvalid,
+        }),
+      ),
+    ),
+  },
+  { error: MESSAGES.notificationNotObject },
+);
+/** A notification as published. */
+export type WireNotification = z.infer<typeof notificationSchema>;
+
+/** `publish`. `guid` is the idempotency key; `retried` counts re-emits (0 at first). */
+export const publishSchema = z.looseObject({
+  channel: channelSchema,
+  content: z
+    .string({ error: MESSAGES.publishMessageRequired })
+    .check(
+      z.minLength(1, MESSAGES.publishMessageRequired),
+      z.maxLength(LIMITS.publishMessageMaxLength, MESSAGES.publishMessageTooLong),
+    ),
+  nt: z.optional(z.nullable(notificationSchema)),
+  at: optionalToken,
+  guid: z.string().check(z.minLength(1), z.maxLength(PUBSUB_LIMITS.guidMaxLength)),
+  q: z.optional(z.nullable(z.union([z.literal(0), z.literal(1)], { error: MESSAGES.qosInvalid }))),
+  retried: z.optional(z.nullable(z.number())),
+});
+/** A `publish` request as validated. */
+export type PublishRequest = z.infer<typeof publishSchema>;
+/** What a successful `publish` acks with (the reference does not read it). */
+export interface PublishAck {
+  time: number;
+  guid: string;
+}
+
+/** `historyMessages`: the newest `limit` messages of a channel, oldest first. */
+export const historyMessagesSchema = z.looseObject({
+  channel: channelSchema,
+  limit: z.optional(
+    z.nullable(z.int({ error: MESSAGES.historyLimitInvalid }).check(z.gte(1, MESSAGES.historyLimitInvalid))),
+  ),
+});
+/** One message of a channel's history. */
+export interface HistoryMessage {
+  time: number;
+  content: string;
+}
+/** What `historyMessages` acks with. */
+export interface HistoryMessagesAck {
+  messages: HistoryMessage[];
+}
+
+/** `PUBSUB_PRESENCE_SUBSCRIBE` and `PUBSUB_PRESENCE_UNSUBSCRIBE`. */
+export const channelRefSchema = z.looseObject({ channel: channelSchema });
+
+/** `PUBSUB_PRESENCE_HERENOW`: `limit` defaults to 10; the server caps it at 300. */
+export const hereNowSchema = z.looseObject({
+  channel: channelSchema,
+  limit: z.optional(
+    z.nullable(z.int({ error: MESSAGES.membersLimitInvalid }).check(z.gte(1, MESSAGES.membersLimitInvalid))),
+  ),
+});
+
+/** A presence member: a connected user and the data it authorized with. */
+export interface PresenceMember {
+  id: string;
+  data: Record<string, unknown>;
+}
+/** What `PUBSUB_PRESENCE_HERENOW` acks with: the newest members first, and how many there are in all. */
+export interface HereNowAck {
+  members: PresenceMember[];
+  amount: number;
+}
+
+/** `ack`: the client received a qos-1 message. */
+export const pubsubAckSchema = z.looseObject({ publishGuid: z.string().check(z.minLength(1)) });
+
+/** The `message` push. */
+export interface WirePubsubMessage {
+  /** Channel. */
+  n: string;
+  /** Content. */
+  c: string;
+  /** Server time, ms. */
+  t: number;
+  /** The publish guid. */
+  i: string;
+  /** True for qos 1: answer with `ack {publishGuid: i}`. */
+  a: boolean;
+  /** Notification title (`t`) and body (`c`), for native clients. */
+  nt?: { t?: string | null; c?: string | null };
+}
+
+/** Checks a pushed message on the client; the server is trusted, but a bad push must not break the SDK. */
+export const wirePubsubMessageSchema = z.looseObject({
+  n: z.string(),
+  c: z.string(),
+  t: z.number(),
+  i: z.string().check(z.minLength(1)),
+  a: z.optional(z.nullable(z.boolean())),
+});
+
+/** A message as the SDK hands it to `onMessage`. */
+export interface PubsubMessage {
+  time: number;
+  channel: string;
+  content: string;
+}
+
+/** Maps a pushed message to its domain form. */
+export function toPubsubMessage(wire: Pick<WirePubsubMessage, 'n' | 'c' | 't'>): PubsubMessage {
+  return { time: wire.t, channel: wire.n, content: wire.c };
+}
+
+/** What happened to a channel's presence: a member subscribed, unsubscribed, lost its link, or came back. */
+export const PRESENCE_ACTIONS = ['join', 'leave', 'timeout', 'back'] as const;
+/** A channel presence action. */
+export type PresenceAction = (typeof PRESENCE_ACTIONS)[number];
+
+/** The `PS_PRESENCE_EVENT` push. `amount` is the channel's member count after the change. */
+export interface WireChannelPresenceEvent {
+  channel: string;
+  action: PresenceAction;
+  member: PresenceMember;
+  time: number;
+  amount: number;
+}
+
+/** Checks a pushed presence event on the client. */
+export const wireChannelPresenceEventSchema = z.looseObject({
+  channel: z.string(),
+  action: z.enum(PRESENCE_ACTIONS),
+  member: z.looseObject({ id: z.string(), data: z.optional(z.unknown()) }),
+  time: z.number(),
+  amount: z.number(),
+});
+
+/** A presence event as the SDK hands it to `onPresence`: the push plus the members it now knows, newest first. */
+export interface ChannelPresenceEvent extends WireChannelPresenceEvent {
+  members: PresenceMember[];
+}

@@ -1,0 +1,196 @@
+/**
+ * The SDK's pub/sub against the real Parley server, in-process on an ephemeral port. Link losses close the
+ * engine under the client (the server sees a lost link, not a goodbye), so sessions survive as they would a
+ * network drop.
+ */
+import { io } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import {
+  createClient,
+  type ChannelPresenceEvent,
+  type ParleyClient,
+  type PubsubMessage,
+  type Transport,
+  type TransportHandlers,
+} from '../../src/index.js';
+import { OPEN_APP, defer, startServer } from '../../server/test/helpers.js';
+import { PRIVATE_APP, accessToken } from '../../server/test/pubsub-support.js';
+import { eventually, untilStatus } from './support.js';
+
+/** A socket.io transport whose link the test can lose (no goodbye) and then let come back. */
+function lossyTransport(): { transport: Transport; lose(): void; restore(): void } {
+  let blocked = false;
+  const live = new Set<ReturnType<typeof io>>();
+  const transport: Transport = (url: string, handlers: TransportHandlers) => {
+    if (blocked) {
+      queueMicrotask(() => handlers.onError(new Error('link lost by the test')));
+      return { emit: () => undefined, close: () => undefined };
+    }
+    const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+    live.add(socket);
+    socket.on('connect', () => handlers.onOpen());
+    socket.on('disconnect', (reason) => {
+      live.delete(socket);
+      handlers.onClose(reason);
+    });
+    socket.on('connect_error', (error) => handlers.onError(error));
+    socket.onAny((event: string, payload: unknown) => handlers.onPush(event, payload));
+    return {
+      emit: (event, payload, ack) => (ack ? socket.emit(event, payload, ack) : socket.emit(event, payload)),
+      close: () => {
+        live.delete(socket);
+        socket.removeAllListeners();
+        socket.offAny();
+        socket.disconnect();
+      },
+    };
+  };
+  return {
+    transport,
+    lose() {
+      blocked = true;
+      for (const socket of live) socket.io.engine.close();
+    },
+    restore() {
+      blocked = false;
+    },
+  };
+}
+
+async function pubsubUser(
+  url: string,
+  id: string | undefined,
+  options: { appkey?: string; transport?: Transport } = {},
+): Promise<ParleyClient> {
+  const client = createClient({
+    host: url,
+    appkey: options.appkey ?? OPEN_APP.appkey,
+    modules: ['pubsub'],
+    backoff: { initialDelay: 20, maxDelay: 100 },
+    ...(options.transport ? { transport: options.transport } : {}),
+  });
+  defer(() => client.disconnect());
+  await client.connect(id === undefined ? {} : { id, data: { name: id } });
+  return client;
+}
+
+function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void } {
+  const seen: PubsubMessage[] = [];
+  return { seen, onMessage: (m) => seen.push(m) };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('pub/sub: SDK against the server', () => {
+  it('PUB-7: a message reaches each of 50 subscribers once; history has it', async () => {
+    const { url } = await startServer({ rateLimit: { perSecond: 1000, burst: 1000 } });
+    const subscribers = await Promise.all(Array.from({ length: 50 }, (_, i) => pubsubUser(url, `s${i}`)));
+    const boxes = subscribers.map(() => inbox());
+    await Promise.all(
+      subscribers.map((c, i) => c.pubsub.subscribe({ channel: 'news', onMessage: boxes[i]!.onMessage })),
+    );
+    const publisher = await pubsubUser(url, 'publisher');
+    const { guid, time } = await publisher.pubsub.publish({ channel: 'news', message: 'hello all' });
+    expect(guid).toMatch(/^[0-9a-f]{32}$/);
+    await eventually(() => boxes.every((b) => b.seen.length === 1), 'every subscriber got it');
+    expect(boxes[0]!.seen[0]).toEqual({ time, channel: 'news', content: 'hello all' });
+    await pause(50);
+    expect(boxes.every((b) => b.seen.length === 1)).toBe(true);
+    const history = await publisher.pubsub.history({ channel: 'news', limit: 5 });
+    expect(history.messages).toEqual([{ time, content: 'hello all' }]);
+  });
+
+  it('PUB-8: a qos-1 message published while a subscriber is away reaches it exactly once after it reconnects', async () => {
+    const { url } = await startServer();
+    const link = lossyTransport();
+    const subscriber = await pubsubUser(url, 'sub', { transport: link.transport });
+    const box = inbox();
+    await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    const publisher = await pubsubUser(url, 'pub');
+    const sid = subscriber.sid;
+
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    await publisher.pubsub.publish({ channel: 'news', message: 'while away', qos: 1 });
+    await publisher.pubsub.publish({ channel: 'news', message: 'qos 0 is lost', qos: 0 });
+    link.restore();
+    await untilStatus(subscriber, 'reconnected');
+    expect(subscriber.sid).toBe(sid);
+    await eventually(() => box.seen.length === 1, 'redelivered');
+    expect(box.seen[0]).toMatchObject({ channel: 'news', content: 'while away' });
+
+    // The SDK acked it: another link loss brings nothing again, and live messages still flow.
+    await pause(50);
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    link.restore();
+    await untilStatus(subscriber, 'reconnected');
+    await publisher.pubsub.publish({ channel: 'news', message: 'live', qos: 1 });
+    await eventually(() => box.seen.length === 2, 'live message');
+    await pause(50);
+    expect(box.seen.map((m) => m.content)).toEqual(['while away', 'live']);
+  });
+
+  it('PUB-12 PUB-13: presence join, leave, timeout and back, as a watcher sees them', async () => {
+    const { url } = await startServer();
+    const watcher = await pubsubUser(url, 'watcher');
+    const events: ChannelPresenceEvent[] = [];
+    await watcher.pubsub.subscribePresence({ channel: 'room', onPresence: (e) => events.push(e) });
+    const story = () =>
+      events.map((e) => `${e.action} ${e.member.id} ${e.amount} [${e.members.map((m) => m.id).join(',')}]`);
+
+    const alice = await pubsubUser(url, 'alice');
+    const bobLink = lossyTransport();
+    const bob = await pubsubUser(url, 'bob', { transport: bobLink.transport });
+    await alice.pubsub.subscribe({ channel: 'room', presence: { enable: true }, onMessage: () => undefined });
+    await bob.pubsub.subscribe({ channel: 'room', presence: { enable: true }, onMessage: () => undefined });
+    await eventually(() => events.length === 2);
+    expect(await watcher.pubsub.hereNow({ channel: 'room' })).toEqual({
+      channel: 'room',
+      amount: 2,
+      members: [
+        { id: 'bob', data: { name: 'bob' } },
+        { id: 'alice', data: { name: 'alice' } },
+      ],
+    });
+    await alice.pubsub.unsubscribe({ channel: 'room' });
+    bobLink.lose();
+    await eventually(() => events.length === 4, 'timeout');
+    bobLink.restore();
+    await untilStatus(bob, 'reconnected');
+    await eventually(() => events.length === 5, 'back');
+    await bob.disconnect();
+    await eventually(() => events.length === 6, 'leave');
+    expect(story()).toEqual([
+      'join alice 1 [alice]',
+      'join bob 2 [bob,alice]',
+      'leave alice 1 [bob]',
+      'timeout bob 0 []',
+      'back bob 1 [bob]',
+      'leave bob 0 []',
+    ]);
+  });
+
+  it('PUB-15: a private channel refuses a client without a token and serves one with it', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP, PRIVATE_APP] });
+    const alice = await pubsubUser(url, 'alice', { appkey: PRIVATE_APP.appkey });
+    const box = inbox();
+    await expect(alice.pubsub.subscribe({ channel: 'vip', onMessage: box.onMessage })).rejects.toMatchObject({
+      code: 401,
+      content: 'No permission',
+    });
+    await alice.pubsub.subscribe({
+      channel: 'vip',
+      accessToken: accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'rw' }),
+      onMessage: box.onMessage,
+    });
+    await expect(alice.pubsub.publish({ channel: 'vip', message: 'no token' })).rejects.toMatchObject({ code: 401 });
+    await alice.pubsub.publish({
+      channel: 'vip',
+      message: 'with token',
+      accessToken: accessToken(PRIVATE_APP, { u: 'alice', c: ['vip'], p: 'w' }),
+    });
+    await eventually(() => box.seen.length === 1);
+    expect(box.seen[0]).toMatchObject({ channel: 'vip', content: 'with token' });
+  });
+});

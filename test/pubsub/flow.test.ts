@@ -1,0 +1,258 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChannelPresenceEvent, PubsubMessage } from '../../src/index.js';
+import { NO_REPLY as NO_ACK } from '../support/fake-server.js';
+import { fakeSetup } from '../support/setup.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const tick = async (ms = 0): Promise<void> => {
+  await vi.advanceTimersByTimeAsync(ms);
+};
+const ok = (content: unknown) => ({ code: 200, resultCode: 200, content });
+
+async function connected(
+  options: { id?: string; permissions?: { enablePublish: boolean; enableSubscribe: boolean } } = {},
+) {
+  const setup = fakeSetup({ modules: ['pubsub'], random: () => 0.5 });
+  if (options.permissions) setup.server.permissions = options.permissions;
+  await Promise.all([setup.client.connect({ id: options.id ?? 'me' }), tick()]);
+  return { ...setup, pubsub: setup.client.pubsub };
+}
+
+function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void } {
+  const seen: PubsubMessage[] = [];
+  return { seen, onMessage: (m) => seen.push(m) };
+}
+
+const wire = (n: string, c: string, i: string, a = false) => ({ n, c, t: 1000, i, a });
+
+describe('pub/sub flows on the fake server', () => {
+  it('PUB-3 REQ-7: a publish carries a 32-hex guid, the retry count, qos, notification and access token', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('publish', (p) => ok({ time: 1234, guid: p.guid }));
+    const result = await Promise.all([
+      pubsub.publish({
+        channel: 42,
+        message: 'hi',
+        qos: 1,
+        notification: { title: 'T', body: 'B' },
+        accessToken: 'tok',
+      }),
+      tick(),
+    ]).then(([r]) => r);
+    const [sent] = server.requests('publish');
+    expect(sent?.params).toEqual({
+      channel: '42',
+      content: 'hi',
+      nt: { title: 'T', body: 'B' },
+      at: 'tok',
+      guid: result.guid,
+      q: 1,
+      retried: 0,
+    });
+    expect(result).toEqual({ guid: expect.stringMatching(/^[0-9a-f]{32}$/), time: 1234 });
+  });
+
+  it('PUB-10 REQ-2: an unacked publish is re-sent with the same guid and a growing retried count', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('publish', (p) => (Number(p.retried) < 2 ? NO_ACK : ok(null)));
+    const publishing = pubsub.publish({ channel: 'news', message: 'hi' });
+    await tick(1700 * 2 + 10);
+    await expect(publishing).resolves.toMatchObject({ time: undefined });
+    const sent = server.requests('publish').map((r) => [r.params.guid, r.params.retried]);
+    const guid = sent[0]?.[0];
+    expect(sent).toEqual([
+      [guid, 0],
+      [guid, 1],
+      [guid, 2],
+    ]);
+  });
+
+  it('PUB-1 REQ-5: publishing needs write permission, subscribing read; refused locally with 401', async () => {
+    const { pubsub, server } = await connected({ permissions: { enablePublish: false, enableSubscribe: true } });
+    const publishing = pubsub.publish({ channel: 'news', message: 'hi' }).catch((e: unknown) => e);
+    await tick();
+    expect(await publishing).toMatchObject({ code: 401, content: 'No permission' });
+    expect(server.requests('publish')).toHaveLength(0);
+    const subscribing = pubsub.subscribe({ channel: 'news', onMessage: () => undefined });
+    await tick();
+    await expect(subscribing).resolves.toBeUndefined();
+  });
+
+  it('PUB-5 PUB-7: subscribe sends channels as strings; pushes reach the onMessage of their channel', async () => {
+    const { pubsub, server } = await connected();
+    const news = inbox();
+    const sport = inbox();
+    await Promise.all([pubsub.subscribe({ channels: ['news', 7], onMessage: news.onMessage }), tick()]);
+    await Promise.all([
+      pubsub.subscribe({ channel: 'sport', presence: { enable: true }, onMessage: sport.onMessage }),
+      tick(),
+    ]);
+    expect(server.requests('subscribe').map((r) => r.params)).toEqual([
+      { channels: ['news', '7'], resubscribe: false },
+      { channels: ['sport'], presence: { enable: true }, resubscribe: false },
+    ]);
+    server.push('message', wire('news', 'n1', 'g1'));
+    server.push('message', JSON.stringify(wire('7', 'seven', 'g2')));
+    server.push('message', wire('sport', 's1', 'g3'));
+    server.push('message', wire('unknown', 'dropped', 'g4'));
+    server.push('message', { n: 'news' });
+    expect(news.seen).toEqual([
+      { time: 1000, channel: 'news', content: 'n1' },
+      { time: 1000, channel: '7', content: 'seven' },
+    ]);
+    expect(sport.seen).toEqual([{ time: 1000, channel: 'sport', content: 's1' }]);
+    expect(pubsub.channels.sort()).toEqual(['7', 'news', 'sport']);
+    await Promise.all([pubsub.unsubscribe({ channel: 'news' }), tick()]);
+    expect(server.requests('unsubscribe').map((r) => r.params)).toEqual([{ channel: 'news' }]);
+    server.push('message', wire('news', 'after', 'g5'));
+    expect(news.seen).toHaveLength(2);
+  });
+
+  it('PUB-5: a refused subscribe leaves no listener behind', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('subscribe', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
+    const box = inbox();
+    const subscribing = pubsub.subscribe({ channel: 'vip', onMessage: box.onMessage }).catch((e: unknown) => e);
+    await tick();
+    expect(await subscribing).toMatchObject({ code: 401, content: 'No permission' });
+    server.push('message', wire('vip', 'secret', 'g1'));
+    expect(box.seen).toHaveLength(0);
+    expect(pubsub.channels).toEqual([]);
+  });
+
+  it('PUB-8: qos-1 messages are acked with a plain ack, duplicates too; duplicates reach onMessage once', async () => {
+    const { pubsub, server } = await connected();
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    server.push('message', wire('news', 'q1', 'g1', true));
+    server.push('message', wire('news', 'q1', 'g1', true));
+    server.push('message', wire('news', 'q0', 'g2'));
+    server.push('message', wire('news', 'q0', 'g2'));
+    expect(box.seen.map((m) => m.content)).toEqual(['q1', 'q0']);
+    expect(server.requests('ack').map((r) => r.params)).toEqual([{ publishGuid: 'g1' }, { publishGuid: 'g1' }]);
+  });
+
+  it('PUB-8: the duplicate window holds the last 300 guids', async () => {
+    const { pubsub, server } = await connected();
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    for (let i = 0; i < 301; i++) server.push('message', wire('news', `m${i}`, `g${i}`));
+    server.push('message', wire('news', 'again', 'g300'));
+    server.push('message', wire('news', 'forgotten', 'g0'));
+    expect(box.seen).toHaveLength(302);
+    expect(box.seen.at(-1)?.content).toBe('forgotten');
+  });
+
+  it('PUB-9: after expired_reconnected every channel and presence watch is subscribed again', async () => {
+    const { pubsub, server, client } = await connected();
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channels: ['a', 'b'], onMessage: box.onMessage }), tick()]);
+    await Promise.all([
+      pubsub.subscribe({ channel: 'c', presence: { enable: true }, accessToken: 'tok', onMessage: box.onMessage }),
+      tick(),
+    ]);
+    await Promise.all([pubsub.subscribePresence({ channel: 'c', onPresence: () => undefined }), tick()]);
+    await Promise.all([pubsub.unsubscribe({ channel: 'b' }), tick()]);
+    server.received.length = 0;
+    server.forgetSessions();
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('expired_reconnected');
+    expect(server.requests('subscribe').map((r) => r.params)).toEqual([
+      { channels: ['a'], resubscribe: true },
+      { channels: ['c'], accessToken: 'tok', presence: { enable: true }, resubscribe: true },
+    ]);
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE').map((r) => r.params)).toEqual([{ channel: 'c' }]);
+    server.push('message', wire('a', 'still here', 'g1'));
+    expect(box.seen).toEqual([{ time: 1000, channel: 'a', content: 'still here' }]);
+  });
+
+  it('PUB-9: after a plain reconnected (same sid) nothing is re-sent: the server kept it', async () => {
+    const { pubsub, server, client } = await connected();
+    await Promise.all([pubsub.subscribe({ channel: 'a', onMessage: () => undefined }), tick()]);
+    await Promise.all([pubsub.subscribePresence({ channel: 'a', onPresence: () => undefined }), tick()]);
+    server.received.length = 0;
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    expect(server.requests('subscribe')).toHaveLength(0);
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE')).toHaveLength(0);
+  });
+
+  it('PUB-13 PUB-14: presence events keep the member list, newest first, within membersLimit', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('PUBSUB_PRESENCE_HERENOW', (p) => {
+      expect(p).toEqual({ channel: 'room', limit: 2 });
+      return ok({ members: [{ id: 'a', data: { n: 'A' } }], amount: 1 });
+    });
+    const events: ChannelPresenceEvent[] = [];
+    await Promise.all([
+      pubsub.subscribePresence({ channel: 'room', membersLimit: 2, onPresence: (e) => events.push(e) }),
+      tick(),
+    ]);
+    const push = (action: string, id: string, amount: number) =>
+      server.push('PS_PRESENCE_EVENT', { channel: 'room', action, member: { id, data: {} }, time: 5, amount });
+    push('join', 'b', 2);
+    push('join', 'c', 3);
+    push('timeout', 'c', 2);
+    push('back', 'c', 3);
+    push('leave', 'b', 2);
+    server.push('PS_PRESENCE_EVENT', { channel: 'other', action: 'join', member: { id: 'x' }, time: 5, amount: 1 });
+    expect(events.map((e) => [e.action, e.member.id, e.amount, e.members.map((m) => m.id)])).toEqual([
+      ['join', 'b', 2, ['b', 'a']],
+      ['join', 'c', 3, ['c', 'b']],
+      ['timeout', 'c', 2, ['b']],
+      ['back', 'c', 3, ['c', 'b']],
+      ['leave', 'b', 2, ['c']],
+    ]);
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE').map((r) => r.params)).toEqual([{ channel: 'room' }]);
+    await Promise.all([pubsub.unsubscribePresence({ channel: 'room' }), tick()]);
+    push('join', 'd', 3);
+    expect(events).toHaveLength(5);
+  });
+
+  it('PUB-14 PUB-11: hereNow and history map the acks', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('PUBSUB_PRESENCE_HERENOW', () =>
+      ok({ members: [{ id: 'a', data: { n: 1 } }, { id: 2 }], amount: 7 }),
+    );
+    server.handle('historyMessages', (p) => {
+      expect(p).toEqual({ channel: 'news', limit: 10 });
+      return ok({
+        messages: [
+          { time: 1, content: 'old' },
+          { time: 2, content: 'new' },
+        ],
+      });
+    });
+    const [here] = await Promise.all([pubsub.hereNow({ channel: 'room' }), tick()]);
+    expect(here).toEqual({
+      channel: 'room',
+      amount: 7,
+      members: [
+        { id: 'a', data: { n: 1 } },
+        { id: '2', data: {} },
+      ],
+    });
+    const [history] = await Promise.all([pubsub.history({ channel: 'news' }), tick()]);
+    expect(history).toEqual({
+      messages: [
+        { time: 1, content: 'old' },
+        { time: 2, content: 'new' },
+      ],
+    });
+  });
+
+  it('CONN-11: disconnect() forgets subscriptions: the next session starts empty', async () => {
+    const { pubsub, client } = await connected();
+    await Promise.all([pubsub.subscribe({ channel: 'a', onMessage: () => undefined }), tick()]);
+    await Promise.all([client.disconnect(), tick(2000)]);
+    expect(pubsub.channels).toEqual([]);
+  });
+});
