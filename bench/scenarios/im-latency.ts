@@ -1,0 +1,109 @@
+/**
+ * im-latency: private chat at 1 000 messages per second for a few seconds; end-to-end latency from the send call
+ * to the receiver's event, Parley (validated, persisted in SQLite, acked, de-duplicated) vs a raw socket.io relay
+ * without storage, in the same run. Target: Parley p99 <= raw p99 + 3 ms.
+ */
+import { performance } from 'node:perf_hooks';
+import { createClient, type ParleyClient } from '../../src/index.js';
+import { BENCH_APP, startBenchServer } from '../parley-server.js';
+import { rawClient, startRawServer } from '../raw-im.js';
+import { quantile, round3 } from '../stats.js';
+
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const TOTAL = RATE * SECONDS;
+const TICK_MS = 2;
+const PER_TICK = (RATE * TICK_MS) / 1000;
+
+/** Sends `TOTAL` messages at `RATE` with `send(i)`; resolves when `received()` reaches TOTAL or 10 s pass. */
+async function drive(send: (i: number) => void, received: () => number): Promise<void> {
+  let sent = 0;
+  const start = performance.now();
+  while (sent < TOTAL) {
+    const due = Math.min(TOTAL, Math.floor(((performance.now() - start) / 1000) * RATE) + PER_TICK);
+    while (sent < due) send(sent++);
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  const deadline = performance.now() + 10_000;
+  while (received() < TOTAL && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+async function raw(): Promise<number[]> {
+  const server = await startRawServer();
+  const alice = await rawClient(server.url, 'alice');
+  const bob = await rawClient(server.url, 'bob');
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  bob.on('imMessage', (m: { i: string }) => {
+    latencies.push(performance.now() - (sentAt.get(m.i) ?? 0));
+    bob.emit('imAck', { publishGuid: m.i });
+  });
+  await drive(
+    (i) => {
+      const guid = `raw-${i}`;
+      sentAt.set(guid, performance.now());
+      alice.emit(
+        'publishIM',
+        { t: 'private', to: 'bob', p: JSON.stringify({ text: `m${i}` }), guid, mt: 'text' },
+        () => undefined,
+      );
+    },
+    () => latencies.length,
+  );
+  alice.close();
+  bob.close();
+  await server.close();
+  return latencies;
+}
+
+async function parley(): Promise<number[]> {
+  const server = await startBenchServer();
+  const connect = async (id: string): Promise<ParleyClient> => {
+    const client = createClient({ host: server.url, appkey: BENCH_APP.appkey, modules: ['im'] });
+    await client.connect({ id, data: { name: id } });
+    return client;
+  };
+  const alice = await connect('alice');
+  const bob = await connect('bob');
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  bob.im.on('PRIVATE_MESSAGE_RECEIVED', (m) => {
+    latencies.push(performance.now() - (sentAt.get(m.messageId) ?? 0));
+  });
+  await drive(
+    (i) => {
+      const message = alice.im.createTextMessage({ text: `m${i}`, to: { type: 'private', id: 'bob' } });
+      sentAt.set(message.messageId, performance.now());
+      void alice.im.sendMessage({ message });
+    },
+    () => latencies.length,
+  );
+  await alice.disconnect();
+  await bob.disconnect();
+  await server.close();
+  return latencies;
+}
+
+const rawLatencies = await raw();
+const parleyLatencies = await parley();
+const rawP99 = quantile(rawLatencies, 0.99);
+const parleyP99 = quantile(parleyLatencies, 0.99);
+const result = {
+  bench: 'im-latency',
+  rate_per_s: RATE,
+  messages: TOTAL,
+  raw_received: rawLatencies.length,
+  parley_received: parleyLatencies.length,
+  raw_p50_ms: round3(quantile(rawLatencies, 0.5)),
+  raw_p99_ms: round3(rawP99),
+  parley_p50_ms: round3(quantile(parleyLatencies, 0.5)),
+  parley_p99_ms: round3(parleyP99),
+  ratio: round3(parleyP99 / rawP99),
+  p99_over_raw_ms: round3(parleyP99 - rawP99),
+  target_p99_over_raw_ms: 3,
+};
+console.log(
+  `raw p50/p99 ${result.raw_p50_ms}/${result.raw_p99_ms} ms, parley ${result.parley_p50_ms}/${result.parley_p99_ms} ms`,
+);
+console.log(JSON.stringify(result));
+process.exit(0);
