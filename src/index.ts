@@ -49,3 +49,5 @@ export type {
   SubscribeOptions,
   SubscribePresenceOptions,
 } from './modules/pubsub/types.js';
+export { LiveSource, LiveConnectionStatus, LiveConversations, LiveMessages, LivePresence } from './live/index.js';
+export type { ConversationsState, ConversationTarget, MessagesState } from './live/index.js';

@@ -1,0 +1,6 @@
+/** Framework-free live values over a client, for UI bindings: subscribe, getSnapshot, start on first use. */
+export { LiveSource } from './source.js';
+export { LiveConnectionStatus } from './connection.js';
+export { LiveConversations, type ConversationsState } from './conversations.js';
+export { LiveMessages, type ConversationTarget, type MessagesState } from './messages.js';
+export { LivePresence } from './presence.js';

@@ -1,0 +1,133 @@
+/**
+ * React bindings for Parley: one client per app through {@link ParleyProvider}, and hooks over
+ * `useSyncExternalStore` on the framework-free live values of `parley-im`.
+ *
+ * @packageDocumentation
+ */
+import {
+  createContext,
+  createElement,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import type { ParleyClient } from '../client.js';
+import type { ConnectInput } from '../core/connect-input.js';
+import type { ConnectionStatus } from '../core/status.js';
+import { LiveConnectionStatus } from '../live/connection.js';
+import { LiveConversations, type ConversationsState } from '../live/conversations.js';
+import { LiveMessages, type ConversationTarget, type MessagesState } from '../live/messages.js';
+import { LivePresence } from '../live/presence.js';
+import type { Message } from '../modules/im/types.js';
+
+const ParleyContext = createContext<ParleyClient | null>(null);
+
+/** Props of {@link ParleyProvider}. */
+export interface ParleyProviderProps {
+  /** The client, created once outside React (module scope or a ref), so that renders never make another. */
+  client: ParleyClient;
+  /** Connect as this user while mounted; leave out to connect yourself. */
+  user?: ConnectInput;
+  children?: ReactNode;
+}
+
+// A disconnect waits one tick, so that StrictMode's unmount-and-mount in development reuses the connection.
+const pendingDisconnects = new WeakMap<ParleyClient, ReturnType<typeof setTimeout>>();
+
+/** Makes `client` available to the hooks below; with `user`, keeps it connected as that user while mounted. */
+export function ParleyProvider({ client, user, children }: ParleyProviderProps): ReactNode {
+  const userKey = user ? JSON.stringify([user.id, user.otp, user.data]) : undefined;
+  useEffect(() => {
+    if (!user) return;
+    const pending = pendingDisconnects.get(client);
+    if (pending !== undefined) {
+      clearTimeout(pending);
+      pendingDisconnects.delete(client);
+    }
+    const status = client.getConnectionStatus();
+    if (status === 'disconnected' || status === 'connect_failed') void client.connect(user).catch(() => undefined);
+    return () => {
+      pendingDisconnects.set(
+        client,
+        setTimeout(() => {
+          pendingDisconnects.delete(client);
+          void client.disconnect();
+        }, 0),
+      );
+    };
+    // The user is compared by value: a new object with the same identity must not reconnect.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, userKey]);
+  return createElement(ParleyContext.Provider, { value: client }, children);
+}
+
+/** The client of the nearest {@link ParleyProvider}. */
+export function useParleyClient(): ParleyClient {
+  const client = useContext(ParleyContext);
+  if (!client) throw new Error('useParleyClient: no ParleyProvider above this component');
+  return client;
+}
+
+function useLive<T>(source: { subscribe: (listener: () => void) => () => void; getSnapshot: () => T }): T {
+  return useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+}
+
+/** The connection status, re-rendering on every change. */
+export function useConnectionStatus(): ConnectionStatus {
+  const client = useParleyClient();
+  const source = useMemo(() => new LiveConnectionStatus(client), [client]);
+  return useLive(source);
+}
+
+/** The conversation list with its unread total, loaded when connected and kept current. */
+export function useConversations(): ConversationsState {
+  const client = useParleyClient();
+  const source = useMemo(() => new LiveConversations(client), [client]);
+  return useLive(source);
+}
+
+/** What {@link useMessages} returns: the state and the actions on the conversation. */
+export interface UseMessages extends MessagesState {
+  /** Loads older messages. */
+  loadMore(): Promise<void>;
+  /** Sends a text; it appears at once as `sending`. */
+  sendText(text: string): Promise<Message>;
+  /** Sends a failed message again. */
+  retry(message: Message): Promise<Message>;
+  /** Marks the conversation read. */
+  markRead(): Promise<void>;
+}
+
+/** One conversation's messages: paging, live updates, sending with optimistic status and retry. */
+export function useMessages(conversation: ConversationTarget, pageSize = 20): UseMessages {
+  const client = useParleyClient();
+  const { type, id } = conversation;
+  const dataKey = JSON.stringify(conversation.data ?? {});
+  const source = useMemo(
+    () => new LiveMessages(client, { type, id, data: JSON.parse(dataKey) as Record<string, unknown> }, pageSize),
+    [client, type, id, dataKey, pageSize],
+  );
+  const state = useLive(source);
+  return useMemo(
+    () => ({
+      ...state,
+      loadMore: () => source.loadMore(),
+      sendText: (text: string) => source.sendText(text),
+      retry: (message: Message) => source.retry(message),
+      markRead: () => source.markRead(),
+    }),
+    [state, source],
+  );
+}
+
+/** Which of these users are online (`{[id]: boolean}`), kept current by presence events. */
+export function usePresence(userIds: readonly (string | number)[]): Readonly<Record<string, boolean>> {
+  const client = useParleyClient();
+  const key = userIds.map(String).join('\u0000');
+  const source = useMemo(() => new LivePresence(client, key === '' ? [] : key.split('\u0000')), [client, key]);
+  return useLive(source);
+}
+
+export type { ConversationsState, ConversationTarget, MessagesState };

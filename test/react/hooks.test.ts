@@ -1,0 +1,134 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, renderHook, waitFor } from '@testing-library/react';
+import { StrictMode, createElement, type ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type ParleyClient } from '../../src/index.js';
+import {
+  ParleyProvider,
+  useConnectionStatus,
+  useConversations,
+  useMessages,
+  usePresence,
+} from '../../src/react/index.js';
+import { FakeServer } from '../support/fake-server.js';
+import { fakeIm } from '../support/fake-im.js';
+
+afterEach(() => {
+  cleanup();
+});
+
+function setup() {
+  const server = new FakeServer();
+  const im = fakeIm(server, 'me');
+  const client = createClient({ host: 'h', appkey: 'k', modules: ['im'], transport: server.transport });
+  const wrapper = ({ children }: { children?: ReactNode }) =>
+    createElement(
+      StrictMode,
+      null,
+      createElement(ParleyProvider, { client, user: { id: 'me', data: { name: 'Me' } } }, children),
+    );
+  return { server, im, client, wrapper };
+}
+
+async function connected(client: ParleyClient): Promise<void> {
+  await waitFor(() => expect(client.getConnectionStatus()).toBe('connected'));
+}
+
+describe('parley-im/react', () => {
+  it('REACT-1: StrictMode mounting makes exactly one connection', async () => {
+    const { server, client, wrapper } = setup();
+    const { result } = renderHook(() => useConnectionStatus(), { wrapper });
+    await connected(client);
+    await waitFor(() => expect(result.current).toBe('connected'));
+    expect(server.attempts).toHaveLength(1);
+    expect(server.requests('authorize')).toHaveLength(1);
+  });
+
+  it('REACT-2: unmounting disconnects and removes every listener', async () => {
+    const { client, wrapper } = setup();
+    const view = render(createElement(wrapper, null, createElement(Probe)));
+    await connected(client);
+    expect(client.connection.events.listenerCount('connectionStatus')).toBeGreaterThan(0);
+    view.unmount();
+    await waitFor(() => expect(client.getConnectionStatus()).toBe('disconnected'));
+    expect(client.connection.events.listenerCount('connectionStatus')).toBe(internalListeners(client));
+  });
+
+  it('REACT-3: useConversations loads the list and follows new messages', async () => {
+    const { client, im, wrapper } = setup();
+    im.fromPeer('bob', 'one', false);
+    const { result } = renderHook(() => useConversations(), { wrapper });
+    await connected(client);
+    await waitFor(() => expect(result.current.list?.unreadTotal).toBe(1));
+    act(() => {
+      im.fromPeer('bob', 'two');
+    });
+    await waitFor(() => expect(result.current.list?.unreadTotal).toBe(2));
+    expect(result.current.list?.conversations[0]).toMatchObject({ userId: 'bob', unread: 2 });
+  });
+
+  it('REACT-4: useMessages pages history, shows live messages and sends with optimistic status', async () => {
+    const { client, im, server, wrapper } = setup();
+    for (let i = 1; i <= 5; i++) im.fromPeer('bob', `m${i}`, false);
+    const { result } = renderHook(() => useMessages({ type: 'private', id: 'bob' }, 3), { wrapper });
+    await connected(client);
+    await waitFor(() => expect(result.current.messages.map(text)).toEqual(['m3', 'm4', 'm5']));
+    await act(() => result.current.loadMore());
+    expect(result.current.messages.map(text)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    act(() => {
+      im.fromPeer('bob', 'live');
+    });
+    await waitFor(() => expect(result.current.messages.at(-1)).toMatchObject({ payload: { text: 'live' } }));
+    let sending: Promise<unknown> | undefined;
+    act(() => {
+      sending = result.current.sendText('reply');
+    });
+    expect(result.current.messages.at(-1)).toMatchObject({ status: 'sending', payload: { text: 'reply' } });
+    await act(async () => {
+      await sending;
+    });
+    expect(result.current.messages.at(-1)).toMatchObject({ status: 'success' });
+    server.handle('publishIM', () => ({ code: 500, resultCode: 500, content: 'boom' }));
+    await act(async () => {
+      await result.current.sendText('doomed').catch(() => undefined);
+    });
+    const failed = result.current.messages.at(-1);
+    expect(failed).toMatchObject({ status: 'fail', payload: { text: 'doomed' } });
+    server.handle('publishIM', () => ({ code: 200, resultCode: 200, content: { timestamp: 99_999 } }));
+    await act(async () => {
+      await result.current.retry(failed!);
+    });
+    expect(result.current.messages.filter((m) => text(m) === 'doomed').map((m) => m.status)).toEqual(['success']);
+  });
+
+  it('REACT-5: usePresence follows presence events', async () => {
+    const { client, server, wrapper } = setup();
+    server.handle('imHereNow', () => ({ code: 200, content: [{ userId: 'bob', userData: '{}' }] }));
+    const { result } = renderHook(() => usePresence(['bob', 'carol']), { wrapper });
+    await connected(client);
+    await waitFor(() => expect(result.current).toEqual({ bob: true, carol: false }));
+    act(() => {
+      server.push('userPresence', {
+        c: JSON.stringify({ events: [{ userId: 'carol', userData: '{}', time: 1, action: 'online' }] }),
+      });
+    });
+    expect(result.current).toEqual({ bob: true, carol: true });
+  });
+});
+
+function text(m: { payload: unknown }): string {
+  return (m.payload as { text: string }).text;
+}
+
+function Probe(): ReactNode {
+  useConnectionStatus();
+  useConversations();
+  useMessages({ type: 'private', id: 'bob' });
+  return null;
+}
+
+/** Listeners the client's own modules keep for its whole life (not the hooks'). */
+function internalListeners(client: ParleyClient): number {
+  const fresh = createClient({ host: 'h', appkey: 'k', modules: client.modules });
+  return fresh.connection.events.listenerCount('connectionStatus');
+}
