@@ -1,0 +1,87 @@
+/**
+ * The official reference client (the `goeasy` npm package, a devDependency used only here) against a Parley
+ * server started by the test. It needs a global WebSocket in Node (the `ws` package), and it puts a digit from 1
+ * to 5 before the host name (`1localhost:3000`): a lookup hook in this test process resolves those names to
+ * loopback, and Node 20 lacks the `navigator` a browser has. Nothing else is faked.
+ */
+import dns from 'node:dns';
+import { WebSocket } from 'ws';
+import { afterEach } from 'vitest';
+
+type LookupCallback = (...args: unknown[]) => void;
+const originalLookup = dns.lookup.bind(dns) as (host: string, options: unknown, callback?: LookupCallback) => void;
+(dns as unknown as { lookup: typeof originalLookup }).lookup = (host, options, callback) =>
+  originalLookup(/^[1-5]localhost$/.test(host) ? 'localhost' : host, options, callback);
+(globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+// The client picks its message builders by platform; Node 20 has no `navigator`, so it would take itself for a
+// platform it has no builders for. A browser's `navigator` is the one global it needs.
+if (typeof (globalThis as { navigator?: unknown }).navigator === 'undefined') {
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { userAgent: 'Mozilla/5.0 (Node.js test)', product: 'Gecko', language: 'en-US' },
+    configurable: true,
+  });
+}
+
+/** The reference client's static API, as far as these tests use it. */
+export interface GoEasyStatic {
+  getInstance(options: Record<string, unknown>): unknown;
+  connect(options: Record<string, unknown>): void;
+  disconnect(options: Record<string, unknown>): void;
+  getConnectionStatus(): string;
+  IM_EVENT: Record<string, string>;
+  IM_SCENE: Record<string, string>;
+  im: Record<string, (options?: Record<string, unknown>) => unknown> & {
+    on(event: string, listener: (value: unknown) => void): void;
+    off(event: string, listener: (value: unknown) => void): void;
+  };
+  pubsub: Record<string, (options: Record<string, unknown>) => unknown>;
+}
+
+const { default: GoEasy } = (await import('goeasy')) as unknown as { default: GoEasyStatic };
+export { GoEasy };
+
+/** A failure the reference client reported through `onFailed`. */
+export class ReferenceFailure extends Error {
+  constructor(readonly failure: { code?: unknown; content?: unknown }) {
+    super(`reference client failed: ${JSON.stringify(failure)}`);
+  }
+}
+
+/** Calls a reference method with `onSuccess`/`onFailed` and turns it into a promise. */
+export function call<T = unknown>(
+  method: (options: Record<string, unknown>) => unknown,
+  options: Record<string, unknown> = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    method({
+      ...options,
+      onSuccess: (value: T) => resolve(value),
+      onFailed: (failure: { code?: unknown; content?: unknown }) => reject(new ReferenceFailure(failure)),
+    });
+  });
+}
+
+/** Sets the reference client up for a server on `port` and connects it as `id`. */
+export async function connectReference(
+  port: number,
+  appkey: string,
+  user: { id: string; data?: Record<string, unknown>; otp?: string },
+  modules: string[] = ['im', 'pubsub'],
+): Promise<void> {
+  GoEasy.getInstance({ host: `localhost:${port}`, appkey, modules, forceTLS: false });
+  await call((o) => GoEasy.connect(o), { id: user.id, data: user.data ?? { name: user.id }, otp: user.otp });
+}
+
+afterEach(async () => {
+  if (GoEasy.getConnectionStatus() === 'disconnected') return;
+  await call((o) => GoEasy.disconnect(o)).catch(() => undefined);
+});
+
+/** Waits for `check` to hold (within 5 s). */
+export async function eventually(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
