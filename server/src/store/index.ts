@@ -5,6 +5,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { withStatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
 import { createGroupStore, type GroupStore } from './groups.js';
@@ -88,8 +90,17 @@ function createSqliteStore(config: StoreConfig): Store {
   // would otherwise bound the message rate by the disk's flush latency.
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return wrap('sqlite', db, undefined);
+  let checkpointer: Checkpointer | undefined;
+  if (file !== ':memory:') {
+    // Checkpoints run on a connection of their own in a worker thread (see checkpointer.ts).
+    database.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(file, (message) => {
+      // A failed checkpoint is retried on the next tick of the worker; the log only grows meanwhile.
+      process.emitWarning(`SQLite checkpoint failed: ${message}`);
+    });
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return wrap('sqlite', db, undefined, () => checkpointer?.close());
 }
 
 function createPostgresStore(connectionString: string, schema: string | undefined): Store {
@@ -106,7 +117,12 @@ function createPostgresStore(connectionString: string, schema: string | undefine
   return wrap('postgres', db, schema);
 }
 
-function wrap(dialect: StoreDialect, db: Kysely<Database>, schema: string | undefined): Store {
+function wrap(
+  dialect: StoreDialect,
+  db: Kysely<Database>,
+  schema: string | undefined,
+  beforeClose: () => Promise<void> | undefined = () => undefined,
+): Store {
   let closed = false;
   return {
     dialect,
@@ -138,6 +154,7 @@ function wrap(dialect: StoreDialect, db: Kysely<Database>, schema: string | unde
     async close() {
       if (closed) return;
       closed = true;
+      await beforeClose();
       await db.destroy();
     },
   };
