@@ -10,20 +10,13 @@
  * node-status.ts; the secret key is here only to keep the example self-contained.
  */
 import { createInterface } from 'node:readline';
+import { demo, issueDemoOtp } from './demo-otp.js';
 import { createClient, ParleyError, type Message } from '../src/index.js';
 
-const url = process.env.PARLEY_URL ?? 'http://localhost:3000';
-const appkey = process.env.PARLEY_APPKEY ?? 'demo-appkey';
-const secret = process.env.PARLEY_SECRET ?? 'demo-secret-key';
+const { url, appkey } = demo;
 const [me = 'alice', peer = 'bob'] = process.argv.slice(2);
 
-const response = await fetch(`${url}/api/v1/tokens/otp`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ appkey, userId: me }),
-});
-const issued = (await response.json()) as { code: number; content: { otp: string } | string };
-if (typeof issued.content === 'string') throw new ParleyError(issued.code, issued.content);
+const otp = await issueDemoOtp(me);
 
 const client = createClient({ host: url, appkey, modules: ['im'] });
 const show = (m: Message) => {
@@ -36,7 +29,7 @@ client.im.on('PRIVATE_MESSAGE_RECEIVED', (m) => {
 client.on('connectionStatus', ({ status }) => {
   if (status !== 'connected') console.log(`(${status})`);
 });
-await client.connect({ id: me, data: { name: me }, otp: issued.content.otp });
+await client.connect({ id: me, data: { name: me }, otp });
 for (const m of await client.im.history({ type: 'private', id: peer })) show(m);
 console.log(`chatting with ${peer} as ${me}; type and press enter, Ctrl-D to leave`);
 

@@ -10,25 +10,13 @@
  * A real app never holds the secret key in a client: its own server asks Parley for the user's token.
  * The example does both halves to stay self-contained.
  */
+import { demo, issueDemoOtp } from './demo-otp.js';
 import { createClient, ParleyError } from '../src/index.js';
 
-const url = process.env.PARLEY_URL ?? 'http://localhost:3000';
-const appkey = process.env.PARLEY_APPKEY ?? 'demo-appkey';
-const secret = process.env.PARLEY_SECRET ?? 'demo-secret-key';
+const { url, appkey } = demo;
 const args = process.argv.slice(2);
 const once = args.includes('--once');
 const userId = args.find((a) => !a.startsWith('--')) ?? 'example-user';
-
-async function issueOtp(): Promise<string> {
-  const response = await fetch(`${url}/api/v1/tokens/otp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appkey, userId }),
-  });
-  const body = (await response.json()) as { code: number; content: { otp: string } | string };
-  if (typeof body.content === 'string') throw new ParleyError(body.code, body.content);
-  return body.content.otp;
-}
 
 const client = createClient({ host: url, appkey, modules: ['im'] });
 client.on('connectionStatus', ({ previous, status, reason }) => {
@@ -39,7 +27,7 @@ client.on('connecting', ({ attempts, url: next, delay }) => {
 });
 
 try {
-  await client.connect({ id: userId, data: { name: userId }, otp: await issueOtp() });
+  await client.connect({ id: userId, data: { name: userId }, otp: await issueDemoOtp(userId) });
   console.log(`connected as ${userId}, session ${client.sid}`);
 } catch (error) {
   console.error('could not connect:', error instanceof ParleyError ? error.toJSON() : error);

@@ -8,23 +8,16 @@
  * The demo app needs an otp for named users: PARLEY_URL, PARLEY_APPKEY and PARLEY_SECRET as in node-status.ts.
  */
 import { createInterface } from 'node:readline';
+import { demo, issueDemoOtp } from './demo-otp.js';
 import { createClient, ParleyError } from '../src/index.js';
 
-const url = process.env.PARLEY_URL ?? 'http://localhost:3000';
-const appkey = process.env.PARLEY_APPKEY ?? 'demo-appkey';
-const secret = process.env.PARLEY_SECRET ?? 'demo-secret-key';
+const { url, appkey } = demo;
 const [channel = 'news', me = 'listener'] = process.argv.slice(2);
 
-const response = await fetch(`${url}/api/v1/tokens/otp`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ appkey, userId: me }),
-});
-const issued = (await response.json()) as { code: number; content: { otp: string } | string };
-if (typeof issued.content === 'string') throw new ParleyError(issued.code, issued.content);
+const otp = await issueDemoOtp(me);
 
 const client = createClient({ host: url, appkey, modules: ['pubsub'] });
-await client.connect({ id: me, data: { name: me }, otp: issued.content.otp });
+await client.connect({ id: me, data: { name: me }, otp });
 await client.pubsub.subscribePresence({
   channel,
   onPresence: ({ action, member, amount }) => console.log(`(${member.id} ${action}; ${amount} here)`),

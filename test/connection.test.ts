@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParleyError, type ConnectionStatus } from '../src/index.js';
 import { TRANSITIONS } from '../src/core/status.js';
 import { fakeSetup } from './support/setup.js';
+import { useFakeClock } from './support/clock.js';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const tick = async (ms = 0): Promise<void> => {
-  await vi.advanceTimersByTimeAsync(ms);
-};
+const tick = useFakeClock();
 
 function expectLegalPath(path: string[]): void {
   for (let i = 1; i < path.length; i++) {

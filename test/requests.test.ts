@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ParleyError } from '../src/index.js';
 import { NO_REPLY } from './support/fake-server.js';
 import { fakeSetup } from './support/setup.js';
+import { useFakeClock } from './support/clock.js';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const tick = async (ms = 0): Promise<void> => {
-  await vi.advanceTimersByTimeAsync(ms);
-};
+const tick = useFakeClock();
 
 async function connected(options: Parameters<typeof fakeSetup>[0] = {}) {
   const setup = fakeSetup({ random: () => 0.5, ...options });

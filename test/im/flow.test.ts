@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParleyError, type Message } from '../../src/index.js';
 import { fakeIm } from '../support/fake-im.js';
 import { fakeSetup } from '../support/setup.js';
+import { useFakeClock } from '../support/clock.js';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const tick = async (ms = 0): Promise<void> => {
-  await vi.advanceTimersByTimeAsync(ms);
-};
+const tick = useFakeClock();
 
 async function connectedIm() {
   const setup = fakeSetup({ modules: ['im'], random: () => 0.5 });

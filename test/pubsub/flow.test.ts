@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChannelPresenceEvent, PubsubMessage } from '../../src/index.js';
 import { NO_REPLY as NO_ACK } from '../support/fake-server.js';
 import { fakeSetup } from '../support/setup.js';
+import { useFakeClock } from '../support/clock.js';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const tick = async (ms = 0): Promise<void> => {
-  await vi.advanceTimersByTimeAsync(ms);
-};
+const tick = useFakeClock();
 const ok = (content: unknown) => ({ code: 200, resultCode: 200, content });
 
 async function connected(
