@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from '../errors.js';
+import { CODES, MESSAGES } from '../protocol.js';
+import { pathOfKey } from './keys.js';
+
+/** A stored file, ready to be read. */
+export interface StoredFile {
+  size: number;
+  /** Opens the bytes from `start` to `end` inclusive (the whole file by default). */
+  open(range?: { start: number; end: number }): ReadStream;
+}
+
+/**
+ * The server's own file storage: a directory, one file per key. Writes go to a temp file first and are renamed into
+ * place only once complete and within limits, so a refused or broken upload leaves nothing behind.
+ */
+export class LocalStorage {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  /**
+   * UP-12: stores `stream` under `key`, counting bytes as they arrive and stopping at the first byte over `maxBytes`
+   * whatever the request's Content-Length said.
+   */
+  async save(key: string, stream: Readable, limits: { minBytes: number; maxBytes: number }): Promise<{ size: number }> {
+    const path = pathOfKey(this.#root, key);
+    if (!path) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadKeyInvalid);
+    // A dot-named dir: no key can name it (keys' segments never start with a dot).
+    const tmpDir = join(this.#root, '.tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = join(tmpDir, randomUUID());
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > limits.maxBytes) callback(new ServiceError(413, MESSAGES.uploadTooLarge));
+        else callback(null, chunk);
+      },
+    });
+    const out = createWriteStream(tmp, { flags: 'wx' });
+    try {
+      await pipeline(stream, counter, out);
+      if (size < limits.minBytes) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadTooSmall);
+      await mkdir(dirname(path), { recursive: true });
+      await rename(tmp, path);
+    } catch (err) {
+      // A failed pipeline can settle before the file is even open; removing it earlier would race its creation.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size };
+  }
+
+  /** The file stored under `key`, or undefined. */
+  async read(key: string): Promise<StoredFile | undefined> {
+    const path = pathOfKey(this.#root, key);
+    if (!path) return undefined;
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    return {
+      size: info.size,
+      open: (range) => createReadStream(path, range ? { start: range.start, end: range.end } : {}),
+    };
+  }
+}

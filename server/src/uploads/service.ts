@@ -1,0 +1,130 @@
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { AppRegistry } from '../auth/apps.js';
+import type { AppConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '../protocol.js';
+import type { UploadConfig } from './config.js';
+import { appTag, isSafeKey, newStoredName, servedType } from './keys.js';
+import { LocalStorage, type StoredFile } from './local-storage.js';
+import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
+import { presignS3Post } from './s3.js';
+
+/** How long an upload token may be used: long enough to start a 30 MiB upload on a slow link. */
+export const UPLOAD_TOKEN_TTL_MS = 15 * 60_000;
+
+/** Path under the server's public URL where its own storage takes POSTs and serves files. */
+export const UPLOAD_PATH = '/uploads';
+
+/** What an upload is for; each purpose has its own directory. IM messages use `im`; product uploads add theirs. */
+export type UploadPurpose = 'im' | 'product';
+
+/** A POST form that passed every check; its file may now be stored. */
+export interface AcceptedForm {
+  key: string;
+  minBytes: number;
+  maxBytes: number;
+  /** The HTTP status to answer with: OSS's `success_action_status` (200, 201 or 204). */
+  successStatus: 200 | 201 | 204;
+}
+
+/** A stored file with how to serve it. */
+export interface ServedFile extends StoredFile {
+  contentType: string;
+  /** Images, audio and video are shown inline; anything else is served as a download. */
+  inline: boolean;
+}
+
+/** Signed direct uploads: tokens for clients, and the server's own storage that takes their POSTs. */
+export interface UploadService {
+  /** `ALI` when the server stores files itself, `S3` when an S3 bucket does. */
+  readonly vendor: 'ALI' | 'S3';
+  /** UP-2: a token to post one file named like `filename` (only its extension is kept). */
+  issueToken(params: { app: AppConfig; filename: string; purpose?: UploadPurpose }): UploadToken;
+  /** UP-9..UP-11: checks the fields posted before the file (signature, expiry, conditions, key). */
+  checkForm(fields: Readonly<Record<string, string>>, fileContentType: string): AcceptedForm;
+  /** UP-12: stores the posted file, enforcing the size range while it streams. */
+  store(form: AcceptedForm, file: Readable): Promise<{ size: number }>;
+  /** UP-14: a stored file, or undefined. */
+  read(key: string): Promise<ServedFile | undefined>;
+}
+
+/** What {@link createUploadService} needs. */
+export interface UploadDeps {
+  config: UploadConfig;
+  dataDir: string;
+  apps: AppRegistry;
+  /** The server's public base URL without a trailing slash; known only once it listens. */
+  publicUrl: () => string;
+  now: () => number;
+  /** @default {@link LIMITS.fileMaxBytes} */
+  maxBytes?: number;
+}
+
+const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+
+/** Builds the upload service over the server's own storage or, when configured, S3. */
+export function createUploadService(deps: UploadDeps): UploadService {
+  const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
+  const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
+  const s3 = deps.config.s3;
+
+  return {
+    vendor: s3 ? 'S3' : 'ALI',
+
+    issueToken({ app, filename, purpose = 'im' }) {
+      const dir = `${purpose}/${appTag(app.appkey)}`;
+      const newFilename = newStoredName(filename);
+      const key = `${dir}/${newFilename}`;
+      const now = deps.now();
+      if (s3) return presignS3Post({ config: s3, key, now, ttlMs: UPLOAD_TOKEN_TTL_MS, maxBytes });
+      const doc: PolicyDocument = {
+        expiration: new Date(now + UPLOAD_TOKEN_TTL_MS).toISOString(),
+        conditions: [
+          ['content-length-range', 1, maxBytes],
+          ['starts-with', '$key', `${dir}/`],
+          // One token, one file: the key is fixed, so a leaked token cannot write anything else.
+          ['eq', '$key', key],
+        ],
+      };
+      const policy = encodePolicy(doc);
+      const token: AliUploadToken = {
+        vendor: 'ALI',
+        host: `${deps.publicUrl()}${UPLOAD_PATH}`,
+        dir,
+        newFilename,
+        accessKeyId: app.appkey,
+        policy,
+        signature: signPolicy(app.secretKey, policy),
+      };
+      return token;
+    },
+
+    checkForm(fields, fileContentType) {
+      const { key, OSSAccessKeyId: accessKeyId, policy, signature } = fields;
+      if (!key || !accessKeyId || !policy || !signature) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
+      }
+      const app = deps.apps.byAppkey(accessKeyId);
+      if (!app || !signatureMatches(app.secretKey, policy, signature)) {
+        throw new ServiceError(403, MESSAGES.uploadSignatureMismatch);
+      }
+      const limits = checkPolicy({ policy, fields, now: deps.now(), maxBytes });
+      if (!isSafeKey(key)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadKeyInvalid);
+      // The type is only checked for form: files are served by their extension, never by what the uploader claimed.
+      if (!MIME.test(fileContentType)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
+      const status = Number(fields['success_action_status']);
+      const successStatus = status === 200 || status === 201 ? status : 204;
+      return { key, ...limits, successStatus };
+    },
+
+    store(form, file) {
+      return storage.save(form.key, file, form);
+    },
+
+    async read(key) {
+      const file = await storage.read(key);
+      return file ? { ...file, ...servedType(key) } : undefined;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ParleyError, type ImagePayload, type VideoPayload } from '../../src/index.js';
+import { connectedWithStorage, fileOf } from './support.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const tick = async (ms = 0): Promise<void> => {
+  await vi.advanceTimersByTimeAsync(ms);
+};
+const to = { type: 'private' as const, id: 'bob', data: { name: 'Bob' } };
+const base = 'https://files.test/uploads/im/abc';
+
+describe('rich messages: upload inside sendMessage', () => {
+  it('UP-5, UP-6: an image is uploaded while sending, with progress to 100, then published with its URL', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    let release = () => undefined as void;
+    storage.script.hold = new Promise<void>((resolve) => (release = resolve));
+    const progress: number[] = [];
+    const file = fileOf('cat.png', 1234, 'image/png');
+    const message = im.createImageMessage({ file, to, width: 800, height: 600, onProgress: (p) => progress.push(p) });
+    expect(message).toMatchObject({ type: 'image', status: 'new' });
+    const sending = im.sendMessage({ message });
+    await tick();
+    expect(message.status).toBe('sending');
+    expect(server.requests('uploadToken').map((r) => r.params)).toEqual([{ filename: 'cat.png' }]);
+    expect(server.requests('publishIM')).toHaveLength(0);
+    expect(progress.at(-1)).toBeLessThan(100);
+    release();
+    await sending;
+    expect(message.status).toBe('success');
+    expect(progress).toEqual([0, 25, 50, 75, 99, 100]);
+    const url = `${base}/parley_${'1'.padStart(32, '0')}.bin`;
+    const payload: ImagePayload = {
+      url,
+      name: 'cat.png',
+      size: 1234,
+      contentType: 'image/png',
+      width: 800,
+      height: 600,
+      thumbnail: `${url}?x-oss-process=image/resize,m_lfit,h_200`,
+    };
+    expect(message.payload).toEqual(payload);
+    expect(JSON.parse(String(server.requests('publishIM')[0]?.params.p))).toEqual(payload);
+    const [post] = storage.posts;
+    expect(post?.url).toBe('https://files.test/uploads');
+    expect(post?.fields.map(([name]) => name)).toEqual([
+      'key',
+      'OSSAccessKeyId',
+      'policy',
+      'signature',
+      'success_action_status',
+    ]);
+    expect(post?.fields[0]).toEqual(['key', `im/abc/parley_${'1'.padStart(32, '0')}.bin`]);
+    expect(post?.file).toBe(file);
+    expect(post?.fileName).toBe('cat.png');
+  });
+
+  it('UP-5: a file message asks for a download (Content-Disposition); audio carries its duration', async () => {
+    const { im, storage } = await connectedWithStorage(tick);
+    const file = await im.sendMessage({ message: im.createFileMessage({ file: fileOf('notes.pdf', 10), to }) });
+    expect(storage.posts[0]?.fields.at(-1)).toEqual(['Content-Disposition', 'attachment;filename=notes.pdf']);
+    expect(file.payload).toEqual({
+      url: `${base}/parley_${'1'.padStart(32, '0')}.bin`,
+      name: 'notes.pdf',
+      size: 10,
+      contentType: 'application/octet-stream',
+    });
+    const audio = im.createAudioMessage({ file: fileOf('voice.mp3', 5, 'audio/mpeg'), to, duration: 3.5 });
+    await im.sendMessage({ message: audio });
+    expect(storage.posts[1]?.fields.map(([n]) => n)).not.toContain('Content-Disposition');
+    expect(audio.payload).toMatchObject({ name: 'voice.mp3', contentType: 'audio/mpeg', duration: 3.5, size: 5 });
+  });
+
+  it('UP-7: a video uploads itself, then its thumbnail (scaled to 200 high); progress ends at 100', async () => {
+    const { im, storage } = await connectedWithStorage(tick);
+    const progress: number[] = [];
+    const thumbnail = fileOf('frame.jpg', 20, 'image/jpeg');
+    const message = im.createVideoMessage({
+      file: fileOf('clip.mp4', 100, 'video/mp4'),
+      to,
+      width: 1280,
+      height: 720,
+      duration: 12,
+      thumbnail,
+      onProgress: (p) => progress.push(p),
+    });
+    await im.sendMessage({ message });
+    const video = `${base}/parley_${'1'.padStart(32, '0')}.bin`;
+    const thumb = `${base}/parley_${'2'.padStart(32, '0')}.bin`;
+    const payload: VideoPayload = {
+      video: {
+        name: `parley_${'1'.padStart(32, '0')}.bin`,
+        url: video,
+        width: 1280,
+        height: 720,
+        contentType: 'video/mp4',
+        size: 100,
+        duration: 12,
+      },
+      thumbnail: {
+        name: `parley_${'2'.padStart(32, '0')}.bin`,
+        url: thumb,
+        width: 356,
+        height: 200,
+        contentType: 'image/jpeg',
+      },
+    };
+    expect(message.payload).toEqual(payload);
+    expect(storage.posts.map((p) => p.file)).toEqual([expect.any(File), thumbnail]);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    const bare = im.createVideoMessage({ file: fileOf('clip.mp4', 100, 'video/mp4'), to, height: 100, width: 50 });
+    await im.sendMessage({ message: bare });
+    const url = `${base}/parley_${'3'.padStart(32, '0')}.bin`;
+    expect((bare.payload as VideoPayload).thumbnail).toEqual({
+      name: `parley_${'3'.padStart(32, '0')}.bin`,
+      url: `${url}?x-oss-process=video/snapshot,t_0000,f_jpg,h_100,m_fast,ar_auto`,
+      width: 50,
+      height: 100,
+      contentType: 'image/jpeg',
+    });
+  });
+
+  it('UP-6: a refused upload leaves the message failed and rejects with 500; nothing is published', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    storage.script.status = 403;
+    storage.script.body = JSON.stringify({ code: 403, content: 'Invalid according to Policy: Policy expired.' });
+    const message = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to });
+    const error = await im.sendMessage({ message }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParleyError);
+    expect(error).toMatchObject({
+      code: 500,
+      content: 'Upload failed: HTTP 403 Invalid according to Policy: Policy expired.',
+    });
+    expect(message.status).toBe('fail');
+    expect(server.requests('publishIM')).toHaveLength(0);
+    const history = await im.history({ type: 'private', id: 'bob' });
+    expect(history.at(-1)).toMatchObject({ messageId: message.messageId, status: 'fail' });
+    await expect(im.sendMessage({ message })).rejects.toMatchObject({ code: 400 });
+  });
+
+  it('UP-6: a refused upload token fails the message with 500 and the server reason', async () => {
+    const { im, server } = await connectedWithStorage(tick);
+    server.handle('uploadToken', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
+    const message = im.createFileMessage({ file: fileOf('a.txt', 3), to });
+    await expect(im.sendMessage({ message })).rejects.toMatchObject({
+      code: 500,
+      content: 'Upload failed: No permission',
+    });
+    expect(message.status).toBe('fail');
+    server.handle('uploadToken', () => ({ code: 200, resultCode: 200, content: { vendor: 'FTP' } }));
+    const other = im.createFileMessage({ file: fileOf('a.txt', 3), to });
+    await expect(im.sendMessage({ message: other })).rejects.toMatchObject({
+      code: 500,
+      content: 'Upload failed: The upload token from the server is not usable.',
+    });
+  });
+
+  it('UP-6: aborting the upload fails the message with 500 Upload aborted.', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    storage.script.hold = new Promise<void>(() => undefined);
+    const controller = new AbortController();
+    const message = im.createVideoMessage({ file: fileOf('a.mp4', 3, 'video/mp4'), to, signal: controller.signal });
+    const sending = im.sendMessage({ message }).catch((e: unknown) => e);
+    await tick();
+    expect(message.status).toBe('sending');
+    controller.abort();
+    expect(await sending).toMatchObject({ code: 500, content: 'Upload aborted.' });
+    expect(message.status).toBe('fail');
+    expect(server.requests('publishIM')).toHaveLength(0);
+    const early = new AbortController();
+    early.abort();
+    const never = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to, signal: early.signal });
+    await expect(im.sendMessage({ message: never })).rejects.toMatchObject({ code: 500, content: 'Upload aborted.' });
+    expect(storage.posts).toHaveLength(1);
+  });
+});
