@@ -1,0 +1,196 @@
+import { ServiceError } from '../errors.js';
+import { assertIds } from '../ids.js';
+import {
+  CODES,
+  LIMITS,
+  MESSAGES,
+  SERVER_PUSHES,
+  type ImHistoryAck,
+  type ImHistoryChangeAck,
+  type WireConversation,
+  type WireMessageRead,
+  type WirePendingConversation,
+} from '../protocol.js';
+import type { Actor, Pusher } from '../push.js';
+import type { CsConversationKey, CsStore, MessageStore } from '../store/index.js';
+import type { TeamService } from './teams.js';
+import { csReadKey, toWireCs } from './wire.js';
+
+/** How a CS request names a conversation: `id` is the team (customer side) or the customer (agent side). */
+interface CsRef {
+  id: string;
+  teamId?: string | null | undefined;
+}
+
+/** The CS side of history, read marks and the conversation lists (CS-8..CS-12). */
+export interface CsConversationService {
+  /** `IM_HISTORY` with scene `cs`. */
+  history(
+    actor: Actor,
+    request: CsRef & { lastTimestamp?: number | null; limit?: number | null },
+  ): Promise<ImHistoryAck>;
+  /** `IM_HISTORY_CHANGE` with scene `cs`: read offsets only, since CS messages are never deleted or recalled. */
+  historyChange(actor: Actor, request: CsRef): Promise<ImHistoryChangeAck>;
+  /** `IM_MARK_AS_READ` with scene `cs`. */
+  markAsRead(actor: Actor, request: CsRef & { lastTimestamp: number }): Promise<void>;
+  /** The actor's CS conversations for `imLastConversations`, both as a customer and as an agent. */
+  list(actor: Actor): Promise<WireConversation[]>;
+  /** `topConversation` with type `cs`. */
+  top(actor: Actor, request: CsRef & { top: boolean }): Promise<void>;
+  /** `removeConversation` with type `cs`. */
+  remove(actor: Actor, request: CsRef): Promise<void>;
+  /** `imData` with type `cs`. */
+  data(actor: Actor, request: CsRef): Promise<string>;
+  /** `CS_PENDING_CONVERSATION`: the pending customers of every team the actor is online in. */
+  pending(actor: Actor): Promise<WirePendingConversation[]>;
+}
+
+/** Creates the CS conversation service. */
+export function createCsConversationService(deps: {
+  cs: CsStore;
+  messages: MessageStore;
+  teams: TeamService;
+  pusher: Pusher;
+}): CsConversationService {
+  const { cs, messages, teams } = deps;
+
+  /**
+   * CS-8: which conversation a request names, and from which side. A customer only ever names their own (the team
+   * id stands for it); naming a customer needs membership of the team, else 401.
+   */
+  const resolve = async (actor: Actor, ref: CsRef) => {
+    const teamId = ref.teamId ?? ref.id;
+    assertIds([teamId, ref.id]);
+    const appkey = actor.app.appkey;
+    if (ref.id === teamId) return { key: { appkey, teamId, customerId: actor.userId }, customer: true };
+    if (!(await teams.isMember(appkey, teamId, actor.userId))) {
+      throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+    }
+    return { key: { appkey, teamId, customerId: ref.id }, customer: false };
+  };
+
+  const offsets = (key: CsConversationKey, userIds: readonly string[]) =>
+    messages.readOffsets(key.appkey, csReadKey(key.teamId, key.customerId), userIds);
+
+  const viewers = (actor: Actor, key: CsConversationKey, customer: boolean) =>
+    customer ? [actor.userId] : [actor.userId, key.customerId];
+
+  return {
+    async history(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
+      const page = await cs.messages.page(key, request.lastTimestamp ? request.lastTimestamp : undefined, limit);
+      return { messages: page.map(toWireCs), userOffsets: await offsets(key, viewers(actor, key, customer)) };
+    },
+
+    async historyChange(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      return {
+        userOffsets: await offsets(key, viewers(actor, key, customer)),
+        deletedMessageTimes: [],
+        recalledMessages: [],
+      };
+    },
+
+    async markAsRead(actor, request) {
+      const { key } = await resolve(actor, request);
+      const time = await messages.raiseReadOffset({
+        appkey: key.appkey,
+        convKey: csReadKey(key.teamId, key.customerId),
+        userId: actor.userId,
+        ts: request.lastTimestamp,
+      });
+      const payload: WireMessageRead = {
+        scene: 'cs',
+        targetId: request.id,
+        markerId: actor.userId,
+        teamId: key.teamId,
+        time,
+      };
+      // As IM-11 for groups: the marker's other devices hear it; the other side keeps its own unread count.
+      deps.pusher.toUsers({
+        appkey: key.appkey,
+        userIds: [actor.userId],
+        event: SERVER_PUSHES.messageRead,
+        payload,
+        exceptConnectionId: actor.connectionId,
+      });
+    },
+
+    async list(actor) {
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const rows = await cs.conversations(appkey, me, LIMITS.conversationListMax);
+      const listed: WireConversation[] = [];
+      for (const row of rows) {
+        const key = { appkey, teamId: row.teamId, customerId: row.customerId };
+        // CS-9: an agent's row shows the newest message the agent took part in, so a handed-over or ended
+        // conversation keeps its transfer or end as the last message.
+        const last = await cs.messages.at(key, row.lastTs);
+        if (!last) continue;
+        const customer = row.customerId === me;
+        const userOffsets = await offsets(key, customer ? [me] : [me, row.customerId]);
+        const mine = userOffsets.find((o) => o.userId === me)?.offset ?? 0;
+        const unread = customer
+          ? await cs.messages.count(key, { after: mine, notFrom: me })
+          : await cs.messages.count(key, { after: mine, upTo: row.lastTs, from: row.customerId });
+        listed.push({ t: 'cs', top: row.top, d: row.data || '{}', userOffsets, lmsg: toWireCs(last), unread });
+      }
+      return listed;
+    },
+
+    async top(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      if (customer && (await cs.session(key))?.status === 'PENDING') {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csPendingConversation);
+      }
+      if (!(await cs.setTop(key, actor.userId, request.top))) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+      }
+    },
+
+    async remove(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      if (!(await cs.conversation(key, actor.userId))) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+      }
+      const session = await cs.session(key);
+      // CS-10: only an ended conversation may go; for an agent, one they no longer hold has ended for them.
+      if (customer && session?.status === 'PENDING') {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csPendingConversation);
+      }
+      const open = customer
+        ? session?.status === 'ACCEPTED'
+        : session?.status === 'ACCEPTED' && session.agentId === actor.userId;
+      if (open) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csNotEnded);
+      await cs.remove(key, actor.userId);
+    },
+
+    async data(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      const row = await cs.conversation(key, actor.userId);
+      if (row) return row.data || '{}';
+      if (customer) return (await cs.teamData(key.appkey, key.teamId)) ?? '{}';
+      return (await cs.session(key))?.customerData ?? '{}';
+    },
+
+    async pending(actor) {
+      const appkey = actor.app.appkey;
+      const teamIds = await cs.onlineTeams(appkey, actor.userId);
+      const sessions = await cs.pendingSessions(appkey, teamIds);
+      const listed: WirePendingConversation[] = [];
+      for (const s of sessions) {
+        const key = { appkey, teamId: s.teamId, customerId: s.customerId };
+        const last = await cs.messages.at(key, s.lastTs);
+        if (!last) continue;
+        listed.push({
+          lastMessage: toWireCs(last),
+          customerData: s.customerData,
+          userOffsets: await offsets(key, [actor.userId]),
+          unread: await cs.messages.count(key, { after: s.start - 1, from: s.customerId }),
+        });
+      }
+      return listed;
+    },
+  };
+}

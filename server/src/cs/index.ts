@@ -1,0 +1,54 @@
+import type { Pusher } from '../push.js';
+import type { CsStore, MessageStore } from '../store/index.js';
+import { createCsConversationService, type CsConversationService } from './conversations.js';
+import { createLiveWatchers, type LiveWatchers } from './live.js';
+import { createCsSessionService, type CsSessionService } from './sessions.js';
+import { createTeamService, type TeamService } from './teams.js';
+
+export type { CsConversationService } from './conversations.js';
+export type { LiveWatchers } from './live.js';
+export type { CsSessionService } from './sessions.js';
+export type { TeamService } from './teams.js';
+
+/** What the IM services hand over when a request has the scene `cs`. */
+export type CsForIm = Pick<CsSessionService, 'publish'> &
+  Pick<CsConversationService, 'history' | 'historyChange' | 'markAsRead' | 'list' | 'top' | 'remove' | 'data'>;
+
+/** Customer service: teams, sessions, conversations and live watchers, over one store. */
+export interface CsServices {
+  teams: TeamService;
+  sessions: CsSessionService;
+  conversations: CsConversationService;
+  live: LiveWatchers;
+  /** The part the IM services call for scene `cs`. */
+  im: CsForIm;
+}
+
+/** Creates the customer-service domain. */
+export function createCsServices(deps: {
+  cs: CsStore;
+  messages: MessageStore;
+  pusher: Pusher;
+  now: () => number;
+}): CsServices {
+  const teams = createTeamService(deps);
+  const live = createLiveWatchers();
+  const sessions = createCsSessionService({ ...deps, teams, live });
+  const conversations = createCsConversationService({ ...deps, teams });
+  return {
+    teams,
+    sessions,
+    conversations,
+    live,
+    im: {
+      publish: (actor, request) => sessions.publish(actor, request),
+      history: (actor, request) => conversations.history(actor, request),
+      historyChange: (actor, request) => conversations.historyChange(actor, request),
+      markAsRead: (actor, request) => conversations.markAsRead(actor, request),
+      list: (actor) => conversations.list(actor),
+      top: (actor, request) => conversations.top(actor, request),
+      remove: (actor, request) => conversations.remove(actor, request),
+      data: (actor, request) => conversations.data(actor, request),
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { ServiceError } from '../errors.js';
+import { assertIds } from '../ids.js';
+import { CODES, MESSAGES, SERVER_PUSHES, type WireCsAgent, type WireCsOnlineChanged } from '../protocol.js';
+import type { Actor, Pusher } from '../push.js';
+import type { CsAgentRecord, CsStore } from '../store/index.js';
+import { isJsonObject } from './wire.js';
+
+/** Teams and their agents (CS-1, CS-2): going online and offline, who is online where. */
+export interface TeamService {
+  /** `CS_ONLINE`: joins the team (if not yet a member) and goes online with this data. */
+  online(actor: Actor, request: { teamId: string; teamData: string; agentData: string }): Promise<void>;
+  /** `CS_OFFLINE`: refused while the agent holds accepted customers in the team. */
+  offline(actor: Actor, teamId: string): Promise<void>;
+  /** `CS_MY_TEAMS`: the teams the actor is online in. */
+  myTeams(actor: Actor): Promise<string[]>;
+  /** `CS_AGENTS`: the online agents of a team, data as JSON strings. */
+  agents(actor: Actor, teamId: string): Promise<WireCsAgent[]>;
+  /** The actor's membership if they are an online agent of the team; else 401 `No permission`. */
+  requireOnlineAgent(actor: Actor, teamId: string): Promise<CsAgentRecord>;
+  /** Whether the user is a member of the team (online or not). */
+  isMember(appkey: string, teamId: string, userId: string): Promise<boolean>;
+}
+
+/** Creates the team service. */
+export function createTeamService(deps: { cs: CsStore; pusher: Pusher; now: () => number }): TeamService {
+  const { cs, pusher } = deps;
+
+  /** CS-1: the agent's other devices follow (the reference keeps its team set current from this push). */
+  const tellOtherDevices = (actor: Actor, payload: WireCsOnlineChanged) =>
+    pusher.toUsers({
+      appkey: actor.app.appkey,
+      userIds: [actor.userId],
+      event: SERVER_PUSHES.csOnlineChanged,
+      payload,
+      exceptConnectionId: actor.connectionId,
+    });
+
+  return {
+    async online(actor, { teamId, teamData, agentData }) {
+      assertIds([teamId]);
+      if (!isJsonObject(teamData) || !isJsonObject(agentData)) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csDataNotObjects);
+      }
+      const appkey = actor.app.appkey;
+      await cs.setOnline({ appkey, teamId, agentId: actor.userId, agentData, teamData, now: deps.now() });
+      tellOtherDevices(actor, { teamId, online: true });
+    },
+    async offline(actor, teamId) {
+      assertIds([teamId]);
+      const appkey = actor.app.appkey;
+      // CS-2: a customer being served must not lose their agent without an end or a transfer.
+      if ((await cs.acceptedCount(appkey, teamId, actor.userId)) > 0) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csOfflineWithCustomers);
+      }
+      await cs.setOffline({ appkey, teamId, agentId: actor.userId, now: deps.now() });
+      tellOtherDevices(actor, { teamId, online: false });
+    },
+    myTeams: (actor) => cs.onlineTeams(actor.app.appkey, actor.userId),
+    async agents(actor, teamId) {
+      assertIds([teamId]);
+      const agents = await cs.onlineAgents(actor.app.appkey, teamId);
+      return agents.map((a) => ({ id: a.agentId, data: a.agentData }));
+    },
+    async requireOnlineAgent(actor, teamId) {
+      assertIds([teamId]);
+      const agent = await cs.agent(actor.app.appkey, teamId, actor.userId);
+      if (!agent?.online) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+      return agent;
+    },
+    async isMember(appkey, teamId, userId) {
+      return (await cs.agent(appkey, teamId, userId)) !== undefined;
+    },
+  };
+}

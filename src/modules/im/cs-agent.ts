@@ -1,0 +1,266 @@
+import {
+  CLIENT_EVENTS,
+  CLIENT_NOTICES,
+  CS_MESSAGE_TYPES,
+  LIMITS,
+  SERVER_PUSHES,
+  nextCustomerStatus,
+  wireImMessageSchema,
+  type CustomerStatus,
+  type WireCsEventAck,
+  type WireCustomerStatus,
+  type WirePendingConversation,
+} from '../../protocol/index.js';
+import type { Connection } from '../../core/connection.js';
+import { ConversationStore } from './conversations.js';
+import { deliverCs } from './cs-inbox.js';
+import { customerOf, transitionOf } from './cs-message.js';
+import { fromWire } from './message.js';
+import type { ImState } from './state.js';
+import { conversationOf, type ConversationList, type CsMessage } from './types.js';
+import type { ImWire } from './wire.js';
+
+/** A live session: one customer of one team watched by this client (`csteam().liveSession`). */
+export interface LiveSessionOptions {
+  teamId: string;
+  customerId: string;
+  /** Every message of the customer's conversation from now on, pending, accepted or someone else's. */
+  onNewMessage: (message: CsMessage) => void;
+  /** The customer's status, once at the start and after every change. */
+  onStatusUpdated: (status: CustomerStatus) => void;
+}
+
+function parseObject(text: unknown): Record<string, unknown> {
+  if (typeof text !== 'string') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A customer status from its wire form (the agent's data is a JSON string there). */
+export function statusFromWire(wire: Partial<WireCustomerStatus> | undefined): CustomerStatus {
+  if (wire?.status === 'PENDING') {
+    return { status: 'PENDING', start: Number(wire.start), sessionId: Number(wire.sessionId) };
+  }
+  if (wire?.status === 'ACCEPTED') {
+    return {
+      status: 'ACCEPTED',
+      start: Number(wire.start),
+      sessionId: Number(wire.sessionId),
+      agent: { id: String(wire.agent?.id), data: parseObject(wire.agent?.data) },
+    };
+  }
+  return wire?.sessionId === undefined ? { status: 'FREE' } : { status: 'FREE', sessionId: Number(wire.sessionId) };
+}
+
+/**
+ * The agent side of customer service behind `client.im`: the teams this user is online in, the pending list, the
+ * live session, and the customer-service pushes. `csteam(teamId)` objects are thin views over it.
+ */
+export class CsAgent {
+  readonly #connection: Connection;
+  readonly #state: ImState;
+  readonly #wire: ImWire;
+  /** The pending customers of my teams; loaded on first ask, kept current from pushes. */
+  readonly pending = new ConversationStore();
+  #teams: Promise<Set<string>> | undefined;
+  #live: (LiveSessionOptions & { status: CustomerStatus }) | undefined;
+
+  constructor(connection: Connection, state: ImState, wire: ImWire) {
+    this.#connection = connection;
+    this.#state = state;
+    this.#wire = wire;
+    connection.pushes.on(SERVER_PUSHES.imMessage, (payload) => this.#onPush(payload));
+    connection.pushes.on(SERVER_PUSHES.csOnlineChanged, (payload) => this.#onOnlineChanged(payload));
+    connection.events.on('connectionStatus', ({ status }) => {
+      // Which teams I am online in is asked again after the link comes back (another device may have changed it).
+      if (status === 'reconnecting') this.#teams = undefined;
+      if ((status === 'reconnected' || status === 'expired_reconnected') && this.pending.loaded) {
+        void this.loadPending().catch(() => undefined);
+      }
+      if (status === 'disconnected' || status === 'connect_failed') {
+        this.#teams = undefined;
+        this.#live = undefined;
+        this.pending.clear();
+      }
+    });
+  }
+
+  /** The teams I am online in (`CS_MY_TEAMS`, asked once per connection). */
+  teams(): Promise<Set<string>> {
+    this.#teams ??= this.#wire
+      .call<unknown>(CLIENT_EVENTS.csMyTeams, {}, 'read', 'query')
+      .then((list) => new Set(Array.isArray(list) ? list.map(String) : []));
+    const asked = this.#teams;
+    asked.catch(() => {
+      if (this.#teams === asked) this.#teams = undefined;
+    });
+    return asked;
+  }
+
+  /** Records a change of my teams made here or pushed from another device. */
+  async setOnline(teamId: string, online: boolean): Promise<void> {
+    const teams = await this.teams();
+    if (online) teams.add(teamId);
+    else teams.delete(teamId);
+    this.#state.events.emit('CS_ONLINE_CHANGED', { teamId, online });
+    if (online) await this.loadPending();
+    else this.#dropPending(teamId);
+  }
+
+  /** `CS_PENDING_CONVERSATION`: the pending list from the server, then kept current from pushes. */
+  async loadPending(): Promise<ConversationList> {
+    const items = await this.#wire.call<WirePendingConversation[] | undefined>(
+      CLIENT_EVENTS.csPendingConversation,
+      {},
+      'read',
+      'query',
+    );
+    const me = this.#state.me.id;
+    const conversations = (Array.isArray(items) ? items : []).map((item) => {
+      const lastMessage = fromWire({ ...item.lastMessage, t: 'cs' }) as CsMessage;
+      const ref = conversationOf(lastMessage, me);
+      return {
+        type: 'cs' as const,
+        id: ref.id,
+        teamId: lastMessage.teamId,
+        data: parseObject(item.customerData),
+        unread: typeof item.unread === 'number' ? item.unread : 1,
+        lastMessage,
+        top: false,
+      };
+    });
+    this.pending.replaceAll(conversations);
+    this.pending.loaded = true;
+    this.#emitPending();
+    return this.pending.snapshot();
+  }
+
+  /** Applies a session event this client caused (the ack of accept, end or transfer), as if it had been pushed. */
+  applyOwn(wire: WireCsEventAck | undefined): CsMessage {
+    if (!wire?.message) throw new Error('CS ack without a message');
+    const message = fromWire({ ...wire.message, t: 'cs' }) as CsMessage;
+    this.#state.recent.add(message.messageId);
+    this.#receive(message);
+    return message;
+  }
+
+  /** Starts watching a customer; the previous live session, if any, ends here. */
+  async liveSession(options: LiveSessionOptions): Promise<void> {
+    const content = await this.#wire.call<{ customerStatus?: WireCustomerStatus }>(
+      CLIENT_EVENTS.csLiveSession,
+      { teamId: options.teamId, customerId: options.customerId },
+      'write',
+    );
+    const status = statusFromWire(content?.customerStatus);
+    this.#live = { ...options, status };
+    options.onStatusUpdated(status);
+  }
+
+  /** Stops the live session. */
+  async quitLiveSession(): Promise<void> {
+    const live = this.#live;
+    if (!live) return;
+    this.#live = undefined;
+    await this.#wire.call(CLIENT_EVENTS.csQuitLive, { teamId: live.teamId, customerId: live.customerId }, 'write');
+  }
+
+  /** `CS_ACCEPT`, `CS_END` or `CS_TRANSFER`: the resulting message, applied locally. */
+  async act(event: string, params: Record<string, unknown>, data?: Record<string, unknown>): Promise<CsMessage> {
+    const message = this.applyOwn(await this.#wire.call<WireCsEventAck>(event, params, 'write'));
+    // An accept names the customer's data: the conversation shows it without asking the server.
+    const ref = conversationOf(message, this.#state.me.id);
+    if (data && this.#state.conversations.update(ref, (c) => ({ ...c, data }))) this.#state.emitConversations();
+    return message;
+  }
+
+  /** An agent's history with one customer: straight from the server, oldest first (no cache, as the reference). */
+  async history(params: {
+    teamId: string;
+    customerId: string;
+    lastTimestamp?: number;
+    limit?: number;
+  }): Promise<CsMessage[]> {
+    const limit = Math.min(LIMITS.historyMaxLimit, Math.max(1, Math.floor(params.limit ?? LIMITS.historyDefaultLimit)));
+    const before =
+      typeof params.lastTimestamp === 'number' && params.lastTimestamp > 0 ? params.lastTimestamp : undefined;
+    const page = await this.#wire.history({ type: 'cs', id: params.customerId, teamId: params.teamId }, before, limit);
+    return page.messages as CsMessage[];
+  }
+
+  #onPush(payload: unknown): void {
+    const parsed = wireImMessageSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.t !== 'cs') return;
+    const wire = parsed.data;
+    this.#connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
+    if (!this.#state.recent.add(wire.i)) return;
+    this.#receive(fromWire({ ...wire, p: wire.p ?? 'null' }) as CsMessage);
+  }
+
+  #receive(message: CsMessage): void {
+    const state = this.#state;
+    const me = state.me.id;
+    if (customerOf(message) !== me) {
+      this.#updateLive(message);
+      this.#updatePending(message);
+    }
+    if (state.held) state.held.push(message);
+    else if (!state.known(message)) deliverCs(state, message);
+  }
+
+  #updateLive(message: CsMessage): void {
+    const live = this.#live;
+    if (!live || live.teamId !== message.teamId || live.customerId !== customerOf(message)) return;
+    live.onNewMessage(message);
+    const next = nextCustomerStatus(live.status, transitionOf(message));
+    if (next === live.status) return;
+    live.status = next;
+    live.onStatusUpdated(next);
+  }
+
+  /** CS-7: a pending message joins or updates the list; an accept (or anything accepted) takes the customer out. */
+  #updatePending(message: CsMessage): void {
+    if (!this.pending.loaded) return;
+    const ref = conversationOf(message, this.#state.me.id);
+    if (message.accepted || message.type === CS_MESSAGE_TYPES.accept) {
+      if (this.pending.remove(ref)) this.#emitPending();
+      return;
+    }
+    const updated = this.pending.update(ref, (c) => ({ ...c, lastMessage: message, unread: c.unread + 1 }));
+    if (!updated) {
+      this.pending.put({
+        type: 'cs',
+        id: ref.id,
+        teamId: message.teamId,
+        data: message.senderData,
+        unread: 1,
+        lastMessage: message,
+        top: false,
+      });
+    }
+    this.#emitPending();
+  }
+
+  #dropPending(teamId: string): void {
+    const before = this.pending.snapshot().conversations.length;
+    for (const c of this.pending.snapshot().conversations) {
+      if (c.teamId === teamId) this.pending.remove({ type: 'cs', id: c.id as string, teamId });
+    }
+    if (this.pending.snapshot().conversations.length !== before) this.#emitPending();
+  }
+
+  #onOnlineChanged(payload: unknown): void {
+    const change = payload as { teamId?: unknown; online?: unknown } | null;
+    if (typeof change?.teamId !== 'string' || typeof change.online !== 'boolean') return;
+    void this.setOnline(change.teamId, change.online).catch(() => undefined);
+  }
+
+  #emitPending(): void {
+    if (this.pending.loaded) this.#state.events.emit('PENDING_CONVERSATIONS_UPDATED', this.pending.snapshot());
+  }
+}
