@@ -1,0 +1,86 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createClient, type ParleyClient } from 'parley-im';
+import { ParleyProvider, useConversations } from 'parley-im/react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { CONFIG_KEY, useAppConfig } from '../features/api/config';
+import { useSession } from './session';
+
+/** What the rest of the app knows about messaging without needing the SDK's provider. */
+interface Messaging {
+  /** Whether a ParleyProvider is mounted, so that the SDK hooks may be used. */
+  available: boolean;
+  /** Unread messages of all conversations. */
+  unreadTotal: number;
+}
+
+const MessagingContext = createContext<Messaging>({ available: false, unreadTotal: 0 });
+
+/** Messaging facts for components outside the SDK's provider (the tab bar) and inside it (the chat pages). */
+export function useMessaging(): Messaging {
+  return useContext(MessagingContext);
+}
+
+/** Whether the page is shown; the connection is closed while it is hidden (spec §4: on each app show). */
+function usePageVisible(): boolean {
+  const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
+  useEffect(() => {
+    const onChange = () => setVisible(document.visibilityState !== 'hidden');
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+  return visible;
+}
+
+function UnreadBridge({ children }: { children: ReactNode }) {
+  const { list } = useConversations();
+  const value = useMemo(() => ({ available: true, unreadTotal: list?.unreadTotal ?? 0 }), [list?.unreadTotal]);
+  return <MessagingContext.Provider value={value}>{children}</MessagingContext.Provider>;
+}
+
+/**
+ * Connects to messaging as the signed-in user while the page is visible: on login or at app start with a stored
+ * user (spec §4), closed when the page is hidden and on logout, resumed on show with the config reloaded.
+ */
+export function MessagingProvider({ children }: { children: ReactNode }) {
+  const config = useAppConfig();
+  const { user, otp } = useSession();
+  const visible = usePageVisible();
+  const queryClient = useQueryClient();
+  const appkey = config.data?.im.appkey;
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (visible) void queryClient.invalidateQueries({ queryKey: CONFIG_KEY });
+  }, [visible, queryClient]);
+
+  // One client per user: the provider reuses a connected client, so a new user needs a client of its own.
+  const client = useMemo<ParleyClient | undefined>(
+    () =>
+      appkey && userId
+        ? createClient({
+            host: window.location.host,
+            forceTLS: window.location.protocol === 'https:',
+            appkey,
+            modules: ['im'],
+          })
+        : undefined,
+    [appkey, userId],
+  );
+  const name = user?.username;
+  const avatar = user?.img;
+  const connectAs = useMemo(
+    () =>
+      visible && otp && userId ? { id: userId, data: { name: name ?? '', avatar: avatar ?? '' }, otp } : undefined,
+    [visible, otp, userId, name, avatar],
+  );
+
+  if (!client)
+    return (
+      <MessagingContext.Provider value={{ available: false, unreadTotal: 0 }}>{children}</MessagingContext.Provider>
+    );
+  return (
+    <ParleyProvider client={client} user={connectAs}>
+      <UnreadBridge>{children}</UnreadBridge>
+    </ParleyProvider>
+  );
+}

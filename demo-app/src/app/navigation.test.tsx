@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { HOME_PATH, requiresLogin, resolveTarget } from './navigation';
+
+describe('navigation rules (spec §2)', () => {
+  it('opens the five tab pages as tab switches, and / or pages/index/index as home', () => {
+    expect(resolveTarget('pages/video/index', false)).toEqual({ kind: 'tab', path: '/pages/video/index' });
+    expect(resolveTarget('/pages/user/index', false)).toEqual({ kind: 'tab', path: '/pages/user/index' });
+    expect(resolveTarget('/', false)).toEqual({ kind: 'tab', path: HOME_PATH });
+    expect(resolveTarget('pages/index/index', false)).toEqual({ kind: 'tab', path: HOME_PATH });
+  });
+
+  it('sends a visitor to login for member, renwu and im paths, keeping where they wanted to go', () => {
+    for (const target of ['member/notify', 'renwu/index', 'im/view?uid=7', '/im/index']) {
+      const action = resolveTarget(target, false);
+      expect(action.kind).toBe('login');
+      if (action.kind === 'login') expect(action.path).toMatch(/^\/user\/login\?redirect=/);
+    }
+    expect(resolveTarget('im/view?uid=7', false)).toEqual({
+      kind: 'login',
+      path: `/user/login?redirect=${encodeURIComponent('/im/view?uid=7')}`,
+    });
+  });
+
+  it('also protects cart, payment, live and a user home without an id', () => {
+    for (const target of ['shop/cart', 'shop/payment', 'live/index', 'live/view?id=3', 'user/home']) {
+      expect(requiresLogin(target)).toBe(true);
+    }
+    expect(requiresLogin('user/home?id=5')).toBe(false);
+    expect(requiresLogin('shop/view?id=5')).toBe(false);
+    expect(requiresLogin('article/view?id=1')).toBe(false);
+  });
+
+  it('matches whole path segments, so that a page merely containing "im" is open', () => {
+    expect(requiresLogin('public/tianqi')).toBe(false);
+    expect(requiresLogin('search/list?q=im')).toBe(false);
+  });
+
+  it('opens protected pages directly for a signed-in user', () => {
+    expect(resolveTarget('member/notify', true)).toEqual({ kind: 'page', path: '/member/notify' });
+    expect(resolveTarget('im/view?uid=7', true)).toEqual({ kind: 'page', path: '/im/view?uid=7' });
+  });
+
+  it('opens full http(s) URLs in the web view', () => {
+    const action = resolveTarget('https://example.com/a?b=1', false);
+    expect(action.kind).toBe('webview');
+    if (action.kind !== 'webview') return;
+    const [path, query] = action.path.split('?');
+    expect(path).toBe('/public/web-view');
+    expect(new URLSearchParams(query).get('url')).toBe('https://example.com/a?b=1');
+  });
+
+  it('gives "link does not exist" for an empty target', () => {
+    for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
+  });
+});

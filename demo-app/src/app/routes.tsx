@@ -1,0 +1,99 @@
+import type { ComponentType } from 'react';
+import { lazyPage } from './lazy';
+import { TAB_PATHS } from './navigation';
+
+/** Pages that exist, by route path (no leading slash); each loads as its own chunk. */
+const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
+  'pages/article/index': () => import('../pages/article/index'),
+  'pages/video/index': () => import('../pages/video/index'),
+  'pages/shop/index': () => import('../pages/shop/index'),
+  'pages/quanzi/index': () => import('../pages/quanzi/index'),
+  'pages/user/index': () => import('../pages/user/index'),
+  'user/login': () => import('../pages/user/login'),
+  'user/quhao': () => import('../pages/user/quhao'),
+  'member/language': () => import('../pages/member/language'),
+  'member/sz': () => import('../pages/member/sz'),
+  'im/index': () => import('../pages/im/index'),
+  'im/view': () => import('../pages/im/view'),
+  'public/web-view': () => import('../pages/public/web-view'),
+};
+
+/** Every sub-package page of spec §2, by package. Those not in {@link BUILT} show "coming soon". */
+const SUB_PACKAGES: Record<string, readonly string[]> = {
+  article: ['view', 'page', 'typeid', 'ping', 'jubao_view', 'ping-zan', 'find'],
+  video: ['view'],
+  svideo: ['index', 'nvideo'],
+  live: ['index', 'view', 'a1', 'a2', 'shop-add'],
+  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote'],
+  renwu: ['index', 'tixian_band', 'jinbi', 'yaoqing', 'tixian', 'tixian_list'],
+  search: ['index', 'list'],
+  topic: ['index', 'list'],
+  user: ['user_list', 'login', 'quhao', 'home', 'scan-login'],
+  member: [
+    'sz',
+    'sz-user',
+    'sz-nickname',
+    'sz-qianming',
+    'add-article',
+    'add-quanzi',
+    'add-video',
+    'record',
+    'guanzhu',
+    'renzheng',
+    'feedback',
+    'feedback-list',
+    'lahei',
+    'notify',
+    'sz-notify',
+    'out',
+    'language',
+    'address',
+    'address-add',
+    'money',
+    'recharge',
+    'money-records',
+    'recharge-records',
+  ],
+  shop: [
+    'user-add',
+    'business-index',
+    'business-add',
+    'business-list',
+    'view',
+    'cart',
+    'payment',
+    'success',
+    'user-order',
+    'user-order-view',
+    'user-drawback',
+    'business-order',
+    'business-send',
+    'user-ping-add',
+    'view-ping',
+    'shop',
+    'business-tixian',
+    'history',
+    'shoucang',
+    'user-ping',
+    'business-gonggao',
+    'business-gonggao-view',
+    'business-ping',
+  ],
+  im: ['view', 'index'],
+  other: ['choose-location', 'open-location', 'avatar-cropper'],
+};
+
+/** One route: its path, and the page, or none for a "coming soon" page. */
+export interface RouteEntry {
+  path: string;
+  page: ComponentType | undefined;
+}
+
+/** The route table: the tab pages, then every sub-package page. */
+export const ROUTES: readonly RouteEntry[] = [
+  ...TAB_PATHS,
+  ...Object.entries(SUB_PACKAGES).flatMap(([root, pages]) => pages.map((page) => `${root}/${page}`)),
+].map((path) => {
+  const load = BUILT[path];
+  return { path, page: load ? lazyPage(load) : undefined };
+});

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { apiPost } from './request';
+
+/** The app config from `index/config` (spec §3); fields beyond these are not used yet. */
+export interface AppConfig {
+  kefu_h5: string;
+  /** Emoji name -> image URL, offered in chat. */
+  emoji: Record<string, string>;
+  aliyun: { upload_url: string };
+  /** Whether the first two tabs read "front page" and "video" rather than "latest" and "hot". */
+  app_show: boolean;
+  im: { appkey: string };
+}
+
+/** Query key of the config; invalidated on each app show (spec §4). */
+export const CONFIG_KEY = ['index/config'] as const;
+
+/** The app config, loaded once and reloaded when the app is shown again. */
+export function useAppConfig() {
+  const { i18n } = useTranslation();
+  return useQuery({
+    queryKey: CONFIG_KEY,
+    queryFn: async () => (await apiPost<{ ret: AppConfig }>('index/config', {}, { locale: i18n.language })).ret,
+    staleTime: Infinity,
+  });
+}

@@ -1,0 +1,90 @@
+import { ParleyError, type Message } from 'parley-im';
+import { useConnectionStatus, useMessages, useParleyClient, type ConversationTarget } from 'parley-im/react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastError } from '../../ui/toast';
+import { Composer } from './Composer';
+import { MessageBubble } from './MessageBubble';
+
+/** Loading older messages starts when the list is scrolled this close to its top. */
+const TOP_THRESHOLD_PX = 40;
+
+const errorMessage = (error: unknown) => ParleyError.from(error).content;
+
+/** A chat: history paging on scroll up, live messages, read marks, sending, retry, recall and delete. */
+export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji: Record<string, string> | undefined }) {
+  const { t } = useTranslation();
+  const client = useParleyClient();
+  const status = useConnectionStatus();
+  // Used as `chat.x()`: the SDK declares these as methods.
+  const chat = useMessages(target);
+  const { messages, loading, hasMore } = chat;
+  const me = String(client.user?.id ?? '');
+  const list = useRef<HTMLDivElement>(null);
+  // Scroll height before an older page was prepended, to keep what the reader sees in place.
+  const heightBeforeMore = useRef<number | undefined>(undefined);
+  const newest = messages.at(-1);
+
+  // Read marks: whatever arrives from others while this chat is open counts as read.
+  const newestIncoming = messages.findLast((m) => m.senderId !== me && m.status === 'success')?.timestamp;
+  useEffect(() => {
+    if (newestIncoming !== undefined && document.visibilityState === 'visible')
+      void chat.markRead().catch(() => undefined);
+  }, [newestIncoming, chat]);
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    if (heightBeforeMore.current !== undefined) {
+      el.scrollTop = el.scrollHeight - heightBeforeMore.current;
+      heightBeforeMore.current = undefined;
+    } else {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [messages.length, newest?.messageId]);
+
+  const onScroll = () => {
+    const el = list.current;
+    if (!el || loading || !hasMore || el.scrollTop > TOP_THRESHOLD_PX || messages.length === 0) return;
+    heightBeforeMore.current = el.scrollHeight;
+    void chat.loadMore();
+  };
+
+  const run = (work: Promise<unknown>) => void work.catch((e: unknown) => toastError(errorMessage(e)));
+  const onRecall = (m: Message) => run(client.im.recallMessage({ messages: [m] }));
+  const onDelete = (m: Message) => run(client.im.deleteMessage({ messages: [m] }));
+
+  return (
+    <>
+      {status !== 'connected' && status !== 'reconnected' && status !== 'expired_reconnected' && (
+        <div className="connection-banner" role="status">
+          {status === 'connect_failed'
+            ? t('im.connectFailed')
+            : status === 'reconnecting'
+              ? t('im.reconnecting')
+              : t('im.connecting')}
+        </div>
+      )}
+      <div className="messages" ref={list} onScroll={onScroll} data-testid="messages">
+        <div className="messages-top">{loading ? t('im.loadingMore') : hasMore ? '' : t('im.noMore')}</div>
+        {messages.map((m) => (
+          <MessageBubble
+            key={m.messageId}
+            message={m}
+            me={me}
+            emoji={emoji}
+            showSender={target.type === 'group'}
+            onRetry={(failed) => run(chat.retry(failed))}
+            onRecall={onRecall}
+            onDelete={onDelete}
+          />
+        ))}
+      </div>
+      <Composer
+        emoji={emoji}
+        onSend={(text) => run(chat.sendText(text))}
+        onTooLong={() => toastError(t('im.textTooLong'))}
+      />
+    </>
+  );
+}

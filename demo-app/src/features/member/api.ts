@@ -1,0 +1,49 @@
+import { apiPost, type CallContext } from '../api/request';
+
+/** The user kept under localStorage `user` (spec §3). */
+export interface StoredUser {
+  token: string;
+  id: string;
+  username: string;
+  img: string;
+  shiming?: number;
+  phone?: string;
+  member_notify_badge?: number;
+}
+
+/** Sends a login code to a phone number. */
+export async function sendCode(params: { phone: string; quhao: string }, context: CallContext): Promise<void> {
+  await apiPost('member/send_code', params, context, { loading: true });
+}
+
+/** Logs in with a code; the otp lets the app connect to messaging as this user. */
+export async function login(
+  params: { phone: string; code: string; agree: boolean; quhao: string },
+  context: CallContext,
+): Promise<{ user: StoredUser; otp: string | null }> {
+  const answer = await apiPost<{ ret: StoredUser; otp: string | null }>('member/login', params, context, {
+    loading: true,
+  });
+  return { user: answer.ret, otp: answer.otp };
+}
+
+/** The signed-in user's info and a fresh messaging otp; rejects with code `token_invalid` when the session expired. */
+export async function memberInfo(
+  context: CallContext,
+): Promise<{ user: Omit<StoredUser, 'token'>; otp: string | null }> {
+  const answer = await apiPost<{ ret: Omit<StoredUser, 'token'>; otp: string | null }>('member/info', {}, context);
+  return { user: answer.ret, otp: answer.otp };
+}
+
+/** Another member's name and avatar. */
+export async function memberProfile(
+  id: string,
+  context: CallContext,
+): Promise<{ id: string; username: string; img: string }> {
+  return (await apiPost<{ ret: { id: string; username: string; img: string } }>('member/profile', { id }, context)).ret;
+}
+
+/** Ends the session on the server; the app clears its own state whatever the answer. */
+export async function logout(context: CallContext): Promise<void> {
+  await apiPost('member/logout', {}, context).catch(() => undefined);
+}

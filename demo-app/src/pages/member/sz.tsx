@@ -1,0 +1,41 @@
+import { List, Selector } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useTheme, type DarkModeSetting } from '../../app/theme';
+import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
+import { NavBar } from '../../ui/NavBar';
+
+/** Settings: dark mode (follow system, on, off) and the language entry. */
+export default function Settings() {
+  const { t, i18n } = useTranslation();
+  const { setting, setSetting } = useTheme();
+  const open = useNavigateTo();
+  const options: { label: string; value: DarkModeSetting }[] = [
+    { label: t('settings.followSystem'), value: 'system' },
+    { label: t('settings.on'), value: 'dark' },
+    { label: t('settings.off'), value: 'light' },
+  ];
+  return (
+    <div className="page">
+      <NavBar title={t('settings.title')} />
+      <List header={t('settings.darkMode')}>
+        <List.Item>
+          <Selector
+            aria-label={t('settings.darkMode')}
+            options={options}
+            value={[setting]}
+            onChange={(values) => {
+              const next = values[0];
+              if (next) setSetting(next);
+            }}
+          />
+        </List.Item>
+      </List>
+      <List>
+        <List.Item onClick={() => open('member/language')} extra={LANGUAGE_NAMES[currentLanguage(i18n)]}>
+          {t('settings.language')}
+        </List.Item>
+      </List>
+    </div>
+  );
+}

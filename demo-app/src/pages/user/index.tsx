@@ -1,0 +1,67 @@
+import { Avatar, Badge, Button, Dialog, List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useMessaging } from '../../app/messaging';
+import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { logout } from '../../features/member/api';
+import { NavBar } from '../../ui/NavBar';
+
+/** Tab: mine. The signed-in user, or a sign-in entry, and the member menu. */
+export default function UserIndex() {
+  const { t, i18n } = useTranslation();
+  const { user, signOut } = useSession();
+  const { unreadTotal } = useMessaging();
+  const open = useNavigateTo();
+
+  const confirmLogout = async () => {
+    const ok = await Dialog.confirm({
+      content: t('mine.logoutConfirm'),
+      confirmText: t('common.ok'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok || !user) return;
+    await logout({ token: user.token, locale: i18n.language });
+    signOut();
+  };
+
+  return (
+    <div className="page">
+      <NavBar title={t('mine.title')} back={false} />
+      <section className="mine-header">
+        {user ? (
+          <>
+            <Avatar src={user.img} style={{ '--size': '56px', '--border-radius': '50%' }} />
+            <div>
+              <div className="mine-name">{user.username}</div>
+              <div className="muted">{t('mine.id', { id: user.id })}</div>
+            </div>
+          </>
+        ) : (
+          <div className="mine-visitor">
+            <Button color="primary" onClick={() => open(LOGIN_PATH)}>
+              {t('mine.signIn')}
+            </Button>
+            <div className="muted">{t('mine.signInHint')}</div>
+          </div>
+        )}
+      </section>
+      <List>
+        <List.Item
+          onClick={() => open('im/index')}
+          extra={unreadTotal > 0 ? <Badge content={unreadTotal > 99 ? '99+' : unreadTotal} /> : null}
+        >
+          {t('mine.messages')}
+        </List.Item>
+        <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
+        <List.Item onClick={() => open('member/language')}>{t('mine.language')}</List.Item>
+      </List>
+      {user && (
+        <div className="page-actions">
+          <Button block color="danger" fill="outline" onClick={() => void confirmLogout()}>
+            {t('mine.logout')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

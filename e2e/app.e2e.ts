@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOTS, launchBrowser, phoneContext, signIn, startE2eServer, type E2eServer } from './support.js';
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+describe('product app end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('two users sign in, chat both ways with a read mark, and user content stays text', async () => {
+    const alice = await phoneContext(browser, 'zh-CN');
+    const bob = await phoneContext(browser, 'en-US');
+    const aliceId = await signIn(alice.page, server, '13800138001', 'zh-CN');
+    const bobId = await signIn(bob.page, server, '13900139002', 'en');
+    expect(aliceId).not.toBe(bobId);
+
+    // Both languages: the tab bar reads Chinese for Alice and English for Bob.
+    await expect.poll(() => alice.page.locator('.app-tabbar').innerText()).toContain('首页');
+    await expect.poll(() => bob.page.locator('.app-tabbar').innerText()).toContain('Home');
+    await alice.page.screenshot({ path: `${SHOTS}home-zh.png` });
+    await bob.page.screenshot({ path: `${SHOTS}home-en.png` });
+
+    // Alice writes to Bob.
+    await alice.page.goto(`${server.url}/h5/#/im/view?uid=${bobId}`);
+    await alice.page.getByPlaceholder('说点什么…').fill('hello from Alice');
+    await alice.page.getByRole('button', { name: '发送' }).click();
+    await alice.page.locator('[data-testid=message][data-status=success]').first().waitFor();
+
+    // Bob sees the conversation, opens it, and Alice gets the read mark.
+    await bob.page.goto(`${server.url}/h5/#/im/index`);
+    const row = bob.page.getByTestId('conversation').first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('hello from Alice');
+    await bob.page.screenshot({ path: `${SHOTS}conversations-en.png` });
+    await row.click();
+    await bob.page.getByText('hello from Alice').waitFor();
+    await alice.page.getByTestId('read-mark').filter({ hasText: '已读' }).waitFor();
+
+    // Bob answers with markup: Alice sees it as text, no image element appears and no dialog opens.
+    await bob.page.getByPlaceholder('Say something…').fill(XSS);
+    await bob.page.getByRole('button', { name: 'Send' }).click();
+    await alice.page.locator('.bubble').filter({ hasText: XSS }).waitFor();
+    expect(await alice.page.locator('.messages img[src="x"]').count()).toBe(0);
+    await alice.page.waitForTimeout(300);
+    expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);
+    await alice.page.screenshot({ path: `${SHOTS}chat-zh.png` });
+    await bob.page.screenshot({ path: `${SHOTS}chat-en.png` });
+
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('renders in dark mode, by the system setting and by the settings switch', async () => {
+    const { context, page } = await phoneContext(browser, 'en-US');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${server.url}/h5/#/pages/user/index`);
+    await page.locator('.app-tabbar').waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.screenshot({ path: `${SHOTS}mine-dark.png` });
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${server.url}/h5/#/member/sz`);
+    await page.getByText('On', { exact: true }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('dark_mode'))).toBe('dark');
+    await page.screenshot({ path: `${SHOTS}settings-dark.png` });
+    await context.close();
+  });
+
+  it('switches language on the language page and keeps the choice', async () => {
+    const { context, page } = await phoneContext(browser, 'en-US');
+    await page.goto(`${server.url}/h5/#/member/language`);
+    await page.getByText('简体中文').click();
+    await page.goto(`${server.url}/h5/#/pages/user/index`);
+    await expect.poll(() => page.locator('.app-tabbar').innerText()).toContain('我的');
+    await page.reload();
+    await expect.poll(() => page.locator('.app-tabbar').innerText()).toContain('我的');
+    await page.screenshot({ path: `${SHOTS}mine-zh.png` });
+    await context.close();
+  });
+
+  it('sends a visitor from a protected page to the login page, and shows coming soon for unbuilt pages', async () => {
+    const { context, page } = await phoneContext(browser, 'en-US');
+    await page.goto(`${server.url}/h5/#/im/index`);
+    await page.waitForURL(/#\/user\/login\?redirect=/);
+    await page.goto(`${server.url}/h5/#/article/view?id=1`);
+    await page.getByText('Coming soon').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}coming-soon.png` });
+    await context.close();
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * End-to-end fixtures: a real Parley server serving the built app, with a temp data dir and the development SMS
+ * provider whose last codes the tests read; Debian's chromium driven by playwright-core (never a downloaded browser).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig } from '../server/src/config.js';
+import { silentLogger } from '../server/src/logger.js';
+import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
+import { createParleyServer, type ParleyServer } from '../server/src/server.js';
+
+/** Where screenshots go (gitignored). */
+export const SHOTS = fileURLToPath(new URL('../test-results/e2e/', import.meta.url));
+
+const APP_DIR = fileURLToPath(new URL('../demo-app/dist', import.meta.url));
+
+/** Flags for a sandboxed CI machine: no GPU, no background traffic, nothing that phones home. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A running server with its SMS outbox. */
+export interface E2eServer {
+  url: string;
+  sms: DevSmsProvider;
+  close(): Promise<void>;
+}
+
+/** Starts the server on 127.0.0.1 on an ephemeral port with a temp data dir, serving the built app. */
+export async function startE2eServer(): Promise<E2eServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+  const sms = createDevSmsProvider(silentLogger());
+  const config = {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    appDir: APP_DIR,
+    logLevel: 'silent' as const,
+  };
+  const server: ParleyServer = createParleyServer(config, { logger: silentLogger(), sms });
+  const { url } = await server.listen();
+  return {
+    url,
+    sms,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches chromium from /usr/bin/chromium. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A phone-sized browser context in a language, collecting any dialog a page opens (none should). */
+export async function phoneContext(
+  browser: Browser,
+  locale: string,
+): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
+  const context = await browser.newContext({ locale, viewport: { width: 390, height: 780 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return { context, page, dialogs };
+}
+
+/** Texts of the login page in each language, as the app shows them. */
+const LOGIN_TEXT = {
+  'zh-CN': { phone: '请输入手机号', code: '请输入验证码', send: '获取验证码', submit: '登录' },
+  en: { phone: 'Mobile number', code: 'Verification code', send: 'Get code', submit: 'Sign in' },
+} as const;
+
+/** Signs in through the login page with the code the server "sent"; returns the stored user's id. */
+export async function signIn(page: Page, server: E2eServer, phone: string, lang: 'zh-CN' | 'en'): Promise<string> {
+  const text = LOGIN_TEXT[lang];
+  await page.goto(`${server.url}/h5/#/user/login`);
+  await page.getByPlaceholder(text.phone).fill(phone);
+  await page.getByRole('button', { name: text.send }).click();
+  await waitFor(() => server.sms.lastCode(phone) !== undefined);
+  await page.getByPlaceholder(text.code).fill(server.sms.lastCode(phone) ?? '');
+  await page.locator('.login-agree .adm-checkbox-icon').click();
+  await page.getByRole('button', { name: text.submit, exact: true }).click();
+  await page.waitForURL(/#\/pages\/article\/index/);
+  return page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { id: string }).id);
+}
+
+/** Polls `check` every 50 ms until it holds, failing after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('waitFor: timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

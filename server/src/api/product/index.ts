@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppRegistry } from '../../auth/apps.js';
+import { issueOtp } from '../../auth/otp.js';
+import type { ServerConfig } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { createMemberService, type MemberService } from '../../members/service.js';
+import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
+import type { MemberStore } from '../../store/index.js';
+import { CODES } from '../../protocol.js';
+import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
+import { memberRoutes } from './member.js';
+import type { ProductBody, ProductHandler } from './reply.js';
+import { smsRoutes } from './sms.js';
+
+/** Where the product API lives: the reference app calls `<site>/index.php/api/<path>` (spec §7). */
+export const PRODUCT_API_BASE = '/index.php/api/';
+
+/** What the product API needs. */
+export interface ProductApiDeps {
+  members: MemberService;
+  /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
+  issueOtp: (userId: string) => string | undefined;
+  app: ProductAppInfo;
+}
+
+/**
+ * Registers the product HTTP API. Every call is a POST with a JSON object body. A refusal the app should show is
+ * answered with status 200 and `{err, code}`, since the reference app treats only 200 as an answer and shows `err`;
+ * a body that is not a JSON object is a 400 `{code, content}` like the rest of the server's HTTP API.
+ */
+export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  const post = (path: string, handler: ProductHandler) => {
+    app.post(`${PRODUCT_API_BASE}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = request.body ?? {};
+      if (typeof body !== 'object' || Array.isArray(body)) {
+        return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: 'parameter error' });
+      }
+      return handler(body as ProductBody, request);
+    });
+  };
+  smsRoutes(post, deps);
+  memberRoutes(post, deps);
+  indexConfigRoutes(post, deps);
+}
+
+/** What {@link registerProductApi} builds the product API from: the server's own parts. */
+export interface ProductApiParts {
+  members: MemberStore;
+  apps: AppRegistry;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow'>;
+  logger: Logger;
+  now: () => number;
+  /** @default the development provider, which logs codes */
+  sms?: SmsProvider | undefined;
+}
+
+/** Builds the member service and registers the product API: the one line `server.ts` needs. */
+export function registerProductApi(app: FastifyInstance, parts: ProductApiParts): void {
+  const target = parts.apps.byAppkey(parts.config.productAppkey);
+  if (!target)
+    parts.logger.warn({ appkey: parts.config.productAppkey }, 'product app not configured; login gives no otp');
+  productRoutes(app, {
+    members: createMemberService({
+      members: parts.members,
+      sms: parts.sms ?? createDevSmsProvider(parts.logger),
+      now: parts.now,
+    }),
+    issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
+    app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
+  });
+}

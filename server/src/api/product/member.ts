@@ -1,0 +1,57 @@
+import type { MemberRecord } from '../../store/index.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductPost } from './reply.js';
+
+/** The user object the app keeps under `user` (spec §3): never the phone number in full. */
+function userObject(member: MemberRecord) {
+  return {
+    id: member.id,
+    username: member.username,
+    img: member.img,
+    shiming: 0,
+    phone: member.phone.replace(
+      /^(.*)(\d{4})(\d{4})$/,
+      (_all, head: string, _mid: string, tail: string) => `${head}****${tail}`,
+    ),
+    member_notify_badge: member.notifyBadge,
+  };
+}
+
+/** Login by SMS code, session info, logout and public profiles. */
+export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  // -> {ret: {token, ...user}, otp}: the otp lets the app connect to messaging as this member at once.
+  post('member/login', async (body) => {
+    const result = await deps.members.login({
+      phone: body['phone'],
+      code: body['code'],
+      agree: body['agree'],
+      quhao: body['quhao'],
+    });
+    if (!result.ok) return refuse(result.failure);
+    const { token, member } = result.value;
+    return { ret: { token, ...userObject(member) }, otp: deps.issueOtp(member.id) ?? null };
+  });
+
+  // -> {ret: user, otp} or {err} when the token is missing, unknown or expired (the app then shows "account expired").
+  // A fresh otp comes along so that an app started with a stored user can connect to messaging.
+  post('member/info', async (body) => {
+    const result = await deps.members.byToken(body['token']);
+    if (!result.ok) return refuse(result.failure);
+    return { ret: userObject(result.value), otp: deps.issueOtp(result.value.id) ?? null };
+  });
+
+  post('member/logout', async (body) => {
+    await deps.members.logout(body['token']);
+    return { ret: true };
+  });
+
+  // Another member's public face (name and avatar), for chat headers. Needs a valid token like all member paths.
+  post('member/profile', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.members.profile(body['id']);
+    if (!result.ok) return refuse(result.failure);
+    const { id, username, img } = result.value;
+    return { ret: { id, username, img } };
+  });
+}

@@ -1,0 +1,160 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { MemberRecord, MemberStore } from '../store/index.js';
+import type { SmsProvider } from './sms.js';
+
+/** Why a member request was refused; the product API maps each to the spec's message. */
+export type MemberFailure =
+  'bad_phone' | 'bad_code' | 'too_frequent' | 'code_wrong' | 'agreement_required' | 'token_invalid' | 'user_missing';
+
+/** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
+export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
+  bad_phone: 'parameter error',
+  bad_code: 'parameter error',
+  too_frequent: 'do not operate frequently',
+  code_wrong: 'incorrect verification code',
+  agreement_required: 'please agree to the user and privacy agreements',
+  token_invalid: 'account expired',
+  user_missing: 'user does not exist or is blocked',
+};
+
+/** A result: the value, or the reason it was refused. */
+export type MemberResult<T> = { ok: true; value: T } | { ok: false; failure: MemberFailure };
+
+/** Limits of the login flow. */
+export const MEMBER_LIMITS = {
+  /** A second code for the same phone within this time is refused ("do not operate frequently"). */
+  resendMs: 60_000,
+  /** A code is good for this long. */
+  codeTtlMs: 300_000,
+  /** After this many wrong guesses the code is dropped, so that six digits cannot be walked. */
+  maxCodeFailures: 5,
+  /** A login token lasts this long. */
+  tokenTtlMs: 30 * 86_400_000,
+  /** Verification codes have 6 digits (spec §9 default code length). */
+  codeLength: 6,
+} as const;
+
+/** What {@link createMemberService} needs. */
+export interface MemberServiceDeps {
+  members: MemberStore;
+  sms: SmsProvider;
+  now: () => number;
+  /** Makes a verification code. @default 6 random digits */
+  makeCode?: () => string;
+}
+
+/** A logged-in member and the token that names them. */
+export interface LoginOutcome {
+  token: string;
+  member: MemberRecord;
+}
+
+/** Product members: SMS code login, tokens, profile lookups. No HTTP here. */
+export interface MemberService {
+  sendCode(params: { phone: unknown; quhao?: unknown }): Promise<MemberResult<void>>;
+  login(params: {
+    phone: unknown;
+    code: unknown;
+    agree: unknown;
+    quhao?: unknown;
+  }): Promise<MemberResult<LoginOutcome>>;
+  /** The member a token names; `token_invalid` when missing, unknown or expired. */
+  byToken(token: unknown): Promise<MemberResult<MemberRecord>>;
+  /** Another member's public profile. */
+  profile(id: unknown): Promise<MemberResult<MemberRecord>>;
+  logout(token: unknown): Promise<void>;
+}
+
+/** Mainland mobile number: 11 digits, 1 then 2 to 9 (spec §5). */
+const MAINLAND = /^1[2-9]\d{9}$/;
+/** Other countries: the local number's digits, as E.164 allows at most 15 in all. */
+const INTERNATIONAL = /^\d{4,14}$/;
+
+/** The stored key of a phone number: mainland numbers bare, others with their country code. */
+function phoneKey(phone: unknown, quhao: unknown): string | undefined {
+  const country = typeof quhao === 'string' && quhao !== '' ? quhao.replace(/^\+/, '') : '86';
+  if (typeof phone !== 'string' || !/^\d{1,4}$/.test(country)) return undefined;
+  if (country === '86') return MAINLAND.test(phone) ? phone : undefined;
+  return INTERNATIONAL.test(phone) ? `+${country} ${phone}` : undefined;
+}
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** Creates the member service over the store. */
+export function createMemberService(deps: MemberServiceDeps): MemberService {
+  const { members, sms, now } = deps;
+  const makeCode =
+    deps.makeCode ??
+    (() => String(randomInt(0, 10 ** MEMBER_LIMITS.codeLength)).padStart(MEMBER_LIMITS.codeLength, '0'));
+
+  async function findOrCreate(phone: string): Promise<MemberRecord> {
+    const existing = await members.byPhone(phone);
+    if (existing) return existing;
+    const member: MemberRecord = {
+      // Numeric ids, as the reference app's users have; random so that ids do not reveal the member count.
+      id: String(randomInt(10_000_000, 100_000_000)),
+      phone,
+      username: `user${phone.slice(-4)}`,
+      img: '',
+      notifyBadge: 0,
+      createdAt: now(),
+    };
+    try {
+      await members.insert(member);
+      return member;
+    } catch (err) {
+      // Two first logins of one phone at once: the other insert won, use its row.
+      const winner = await members.byPhone(phone);
+      if (winner) return winner;
+      throw err;
+    }
+  }
+
+  return {
+    async sendCode({ phone, quhao }) {
+      const key = phoneKey(phone, quhao);
+      if (key === undefined) return fail('bad_phone');
+      const pending = await members.code(key);
+      if (pending && now() - pending.sentAt < MEMBER_LIMITS.resendMs) return fail('too_frequent');
+      const code = makeCode();
+      await members.putCode({ phone: key, code, sentAt: now(), failures: 0 });
+      await sms.send({ phone: key, code });
+      return { ok: true, value: undefined };
+    },
+
+    async login({ phone, code, agree, quhao }) {
+      if (agree !== true) return fail('agreement_required');
+      const key = phoneKey(phone, quhao);
+      if (key === undefined) return fail('bad_phone');
+      if (typeof code !== 'string' || !/^\d{6}$/.test(code)) return fail('bad_code');
+      const pending = await members.code(key);
+      if (!pending || now() - pending.sentAt > MEMBER_LIMITS.codeTtlMs) return fail('code_wrong');
+      if (pending.code !== code) {
+        if (pending.failures + 1 >= MEMBER_LIMITS.maxCodeFailures) await members.deleteCode(key);
+        else await members.addCodeFailure(key);
+        return fail('code_wrong');
+      }
+      await members.deleteCode(key);
+      const member = await findOrCreate(key);
+      const token = randomBytes(24).toString('base64url');
+      await members.addToken({ token, memberId: member.id, expiresAt: now() + MEMBER_LIMITS.tokenTtlMs });
+      return { ok: true, value: { token, member } };
+    },
+
+    async byToken(token) {
+      if (typeof token !== 'string' || token === '' || token.length > 64) return fail('token_invalid');
+      const member = await members.byToken(token, now());
+      return member ? { ok: true, value: member } : fail('token_invalid');
+    },
+
+    async profile(id) {
+      if ((typeof id !== 'string' && typeof id !== 'number') || String(id).length > 32) return fail('user_missing');
+      const member = await members.byId(String(id));
+      return member ? { ok: true, value: member } : fail('user_missing');
+    },
+
+    async logout(token) {
+      if (typeof token === 'string' && token !== '') await members.deleteToken(token);
+    },
+  };
+}

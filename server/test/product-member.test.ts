@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { verifyOtp } from '../src/auth/otp.js';
+import { MEMBER_LIMITS } from '../src/members/service.js';
+import { SECURE_APP } from './helpers.js';
+import { PHONE, startProductServer } from './product-support.js';
+
+describe('product API: login by SMS code', () => {
+  it('sends a code and refuses another within 60 s ("do not operate frequently")', async () => {
+    const p = await startProductServer();
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ status: 200, ret: true });
+    const first = p.sms.lastCode(PHONE);
+    expect(first).toMatch(/^\d{6}$/);
+    p.advance(MEMBER_LIMITS.resendMs - 1);
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({
+      err: 'do not operate frequently',
+      code: 'too_frequent',
+    });
+    p.advance(1);
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ ret: true });
+  });
+
+  it('refuses a phone that is not a mainland mobile number', async () => {
+    const p = await startProductServer();
+    for (const phone of ['11800138000', '10800138000', '1380013800', '138001380001', 'abc', 13800138000]) {
+      expect(await p.call('member/send_code', { phone })).toMatchObject({ code: 'bad_phone' });
+    }
+    expect(await p.call('member/login', { phone: '1234', code: '123456', agree: true })).toMatchObject({
+      code: 'bad_phone',
+    });
+  });
+
+  it('logs in with the right code: token, user and an otp for that user id', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const answer = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
+    expect(answer.ret).toMatchObject({ token: expect.any(String), id: expect.any(String), username: 'user8000' });
+    expect(answer.ret.phone).toBe('138****8000');
+    expect(
+      verifyOtp({ secretKey: SECURE_APP.secretKey, token: answer.otp, userId: answer.ret.id, now: p.now() }),
+    ).toEqual({ ok: true });
+    // The code is used up, and the same phone logs in as the same member next time.
+    expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true })).toMatchObject({
+      code: 'code_wrong',
+    });
+    p.advance(MEMBER_LIMITS.resendMs);
+    await p.call('member/send_code', { phone: PHONE });
+    const again = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
+    expect(again.ret.id).toBe(answer.ret.id);
+  });
+
+  it('refuses a wrong code, and drops the code after five wrong guesses', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const right = p.sms.lastCode(PHONE) ?? '';
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < MEMBER_LIMITS.maxCodeFailures; i++) {
+      expect(await p.call('member/login', { phone: PHONE, code: wrong, agree: true })).toMatchObject({
+        err: 'incorrect verification code',
+        code: 'code_wrong',
+      });
+    }
+    expect(await p.call('member/login', { phone: PHONE, code: right, agree: true })).toMatchObject({
+      code: 'code_wrong',
+    });
+  });
+
+  it('refuses an expired code', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    p.advance(MEMBER_LIMITS.codeTtlMs + 1);
+    expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true })).toMatchObject({
+      code: 'code_wrong',
+    });
+  });
+
+  it('requires agreement to the user and privacy agreements', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    for (const agree of [undefined, false, 'true']) {
+      expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree })).toMatchObject({
+        code: 'agreement_required',
+      });
+    }
+  });
+
+  it('answers 400 {code, content} to a body that is not a JSON object', async () => {
+    const p = await startProductServer();
+    expect(await p.call('member/send_code', [PHONE])).toMatchObject({ status: 400, code: 400 });
+  });
+});
+
+describe('product API: member/info', () => {
+  async function loggedIn() {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const login = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
+    return { p, token: login.ret.token as string, id: login.ret.id as string };
+  }
+
+  it('returns the user with member_notify_badge and a fresh otp for a valid token', async () => {
+    const { p, token, id } = await loggedIn();
+    const info = await p.call('member/info', { token, app: {}, i18n: { locale: 'en' } });
+    expect(info.ret).toMatchObject({ id, member_notify_badge: 0 });
+    expect(verifyOtp({ secretKey: SECURE_APP.secretKey, token: info.otp, userId: id, now: p.now() })).toEqual({
+      ok: true,
+    });
+  });
+
+  it('answers err for a missing, unknown or expired token, and after logout', async () => {
+    const { p, token } = await loggedIn();
+    for (const body of [{}, { token: 'nope' }, { token: 42 }]) {
+      expect(await p.call('member/info', body)).toMatchObject({ err: 'account expired', code: 'token_invalid' });
+    }
+    p.advance(MEMBER_LIMITS.tokenTtlMs);
+    expect(await p.call('member/info', { token })).toMatchObject({ code: 'token_invalid' });
+
+    const fresh = await loggedIn();
+    await fresh.p.call('member/logout', { token: fresh.token });
+    expect(await fresh.p.call('member/info', { token: fresh.token })).toMatchObject({ code: 'token_invalid' });
+  });
+
+  it('shows another member profile to a logged-in member only', async () => {
+    const { p, token, id } = await loggedIn();
+    expect(await p.call('member/profile', { token, id })).toMatchObject({ ret: { id, username: 'user8000', img: '' } });
+    expect(await p.call('member/profile', { id })).toMatchObject({ code: 'token_invalid' });
+    expect(await p.call('member/profile', { token, id: 'nobody' })).toMatchObject({ code: 'user_missing' });
+  });
+});
