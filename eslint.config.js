@@ -12,7 +12,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs'],
+          allowDefaultProject: ['*.js', '*.mjs', 'vitest.e2e.config.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
@@ -35,7 +35,15 @@ export default tseslint.config(
   },
   {
     // Tests and tools may print, and test doubles are loosely typed on purpose.
-    files: ['test/**', 'server/test/**', 'bench/**', 'examples/**', 'server/src/main.ts', 'server/src/cli/**'],
+    files: [
+      'test/**',
+      'server/test/**',
+      'e2e/**',
+      'bench/**',
+      'examples/**',
+      'server/src/main.ts',
+      'server/src/cli/**',
+    ],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

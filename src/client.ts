@@ -11,6 +11,7 @@ import { browserOnline, systemTimers, type OnlineSource, type Timers } from './c
 import { socketIoTransport, type Transport } from './core/transport.js';
 import { RECONNECT } from './protocol/index.js';
 import { Im } from './modules/im/im.js';
+import { defaultUploadHttp, type UploadHttp } from './modules/upload/http.js';
 import { Pubsub } from './modules/pubsub/pubsub.js';
 import { SDK } from './version.js';
 
@@ -40,6 +41,8 @@ export interface ClientOptions {
   random?: () => number;
   /** The "back online" signal that triggers an immediate reconnect. @default window's `online` event */
   online?: OnlineSource;
+  /** Posts upload forms to storage. @default XMLHttpRequest where present (real progress), else fetch */
+  uploadHttp?: UploadHttp;
 }
 
 type Defaults = Required<Omit<ClientOptions, 'host' | 'hosts' | 'appkey' | 'modules' | 'backoff'>> & {
@@ -56,6 +59,7 @@ export const clientDefaults: Defaults = {
   timers: systemTimers,
   random: Math.random,
   online: browserOnline,
+  uploadHttp: defaultUploadHttp,
 };
 
 /** Events a client emits. Each listener gets one context object. */
@@ -136,7 +140,9 @@ export function createClient(options: ClientOptions): ParleyClient {
     sdk: SDK,
   });
   const events = connection.events;
-  const im = modules.includes('im') ? new Im(connection, () => o.timers.now()) : undefined;
+  const im = modules.includes('im')
+    ? new Im(connection, () => o.timers.now(), { uploadHttp: o.uploadHttp })
+    : undefined;
   const pubsub = modules.includes('pubsub') ? new Pubsub(connection) : undefined;
 
   return {

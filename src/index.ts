@@ -20,9 +20,14 @@ export type { Permissions, ModuleName } from './protocol/index.js';
 export { SDK } from './version.js';
 export { Im } from './modules/im/im.js';
 export { IM_EVENT } from './modules/im/types.js';
+export { CsTeam } from './modules/im/cs-team.js';
+export type { CsCustomerTarget } from './modules/im/cs-team.js';
+export { CS_MESSAGE_TYPES, nextCustomerStatus, isCsConversationEnded } from './protocol/index.js';
+export type { CsEventPayload, CsUser, CustomerStatus } from './protocol/index.js';
 export type {
   Conversation,
   ConversationList,
+  CsMessage,
   GroupMessage,
   GroupPresenceEvent,
   ImEvents,
@@ -34,6 +39,21 @@ export type {
   TextPayload,
   UserPresenceEvent,
 } from './modules/im/types.js';
+export type {
+  AudioMessageOptions,
+  AudioPayload,
+  FileMessageOptions,
+  FilePayload,
+  ImageMessageOptions,
+  ImagePayload,
+  VideoMessageOptions,
+  VideoPayload,
+} from './modules/im/media.js';
+export { Uploader } from './modules/upload/uploader.js';
+export type { UploadOptions, UploadResult } from './modules/upload/uploader.js';
+export { defaultUploadHttp, fetchUploadHttp, xhrUploadHttp } from './modules/upload/http.js';
+export type { UploadHttp, UploadHttpRequest, UploadHttpResponse } from './modules/upload/http.js';
+export type { UploadToken } from './protocol/index.js';
 export { Pubsub } from './modules/pubsub/pubsub.js';
 export type {
   Channel,

@@ -2,6 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import {
+  UPLOAD_ENV_NAMES,
+  publicUrlSchema,
+  readUploadEnv,
+  trimUrl,
+  uploadConfigSchema,
+  type UploadConfig,
+} from './uploads/config.js';
 
 /** One app (tenant) the server serves. */
 export interface AppConfig {
@@ -55,6 +63,20 @@ export interface ServerConfig {
   rateLimit: RateLimitConfig;
   /** Pub/sub history retention per channel. Env `PARLEY_PUBSUB_HISTORY_MAX_MESSAGES`, `PARLEY_PUBSUB_HISTORY_MAX_AGE_MS`. */
   pubsubHistory: PubsubHistoryConfig;
+  /** The server's public base URL, for the upload host in tokens. Env `PARLEY_PUBLIC_URL`. @default http://localhost:<port> */
+  publicUrl: string | undefined;
+  /** Upload storage: the server's own (default) or S3. Env `PARLEY_UPLOAD_DIR`, `PARLEY_S3_*`. */
+  uploads: UploadConfig;
+  /**
+   * The app whose messaging otps the product API (`/index.php/api/`) issues at login. Env `PARLEY_PRODUCT_APPKEY`.
+   * @default 'demo-appkey'
+   */
+  productAppkey: string;
+  /**
+   * Whether the product app shows its "app-show" tab labels (front page, video) rather than "latest" and "hot".
+   * Env `PARLEY_APP_SHOW` (`true`/`false`). @default true
+   */
+  appShow: boolean;
 }
 
 /** How much of each channel's history the server keeps: the newest `maxMessages`, none older than `maxAgeMs`. */
@@ -132,6 +154,10 @@ const configSchema = z.object({
     }),
     { maxMessages: 100, maxAgeMs: 86_400_000 },
   ),
+  publicUrl: publicUrlSchema,
+  uploads: uploadConfigSchema,
+  productAppkey: z._default(nonEmpty('an appkey'), DEMO_APP.appkey),
+  appShow: z._default(z.boolean({ error: 'must be true or false' }), true),
 });
 
 /** Environment variable for each setting, to name the source in errors. */
@@ -151,6 +177,9 @@ const ENV_NAMES: Record<string, string> = {
   'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
   'pubsubHistory.maxMessages': 'PARLEY_PUBSUB_HISTORY_MAX_MESSAGES',
   'pubsubHistory.maxAgeMs': 'PARLEY_PUBSUB_HISTORY_MAX_AGE_MS',
+  ...UPLOAD_ENV_NAMES,
+  productAppkey: 'PARLEY_PRODUCT_APPKEY',
+  appShow: 'PARLEY_APP_SHOW',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -202,6 +231,13 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     appDir: c.appDir,
     rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
     pubsubHistory: { maxMessages: c.pubsubHistory.maxMessages, maxAgeMs: c.pubsubHistory.maxAgeMs },
+    publicUrl: c.publicUrl === undefined ? undefined : trimUrl(c.publicUrl),
+    uploads: {
+      dir: c.uploads.dir,
+      s3: c.uploads.s3 ? { ...c.uploads.s3, publicUrl: c.uploads.s3.publicUrl } : undefined,
+    },
+    productAppkey: c.productAppkey,
+    appShow: c.appShow,
   };
 }
 
@@ -245,6 +281,11 @@ function readEnv(env: Environment): Record<string, unknown> {
     logLevel: get('LOG_LEVEL'),
     sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
     appDir: get('PARLEY_APP_DIR'),
+    publicUrl: get('PARLEY_PUBLIC_URL'),
+    uploads: readUploadEnv(get),
+    productAppkey: get('PARLEY_PRODUCT_APPKEY'),
+    // Kept as text when not a boolean word, so that the error shows what was given.
+    appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
   };
   const apps = get('PARLEY_APPS');
   if (apps !== undefined) {

@@ -4,12 +4,14 @@ import { createHttp } from './api/index.js';
 import { createAppRegistry } from './auth/apps.js';
 import { createSessionService } from './auth/sessions.js';
 import type { ServerConfig } from './config.js';
+import { registerCsHandlers } from './gateway/cs-handlers.js';
 import { registerImHandlers } from './gateway/im-handlers.js';
 import { createGateway, type Gateway } from './gateway/index.js';
 import { registerPing } from './gateway/ping.js';
 import { registerPresenceHandlers } from './gateway/presence-handlers.js';
 import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
 import { createRedisAdapter, type RedisAdapter } from './gateway/redis-adapter.js';
+import { createCsServices } from './cs/index.js';
 import { createConversationService } from './im/conversations.js';
 import { createGroupService } from './im/groups.js';
 import { createMessageService } from './im/messages.js';
@@ -18,8 +20,13 @@ import { createLogger, type Logger } from './logger.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
+import { registerProductApi } from './api/product/index.js';
+import type { SmsProvider } from './members/sms.js';
 import { createPubsubService } from './pubsub/service.js';
 import { createStore, type Store } from './store/index.js';
+import { uploadRoutes } from './api/uploads.js';
+import { registerUploadHandlers } from './gateway/upload-handlers.js';
+import { createUploadService, type UploadService } from './uploads/service.js';
 
 /** Options that are not configuration: what a host process or a test injects. */
 export interface ParleyServerOptions {
@@ -27,6 +34,13 @@ export interface ParleyServerOptions {
   logger?: Logger;
   /** The clock, in ms since the epoch. @default Date.now */
   now?: () => number;
+  /**
+   * Serve customer service (the `CS_*` requests). Off only for tests of the gateway itself, which need a known
+   * event without a handler. @default true
+   */
+  customerService?: boolean;
+  /** Sends login codes of the product API. @default the development provider, which logs them */
+  sms?: SmsProvider;
 }
 
 /** Where a started server listens. */
@@ -53,6 +67,8 @@ export interface ParleyServer {
   readonly gateway: Gateway;
   /** The configuration it runs with. */
   readonly config: ServerConfig;
+  /** Signed direct uploads and the server's own file storage, for IM and the product API alike. */
+  readonly uploads: UploadService;
 }
 
 /** Builds a server from validated config: store -> services -> gateway + HTTP on one node http server. */
@@ -84,21 +100,25 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   const groups = createGroupService({ groups: store.groups, presence, now });
   const users = createUserDirectory({ users: store.users, now });
+  const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now });
   const messages = createMessageService({
     messages: store.messages,
     conversations: store.conversations,
     groups,
     pusher: gateway.pusher,
     now,
+    cs: cs.im,
   });
   const conversations = createConversationService({
     conversations: store.conversations,
     messages: store.messages,
     users,
+    cs: cs.im,
   });
   // IM first: its connection listener stores the user's data, which presence queries may read right after.
   registerImHandlers(gateway, { messages, conversations, groups, users });
   registerPresenceHandlers(gateway, presence);
+  if (options.customerService !== false) registerCsHandlers(gateway, cs);
   const pubsub = createPubsubService({
     store: store.pubsub,
     fanout: socketIoFanout(io),
@@ -109,6 +129,18 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerPubsubHandlers(gateway, io, pubsub);
   pubsubRoutes(http, { apps, pubsub });
+  // The upload host is the public URL; without PARLEY_PUBLIC_URL it is known only once listening (port 0 in tests).
+  let publicUrl = config.publicUrl;
+  const uploads = createUploadService({
+    config: config.uploads,
+    dataDir: config.dataDir,
+    apps,
+    publicUrl: () => publicUrl ?? `http://localhost:${config.port}`,
+    now,
+  });
+  registerUploadHandlers(gateway, uploads);
+  uploadRoutes(http, { uploads });
+  registerProductApi(http, { members: store.members, apps, config, logger, now, sms: options.sms });
 
   let redis: RedisAdapter | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -136,6 +168,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     store,
     gateway,
     config,
+    uploads,
     async listen() {
       await store.migrate();
       if (config.redisUrl) {
@@ -149,6 +182,8 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
       const { port } = http.server.address() as AddressInfo;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      const wildcard = config.host === '0.0.0.0' || config.host === '::';
+      publicUrl ??= wildcard ? `http://localhost:${port}` : url;
       logger.info({ url }, 'parley server listening');
       return { port, url };
     },

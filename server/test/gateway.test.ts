@@ -14,6 +14,8 @@ import {
 } from './helpers.js';
 
 const anyObject = z.looseObject({});
+/** Every known event has a handler in a full server; these tests borrow the CS events, so CS stays off. */
+const WITHOUT_CS = { customerService: false };
 
 describe('gateway: authorize', () => {
   it('answers sid, permissions and mD only for the requested modules', async () => {
@@ -142,7 +144,7 @@ describe('gateway: authorize', () => {
 
 describe('gateway: requests', () => {
   it('refuses a request before authorize with 401', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_MY_TEAMS', {
       schema: anyObject,
       permission: 'none',
@@ -159,7 +161,7 @@ describe('gateway: requests', () => {
   });
 
   it('checks the permission a handler needs', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_ONLINE', {
       schema: anyObject,
       permission: 'write',
@@ -174,7 +176,7 @@ describe('gateway: requests', () => {
   });
 
   it('answers malformed params with 400 and keeps the connection', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_MY_TEAMS', {
       schema: z.object({ targetId: z.string() }),
       permission: 'none',
@@ -198,7 +200,7 @@ describe('gateway: requests', () => {
   });
 
   it('ignores unknown events and requests without an ack', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_MY_TEAMS', {
       schema: anyObject,
       permission: 'none',
@@ -220,7 +222,7 @@ describe('gateway: requests', () => {
   });
 
   it('answers a handler that throws with 500 and keeps serving', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     let calls = 0;
     server.gateway.handle('CS_MY_TEAMS', {
       schema: anyObject,
@@ -245,18 +247,21 @@ describe('gateway: requests', () => {
   });
 
   it('answers known events without a handler yet with 400', async () => {
-    const { url } = await startServer();
+    const { url } = await startServer({}, WITHOUT_CS);
     const socket = await connect(url);
     await request(socket, 'authorize', authorizeParams());
-    expect(await request(socket, 'uploadToken', {})).toMatchObject({
+    expect(await request(socket, 'CS_AGENTS', {})).toMatchObject({
       code: 400,
-      content: 'Not supported: uploadToken',
+      content: 'Not supported: CS_AGENTS',
     });
   });
 
   it('limits the request rate per connection with 429', async () => {
     let clock = 1_800_000_000_000;
-    const { url, server } = await startServer({ rateLimit: { perSecond: 1, burst: 3 } }, { now: () => clock });
+    const { url, server } = await startServer(
+      { rateLimit: { perSecond: 1, burst: 3 } },
+      { now: () => clock, ...WITHOUT_CS },
+    );
     server.gateway.handle('CS_MY_TEAMS', {
       schema: anyObject,
       permission: 'none',
@@ -276,7 +281,7 @@ describe('gateway: requests', () => {
   });
 
   it('acks manualDisconnect and then closes the connection', async () => {
-    const { url } = await startServer();
+    const { url } = await startServer({}, WITHOUT_CS);
     const socket = await connect(url);
     await request(socket, 'authorize', authorizeParams());
     const reason = new Promise((resolve) => socket.once('disconnect', resolve));
@@ -285,7 +290,7 @@ describe('gateway: requests', () => {
   });
 
   it('pushes to every connection of a user', async () => {
-    const { url, server } = await startServer();
+    const { url, server } = await startServer({}, WITHOUT_CS);
     const phone = await connect(url);
     const laptop = await connect(url);
     const stranger = await connect(url);

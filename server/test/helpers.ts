@@ -81,7 +81,7 @@ export interface StartedServer {
 /** Starts a server (closed after the test). */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; customerService?: boolean } = {},
 ): Promise<StartedServer> {
   const server = createParleyServer(testConfig(overrides), { logger: silentLogger(), ...options });
   defer(() => server.close());

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
+import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
 
 /** Opens a fresh store for one test; `dispose` runs after the store is closed. */
@@ -88,6 +89,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     });
 
     describeImStoreContract(fresh);
+    describeCsStoreContract(fresh);
 
     it('closes twice without error', async () => {
       const { store } = await fresh();

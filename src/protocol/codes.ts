@@ -80,6 +80,27 @@ export const MESSAGES = {
   /** Parley's own: a `publishIM` whose `p` is not JSON (receivers JSON.parse it). */
   payloadNotJson: 'payload must be JSON.',
   imNotEnabled: "Invalid options: 'modules' does not include 'im'.",
+  // Customer service (product spec §5, §8)
+  csCustomerRequired: 'customer is required.',
+  csCustomerDataEmpty: 'customer data must be non-empty object.',
+  csDataNotObjects: 'Agent and team data must be objects',
+  csQueryOptions: 'incorrect query options.',
+  /** Parley's own: offline() while the agent still holds accepted customers in the team. */
+  csOfflineWithCustomers: 'Cannot go offline while you still have accepted customers: end or transfer them first.',
+  /** Parley's own: end, transfer or an agent's message for a customer this agent has not accepted. */
+  csNotYourCustomer: 'The customer is not accepted by you.',
+  /** Parley's own: accept of a customer this agent already holds. */
+  csAlreadyAccepted: 'The customer is already accepted by you.',
+  /** Parley's own: accept of a customer another agent holds. */
+  csAcceptedByOther: 'The customer has been accepted by another agent.',
+  /** Parley's own: transfer to someone who is not an online agent of the team (or to oneself). */
+  csTransferTarget: 'The target agent must be another online agent of the team.',
+  /** Parley's own: `csteam(teamId).createXMessage` addresses a customer, not the team itself. */
+  csTargetNotCustomer: 'to.id must be a customer of the team.',
+  /** Parley's own: product spec §5, a pending conversation cannot be topped or removed. */
+  csPendingConversation: 'A pending customer service conversation cannot be topped or removed.',
+  /** Parley's own: product spec §5, a CS conversation is deleted only after it ends. */
+  csNotEnded: 'A customer service conversation can be removed only after it ends.',
   // Pub/sub (reference §1, product spec §5)
   publishMessageRequired: 'message is required.',
   publishMessageTooLong: 'Message over max length 10000.',
@@ -106,6 +127,29 @@ export const MESSAGES = {
   onMessageRequired: 'onMessage must be a function.',
   onPresenceRequired: 'onPresence must be a function.',
   pubsubNotEnabled: "Invalid options: 'modules' does not include 'pubsub'.",
+  // Uploads and rich messages (product spec §5, §8; the reference's own words where it has them)
+  emptyMessage: 'it is an empty message.',
+  fileEmpty: 'file is empty.',
+  wrongFileType: 'wrong file type.',
+  fileSizeZero: 'File size is 0.',
+  fileTooLarge: 'message-length limit 30mib',
+  /** Built with the kind and its type list by `unsupportedMediaType()` in `upload.ts`. */
+  unsupportedMediaType: 'Only {list} is supported {kind}.',
+  filenameEmpty: 'filename is required.',
+  filenameTooLong: 'filename over max length 255',
+  uploadAborted: 'Upload aborted.',
+  /** Prefix of an upload failure; the HTTP status or cause follows. */
+  uploadFailed: 'Upload failed',
+  uploadTokenInvalid: 'The upload token from the server is not usable.',
+  // Upload storage answers (S3's and OSS's words, so that tools that know them read them)
+  uploadPolicyExpired: 'Invalid according to Policy: Policy expired.',
+  uploadPolicyFailed: 'Invalid according to Policy: Policy Condition failed',
+  uploadSignatureMismatch: 'The request signature we calculated does not match the signature you provided.',
+  uploadTooLarge: 'Your proposed upload exceeds the maximum allowed size.',
+  uploadTooSmall: 'Your proposed upload is smaller than the minimum allowed size.',
+  uploadKeyInvalid: 'Invalid key.',
+  uploadFormInvalid: 'Bucket POST must contain a file field named file, after the policy fields.',
+  uploadNotFound: 'The specified key does not exist.',
 } as const;
 
 /** A key of {@link MESSAGES}. */

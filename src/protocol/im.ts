@@ -41,7 +41,7 @@ export interface WireImMessage {
   d?: string;
   tid?: string;
   accepted?: boolean;
-  sessionId?: string;
+  sessionId?: number;
   rc?: boolean;
   recaller?: Recaller;
 }
@@ -86,7 +86,7 @@ export type PublishImRequest = z.infer<typeof publishImSchema>;
 /** What a successful `publishIM` acks with. */
 export interface PublishImAck {
   timestamp: number;
-  sessionId?: string;
+  sessionId?: number;
 }
 
 /** `IM_HISTORY`: the newest `limit` messages older than `lastTimestamp` (exclusive), oldest first. */

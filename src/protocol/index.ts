@@ -6,9 +6,11 @@
  */
 export * from './codes.js';
 export * from './connection.js';
+export * from './cs.js';
 export * from './envelope.js';
 export * from './events.js';
 export * from './im.js';
 export * from './limits.js';
 export * from './pubsub.js';
+export * from './upload.js';
 export * from './validate.js';

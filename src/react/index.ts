@@ -47,7 +47,16 @@ export function ParleyProvider({ client, user, children }: ParleyProviderProps):
       pendingDisconnects.delete(client);
     }
     const status = client.getConnectionStatus();
-    if (status === 'disconnected' || status === 'connect_failed') void client.connect(user).catch(() => undefined);
+    const other = client.user !== undefined && String(client.user.id) !== String(user.id);
+    if (other && status !== 'disconnected' && status !== 'disconnecting') {
+      // Another user: that connection is not this user's to reuse.
+      void client
+        .disconnect()
+        .then(() => client.connect(user))
+        .catch(() => undefined);
+    } else if (status === 'disconnected' || status === 'connect_failed') {
+      void client.connect(user).catch(() => undefined);
+    }
     return () => {
       pendingDisconnects.set(
         client,

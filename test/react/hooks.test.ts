@@ -132,3 +132,17 @@ function internalListeners(client: ParleyClient): number {
   const fresh = createClient({ host: 'h', appkey: 'k', modules: client.modules });
   return fresh.connection.events.listenerCount('connectionStatus');
 }
+
+describe('parley-im/react: switching users', () => {
+  it('REACT-6: a provider given another user reconnects as that user', async () => {
+    const server = new FakeServer();
+    fakeIm(server, 'me');
+    const client = createClient({ host: 'h', appkey: 'k', modules: ['im'], transport: server.transport });
+    const view = render(createElement(ParleyProvider, { client, user: { id: 'ann', data: {} } }, null));
+    await waitFor(() => expect(client.getConnectionStatus()).toBe('connected'));
+    view.rerender(createElement(ParleyProvider, { client, user: { id: 'ben', data: {} } }, null));
+    await waitFor(() => expect(client.user?.id).toBe('ben'));
+    await waitFor(() => expect(client.getConnectionStatus()).toBe('connected'));
+    expect(server.requests('authorize').map((r) => r.params.userId)).toEqual(['ann', 'ben']);
+  });
+});

@@ -10,6 +10,7 @@ import {
   type conversationRefSchema,
   type topConversationSchema,
 } from '../protocol.js';
+import type { CsForIm } from '../cs/index.js';
 import type { Actor } from '../push.js';
 import type { ConversationStore, MessageStore } from '../store/index.js';
 import type { UserDirectory } from './users.js';
@@ -35,6 +36,8 @@ export interface ConversationServiceDeps {
   conversations: ConversationStore;
   messages: MessageStore;
   users: UserDirectory;
+  /** Serves the type `cs`; without it, `cs` is refused as before customer service existed. */
+  cs?: CsForIm;
 }
 
 /** Creates the conversation service. */
@@ -70,18 +73,25 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           unread: await messages.countUnread({ appkey, convKey: row.convKey, userId: me, after: mine }),
         });
       }
-      return listed;
+      if (!deps.cs) return listed;
+      // CS-9: customer-service conversations join the one list, in the same order (topped, then newest).
+      const all = [...listed, ...(await deps.cs.list(actor))];
+      all.sort((a, b) => Number(b.top) - Number(a.top) || b.lmsg.ts - a.lmsg.ts);
+      return all.slice(0, LIMITS.conversationListMax);
     },
     async top(actor, request) {
+      if (request.type === 'cs' && deps.cs) return deps.cs.top(actor, { ...request, id: request.targetId });
       const found = await conversations.setTop({ ...ref(actor, request.type, request.targetId), top: request.top });
       if (!found) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
     },
     async remove(actor, request) {
+      if (request.type === 'cs' && deps.cs) return deps.cs.remove(actor, { ...request, id: request.targetId });
       if (!(await conversations.remove(ref(actor, request.type, request.targetId)))) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
       }
     },
     async data(actor, request) {
+      if (request.type === 'cs' && deps.cs) return deps.cs.data(actor, { ...request, id: request.targetId });
       const key = ref(actor, request.type, request.targetId);
       const row = await conversations.find(key);
       if (row) return row.data || '{}';

@@ -21,6 +21,7 @@ import {
   type imMarkAsReadSchema,
   type imMessageTimesSchema,
 } from '../protocol.js';
+import type { CsForIm } from '../cs/index.js';
 import type { Actor, Pusher } from '../push.js';
 import type { ConversationStore, ConversationTouch, MessageStore } from '../store/index.js';
 import type { GroupService } from './groups.js';
@@ -67,6 +68,8 @@ export interface MessageServiceDeps {
   groups: GroupService;
   pusher: Pusher;
   now: () => number;
+  /** Serves the scene `cs`; without it, `cs` is refused as before customer service existed. */
+  cs?: CsForIm;
 }
 
 type ChatScene = Exclude<Scene, 'cs'>;
@@ -98,6 +101,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 
   return {
     async publish(actor, request) {
+      if (request.t === 'cs' && deps.cs) return deps.cs.publish(actor, request);
       const scene = chatScene(request.t, MESSAGES.sceneNotSupported);
       const me = actor.userId;
       const to = request.to;
@@ -159,6 +163,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     },
 
     async history(actor, request) {
+      if (request.scene === 'cs' && deps.cs) return deps.cs.history(actor, request);
       const convKey = await readableKey(actor, request.scene, request.id);
       const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
       const page = await messages.page({
@@ -176,6 +181,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     },
 
     async historyChange(actor, request) {
+      if (request.scene === 'cs' && deps.cs) return deps.cs.historyChange(actor, request);
       const convKey = await readableKey(actor, request.scene, request.id);
       const appkey = actor.app.appkey;
       const recalled = await messages.recalledSince(appkey, convKey, request.min);
@@ -197,6 +203,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     },
 
     async markAsRead(actor, request) {
+      if (request.scene === 'cs' && deps.cs) return deps.cs.markAsRead(actor, request);
       const scene = chatScene(request.scene, MESSAGES.sceneNotSupported);
       assertIds([request.id]);
       const appkey = actor.app.appkey;

@@ -9,16 +9,21 @@ import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
+import { createCsStore, type CsStore } from './cs.js';
 import { createGroupStore, type GroupStore } from './groups.js';
 import { createMessageStore, type MessageStore } from './im.js';
+import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
 import { createSessionStore, type SessionStore } from './sessions.js';
 import { createUserStore, type UserStore } from './users.js';
 
 export type { ConversationRecord, ConversationStore, ConversationTouch } from './conversations.js';
+export type { CsAgentRecord, CsConversationRecord, CsConversationTouch, CsSessionRecord, CsStore } from './cs.js';
+export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-messages.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
+export type { MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
 export type { PresenceSubscriptionStore } from './presence-subscriptions.js';
 export type { PubsubStore, StoredPubsubMessage } from './pubsub.js';
 export type { SessionRecord, SessionStore } from './sessions.js';
@@ -45,6 +50,10 @@ export interface Store {
   readonly presenceSubscriptions: PresenceSubscriptionStore;
   /** Pub/sub channel history. */
   readonly pubsub: PubsubStore;
+  /** Customer service: teams and agents, sessions, messages, conversation rows. */
+  readonly cs: CsStore;
+  /** Product app members, login tokens and SMS codes. */
+  readonly members: MemberStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -133,6 +142,8 @@ function wrap(
     groups: createGroupStore(db),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
     pubsub: createPubsubStore(db),
+    cs: createCsStore(db),
+    members: createMemberStore(db),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -1,4 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { csMigration } from './cs-migration.js';
+import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
 
 /**
@@ -149,6 +151,8 @@ const MIGRATIONS: Record<string, Migration> = {
     },
   },
   '0003_pubsub': pubsubMigration,
+  '0004_cs': csMigration,
+  '0005_members': membersMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

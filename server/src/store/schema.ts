@@ -94,6 +94,71 @@ export interface PresenceGroupSubscriptionsTable {
   group_id: string;
 }
 
+/** `cs_agents`: team membership; an agent joins a team by going online, and stays a member when offline. */
+export interface CsAgentsTable {
+  appkey: string;
+  team_id: string;
+  agent_id: string;
+  /** JSON of the agent's data for this team. */
+  agent_data: string;
+  /** JSON of the team's data as the agent gave it. */
+  team_data: string;
+  /** 0 or 1. */
+  online: number;
+  updated_at: number;
+}
+
+/** `cs_sessions`: the session state of one customer with one team (FREE, PENDING, ACCEPTED). */
+export interface CsSessionsTable {
+  appkey: string;
+  team_id: string;
+  customer_id: string;
+  status: string;
+  session_id: number;
+  start: number;
+  agent_id: string | null;
+  /** JSON of the accepting agent's data. */
+  agent_data: string | null;
+  /** JSON of the customer's data. */
+  customer_data: string;
+  /** Timestamp of the newest message of the conversation. */
+  last_ts: number;
+}
+
+/** `cs_messages`: the history of one customer with one team, session events included. */
+export interface CsMessagesTable {
+  appkey: string;
+  team_id: string;
+  customer_id: string;
+  ts: number;
+  message_id: string;
+  sender_id: string;
+  /** The wire `r`: the team id when the customer sent it, else the customer id. */
+  to_id: string;
+  type: string;
+  /** JSON. */
+  payload: string;
+  /** JSON. */
+  sender_data: string;
+  /** 0 or 1. */
+  accepted: number;
+  session_id: number;
+}
+
+/** `cs_conversations`: one participant's (the customer's or an agent's) view of a CS conversation. */
+export interface CsConversationsTable {
+  appkey: string;
+  owner_id: string;
+  team_id: string;
+  customer_id: string;
+  top: number;
+  removed: number;
+  /** JSON: the team's data (customer side) or the customer's (agent side). */
+  data: string;
+  /** Newest message this owner took part in. */
+  last_ts: number;
+}
+
 /** Every table, for `Kysely<Database>`. */
 export interface Database {
   sessions: SessionsTable;
@@ -105,4 +170,8 @@ export interface Database {
   im_group_members: ImGroupMembersTable;
   presence_user_subscriptions: PresenceUserSubscriptionsTable;
   presence_group_subscriptions: PresenceGroupSubscriptionsTable;
+  cs_agents: CsAgentsTable;
+  cs_sessions: CsSessionsTable;
+  cs_messages: CsMessagesTable;
+  cs_conversations: CsConversationsTable;
 }

@@ -79,6 +79,7 @@ export class ConversationStore {
 
 /** The reference of a listed conversation. */
 export function refOf(c: Conversation): ConversationRef {
+  if (c.type === 'cs') return { type: 'cs', id: c.id as string, teamId: c.teamId };
   return { type: c.type, id: c.type === 'group' ? (c.groupId as string) : (c.userId as string) };
 }
 
@@ -91,6 +92,7 @@ export function compare(a: Conversation, b: Conversation): number {
 /** A new conversation for `ref` whose last message is `message`. */
 export function newConversation(ref: ConversationRef, message: Message, data: Record<string, unknown>): Conversation {
   const base = { data, unread: 0, lastMessage: message, top: false };
+  if (ref.type === 'cs') return { ...base, type: 'cs', id: ref.id, teamId: ref.teamId ?? ref.id };
   return ref.type === 'group'
     ? { ...base, type: 'group', groupId: ref.id }
     : { ...base, type: 'private', userId: ref.id };

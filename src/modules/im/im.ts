@@ -2,8 +2,11 @@ import { CLIENT_EVENTS, CODES, LIMITS } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import type { Subscribable } from '../../core/emitter.js';
 import { ParleyError } from '../../core/errors.js';
-import { isOnline } from '../../core/status.js';
 import { buildMessage, toPublishRequest, validateCustom, validateTarget, validateText } from './message.js';
+import { defaultUploadHttp, type UploadHttp } from '../upload/http.js';
+import { Uploader } from '../upload/uploader.js';
+import { prepareMedia, type PendingUpload, type RichKind, type VideoMessageOptions } from './media.js';
+import type { AudioMessageOptions, FileMessageOptions, ImageMessageOptions } from './media.js';
 import { listenToPushes } from './inbox.js';
 import { ImState, type Me } from './state.js';
 import { loadConversations, resync } from './sync.js';
@@ -13,28 +16,40 @@ import {
   type ImEvents,
   type Message,
   type MessageTarget,
-  type OnlineUser,
   type TextPayload,
 } from './types.js';
-import { validateBatch, validateConversation, validateId, validateIds, validateRef } from './validate.js';
-import { ImWire } from './wire.js';
+import { validateBatch, validateConversation, validateId, validateRef } from './validate.js';
+import { ImWire, teamOf } from './wire.js';
+import { ImGroupsAndPresence } from './groups-presence.js';
+import { Outbox } from './outbox.js';
+import { CsAgent } from './cs-agent.js';
+import { CsTeam } from './cs-team.js';
 
 /**
  * `client.im`: private and group chat, the conversation list, history, read marks, recall and delete, groups
  * and presence. Promise-based, with the reference's method and event names.
  */
-export class Im {
+export class Im extends ImGroupsAndPresence {
   readonly #connection: Connection;
   readonly #state: ImState;
   readonly #wire: ImWire;
+  readonly #outbox: Outbox;
   readonly #targets = new WeakMap<Message, MessageTarget>();
   readonly #now: () => number;
+  readonly #cs: CsAgent;
+  readonly #uploads = new WeakMap<Message, PendingUpload>();
+  /** Uploads the files of rich messages; also usable alone, e.g. for an app's own uploads. */
+  readonly uploader: Uploader;
 
-  constructor(connection: Connection, now: () => number) {
+  constructor(connection: Connection, now: () => number, options: { uploadHttp?: UploadHttp } = {}) {
+    super();
     this.#connection = connection;
     this.#now = now;
+    this.uploader = new Uploader(connection.requests, options.uploadHttp ?? defaultUploadHttp);
     this.#state = new ImState(() => this.#me());
     this.#wire = new ImWire(connection.requests);
+    this.#outbox = new Outbox(connection, this.#wire);
+    this.#cs = new CsAgent(connection, this.#state, this.#wire);
     this.#state.fetchData = (ref) => this.#wire.data(ref);
     listenToPushes(connection, this.#state);
     connection.events.on('connectionStatus', ({ status }) => {
@@ -70,6 +85,26 @@ export class Im {
     return this.#build(type, payload, to);
   }
 
+  /** An image message (gif, jpg, png, jpeg); `sendMessage` uploads the file first (UP-5). */
+  createImageMessage(options: ImageMessageOptions): Message {
+    return this.#buildRich('image', options);
+  }
+
+  /** A file message of any type; `sendMessage` uploads it first, to be served as a download. */
+  createFileMessage(options: FileMessageOptions): Message {
+    return this.#buildRich('file', options);
+  }
+
+  /** An audio message (mp3, ogg, wav, wma, ape, acc, mpeg); `sendMessage` uploads the file first. */
+  createAudioMessage(options: AudioMessageOptions): Message {
+    return this.#buildRich('audio', options);
+  }
+
+  /** A video message (avi, mov, rmvb, rm, flv, mp4, 3gp, quicktime); `sendMessage` uploads it and its thumbnail. */
+  createVideoMessage(options: VideoMessageOptions): Message {
+    return this.#buildRich('video', options);
+  }
+
   /**
    * Sends a message created by this client. Its status goes `sending`, then `success` with the server's timestamp,
    * or `fail`. While the connection is down the message waits and goes out on reconnect, in order.
@@ -81,14 +116,22 @@ export class Im {
       throw new ParleyError(CODES.BAD_REQUEST, 'it is an empty message.');
     const to = this.#targets.get(message);
     if (message.status !== 'new' || !to) throw ParleyError.badRequest('sentOnce');
-    const request = toPublishRequest(message, to, options.accessToken);
+    const upload = this.#uploads.get(message);
+    const request = upload ? undefined : toPublishRequest(message, to, options.accessToken);
     message.status = 'sending';
     this.#state.record({ ...message }, { incoming: false, data: to.data ?? {} });
     this.#state.emitConversations();
     try {
-      const ack = await this.#publish(request);
+      if (upload) {
+        // UP-6: the file goes up while the message is `sending`; the payload then holds its URL.
+        this.#uploads.delete(message);
+        message.payload = await upload.run(this.uploader);
+        this.#state.replace({ ...message });
+      }
+      const ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken));
       message.status = 'success';
       message.timestamp = ack.timestamp;
+      if (message.scene === 'cs' && ack.sessionId !== undefined) message.sessionId = Number(ack.sessionId);
     } catch (error) {
       message.status = 'fail';
       this.#state.replace({ ...message });
@@ -106,7 +149,7 @@ export class Im {
    * `limit` (default 10, at most 30). Served from the local cache when it holds them, else from the server.
    */
   async history(options: {
-    type: 'private' | 'group';
+    type: 'private' | 'group' | 'cs';
     id: string | number;
     lastTimestamp?: number;
     limit?: number;
@@ -142,6 +185,22 @@ export class Im {
     return [...messages, ...held];
   }
 
+  /** Agents: the pending customers of the teams I am online in, newest first (`PENDING_CONVERSATIONS_UPDATED`). */
+  async pendingConversations(): Promise<ConversationList> {
+    this.#me();
+    return this.#cs.pending.loaded ? this.#cs.pending.snapshot() : this.#cs.loadPending();
+  }
+
+  /** A customer-service team as an agent works in it: online/offline, accept, end, transfer, live sessions. */
+  csteam(teamId: string | number): CsTeam {
+    return new CsTeam(validateId(teamId, 'idEmpty'), {
+      agent: this.#cs,
+      state: this.#state,
+      wire: this.#wire,
+      im: this,
+    });
+  }
+
   /** The conversation list: at most 200, pinned first, then newest first, with unread counts. */
   async latestConversations(): Promise<ConversationList> {
     this.#me();
@@ -150,14 +209,18 @@ export class Im {
   }
 
   /** Marks everything in a conversation read, here and on the user's other devices, and tells the other side. */
-  async markMessageAsRead(options: { type: 'private' | 'group'; id: string | number }): Promise<void> {
+  async markMessageAsRead(options: { type: 'private' | 'group' | 'cs'; id: string | number }): Promise<void> {
     const me = this.#me().id;
     const ref = validateRef(options);
     const cache = this.#state.cache(ref);
     const last = this.#state.conversations.get(ref)?.lastMessage;
     const time = Math.max(cache.newestSuccessTime(), last?.status === 'success' ? last.timestamp : 0);
     if (time > (cache.offsets.get(me) ?? 0)) {
-      await this.#wire.call(CLIENT_EVENTS.imMarkAsRead, { id: ref.id, scene: ref.type, lastTimestamp: time }, 'read');
+      await this.#wire.call(
+        CLIENT_EVENTS.imMarkAsRead,
+        { id: ref.id, scene: ref.type, lastTimestamp: time, ...teamOf(ref) },
+        'read',
+      );
       cache.advanceOffset(me, time);
     }
     if (this.#state.conversations.update(ref, (c) => ({ ...c, unread: 0 }))) this.#state.emitConversations();
@@ -171,7 +234,7 @@ export class Im {
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
     await this.#wire.call(
       CLIENT_EVENTS.topConversation,
-      { type: ref.type, top: options.top, targetId: ref.id },
+      { type: ref.type, top: options.top, targetId: ref.id, ...teamOf(ref) },
       'write',
     );
     this.#state.conversations.update(ref, (c) => ({ ...c, top: options.top }));
@@ -183,7 +246,11 @@ export class Im {
     this.#me();
     const ref = validateConversation(options?.conversation);
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
-    await this.#wire.call(CLIENT_EVENTS.removeConversation, { type: ref.type, targetId: ref.id }, 'write');
+    await this.#wire.call(
+      CLIENT_EVENTS.removeConversation,
+      { type: ref.type, targetId: ref.id, ...teamOf(ref) },
+      'write',
+    );
     this.#state.conversations.remove(ref);
     this.#state.emitConversations();
   }
@@ -229,89 +296,12 @@ export class Im {
     return removed;
   }
 
-  /** Joins groups: their messages reach this user from now on, on every device, until unsubscribed. */
-  async subscribeGroup(options: { groupIds: Array<string | number>; accessToken?: string }): Promise<void> {
-    this.#me();
-    const groupIds = validateIds(options?.groupIds);
-    await this.#wire.call(CLIENT_EVENTS.subscribeGroups, { groupIds, at: options.accessToken }, 'read');
-  }
-
-  /** Leaves a group. */
-  async unsubscribeGroup(options: { groupId: string | number }): Promise<void> {
-    this.#me();
-    await this.#wire.call(
-      CLIENT_EVENTS.unsubscribeGroup,
-      { groupId: validateId(options?.groupId, 'groupIdEmpty') },
-      'read',
-    );
-  }
-
-  /** Receives `USER_PRESENCE` for these users. */
-  async subscribeUserPresence(options: { userIds: Array<string | number> }): Promise<void> {
-    this.#me();
-    await this.#wire.call(CLIENT_EVENTS.subscribeUserPresence, { userIds: validateIds(options?.userIds) }, 'write');
-  }
-
-  /** Stops `USER_PRESENCE` for a user. */
-  async unsubscribeUserPresence(options: { userId: string | number }): Promise<void> {
-    this.#me();
-    await this.#wire.call(
-      CLIENT_EVENTS.unsubscribeUserPresence,
-      { userId: validateId(options?.userId, 'userIdEmpty') },
-      'write',
-    );
-  }
-
-  /** Receives `GROUP_PRESENCE` for these groups. */
-  async subscribeGroupPresence(options: { groupIds: Array<string | number> }): Promise<void> {
-    this.#me();
-    await this.#wire.call(CLIENT_EVENTS.subscribeGroupPresence, { groupIds: validateIds(options?.groupIds) }, 'write');
-  }
-
-  /** Stops `GROUP_PRESENCE` for a group. */
-  async unsubscribeGroupPresence(options: { groupId: string | number }): Promise<void> {
-    this.#me();
-    await this.#wire.call(
-      CLIENT_EVENTS.unsubscribeGroupPresence,
-      { groupId: validateId(options?.groupId, 'groupIdEmpty') },
-      'write',
-    );
-  }
-
-  /** Which of these users are online, with their data. */
-  async hereNow(options: { userIds: Array<string | number> }): Promise<OnlineUser[]> {
-    this.#me();
-    const list = await this.#wire.call<unknown>(
-      CLIENT_EVENTS.imHereNow,
-      { userIds: validateIds(options?.userIds) },
-      'read',
-      'query',
-    );
-    return toOnlineUsers(list);
-  }
-
-  /** The online members of a group, with their data. */
-  async groupHereNow(options: { groupId: string | number }): Promise<OnlineUser[]> {
-    this.#me();
-    const list = await this.#wire.call<unknown>(
-      CLIENT_EVENTS.imGroupHereNow,
-      { groupId: validateId(options?.groupId, 'groupIdEmpty') },
-      'read',
-      'query',
-    );
-    return toOnlineUsers(list);
-  }
-
-  /** How many members of a group are online. */
-  async groupOnlineCount(options: { groupId: string | number }): Promise<number> {
-    this.#me();
-    const content = await this.#wire.call<{ count?: unknown } | number>(
-      CLIENT_EVENTS.imGroupOnlineCount,
-      { groupId: validateId(options?.groupId, 'groupIdEmpty') },
-      'read',
-      'query',
-    );
-    return typeof content === 'number' ? content : Number(content?.count ?? 0);
+  #buildRich(kind: RichKind, options: unknown): Message {
+    const me = this.#me();
+    const { payload, upload } = prepareMedia(kind, options as Parameters<typeof prepareMedia>[1]);
+    const message = this.#build(kind, payload, validateTarget((options as { to?: unknown }).to, me.id));
+    this.#uploads.set(message, upload);
+    return message;
   }
 
   #build(type: string, payload: unknown, to: MessageTarget): Message {
@@ -320,37 +310,12 @@ export class Im {
     return message;
   }
 
-  /** Sends through the outbox: waits while the link is down, and tries again if the link dropped mid-send. */
-  async #publish(request: Parameters<ImWire['publish']>[0]): Promise<{ timestamp: number }> {
-    for (;;) {
-      await this.#online();
-      try {
-        return await this.#wire.publish(request);
-      } catch (error) {
-        const linkTrouble =
-          error instanceof ParleyError && error.code === CODES.TIMEOUT && !isOnline(this.#connection.status);
-        if (!linkTrouble || this.#connection.status === 'connect_failed') throw error;
-      }
-    }
+  protected get imWire(): ImWire {
+    return this.#wire;
   }
 
-  #online(): Promise<void> {
-    const status = this.#connection.status;
-    if (isOnline(status)) return Promise.resolve();
-    if (status === 'disconnected' || status === 'disconnecting' || status === 'connect_failed') {
-      return Promise.reject(ParleyError.of(CODES.NOT_CONNECTED, 'callConnectFirst'));
-    }
-    return new Promise((resolve, reject) => {
-      const off = this.#connection.events.on('connectionStatus', ({ status: next }) => {
-        if (isOnline(next)) {
-          off();
-          resolve();
-        } else if (next === 'disconnected' || next === 'connect_failed') {
-          off();
-          reject(ParleyError.of(CODES.NOT_CONNECTED, 'callConnectFirst'));
-        }
-      });
-    });
+  protected requireUser(): Me {
+    return this.#me();
   }
 
   #me(): Me {
@@ -360,18 +325,4 @@ export class Im {
     }
     return { id: String(input.id), data: input.data ?? {} };
   }
-}
-
-function toOnlineUsers(list: unknown): OnlineUser[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((entry: { userId?: unknown; userData?: unknown }) => {
-    let data: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = typeof entry.userData === 'string' ? JSON.parse(entry.userData) : entry.userData;
-      if (typeof parsed === 'object' && parsed !== null) data = parsed as Record<string, unknown>;
-    } catch {
-      data = {};
-    }
-    return { id: String(entry.userId), data };
-  });
 }

@@ -8,6 +8,7 @@ import {
   type WirePresenceBody,
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
+import { deliverCs } from './cs-inbox.js';
 import { fromWire } from './message.js';
 import type { ImState } from './state.js';
 import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
@@ -17,6 +18,7 @@ import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } 
  * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
  */
 export function deliver(state: ImState, message: Message): void {
+  if (message.scene === 'cs') return deliverCs(state, message);
   const me = state.me.id;
   state.record(message, { incoming: true });
   if (message.scene === 'private' && message.senderId !== me) {

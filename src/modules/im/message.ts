@@ -1,13 +1,8 @@
 import { LIMITS, type PublishImRequest, type Recaller, type WireImMessage } from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
+import { randomHexId } from '../../core/ids.js';
+import { csFields, csFromWire, type CsWireFields } from './cs-message.js';
 import type { GroupMessage, Message, MessageTarget, PrivateMessage } from './types.js';
-
-/** 32 random hex characters, the reference's messageId form. */
-export function newMessageId(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -17,13 +12,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function validateTarget(to: unknown, me: string): MessageTarget {
   if (!isPlainObject(to)) throw ParleyError.badRequest('toRequired');
   const { type, id, data } = to;
-  if (type !== 'private' && type !== 'group') throw ParleyError.badRequest('sceneNotSupported');
+  if (type !== 'private' && type !== 'group' && type !== 'cs') throw ParleyError.badRequest('sceneNotSupported');
   if (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || id.trim() === '') {
     throw ParleyError.badRequest('idEmpty');
   }
   if (data !== undefined && !isPlainObject(data)) throw ParleyError.badRequest('dataNotObject');
   if (type === 'private' && String(id) === me) throw ParleyError.badRequest('toSelf');
-  return { type, id: id as string | number, data: data ?? {} };
+  const target: MessageTarget = { type, id: id as string | number, data: data ?? {} };
+  if (type === 'cs' && typeof to.teamId === 'string') target.teamId = to.teamId;
+  return target;
 }
 
 /** Builds a new, unsent message. */
@@ -35,7 +32,7 @@ export function buildMessage(params: {
   now: number;
 }): Message {
   const base = {
-    messageId: newMessageId(),
+    messageId: randomHexId(),
     type: params.type,
     timestamp: params.now,
     senderId: params.me.id,
@@ -46,6 +43,7 @@ export function buildMessage(params: {
   if (params.to.type === 'group') {
     return { ...base, scene: 'group', groupId: String(params.to.id), senderData: params.me.data };
   }
+  if (params.to.type === 'cs') return { ...base, ...csFields(params.to, params.me.data) };
   return { ...base, scene: 'private', receiverId: String(params.to.id), read: false };
 }
 
@@ -82,6 +80,7 @@ export function toPublishRequest(message: Message, to: MessageTarget, accessToke
     t: message.scene,
     guid: message.messageId,
   };
+  if (message.scene === 'cs') request.tid = message.teamId;
   if (accessToken) request.at = accessToken;
   return request;
 }
@@ -101,14 +100,15 @@ function parseObject(text: string | null | undefined): Record<string, unknown> {
 }
 
 /** A message in wire form as pushed, listed or checked by the schema (nullable optional fields). */
-export type WireLike = Pick<WireImMessage, 's' | 'i' | 'ts' | 'mt'> & {
-  t?: WireImMessage['t'];
-  r?: string;
-  p?: string | null;
-  d?: string | null;
-  rc?: boolean;
-  recaller?: { id: string; data?: unknown } | null;
-};
+export type WireLike = Pick<WireImMessage, 's' | 'i' | 'ts' | 'mt'> &
+  CsWireFields & {
+    t?: WireImMessage['t'];
+    r?: string;
+    p?: string | null;
+    d?: string | null;
+    rc?: boolean;
+    recaller?: { id: string; data?: unknown } | null;
+  };
 
 /** Builds a domain message from its wire form (a push, a history item or a conversation's last message). */
 export function fromWire(wire: WireLike): Message {
@@ -126,6 +126,7 @@ export function fromWire(wire: WireLike): Message {
       ? { id: String(wire.recaller.id), data: (wire.recaller.data ?? {}) as Record<string, unknown> }
       : undefined;
   const withRecaller = recaller ? { ...base, recaller } : base;
+  if (wire.t === 'cs') return csFromWire(withRecaller, wire);
   if (wire.t === 'group') {
     const message: GroupMessage = {
       ...withRecaller,

@@ -75,7 +75,12 @@ export class ImState {
   cached(): Array<{ ref: ConversationRef; cache: HistoryCache }> {
     return [...this.#caches.entries()].map(([key, cache]) => {
       const at = key.indexOf(':');
-      return { ref: { type: key.slice(0, at) as ConversationRef['type'], id: key.slice(at + 1) }, cache };
+      const type = key.slice(0, at) as ConversationRef['type'];
+      if (type === 'cs') {
+        const [teamId, id] = JSON.parse(key.slice(at + 1)) as [string, string];
+        return { ref: { type, id, teamId }, cache };
+      }
+      return { ref: { type, id: key.slice(at + 1) }, cache };
     });
   }
 

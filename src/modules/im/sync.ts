@@ -1,4 +1,5 @@
 import { LIMITS } from '../../protocol/index.js';
+import { csConversation } from './cs-message.js';
 import { fromWire } from './message.js';
 import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
 import type { ImState } from './state.js';
@@ -18,6 +19,7 @@ export async function loadConversations(state: ImState, wire: ImWire): Promise<v
     const data = parseObject(item.d);
     const unread = typeof item.unread === 'number' ? item.unread : state.countUnread(ref);
     const base = { data, unread, lastMessage, top: item.top === true };
+    if (ref.type === 'cs') return csConversation(ref, base, me);
     return ref.type === 'group'
       ? { ...base, type: 'group' as const, groupId: ref.id }
       : { ...base, type: 'private' as const, userId: ref.id };

@@ -32,14 +32,32 @@ export interface GroupMessage extends MessageBase {
   senderData: Record<string, unknown>;
 }
 
-/** A chat message. */
-export type Message = PrivateMessage | GroupMessage;
+/**
+ * A customer-service message. `to` is the team when the customer sent it, else the customer; `accepted` tells
+ * whether an agent had accepted the customer; `sessionId` orders the customer's sessions with the team.
+ */
+export interface CsMessage extends MessageBase {
+  scene: 'cs';
+  to: string;
+  teamId: string;
+  senderData: Record<string, unknown>;
+  accepted: boolean;
+  sessionId?: number;
+}
 
-/** Where a message goes: a user (`private`) or a group, with data about the target for the conversation list. */
+/** A chat or customer-service message. */
+export type Message = PrivateMessage | GroupMessage | CsMessage;
+
+/**
+ * Where a message goes: a user (`private`), a group, or a customer-service team (`cs`, `id` the team id), with data
+ * about the target for the conversation list. `teamId` is set by `csteam(teamId)` for an agent's message, whose
+ * `id` is then the customer.
+ */
 export interface MessageTarget {
-  type: 'private' | 'group';
+  type: 'private' | 'group' | 'cs';
   id: string | number;
   data?: Record<string, unknown>;
+  teamId?: string;
 }
 
 /** The text payload. */
@@ -49,11 +67,17 @@ export interface TextPayload {
 
 /** A conversation in the list. */
 export interface Conversation {
-  type: 'private' | 'group';
+  type: 'private' | 'group' | 'cs';
   /** The other user, for private conversations. */
   userId?: string;
   /** The group, for group conversations. */
   groupId?: string;
+  /** For customer service: the team (customer side) or the customer (agent side). */
+  id?: string;
+  /** For customer service: the team. */
+  teamId?: string;
+  /** For an agent's customer-service conversation: its last message is an end, or a transfer to someone else. */
+  ended?: boolean;
   /** Data about the other user or the group. */
   data: Record<string, unknown>;
   /** Messages from others not yet marked read. */
@@ -68,10 +92,14 @@ export interface ConversationList {
   conversations: Conversation[];
 }
 
-/** Identifies a conversation: the scene and the other user's or the group's id. */
+/**
+ * Identifies a conversation: the scene and the other user's or the group's id; for customer service the team
+ * (customer side) or the customer (agent side), with the team in `teamId`.
+ */
 export interface ConversationRef {
-  type: 'private' | 'group';
+  type: 'private' | 'group' | 'cs';
   id: string;
+  teamId?: string;
 }
 
 /** A presence change of a user. */
@@ -109,6 +137,18 @@ export interface ImEvents {
   MESSAGE_RECALLED: Message[];
   USER_PRESENCE: UserPresenceEvent;
   GROUP_PRESENCE: GroupPresenceEvent;
+  /** A customer-service message reached me as the customer. */
+  CS_MESSAGE_RECEIVED: CsMessage;
+  /** The pending customers of the teams I am online in (agents). */
+  PENDING_CONVERSATIONS_UPDATED: ConversationList;
+  /** A customer was accepted (the `CS_ACCEPT` message), seen by the customer and the agents concerned. */
+  CS_ACCEPTED: CsMessage;
+  /** A session ended (the `CS_END` message). */
+  CS_ENDED: CsMessage;
+  /** A customer was handed to another agent (the `CS_TRANSFER` message). */
+  CS_TRANSFERRED: CsMessage;
+  /** I went online or offline in a team, on this device or another. */
+  CS_ONLINE_CHANGED: { teamId: string; online: boolean };
 }
 
 /** Names of the IM events, as the reference's `IM_EVENT`. */
@@ -121,15 +161,27 @@ export const IM_EVENT = {
   MESSAGE_RECALLED: 'MESSAGE_RECALLED',
   USER_PRESENCE: 'USER_PRESENCE',
   GROUP_PRESENCE: 'GROUP_PRESENCE',
+  CS_MESSAGE_RECEIVED: 'CS_MESSAGE_RECEIVED',
+  PENDING_CONVERSATIONS_UPDATED: 'PENDING_CONVERSATIONS_UPDATED',
+  CS_ACCEPTED: 'CS_ACCEPTED',
+  CS_ENDED: 'CS_ENDED',
+  CS_TRANSFERRED: 'CS_TRANSFERRED',
+  CS_ONLINE_CHANGED: 'CS_ONLINE_CHANGED',
 } as const;
 
 /** The conversation key of a message, from the point of view of `me`. */
 export function conversationOf(message: Message, me: string): ConversationRef {
   if (message.scene === 'group') return { type: 'group', id: message.groupId };
+  if (message.scene === 'cs') {
+    const customerId = message.to === message.teamId ? message.senderId : message.to;
+    return { type: 'cs', id: customerId === me ? message.teamId : customerId, teamId: message.teamId };
+  }
   return { type: 'private', id: message.senderId === me ? message.receiverId : message.senderId };
 }
 
 /** A map key for a conversation. */
 export function keyOf(ref: ConversationRef): string {
+  // Team and id together: an agent may serve one customer in two teams.
+  if (ref.type === 'cs') return `cs:${JSON.stringify([ref.teamId ?? ref.id, ref.id])}`;
   return `${ref.type}:${ref.id}`;
 }

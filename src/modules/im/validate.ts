@@ -18,9 +18,13 @@ export function validateId(id: unknown, key: 'userIdEmpty' | 'groupIdEmpty' | 'i
   return String(id);
 }
 
-/** Checks a conversation reference `{type, id}` as history and mark-as-read take it. */
+/** Checks a conversation reference `{type, id}` as history and mark-as-read take it; a customer names the team. */
 export function validateRef(options: unknown): ConversationRef {
   const { type, id } = (options ?? {}) as { type?: unknown; id?: unknown };
+  if (type === 'cs') {
+    const teamId = validateId(id, 'idEmpty');
+    return { type, id: teamId, teamId };
+  }
   if (type !== 'private' && type !== 'group') throw ParleyError.badRequest('sceneNotSupported');
   return { type, id: validateId(id, 'idEmpty') };
 }
@@ -33,6 +37,11 @@ export function validateConversation(conversation: unknown): ConversationRef {
     return { type: 'private', id: validateId(c.userId, 'userIdEmpty') };
   if (c.type === 'group' && c.groupId !== undefined)
     return { type: 'group', id: validateId(c.groupId, 'groupIdEmpty') };
+  const cs = c as { id?: unknown; teamId?: unknown };
+  if (c.type === 'cs' && cs.id !== undefined) {
+    const id = validateId(cs.id, 'idEmpty');
+    return { type: 'cs', id, teamId: cs.teamId === undefined ? id : validateId(cs.teamId, 'idEmpty') };
+  }
   throw ParleyError.badRequest('incorrectConversation');
 }
 

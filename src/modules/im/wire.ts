@@ -53,7 +53,7 @@ export class ImWire {
     before: number | undefined,
     limit: number,
   ): Promise<{ messages: Message[]; offsets: ImHistoryAck['userOffsets'] }> {
-    const params: Record<string, unknown> = { id: ref.id, scene: ref.type, limit };
+    const params: Record<string, unknown> = { id: ref.id, scene: ref.type, limit, ...teamOf(ref) };
     if (before !== undefined) params.lastTimestamp = before;
     const content = await this.#content<ImHistoryAck>(CLIENT_EVENTS.imHistory, params, {
       kind: 'query',
@@ -67,7 +67,7 @@ export class ImWire {
   async changes(ref: ConversationRef, after: number, min: number): Promise<ImHistoryChangeAck> {
     const content = await this.#content<Partial<ImHistoryChangeAck>>(
       CLIENT_EVENTS.imHistoryChange,
-      { scene: ref.type, id: ref.id, after, min },
+      { scene: ref.type, id: ref.id, after, min, ...teamOf(ref) },
       { kind: 'query', permission: 'read' },
     );
     return {
@@ -91,7 +91,7 @@ export class ImWire {
   async data(ref: ConversationRef): Promise<Record<string, unknown>> {
     const content = await this.#content<unknown>(
       CLIENT_EVENTS.imData,
-      { type: ref.type, targetId: ref.id },
+      { type: ref.type, targetId: ref.id, ...teamOf(ref) },
       { kind: 'query', permission: 'read' },
     );
     try {
@@ -113,4 +113,9 @@ export class ImWire {
   ): Promise<T> {
     return this.#content<T>(event, params, { kind, permission });
   }
+}
+
+/** The `teamId` a customer-service request carries beside the conversation id. */
+export function teamOf(ref: ConversationRef): { teamId?: string } {
+  return ref.type === 'cs' ? { teamId: ref.teamId ?? ref.id } : {};
 }

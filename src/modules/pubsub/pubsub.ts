@@ -13,6 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ParleyError } from '../../core/errors.js';
+import { randomHexId } from '../../core/ids.js';
 import { ChannelPresence, toMember } from './presence.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import type {
@@ -37,13 +38,6 @@ interface Subscription {
   onMessage: (message: PubsubMessage) => void;
   presence: boolean;
   accessToken: string | undefined;
-}
-
-/** 32 random hex characters, the reference's guid form. */
-function newGuid(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -77,7 +71,7 @@ export class Pubsub {
   async publish(options: PublishOptions): Promise<PublishResult> {
     this.#ready();
     const { channel, message, qos, notification } = validatePublish(options);
-    const guid = newGuid();
+    const guid = randomHexId();
     const ack = await this.#connection.requests.send({
       event: CLIENT_EVENTS.publish,
       params: { channel, content: message, nt: notification, at: options.accessToken, guid, q: qos },

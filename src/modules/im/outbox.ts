@@ -1,0 +1,52 @@
+import { CODES } from '../../protocol/index.js';
+import type { Connection } from '../../core/connection.js';
+import { ParleyError } from '../../core/errors.js';
+import { isOnline } from '../../core/status.js';
+import type { ImWire } from './wire.js';
+
+/**
+ * Sends `publishIM` requests through the outbox (IMC-3): a send waits while the link is down and is tried again,
+ * with the same messageId, when the link dropped before its ack.
+ */
+export class Outbox {
+  readonly #connection: Connection;
+  readonly #wire: ImWire;
+
+  constructor(connection: Connection, wire: ImWire) {
+    this.#connection = connection;
+    this.#wire = wire;
+  }
+
+  /** Sends one message; resolves with the server's ack. */
+  async send(request: Parameters<ImWire['publish']>[0]): ReturnType<ImWire['publish']> {
+    for (;;) {
+      await this.#online();
+      try {
+        return await this.#wire.publish(request);
+      } catch (error) {
+        const linkTrouble =
+          error instanceof ParleyError && error.code === CODES.TIMEOUT && !isOnline(this.#connection.status);
+        if (!linkTrouble || this.#connection.status === 'connect_failed') throw error;
+      }
+    }
+  }
+
+  #online(): Promise<void> {
+    const status = this.#connection.status;
+    if (isOnline(status)) return Promise.resolve();
+    if (status === 'disconnected' || status === 'disconnecting' || status === 'connect_failed') {
+      return Promise.reject(ParleyError.of(CODES.NOT_CONNECTED, 'callConnectFirst'));
+    }
+    return new Promise((resolve, reject) => {
+      const off = this.#connection.events.on('connectionStatus', ({ status: next }) => {
+        if (isOnline(next)) {
+          off();
+          resolve();
+        } else if (next === 'disconnected' || next === 'connect_failed') {
+          off();
+          reject(ParleyError.of(CODES.NOT_CONNECTED, 'callConnectFirst'));
+        }
+      });
+    });
+  }
+}
