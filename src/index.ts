@@ -69,5 +69,12 @@ export type {
   SubscribeOptions,
   SubscribePresenceOptions,
 } from './modules/pubsub/types.js';
-export { LiveSource, LiveConnectionStatus, LiveConversations, LiveMessages, LivePresence } from './live/index.js';
-export type { ConversationsState, ConversationTarget, MessagesState } from './live/index.js';
+export {
+  LiveSource,
+  LiveConnectionStatus,
+  LiveConversations,
+  LiveCsTeam,
+  LiveMessages,
+  LivePresence,
+} from './live/index.js';
+export type { ConversationsState, ConversationTarget, CsTeamState, MessagesState } from './live/index.js';

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -98,7 +99,8 @@ export const DEMO_APP: AppConfig = {
 };
 
 /** Where the built demo app lives relative to this package, independent of the working directory. */
-const DEFAULT_APP_DIR = fileURLToPath(new URL('../../demo-app/dist', import.meta.url));
+// From the module's own path, not `new URL(...)`: hosts that replace the global URL (jsdom) would break it.
+const DEFAULT_APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../demo-app/dist');
 
 /** Thrown by {@link loadConfig} with one line per problem, naming the setting and where it came from. */
 export class ConfigError extends Error {

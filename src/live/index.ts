@@ -4,3 +4,4 @@ export { LiveConnectionStatus } from './connection.js';
 export { LiveConversations, type ConversationsState } from './conversations.js';
 export { LiveMessages, type ConversationTarget, type MessagesState } from './messages.js';
 export { LivePresence } from './presence.js';
+export { LiveCsTeam, type CsTeamState } from './cs-team.js';

@@ -20,6 +20,8 @@ import { LiveConnectionStatus } from '../live/connection.js';
 import { LiveConversations, type ConversationsState } from '../live/conversations.js';
 import { LiveMessages, type ConversationTarget, type MessagesState } from '../live/messages.js';
 import { LivePresence } from '../live/presence.js';
+import { LiveCsTeam, type CsTeamState } from '../live/cs-team.js';
+import type { CsTeam } from '../modules/im/cs-team.js';
 import type { Message } from '../modules/im/types.js';
 
 const ParleyContext = createContext<ParleyClient | null>(null);
@@ -139,4 +141,24 @@ export function usePresence(userIds: readonly (string | number)[]): Readonly<Rec
   return useLive(source);
 }
 
-export type { ConversationsState, ConversationTarget, MessagesState };
+/** What {@link useCsTeam} returns: the team's state for this agent and the team's actions. */
+export interface UseCsTeam extends CsTeamState {
+  /** The team object: online, offline, accept, end, transfer, customerStatus, agents, liveSession, ... */
+  team: CsTeam;
+  /** Reads the online state and the pending list again. */
+  refresh(): Promise<void>;
+}
+
+/**
+ * A customer-service team for the agent console: whether this agent is online for it, the pending customers, and
+ * the team's actions. The online state follows the agent's other devices too.
+ */
+export function useCsTeam(teamId: string): UseCsTeam {
+  const client = useParleyClient();
+  const source = useMemo(() => new LiveCsTeam(client, teamId), [client, teamId]);
+  const state = useLive(source);
+  const team = useMemo(() => client.im.csteam(teamId), [client, teamId]);
+  return useMemo(() => ({ ...state, team, refresh: () => source.refresh() }), [state, team, source]);
+}
+
+export type { ConversationsState, ConversationTarget, CsTeamState, MessagesState };
