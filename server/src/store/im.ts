@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, ImMessagesTable } from './schema.js';
+import type { SyncSqlite } from './sync-sqlite.js';
 
 /** A message to store; the store assigns its timestamp. */
 export interface NewMessage {
@@ -76,6 +77,45 @@ export interface MessageStore {
   readOffsets(appkey: string, convKey: string, userIds: readonly string[]): Promise<ReadOffset[]>;
 }
 
+/** A message by its sender's messageId (the idempotency key). */
+function byGuidQuery(db: Kysely<Database>, appkey: string, senderId: string, messageId: string) {
+  return db
+    .selectFrom('im_messages')
+    .selectAll()
+    .where('appkey', '=', appkey)
+    .where('sender_id', '=', senderId)
+    .where('message_id', '=', messageId);
+}
+
+/** The newest timestamp of a conversation. */
+function newestQuery(db: Kysely<Database>, appkey: string, convKey: string) {
+  return db
+    .selectFrom('im_messages')
+    .select('ts')
+    .where('appkey', '=', appkey)
+    .where('conv_key', '=', convKey)
+    .orderBy('ts', 'desc')
+    .limit(1);
+}
+
+/** The row of a new message at `ts`. */
+function messageRow(message: NewMessage, ts: number): ImMessagesTable {
+  return {
+    appkey: message.appkey,
+    conv_key: message.convKey,
+    ts,
+    scene: message.scene,
+    message_id: message.messageId,
+    sender_id: message.senderId,
+    target_id: message.targetId,
+    type: message.type,
+    payload: message.payload,
+    sender_data: message.senderData,
+    recalled: 0,
+    recaller: null,
+  };
+}
+
 /** How many times append tries again after losing a race for a timestamp to another node. */
 const APPEND_ATTEMPTS = 8;
 
@@ -84,20 +124,29 @@ const APPEND_ATTEMPTS = 8;
  * advisory lock, so that concurrent writers (other pool connections, other nodes) queue instead of racing for the
  * same timestamp; SQLite has one writer anyway.
  */
-export function createMessageStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): MessageStore {
+export function createMessageStore(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  sync?: SyncSqlite,
+): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
-    const row = await db
-      .selectFrom('im_messages')
-      .selectAll()
-      .where('appkey', '=', appkey)
-      .where('sender_id', '=', senderId)
-      .where('message_id', '=', messageId)
-      .executeTakeFirst();
+    const row = await byGuidQuery(db, appkey, senderId, messageId).executeTakeFirst();
     return row && toMessage(row);
   };
 
   return {
     async append(message, now) {
+      // SQLite: one synchronous transaction (see sync-sqlite.ts); one node, so no unique-key race to retry.
+      const quick = sync?.transaction(() => {
+        const first = sync.get(byGuidQuery(db, message.appkey, message.senderId, message.messageId));
+        if (first) return { message: toMessage(first), duplicate: true };
+        const newest = sync.get(newestQuery(db, message.appkey, message.convKey));
+        const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
+        sync.run(db.insertInto('im_messages').values(messageRow(message, ts)));
+        const { appkey: _appkey, ...rest } = message;
+        return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
+      });
+      if (quick) return quick.value;
       let lastError: unknown;
       for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt += 1) {
         try {
@@ -107,40 +156,16 @@ export function createMessageStore(db: Kysely<Database>, dialect: 'sqlite' | 'po
                 trx,
               );
             }
-            const first = await trx
-              .selectFrom('im_messages')
-              .selectAll()
-              .where('appkey', '=', message.appkey)
-              .where('sender_id', '=', message.senderId)
-              .where('message_id', '=', message.messageId)
-              .executeTakeFirst();
+            const first = await byGuidQuery(
+              trx,
+              message.appkey,
+              message.senderId,
+              message.messageId,
+            ).executeTakeFirst();
             if (first) return { message: toMessage(first), duplicate: true };
-            const newest = await trx
-              .selectFrom('im_messages')
-              .select('ts')
-              .where('appkey', '=', message.appkey)
-              .where('conv_key', '=', message.convKey)
-              .orderBy('ts', 'desc')
-              .limit(1)
-              .executeTakeFirst();
+            const newest = await newestQuery(trx, message.appkey, message.convKey).executeTakeFirst();
             const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
-            await trx
-              .insertInto('im_messages')
-              .values({
-                appkey: message.appkey,
-                conv_key: message.convKey,
-                ts,
-                scene: message.scene,
-                message_id: message.messageId,
-                sender_id: message.senderId,
-                target_id: message.targetId,
-                type: message.type,
-                payload: message.payload,
-                sender_data: message.senderData,
-                recalled: 0,
-                recaller: null,
-              })
-              .execute();
+            await trx.insertInto('im_messages').values(messageRow(message, ts)).execute();
             const { appkey: _appkey, ...rest } = message;
             return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
           });

@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
+import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
 import { createCsStore, type CsStore } from './cs.js';
@@ -108,8 +109,9 @@ function createSqliteStore(config: StoreConfig): Store {
       process.emitWarning(`SQLite checkpoint failed: ${message}`);
     });
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return wrap('sqlite', db, undefined, () => checkpointer?.close());
+  const cached = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  return wrap('sqlite', db, undefined, () => checkpointer?.close(), createSyncSqlite(cached));
 }
 
 function createPostgresStore(connectionString: string, schema: string | undefined): Store {
@@ -131,13 +133,14 @@ function wrap(
   db: Kysely<Database>,
   schema: string | undefined,
   beforeClose: () => Promise<void> | undefined = () => undefined,
+  sync?: SyncSqlite,
 ): Store {
   let closed = false;
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect),
+    messages: createMessageStore(db, dialect, sync),
     conversations: createConversationStore(db),
     groups: createGroupStore(db),
     presenceSubscriptions: createPresenceSubscriptionStore(db),

@@ -1,0 +1,55 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { withStatementCache } from '../src/store/statement-cache.js';
+import { createSyncSqlite } from '../src/store/sync-sqlite.js';
+
+interface Db {
+  t: { id: number; v: string };
+}
+
+function setup() {
+  const raw = new BetterSqlite3(':memory:');
+  raw.exec('create table t (id integer primary key, v text)');
+  const cached = withStatementCache(raw);
+  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: cached }) });
+  return { raw, cached, db, sync: createSyncSqlite(cached) };
+}
+
+describe('synchronous SQLite transactions', () => {
+  it('run Kysely-built queries in one transaction and roll back on a throw', () => {
+    const { db, sync } = setup();
+    const done = sync.transaction(() => {
+      sync.run(db.insertInto('t').values({ id: 1, v: 'a' }));
+      return sync.get(db.selectFrom('t').select('v').where('id', '=', 1));
+    });
+    expect(done).toEqual({ value: { v: 'a' } });
+    expect(() =>
+      sync.transaction(() => {
+        sync.run(db.insertInto('t').values({ id: 2, v: 'b' }));
+        throw new Error('abort');
+      }),
+    ).toThrow('abort');
+    expect(sync.get(db.selectFrom('t').select('id').where('id', '=', 2))).toBeUndefined();
+  });
+
+  it('step aside while an asynchronous transaction holds the connection', () => {
+    const { raw, db, sync } = setup();
+    raw.exec('begin');
+    expect(sync.transaction(() => sync.run(db.insertInto('t').values({ id: 3, v: 'c' })))).toBeUndefined();
+    raw.exec('commit');
+    expect(sync.transaction(() => 'ran')).toEqual({ value: 'ran' });
+  });
+
+  it('prepare each distinct SQL once', () => {
+    const { raw, cached } = setup();
+    let prepared = 0;
+    const original = raw.prepare.bind(raw);
+    raw.prepare = ((source: string) => {
+      prepared += 1;
+      return original(source);
+    }) as typeof raw.prepare;
+    for (let i = 0; i < 5; i++) cached.prepare('select 1').get();
+    expect(prepared).toBe(1);
+  });
+});
