@@ -48,7 +48,7 @@ describe('synchronous SQLite transactions', () => {
     raw.prepare = ((source: string) => {
       prepared += 1;
       return original(source);
-    }) as typeof raw.prepare;
+    });
     for (let i = 0; i < 5; i++) cached.prepare('select 1').get();
     expect(prepared).toBe(1);
   });
