@@ -28,19 +28,19 @@ describe('gateway: authorize', () => {
       sid: expect.any(String),
       enablePublish: true,
       enableSubscribe: true,
-      mD: { GIM: {} },
+      mD: { GIM: { ack: false } },
     });
     const both = await request(await connect(url), 'authorize', authorizeParams({ mP: { GIM: null, GWS: null } }));
-    expect(both['mD']).toEqual({ GIM: {}, GWS: {} });
+    expect(both['mD']).toEqual({ GIM: { ack: false }, GWS: {} });
     const none = await request(await connect(url), 'authorize', authorizeParams({ mP: undefined }));
     expect(none['mD']).toEqual({});
   });
 
   it('lets modules supply their mD entry', async () => {
     const { url, server } = await startServer();
-    server.gateway.moduleData('GIM', (ctx) => Promise.resolve({ user: ctx.userId }));
-    const reply = await request(await connect(url), 'authorize', authorizeParams());
-    expect(reply['mD']).toEqual({ GIM: { user: 'alice' } });
+    server.gateway.moduleData('GWS', (ctx) => Promise.resolve({ user: ctx.userId }));
+    const reply = await request(await connect(url), 'authorize', authorizeParams({ mP: { GWS: null } }));
+    expect(reply['mD']).toEqual({ GWS: { user: 'alice' } });
   });
 
   it('grants read only to the subscribe key', async () => {

@@ -45,10 +45,10 @@ describe('synchronous SQLite transactions', () => {
     const { raw, cached } = setup();
     let prepared = 0;
     const original = raw.prepare.bind(raw);
-    raw.prepare = ((source: string) => {
+    raw.prepare = (source: string) => {
       prepared += 1;
       return original(source);
-    });
+    };
     for (let i = 0; i < 5; i++) cached.prepare('select 1').get();
     expect(prepared).toBe(1);
   });

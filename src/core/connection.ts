@@ -7,6 +7,7 @@ import {
   toAuthorizeRequest,
   toAuthorization,
   type ModuleName,
+  type Authorization,
   type Permissions,
 } from '../protocol/index.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
@@ -65,6 +66,7 @@ export class Connection {
   #authorized = false;
   #sid: string | null = null;
   #permissions: Permissions = { read: false, write: false };
+  #moduleData: Authorization['moduleData'] = {};
   #input: ConnectInput | undefined;
   #failures = 0;
   #timers = new Set<TimerHandle>();
@@ -97,6 +99,11 @@ export class Connection {
   /** What the authorize reply allowed. */
   get permissions(): Permissions {
     return { ...this.#permissions };
+  }
+
+  /** What the server said about each module in its last authorize reply (`mD`). */
+  get moduleData(): Authorization['moduleData'] {
+    return this.#moduleData;
   }
 
   /** The user this connection was opened for. */
@@ -233,6 +240,7 @@ export class Connection {
       this.#status === 'connecting' ? 'connected' : auth.sid === this.#sid ? 'reconnected' : 'expired_reconnected';
     this.#sid = auth.sid;
     this.#permissions = auth.permissions;
+    this.#moduleData = auth.moduleData;
     this.#authorized = true;
     this.#failures = 0;
     this.requests.flush();

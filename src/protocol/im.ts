@@ -246,3 +246,17 @@ export interface WirePresenceBody {
 export function privateConversationId(a: string, b: string): string {
   return a.localeCompare(b) > 0 ? `${a}:${b}` : `${b}:${a}`;
 }
+
+/**
+ * What a Parley server says about IM in the authorize reply (`mD.GIM`). `ack: false`: it does not use `imAck`,
+ * so Parley's SDK does not send one per received message (the reference client sends them regardless).
+ */
+export interface ImModuleData {
+  ack?: boolean;
+}
+
+/** Whether the server wants an `imAck` for each received message: yes unless it said `ack: false`. */
+export function wantsImAck(moduleData: { GIM?: unknown }): boolean {
+  const gim = moduleData.GIM as ImModuleData | undefined;
+  return gim?.ack !== false;
+}

@@ -243,4 +243,15 @@ describe('IM flows on the fake server', () => {
     server.handle('imGroupOnlineCount', () => ({ code: 200, content: { count: 4 } }));
     await expect(im.groupOnlineCount({ groupId: 'g1' })).resolves.toBe(4);
   });
+
+  it('IMC-4: no imAck when the server says it does not use them (mD.GIM.ack false)', async () => {
+    const setup = fakeSetup({ modules: ['im'], random: () => 0.5 });
+    setup.server.moduleData = { GIM: { ack: false } };
+    const fake = fakeIm(setup.server, 'me');
+    await Promise.all([setup.client.connect({ id: 'me', data: {} }), tick()]);
+    const received = collect<Message>((fn) => setup.client.im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    fake.fromPeer('bob', 'quiet');
+    expect(received).toHaveLength(1);
+    expect(setup.server.requests('imAck')).toHaveLength(0);
+  });
 });

@@ -73,6 +73,8 @@ export class FakeServer {
   /** Leave authorize un-acked (the server is slow to answer). */
   silentAuthorize = false;
   permissions = { enablePublish: true, enableSubscribe: true };
+  /** `mD` entries by module key, answered for the modules the client named. */
+  moduleData: Record<string, unknown> = {};
   readonly #sessions = new Set<string>();
   readonly #handlers = new Map<string, Handler>();
   #nextSid = 1;
@@ -140,7 +142,8 @@ export class FakeServer {
     this.#sessions.add(sid);
     socket.sid = sid;
     const mD: Record<string, unknown> = {};
-    for (const key of Object.keys((params.mP as Record<string, unknown> | null) ?? {})) mD[key] = {};
+    for (const key of Object.keys((params.mP as Record<string, unknown> | null) ?? {}))
+      mD[key] = this.moduleData[key] ?? {};
     return { code: 200, resultCode: 200, sid, ...this.permissions, mD };
   }
 }

@@ -17,6 +17,8 @@ import {
   publishImSchema,
   subscribeGroupsSchema,
   topConversationSchema,
+  WIRE_MODULES,
+  type ImModuleData,
 } from '../protocol.js';
 import { actorOf } from './actor.js';
 import type { Gateway } from './index.js';
@@ -34,6 +36,9 @@ export interface ImServices {
  * `IM_MARK_AS_READ` and `subscribeGroups` need only read: a subscribe-only client may still read and listen.
  */
 export function registerImHandlers(gateway: Gateway, im: ImServices): void {
+  // IM-23: imAck is accepted but not used; Parley's SDK may skip it (half the packets of a busy group).
+  const imModuleData: ImModuleData = { ack: false };
+  gateway.moduleData(WIRE_MODULES.im, () => Promise.resolve({ ...imModuleData }));
   gateway.onConnection({
     async authorized(ctx) {
       if (ctx.userId === null) return;

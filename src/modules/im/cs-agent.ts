@@ -10,6 +10,7 @@ import {
   type WireCsEventAck,
   type WireCustomerStatus,
   type WirePendingConversation,
+  wantsImAck,
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ConversationStore } from './conversations.js';
@@ -197,7 +198,7 @@ export class CsAgent {
     const parsed = wireImMessageSchema.safeParse(payload);
     if (!parsed.success || parsed.data.t !== 'cs') return;
     const wire = parsed.data;
-    this.#connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
+    if (wantsImAck(this.#connection.moduleData)) this.#connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!this.#state.recent.add(wire.i)) return;
     this.#receive(fromWire({ ...wire, p: wire.p ?? 'null' }) as CsMessage);
   }

@@ -6,6 +6,7 @@ import {
   type WireMessageRead,
   type WireMessageRecalled,
   type WirePresenceBody,
+  wantsImAck,
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { deliverCs } from './cs-inbox.js';
@@ -107,7 +108,7 @@ export function listenToPushes(connection: Connection, state: ImState): void {
     const parsed = wireImMessageSchema.safeParse(payload);
     if (!parsed.success || parsed.data.t === 'cs') return;
     const wire = parsed.data;
-    connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
+    if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
     const message = fromWire({ ...wire, p: wire.p ?? 'null', t: wire.t });
     if (state.held) state.held.push(message);
