@@ -45,12 +45,13 @@ export interface ClientOptions {
   uploadHttp?: UploadHttp;
 }
 
-type Defaults = Required<Omit<ClientOptions, 'host' | 'hosts' | 'appkey' | 'modules' | 'backoff'>> & {
+/** The options that have defaults, with their types. */
+export type ClientDefaults = Required<Omit<ClientOptions, 'host' | 'hosts' | 'appkey' | 'modules' | 'backoff'>> & {
   backoff: BackoffOptions;
 };
 
 /** Every option that has a default, with that default. */
-export const clientDefaults: Defaults = {
+export const clientDefaults: ClientDefaults = {
   forceTLS: false,
   backoff: defaultBackoff,
   connectTimeout: RECONNECT.connectTimeout,

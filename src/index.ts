@@ -4,7 +4,10 @@
  * @packageDocumentation
  */
 export { createClient, clientDefaults } from './client.js';
-export type { ClientOptions, ClientEvents, ParleyClient } from './client.js';
+export type { ClientDefaults, ClientOptions, ClientEvents, ParleyClient } from './client.js';
+export type { Connection, ConnectionEvents } from './core/connection.js';
+export type { RequestManager } from './core/requests.js';
+export type { EventMap, Listener, Subscribable, TypedEmitter } from './core/emitter.js';
 export { ParleyError } from './core/errors.js';
 export type { ConnectInput } from './core/connect-input.js';
 export { CONNECTION_STATUSES } from './core/status.js';

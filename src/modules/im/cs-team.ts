@@ -40,6 +40,7 @@ export class CsTeam {
   readonly teamId: string;
   readonly #deps: CsTeamDeps;
 
+  /** @internal Made by `client.im.csteam(teamId)`. */
   constructor(teamId: string, deps: CsTeamDeps) {
     this.teamId = teamId;
     this.#deps = deps;

@@ -6,9 +6,9 @@ import type { ImWire } from './wire.js';
 
 /** The group and presence half of `client.im`: joining groups, presence subscriptions and here-now. */
 export abstract class ImGroupsAndPresence {
-  /** The IM requests. */
+  /** The IM requests. @internal */
   protected abstract get imWire(): ImWire;
-  /** The connected user; throws when there is none. */
+  /** The connected user; throws when there is none. @internal */
   protected abstract requireUser(): Me;
 
   /** Joins groups: their messages reach this user from now on, on every device, until unsubscribed. */

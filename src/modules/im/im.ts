@@ -310,10 +310,12 @@ export class Im extends ImGroupsAndPresence {
     return message;
   }
 
+  /** @internal */
   protected get imWire(): ImWire {
     return this.#wire;
   }
 
+  /** @internal */
   protected requireUser(): Me {
     return this.#me();
   }

@@ -64,6 +64,7 @@ export class Uploader {
   readonly #requests: RequestManager;
   readonly #http: UploadHttp;
 
+  /** @internal Made by the IM module. */
   constructor(requests: RequestManager, http: UploadHttp) {
     this.#requests = requests;
     this.#http = http;
