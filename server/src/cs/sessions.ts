@@ -203,10 +203,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
         key,
         message,
         [key.customerId, actor.userId],
-        [
-          { ownerId: key.customerId, data: null, fallback: agent.teamData },
-          { ownerId: actor.userId, data: null, fallback: session.customerData },
-        ],
+        agentConversationRows(key, actor.userId, agent.teamData, session.customerData),
       );
       return { timestamp: message.ts, sessionId: message.sessionId };
     });
@@ -303,10 +300,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
           key,
           message,
           [key.customerId, actor.userId],
-          [
-            { ownerId: key.customerId, data: null, fallback: agent.teamData },
-            { ownerId: actor.userId, data: null, fallback: session.customerData },
-          ],
+          agentConversationRows(key, actor.userId, agent.teamData, session.customerData),
         );
         return { message: toWireCs(message) };
       });
@@ -349,8 +343,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
           message,
           [key.customerId, actor.userId, target.agentId],
           [
-            { ownerId: key.customerId, data: null, fallback: agent.teamData },
-            { ownerId: actor.userId, data: null, fallback: session.customerData },
+            ...agentConversationRows(key, actor.userId, agent.teamData, session.customerData),
             { ownerId: target.agentId, data: session.customerData },
           ],
         );
@@ -391,4 +384,20 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The conversation rows an agent's message touches: the customer's (keeping its data, else the team's) and the
+ * agent's (keeping its data, else the customer's).
+ */
+function agentConversationRows(
+  key: CsConversationKey,
+  agentId: string,
+  teamData: string,
+  customerData: string,
+): CsConversationTouch[] {
+  return [
+    { ownerId: key.customerId, data: null, fallback: teamData },
+    { ownerId: agentId, data: null, fallback: customerData },
+  ];
 }
