@@ -89,6 +89,17 @@ describe('rich messages: file rules (product spec §5)', () => {
     });
   });
 
+  it('UP-4: MIME parameters are not part of the subtype (a browser recorder types its files video/mp4;codecs=avc1)', async () => {
+    const { im } = await connectedWithStorage(tick);
+    const recorded = im.createVideoMessage({ file: fileOf('clip.mp4', 3, 'video/mp4;codecs=avc1'), to });
+    expect(recorded.payload).toMatchObject({ video: { contentType: 'video/mp4;codecs=avc1' } });
+    expect(im.createAudioMessage({ file: fileOf('a.ogg', 3, 'audio/ogg; codecs=opus'), to }).type).toBe('audio');
+    expect(refusal(() => im.createVideoMessage({ file: fileOf('a.webm', 3, 'video/webm;codecs=vp8'), to }))).toEqual({
+      code: 400,
+      content: 'Only avi,mov,rmvb,rm,flv,mp4,3gp,quicktime is supported video.',
+    });
+  });
+
   it('UP-3: the target is checked as for text messages', async () => {
     const { im } = await connectedWithStorage(tick);
     const file = fileOf('a.png', 3, 'image/png');

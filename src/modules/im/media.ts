@@ -7,7 +7,7 @@ import {
   videoSnapshotQuery,
 } from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
-import { probeAudio, probeImage, probeVideo } from '../upload/probe.js';
+import { probeAudio, probeImage, probeVideo, thumbnailSize } from '../upload/probe.js';
 import type { Uploader } from '../upload/uploader.js';
 import type { MessageTarget } from './types.js';
 
@@ -106,7 +106,7 @@ function nonNegative(value: unknown): number {
 /**
  * Checks a rich message's options with the reference's rules and words (product spec §5): a real file, not empty,
  * at most 30 MiB, and for image, audio and video one of the listed types (the MIME subtype, as the reference
- * reads it, or the name's extension when the file has no type).
+ * reads it but without parameters, or the name's extension when the file has no type).
  */
 export function validateMediaFile(kind: RichKind, options: unknown): { file: Blob; name: string; type: string } {
   if (typeof options !== 'object' || options === null) throw ParleyError.badRequest('emptyMessage');
@@ -117,19 +117,14 @@ export function validateMediaFile(kind: RichKind, options: unknown): { file: Blo
   if (typeof name !== 'string' || name.trim() === '') throw ParleyError.badRequest('wrongFileType');
   if (file.size === 0) throw ParleyError.badRequest('fileSizeZero');
   if (file.size > LIMITS.fileMaxBytes) throw ParleyError.badRequest('fileTooLarge');
-  const subtype = file.type.split('/')[1]?.toLowerCase();
-  const typeName = file.type ? (subtype ?? '') : extensionOf(name);
+  // The subtype without parameters: a browser's recorder types its files e.g. `video/mp4;codecs=avc1`.
+  const essence = file.type.split(';')[0]!.trim().toLowerCase();
+  const typeName = essence ? (essence.split('/')[1] ?? '') : extensionOf(name);
   if (kind !== 'file' && !(MEDIA_TYPES[kind] as readonly string[]).includes(typeName)) {
     throw new ParleyError(CODES.BAD_REQUEST, unsupportedMediaType(kind));
   }
   const type = file.type || KNOWN_TYPES[extensionOf(name)] || 'application/octet-stream';
   return { file, name, type };
-}
-
-/** Scales a thumbnail down to at most 200 pixels high, keeping its aspect ratio (product spec §9). */
-function thumbnailSize(width: number, height: number): { width: number; height: number } {
-  if (height <= 200) return { width, height };
-  return { width: Math.round((width * 200) / height), height: 200 };
 }
 
 /** Reports overall progress forward only, in whole numbers; each part maps its 0..100 onto `[from, from + span]`. */

@@ -10,10 +10,16 @@ export interface Size {
   height: number;
 }
 
-/** A video's size, duration in seconds and a captured frame (JPEG), when the browser could decode it. */
+/** A video's size, duration (s) and first frame (a JPEG of {@link thumbnailSize}), if the browser decodes it. */
 export interface VideoProbe extends Size {
   duration: number;
   frame: Blob | undefined;
+}
+
+/** A thumbnail's size: at most 200 pixels high, the width scaled to keep the aspect ratio (product spec §9). */
+export function thumbnailSize(width: number, height: number): Size {
+  if (height <= 200) return { width, height };
+  return { width: Math.round((width * 200) / height), height: 200 };
 }
 
 const hasDom = (): boolean => typeof document !== 'undefined' && typeof URL.createObjectURL === 'function';
@@ -54,7 +60,10 @@ export async function probeAudio(file: Blob): Promise<number | undefined> {
   );
 }
 
-/** A video's size and duration from its metadata, and its first frame drawn to a canvas. */
+/**
+ * A video's size and duration from its metadata, and its first frame drawn to a canvas of the thumbnail's size, so
+ * that the image uploaded as the thumbnail is as large as the payload says.
+ */
 export async function probeVideo(file: Blob): Promise<VideoProbe | undefined> {
   if (!hasDom()) return undefined;
   return withObjectUrl(file, async (src) => {
@@ -76,8 +85,13 @@ export async function probeVideo(file: Blob): Promise<VideoProbe | undefined> {
   });
 }
 
-async function captureFrame(video: HTMLVideoElement, width: number, height: number): Promise<Blob | undefined> {
-  if (width === 0 || height === 0) return undefined;
+async function captureFrame(
+  video: HTMLVideoElement,
+  videoWidth: number,
+  videoHeight: number,
+): Promise<Blob | undefined> {
+  if (videoWidth === 0 || videoHeight === 0) return undefined;
+  const { width, height } = thumbnailSize(videoWidth, videoHeight);
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
