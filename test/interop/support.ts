@@ -2,11 +2,13 @@
  * The official reference client (the `goeasy` npm package, a devDependency used only here) against a Parley
  * server started by the test. It needs a global WebSocket in Node (the `ws` package), and it puts a digit from 1
  * to 5 before the host name (`1localhost:3000`): a lookup hook in this test process resolves those names to
- * loopback, and Node 20 lacks the `navigator` a browser has. Nothing else is faked.
+ * loopback, and Node 20 lacks the `navigator` a browser has. Tests of its upload path install the few browser
+ * globals that path reads ({@link installUploadGlobals}) for themselves only. Nothing else is faked.
  */
 import dns from 'node:dns';
 import { WebSocket } from 'ws';
-import { afterEach } from 'vitest';
+import { afterEach, onTestFinished } from 'vitest';
+import { NodeXMLHttpRequest, PngHeaderImage } from './browser-globals.js';
 
 type LookupCallback = (...args: unknown[]) => void;
 const originalLookup = dns.lookup.bind(dns) as (host: string, options: unknown, callback?: LookupCallback) => void;
@@ -19,6 +21,29 @@ if (typeof (globalThis as { navigator?: unknown }).navigator === 'undefined') {
   Object.defineProperty(globalThis, 'navigator', {
     value: { userAgent: 'Mozilla/5.0 (Node.js test)', product: 'Gecko', language: 'en-US' },
     configurable: true,
+  });
+}
+
+/**
+ * Installs, for the current test only, what the reference client's image upload reads from a browser: `window.URL`
+ * (object URLs), `Image` (the size of a PNG) and `XMLHttpRequest` (the POST, with upload progress). `File` and
+ * `FormData` are Node's own.
+ */
+export function installUploadGlobals(): void {
+  const globals: Record<string, unknown> = {
+    window: { URL },
+    Image: PngHeaderImage,
+    XMLHttpRequest: NodeXMLHttpRequest,
+  };
+  const before = Object.keys(globals).map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)] as const);
+  for (const [name, value] of Object.entries(globals)) {
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+  }
+  onTestFinished(() => {
+    for (const [name, descriptor] of before) {
+      if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+      else delete (globalThis as Record<string, unknown>)[name];
+    }
   });
 }
 
