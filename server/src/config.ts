@@ -48,6 +48,11 @@ export interface ServerConfig {
   databaseSchema: string | undefined;
   /** Redis URL; set to run several nodes behind one address. Env `REDIS_URL`. */
   redisUrl: string | undefined;
+  /**
+   * Put before every Redis key, stream and channel name, so that several deployments can share one Redis.
+   * Env `PARLEY_REDIS_PREFIX`. @default 'parley:'
+   */
+  redisPrefix: string;
   /** Directory for the SQLite file and uploads. Env `PARLEY_DATA_DIR`. @default './data' */
   dataDir: string;
   /** SQLite file path or `:memory:`. Env `PARLEY_SQLITE`. @default `<dataDir>/parley.db` */
@@ -78,7 +83,31 @@ export interface ServerConfig {
    * Env `PARLEY_APP_SHOW` (`true`/`false`). @default true
    */
   appShow: boolean;
+  /** The product app's customer service: its team and its agents. Env `PARLEY_CS_*`, see {@link CsConfig}. */
+  cs: CsConfig;
 }
+
+/**
+ * The product app's customer service: the team customers reach from the app's kefu entry, and which members are
+ * its agents (they get the agent console).
+ */
+export interface CsConfig {
+  /** The team's id. Env `PARLEY_CS_TEAM_ID`. @default 'service' */
+  teamId: string;
+  /**
+   * The team's display name; empty means the app's own words for customer service. Env `PARLEY_CS_TEAM_NAME`.
+   * @default ''
+   */
+  teamName: string;
+  /**
+   * The agents: member ids or phone numbers (mainland numbers bare, others `+<code> <number>`). Env
+   * `PARLEY_CS_AGENTS`, a comma list. @default {@link DEMO_CS_AGENTS}
+   */
+  agents: string[];
+}
+
+/** The agents when none are configured, so that a development server has a working team: sign in with these. */
+export const DEMO_CS_AGENTS: readonly string[] = ['13800000001', '13800000002'];
 
 /** How much of each channel's history the server keeps: the newest `maxMessages`, none older than `maxAgeMs`. */
 export interface PubsubHistoryConfig {
@@ -136,6 +165,10 @@ const configSchema = z.object({
     z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier')),
   ),
   redisUrl: z.optional(nonEmpty('a redis:// URL')),
+  redisPrefix: z._default(
+    z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . : -')),
+    'parley:',
+  ),
   dataDir: z._default(nonEmpty('a directory path'), './data'),
   sqlite: z.optional(nonEmpty('a file path or :memory:')),
   logLevel: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), 'info'),
@@ -160,6 +193,22 @@ const configSchema = z.object({
   uploads: uploadConfigSchema,
   productAppkey: z._default(nonEmpty('an appkey'), DEMO_APP.appkey),
   appShow: z._default(z.boolean({ error: 'must be true or false' }), true),
+  cs: z._default(
+    z.object({
+      teamId: z._default(
+        z.string({ error: 'must be a team id' }).check(z.regex(/^\S{1,60}$/, 'must be 1 to 60 characters, no spaces')),
+        'service',
+      ),
+      teamName: z._default(
+        z.string({ error: 'must be a string' }).check(z.maxLength(60, 'must be at most 60 characters')),
+        '',
+      ),
+      agents: z._default(z.array(nonEmpty('a member id or phone number'), { error: 'must be a list of agents' }), [
+        ...DEMO_CS_AGENTS,
+      ]),
+    }),
+    { teamId: 'service', teamName: '', agents: [...DEMO_CS_AGENTS] },
+  ),
 });
 
 /** Environment variable for each setting, to name the source in errors. */
@@ -169,6 +218,7 @@ const ENV_NAMES: Record<string, string> = {
   databaseUrl: 'DATABASE_URL',
   databaseSchema: 'PARLEY_DATABASE_SCHEMA',
   redisUrl: 'REDIS_URL',
+  redisPrefix: 'PARLEY_REDIS_PREFIX',
   dataDir: 'PARLEY_DATA_DIR',
   sqlite: 'PARLEY_SQLITE',
   logLevel: 'LOG_LEVEL',
@@ -182,6 +232,9 @@ const ENV_NAMES: Record<string, string> = {
   ...UPLOAD_ENV_NAMES,
   productAppkey: 'PARLEY_PRODUCT_APPKEY',
   appShow: 'PARLEY_APP_SHOW',
+  'cs.teamId': 'PARLEY_CS_TEAM_ID',
+  'cs.teamName': 'PARLEY_CS_TEAM_NAME',
+  'cs.agents': 'PARLEY_CS_AGENTS',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -206,6 +259,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
   if (isRecord(fromEnv['pubsubHistory']) && isRecord(file['pubsubHistory'])) {
     merged['pubsubHistory'] = { ...file['pubsubHistory'], ...fromEnv['pubsubHistory'] };
   }
+  if (isRecord(fromEnv['cs']) && isRecord(file['cs'])) merged['cs'] = { ...file['cs'], ...fromEnv['cs'] };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -225,6 +279,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     databaseUrl: c.databaseUrl,
     databaseSchema: c.databaseSchema,
     redisUrl: c.redisUrl,
+    redisPrefix: c.redisPrefix,
     dataDir: c.dataDir,
     sqlite: c.sqlite,
     logLevel: c.logLevel,
@@ -240,6 +295,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     },
     productAppkey: c.productAppkey,
     appShow: c.appShow,
+    cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
   };
 }
 
@@ -278,6 +334,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     databaseUrl: get('DATABASE_URL'),
     databaseSchema: get('PARLEY_DATABASE_SCHEMA'),
     redisUrl: get('REDIS_URL'),
+    redisPrefix: get('PARLEY_REDIS_PREFIX'),
     dataDir: get('PARLEY_DATA_DIR'),
     sqlite: get('PARLEY_SQLITE'),
     logLevel: get('LOG_LEVEL'),
@@ -296,6 +353,17 @@ function readEnv(env: Environment): Record<string, unknown> {
     } catch (err) {
       throw new ConfigError(`Invalid Parley config:\n  - apps (from PARLEY_APPS): not JSON: ${(err as Error).message}`);
     }
+  }
+  const cs = {
+    teamId: get('PARLEY_CS_TEAM_ID'),
+    teamName: get('PARLEY_CS_TEAM_NAME'),
+    agents: get('PARLEY_CS_AGENTS')
+      ?.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
+  };
+  if (Object.values(cs).some((v) => v !== undefined)) {
+    out['cs'] = Object.fromEntries(Object.entries(cs).filter(([, v]) => v !== undefined));
   }
   const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
   const burst = num('PARLEY_RATE_LIMIT_BURST');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { createHttp } from './api/index.js';
@@ -10,18 +11,22 @@ import { createGateway, type Gateway } from './gateway/index.js';
 import { registerPing } from './gateway/ping.js';
 import { registerPresenceHandlers } from './gateway/presence-handlers.js';
 import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
-import { createRedisAdapter, type RedisAdapter } from './gateway/redis-adapter.js';
+import { createRedisConnection, reconnectClients } from './gateway/redis-adapter.js';
 import { createCsServices } from './cs/index.js';
 import { createConversationService } from './im/conversations.js';
 import { createGroupService } from './im/groups.js';
 import { createMessageService } from './im/messages.js';
 import { createUserDirectory } from './im/users.js';
 import { createLogger, type Logger } from './logger.js';
+import { createClusterMembership } from './presence/cluster.js';
+import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
 import { registerProductApi } from './api/product/index.js';
 import type { SmsProvider } from './members/sms.js';
+import { MemoryChannelPresence } from './pubsub/presence.js';
+import { createRedisChannelPresence } from './pubsub/redis-presence.js';
 import { createPubsubService } from './pubsub/service.js';
 import { createStore, type Store } from './store/index.js';
 import { uploadRoutes } from './api/uploads.js';
@@ -89,9 +94,14 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   const gateway = createGateway({ io, sessions, rateLimit: config.rateLimit, logger, now });
   registerPing(gateway, now);
 
-  // One node keeps presence in memory; a Redis registry takes its place when several nodes share REDIS_URL.
+  // One node keeps presence in memory; with REDIS_URL, nodes share presence and online counts through Redis.
+  const nodeId = randomUUID();
+  const redis = config.redisUrl
+    ? createRedisConnection({ url: config.redisUrl, prefix: config.redisPrefix, logger })
+    : undefined;
+  const shared = redis && { client: redis.client, prefix: config.redisPrefix, nodeId };
   const presence = createPresenceService({
-    registry: createMemoryPresenceRegistry(),
+    registry: shared ? createRedisPresenceRegistry(shared) : createMemoryPresenceRegistry(),
     users: store.users,
     groups: store.groups,
     subscriptions: store.presenceSubscriptions,
@@ -103,7 +113,6 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now });
   const messages = createMessageService({
     messages: store.messages,
-    conversations: store.conversations,
     groups,
     pusher: gateway.pusher,
     now,
@@ -121,7 +130,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   if (options.customerService !== false) registerCsHandlers(gateway, cs);
   const pubsub = createPubsubService({
     store: store.pubsub,
+    sessions: store.pubsubSessions,
+    presence: shared
+      ? createRedisChannelPresence({ ...shared, backWithinMs: config.sessionTtlMs })
+      : new MemoryChannelPresence(config.sessionTtlMs),
     fanout: socketIoFanout(io),
+    nodeId,
+    soleNode: !redis,
     history: config.pubsubHistory,
     sessionTtlMs: config.sessionTtlMs,
     now,
@@ -129,6 +144,19 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerPubsubHandlers(gateway, io, pubsub);
   pubsubRoutes(http, { apps, pubsub });
+  // Nodes sharing Redis watch each other's heartbeats; one that stops without cleanup has its users go offline.
+  const cluster =
+    shared &&
+    createClusterMembership({
+      ...shared,
+      now,
+      logger,
+      onNodeGone: async (gone) => {
+        await presence.nodeGone(gone);
+        await pubsub.nodeGone(gone);
+      },
+      onRevived: () => reconnectClients(io),
+    });
   // The upload host is the public URL; without PARLEY_PUBLIC_URL it is known only once listening (port 0 in tests).
   let publicUrl = config.publicUrl;
   const uploads = createUploadService({
@@ -140,9 +168,8 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerUploadHandlers(gateway, uploads);
   uploadRoutes(http, { uploads });
-  registerProductApi(http, { members: store.members, apps, config, logger, now, sms: options.sms });
+  registerProductApi(http, { members: store.members, apps, config, logger, now, sms: options.sms, uploads });
 
-  let redis: RedisAdapter | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> = Promise.resolve();
   let closing: Promise<void> | undefined;
@@ -171,9 +198,11 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     uploads,
     async listen() {
       await store.migrate();
-      if (config.redisUrl) {
-        redis = await createRedisAdapter(config.redisUrl, logger);
-        io.adapter(redis.adapter);
+      await pubsub.start();
+      if (redis) {
+        await redis.connect();
+        io.adapter(redis.adapter());
+        await cluster?.start();
       }
       // Sessions are refreshed at half their time to live at most, so none expires while its client is connected.
       sweepTimer = setInterval(sweep, Math.min(60_000, Math.floor(config.sessionTtlMs / 2)));
@@ -196,6 +225,8 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
         await io.close();
         await sweeping;
         await gateway.drain();
+        await pubsub.close();
+        await cluster?.close();
         await redis?.close();
         await store.close();
         logger.info('parley server closed');

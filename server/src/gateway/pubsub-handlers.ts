@@ -43,58 +43,65 @@ export function socketIoFanout(io: Server): PubsubFanout {
     presence: (appkey, channel, event) =>
       io.to(presenceRoom(appkey, channel)).emit(SERVER_PUSHES.pubsubPresence, event),
     toConnection: (id, message) => local(id)?.emit(SERVER_PUSHES.message, message),
+    isConnected: (id) => local(id)?.connected === true,
   };
 }
 
 function subscriberOf(ctx: RequestContext): Subscriber {
-  return { app: ctx.app, userId: ctx.userId, userData: ctx.userData, sid: ctx.sid, connectionId: ctx.socketId };
+  return {
+    app: ctx.app,
+    userId: ctx.userId,
+    userData: ctx.userData,
+    sid: ctx.sid,
+    connectionId: ctx.socketId,
+    restore: ctx.previousSeenAt !== null,
+  };
 }
 
 /**
  * Registers pub/sub: the connection lifecycle into the service, the requests (permissions as the reference client
- * asks for them: publish needs write, the rest read), and the `ack` notice. Redeliveries are pushed on the next
- * turn of the event loop, after the ack of the request that triggered them, so that the client is authorized
- * (and subscribed) by the time they arrive.
+ * asks for them: publish needs write, the rest read), and the `ack` notice. The session is restored before the
+ * authorize ack; redeliveries are pushed on the next turn of the event loop, after the ack of the request that
+ * triggered them, so that the client is authorized (and subscribed) by the time they arrive.
  */
 export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: PubsubService): void {
-  const later = (work: () => void) => void setTimeout(work, 0);
+  const later = (work: () => unknown) => void setTimeout(work, 0);
 
   gateway.onConnection({
-    authorized: (ctx) => {
+    authorized: async (ctx) => {
       const subscriber = subscriberOf(ctx);
-      pubsub.connected(subscriber);
+      await pubsub.connected(subscriber);
       later(() => pubsub.redeliver(subscriber));
-      return Promise.resolve();
     },
     // Disconnects are handled below, where socket.io's reason tells a deliberate leave from a lost link.
     closed: () => Promise.resolve(),
   });
   io.on('connection', (socket) => {
-    socket.on('disconnect', (reason) => pubsub.disconnected(socket.id, MANUAL_REASONS.has(reason)));
+    socket.on('disconnect', (reason) => void pubsub.disconnected(socket.id, MANUAL_REASONS.has(reason)));
   });
 
   gateway.handle(CLIENT_EVENTS.subscribe, {
     schema: subscribeSchema,
     permission: 'read',
-    handler: (ctx, params) => {
+    handler: async (ctx, params) => {
       const subscriber = subscriberOf(ctx);
       const channels = subscribedChannels(params);
-      pubsub.subscribe(subscriber, {
+      await pubsub.subscribe(subscriber, {
         channels,
         accessToken: params.accessToken,
         presence: params.presence?.enable === true,
         resubscribe: params.resubscribe === true,
       });
       later(() => pubsub.redeliver(subscriber, channels));
-      return Promise.resolve(null);
+      return null;
     },
   });
   gateway.handle(CLIENT_EVENTS.unsubscribe, {
     schema: unsubscribeSchema,
     permission: 'read',
-    handler: (ctx, params) => {
-      pubsub.unsubscribe(subscriberOf(ctx), params.channel);
-      return Promise.resolve(null);
+    handler: async (ctx, params) => {
+      await pubsub.unsubscribe(subscriberOf(ctx), params.channel);
+      return null;
     },
   });
   gateway.handle(CLIENT_EVENTS.publish, {
@@ -120,24 +127,24 @@ export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: Pub
   gateway.handle(CLIENT_EVENTS.presenceSubscribe, {
     schema: channelRefSchema,
     permission: 'read',
-    handler: (ctx, params) => {
-      pubsub.watchPresence(subscriberOf(ctx), params.channel);
-      return Promise.resolve(null);
+    handler: async (ctx, params) => {
+      await pubsub.watchPresence(subscriberOf(ctx), params.channel);
+      return null;
     },
   });
   // The reference client asks write for this one; read is enough to stop listening, so read it is.
   gateway.handle(CLIENT_EVENTS.presenceUnsubscribe, {
     schema: channelRefSchema,
     permission: 'read',
-    handler: (ctx, params) => {
-      pubsub.unwatchPresence(subscriberOf(ctx), params.channel);
-      return Promise.resolve(null);
+    handler: async (ctx, params) => {
+      await pubsub.unwatchPresence(subscriberOf(ctx), params.channel);
+      return null;
     },
   });
   gateway.handle(CLIENT_EVENTS.presenceHereNow, {
     schema: hereNowSchema,
     permission: 'read',
-    handler: (ctx, params) => Promise.resolve(pubsub.hereNow(ctx.app, params.channel, params.limit)),
+    handler: (ctx, params) => pubsub.hereNow(ctx.app, params.channel, params.limit),
   });
   gateway.notice(CLIENT_NOTICES.ack, {
     schema: pubsubAckSchema,

@@ -1,7 +1,13 @@
+/** A user of an app. */
+export interface AppUser {
+  appkey: string;
+  userId: string;
+}
+
 /**
- * Who is online, per app: a user is online while at least one authorized connection of theirs exists. This is the
- * seam for several nodes: the in-memory registry below serves one node; a Redis registry (a set of connection ids
- * per user, with node heartbeats) can implement the same interface so that every node sees the same counts.
+ * Who is online, per app: a user is online while at least one authorized connection of theirs exists (PRES-1).
+ * The in-memory registry below serves one node; the Redis registry (`redis-registry.ts`) serves several, so that
+ * every node sees the same users online and agrees on each user's first and last connection.
  */
 export interface PresenceRegistry {
   /** Records an authorized connection; resolves true when it is the user's first (the user came online). */
@@ -10,6 +16,11 @@ export interface PresenceRegistry {
   disconnected(appkey: string, userId: string, connectionId: string): Promise<boolean>;
   /** Those of `userIds` that are online, in the order given. */
   online(appkey: string, userIds: readonly string[]): Promise<string[]>;
+  /**
+   * Forgets the connections a node registered, when it stopped without cleanup; resolves with the users that went
+   * offline through it. Only one caller gets each user.
+   */
+  forgetNode(nodeId: string): Promise<AppUser[]>;
 }
 
 /** A {@link PresenceRegistry} in this process's memory: right for one node. */
@@ -39,5 +50,7 @@ export function createMemoryPresenceRegistry(): PresenceRegistry {
       const users = apps.get(appkey);
       return Promise.resolve(users ? userIds.filter((u) => users.has(u)) : []);
     },
+    // One node: there is no other node whose connections could be left behind.
+    forgetNode: () => Promise.resolve([]),
   };
 }

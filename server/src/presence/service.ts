@@ -29,6 +29,15 @@ export interface PresenceService {
   groupHereNow(appkey: string, groupId: string): Promise<WireHereNowUser[]>;
   /** `imGroupOnlineCount`: how many members of a group are online. */
   groupOnlineCount(appkey: string, groupId: string): Promise<number>;
+  /** A node stopped without cleanup: its users who have no other connection go `offline`. */
+  nodeGone(nodeId: string): Promise<void>;
+}
+
+/** A user whose presence is announced, with their data as the JSON the wire carries. */
+interface Who {
+  appkey: string;
+  userId: string;
+  userData: string;
 }
 
 /** What {@link createPresenceService} needs. */
@@ -53,16 +62,15 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
     return userIds.map((userId) => ({ userId, userData: known.get(userId) ?? '{}' }));
   };
 
-  const eventOf = (actor: Actor, action: WirePresenceEvent['action']): WirePresenceEvent => ({
-    userId: actor.userId,
-    userData: JSON.stringify(actor.userData),
+  const eventOf = (who: Who, action: WirePresenceEvent['action']): WirePresenceEvent => ({
+    userId: who.userId,
+    userData: who.userData,
     time: deps.now(),
     action,
   });
 
   /** PRES-4: group-presence subscribers of each group hear the event with the group's online count. */
-  const announceToGroups = async (actor: Actor, groupIds: readonly string[], event: WirePresenceEvent) => {
-    const appkey = actor.app.appkey;
+  const announceToGroups = async (appkey: string, groupIds: readonly string[], event: WirePresenceEvent) => {
     for (const groupId of groupIds) {
       const subscribers = await subscriptions.groupSubscribers(appkey, groupId);
       if (subscribers.length === 0) continue;
@@ -81,10 +89,10 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
   };
 
   /** PRES-2, PRES-3: a user's online/offline goes to their subscribers and to their groups' subscribers. */
-  const announce = async (actor: Actor, action: 'online' | 'offline') => {
-    const appkey = actor.app.appkey;
-    const event = eventOf(actor, action);
-    const subscribers = await subscriptions.userSubscribers(appkey, actor.userId);
+  const announce = async (who: Who, action: 'online' | 'offline') => {
+    const { appkey } = who;
+    const event = eventOf(who, action);
+    const subscribers = await subscriptions.userSubscribers(appkey, who.userId);
     if (subscribers.length > 0) {
       const body: WirePresenceBody = { events: [event] };
       pusher.toUsers({
@@ -94,22 +102,28 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
         payload: { c: JSON.stringify(body) },
       });
     }
-    await announceToGroups(actor, await groups.groupsOf(appkey, actor.userId), event);
+    await announceToGroups(appkey, await groups.groupsOf(appkey, who.userId), event);
   };
+
+  const whoIs = (actor: Actor): Who => ({
+    appkey: actor.app.appkey,
+    userId: actor.userId,
+    userData: JSON.stringify(actor.userData),
+  });
 
   return {
     async connected(actor) {
       if (await registry.connected(actor.app.appkey, actor.userId, actor.connectionId)) {
-        await announce(actor, 'online');
+        await announce(whoIs(actor), 'online');
       }
     },
     async disconnected(actor) {
       if (await registry.disconnected(actor.app.appkey, actor.userId, actor.connectionId)) {
-        await announce(actor, 'offline');
+        await announce(whoIs(actor), 'offline');
       }
     },
     async membershipChanged(actor, groupIds, action) {
-      await announceToGroups(actor, groupIds, eventOf(actor, action));
+      await announceToGroups(actor.app.appkey, groupIds, eventOf(whoIs(actor), action));
     },
     async subscribeUsers(actor, userIds) {
       assertIds(userIds);
@@ -133,6 +147,21 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
     },
     async groupOnlineCount(appkey, groupId) {
       return (await onlineMembers(appkey, groupId)).length;
+    },
+    async nodeGone(nodeId) {
+      const gone = await registry.forgetNode(nodeId);
+      // The user's data as they last authorized: the node that knew it from the connection is gone.
+      const byApp = new Map<string, string[]>();
+      for (const { appkey, userId } of gone) {
+        const userIds = byApp.get(appkey);
+        if (userIds) userIds.push(userId);
+        else byApp.set(appkey, [userId]);
+      }
+      for (const [appkey, userIds] of byApp) {
+        for (const user of await withData(appkey, userIds)) {
+          await announce({ appkey, userId: user.userId, userData: user.userData }, 'offline');
+        }
+      }
     },
   };
 }

@@ -13,10 +13,11 @@ import {
   type WireNotification,
   type WirePubsubMessage,
 } from '../protocol.js';
-import type { PubsubStore } from '../store/index.js';
+import type { PubsubSessionStore, PubsubStore } from '../store/index.js';
 import { channelAccessAllowed } from './access.js';
-import { ChannelPresenceRegistry, type PresenceChange } from './presence.js';
-import { channelKey, SubscriberSessions, type SubscriberSession } from './sessions.js';
+import { AckBatcher } from './acks.js';
+import type { ChannelPresence } from './presence.js';
+import { createSubscriptions, PENDING_MAX } from './subscriptions.js';
 
 /**
  * How the pub/sub service reaches clients without knowing about sockets. The gateway implements it with one
@@ -34,6 +35,8 @@ export interface PubsubFanout {
   presence(appkey: string, channel: string, event: WireChannelPresenceEvent): void;
   /** Pushes `message` to one connection (a redelivery). */
   toConnection(connectionId: string, message: WirePubsubMessage): void;
+  /** Whether a connection of this node is still open. */
+  isConnected(connectionId: string): boolean;
 }
 
 /** The authorized connection a pub/sub call comes from. */
@@ -43,6 +46,8 @@ export interface Subscriber {
   userData: Record<string, unknown>;
   sid: string;
   connectionId: string;
+  /** Whether the client named a session the server knew: only then can the store hold state for this sid. */
+  restore: boolean;
 }
 
 /** A publish, from a client or (trusted, no access token needed) from an app server. */
@@ -58,39 +63,64 @@ export interface PublishInput {
   trusted?: boolean;
 }
 
-/** Pub/sub: channels, qos, presence, here-now and history (docs/protocol.md, PUB-1..). No socket code. */
+/**
+ * Pub/sub: channels, qos, presence, here-now and history (docs/protocol.md, PUB-1..). No socket code. Sessions, their
+ * channels, watches and unacked qos-1 messages are in the store, so that they outlive a restart and every node sees
+ * them; presence is in memory on one node and in Redis on several.
+ */
 export interface PubsubService {
+  /** Releases the sessions a previous run of this node left marked as connected; call once before serving. */
+  start(): Promise<void>;
   /** An authorized connection: a resumed session gets its channels, watches and presence back (PUB-9). */
-  connected(subscriber: Subscriber): void;
-  /** A connection ended; `manual` when the client left on purpose (presence `leave`), else `timeout`. */
-  disconnected(connectionId: string, manual: boolean): void;
+  connected(subscriber: Subscriber): Promise<void>;
+  /**
+   * A connection ended; `manual` when the client left on purpose (presence `leave`), else `timeout`. Never rejects:
+   * failures are logged.
+   */
+  disconnected(connectionId: string, manual: boolean): Promise<void>;
   /** PUB-5: subscribes channels, checking access tokens for private channels. */
   subscribe(
     subscriber: Subscriber,
     request: { channels: string[]; accessToken?: string | null | undefined; presence: boolean; resubscribe: boolean },
-  ): void;
+  ): Promise<void>;
   /** PUB-6: unsubscribes a channel; unknown channels are no error (the client may re-send). */
-  unsubscribe(subscriber: Subscriber, channel: string): void;
+  unsubscribe(subscriber: Subscriber, channel: string): Promise<void>;
   /** PUB-3, PUB-7, PUB-10: stores, de-duplicates by guid and fans out a message. */
   publish(input: PublishInput): Promise<PublishAck>;
-  /** PUB-8: the client received a qos-1 message. */
+  /** PUB-8: the client received a qos-1 message; written with others in a batch. */
   ack(subscriber: Subscriber, guid: string): void;
-  /** PUB-8: pushes this session's unacked qos-1 messages (of `channels`, or all) not yet sent on this connection. */
-  redeliver(subscriber: Subscriber, channels?: readonly string[]): void;
+  /**
+   * PUB-8: pushes this session's unacked qos-1 messages (of `channels`, or all) not yet sent on this connection.
+   * Never rejects: failures are logged.
+   */
+  redeliver(subscriber: Subscriber, channels?: readonly string[]): Promise<void>;
   /** PUB-11: the newest `limit` messages of a channel, oldest first. */
   history(app: AppConfig, channel: string, limit: number | null | undefined): Promise<HistoryMessagesAck>;
   /** PUB-13: watch a channel's presence events. */
-  watchPresence(subscriber: Subscriber, channel: string): void;
+  watchPresence(subscriber: Subscriber, channel: string): Promise<void>;
   /** PUB-13: stop watching. */
-  unwatchPresence(subscriber: Subscriber, channel: string): void;
+  unwatchPresence(subscriber: Subscriber, channel: string): Promise<void>;
   /** PUB-14: the channel's members, newest first. */
-  hereNow(app: AppConfig, channel: string, limit: number | null | undefined): HereNowAck;
+  hereNow(app: AppConfig, channel: string, limit: number | null | undefined): Promise<HereNowAck>;
+  /** A node stopped without cleanup: its presence members time out and its sessions count as disconnected. */
+  nodeGone(nodeId: string): Promise<void>;
+  /** Waits for background work and writes the acks still gathering; call before the store closes. */
+  close(): Promise<void>;
 }
 
 /** What {@link createPubsubService} needs. */
 export interface PubsubServiceDeps {
   store: PubsubStore;
+  sessions: PubsubSessionStore;
+  presence: ChannelPresence;
   fanout: PubsubFanout;
+  /** This node's id, recorded with the connection serving each session. */
+  nodeId: string;
+  /**
+   * Whether this node is the only one (no Redis): then at start no node serves any session, and every session the
+   * store still marks as connected lost its connection when the previous run stopped.
+   */
+  soleNode: boolean;
   history: PubsubHistoryConfig;
   /** How long a disconnected session keeps its subscriptions: the session lifetime. */
   sessionTtlMs: number;
@@ -101,8 +131,6 @@ export interface PubsubServiceDeps {
 /** How long a publish guid is remembered in memory; the store's unique key covers longer. */
 const DEDUPE_WINDOW_MS = 600_000;
 const DEDUPE_MAX_ENTRIES = 10_000;
-/** Most unacked qos-1 messages one session keeps; older ones are dropped. */
-const PENDING_MAX = 1000;
 /** How often lazy upkeep (expired sessions, history retention) may run. */
 const UPKEEP_EVERY_MS = 30_000;
 /** Kept a little longer than the session lifetime, so that a sid the session service resumes still has its state. */
@@ -110,58 +138,45 @@ const SESSION_GRACE_MS = 60_000;
 
 /** Creates the pub/sub service. */
 export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
-  const { store, fanout, now } = deps;
-  const sessions = new SubscriberSessions();
-  const presence = new ChannelPresenceRegistry(deps.sessionTtlMs);
+  const { store, fanout, now, logger } = deps;
+  const acks = new AckBatcher((entries) => deps.sessions.ack(entries), logger);
+  const subscriptions = createSubscriptions({
+    store: deps.sessions,
+    presence: deps.presence,
+    fanout,
+    acks,
+    nodeId: deps.nodeId,
+    now,
+  });
   const recent = new Map<string, { at: number; ack: Promise<PublishAck> }>();
   const lastTime = new Map<string, number>();
   const touched = new Set<string>();
+  const running = new Set<Promise<void>>();
   let lastUpkeep = now();
 
-  const announce = (appkey: string, channel: string, change: PresenceChange | undefined) => {
-    if (!change) return;
-    fanout.presence(appkey, channel, { channel, ...change, time: now() });
-  };
-  const memberOf = (s: SubscriberSession) => ({ id: s.userId as string, data: s.userData });
-
-  const enterPresence = (session: SubscriberSession, channel: string) => {
-    if (session.userId === null) return;
-    announce(
-      session.appkey,
-      channel,
-      presence.enter(channelKey(session.appkey, channel), memberOf(session), session.sid, now()),
-    );
-  };
-  const exitPresence = (session: SubscriberSession, channel: string, how: 'leave' | 'timeout') => {
-    if (session.userId === null) return;
-    announce(
-      session.appkey,
-      channel,
-      presence.exit(channelKey(session.appkey, channel), session.userId, session.sid, how, now()),
-    );
-  };
-
-  const sessionOf = (s: Subscriber): SubscriberSession => {
-    const session = sessions.byConnection(s.connectionId);
-    if (session?.sid === s.sid) return session;
-    const created = sessions.ensure({ sid: s.sid, appkey: s.app.appkey, userId: s.userId, userData: s.userData });
-    sessions.attach(created, s.connectionId);
-    return created;
+  /** Runs background work whose failure is logged, never thrown, and which close() waits for. */
+  const track = (what: string, work: Promise<void>): Promise<void> => {
+    const p = work.catch((err: unknown) => logger.error({ err }, `${what} failed`)).finally(() => running.delete(p));
+    running.add(p);
+    return p;
   };
 
   const upkeep = () => {
     const at = now();
     if (at - lastUpkeep < UPKEEP_EVERY_MS) return;
     lastUpkeep = at;
-    for (const session of sessions.offlineBefore(at - deps.sessionTtlMs - SESSION_GRACE_MS)) sessions.drop(session);
-    presence.sweep(at);
     for (const [key, entry] of recent) if (entry.at < at - DEDUPE_WINDOW_MS) recent.delete(key);
     const channels = [...touched];
     touched.clear();
-    void prune(channels, at).catch((err: unknown) => deps.logger.error({ err }, 'pub/sub history prune failed'));
+    void track('pub/sub upkeep', keepUp(channels, at));
   };
 
-  const prune = async (keys: readonly string[], at: number) => {
+  /** Expired sessions, the pending cap, old presence timeouts and history retention. */
+  const keepUp = async (keys: readonly string[], at: number) => {
+    const expired = at - deps.sessionTtlMs - SESSION_GRACE_MS;
+    await deps.sessions.deleteExpired(expired);
+    await deps.sessions.prune({ maxPending: PENDING_MAX, before: at - SESSION_GRACE_MS });
+    await deps.presence.sweep(at);
     const { maxMessages, maxAgeMs } = deps.history;
     for (const key of keys) {
       const split = key.indexOf('\n');
@@ -171,7 +186,7 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     }
   };
 
-  /** A time strictly after the channel's previous message, so that history order is publish order. */
+  /** A time strictly after the channel's previous message on this node, so that history order is publish order. */
   const nextTime = (key: string): number => {
     if (lastTime.size > DEDUPE_MAX_ENTRIES) lastTime.clear();
     const time = Math.max(now(), (lastTime.get(key) ?? 0) + 1);
@@ -181,7 +196,7 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
 
   const deliver = async (input: PublishInput): Promise<PublishAck> => {
     const { app, channel, content, guid, qos } = input;
-    const time = nextTime(channelKey(app.appkey, channel));
+    const time = nextTime(`${app.appkey}\n${channel}`);
     if (deps.history.maxMessages > 0) {
       const stored = await store.append({ appkey: app.appkey, channel, guid, time, content });
       // Stored already: a re-sent publish outside the memory window. It reached subscribers the first time.
@@ -190,46 +205,29 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     }
     const message: WirePubsubMessage = { n: channel, c: content, t: time, i: guid, a: qos === 1 };
     if (input.notification) message.nt = { t: input.notification.title, c: input.notification.body };
+    // PUB-8: one statement records it for every subscribed session, on any node, before anyone can ack it.
     if (qos === 1) {
-      for (const session of sessions.subscribers(app.appkey, channel)) {
-        if (session.pending.size >= PENDING_MAX) session.pending.delete(session.pending.keys().next().value as string);
-        const [connectionId] = session.connections;
-        session.pending.set(guid, { message, deliveredTo: connectionId });
-      }
+      await deps.sessions.addPending({ appkey: app.appkey, channel, guid, time, body: JSON.stringify(message) });
     }
     fanout.message(app.appkey, channel, message);
     return { time, guid };
   };
 
   return {
+    async start() {
+      if (deps.soleNode) await deps.sessions.release({ now: now() });
+    },
+
     connected(s) {
       upkeep();
-      const previous = sessions.byConnection(s.connectionId);
-      // The same socket authorized again as someone else: its old session ends as if it left.
-      if (previous && previous.sid !== s.sid) this.disconnected(s.connectionId, true);
-      const resumed = sessions.get(s.sid);
-      const session = sessions.ensure({ sid: s.sid, appkey: s.app.appkey, userId: s.userId, userData: s.userData });
-      const wasOffline = session.connections.size === 0;
-      sessions.attach(session, s.connectionId);
-      if (resumed !== session) return;
-      for (const [channel, { presence: member }] of session.channels) {
-        fanout.joinChannel(s.connectionId, session.appkey, channel);
-        if (member && wasOffline) enterPresence(session, channel);
-      }
-      for (const channel of session.watching) fanout.joinPresence(s.connectionId, session.appkey, channel);
+      return subscriptions.connected(s);
     },
 
     disconnected(connectionId, manual) {
-      const session = sessions.detach(connectionId, now());
-      if (!session || session.connections.size > 0) return;
-      for (const [channel, { presence: member }] of session.channels) {
-        if (member) exitPresence(session, channel, manual ? 'leave' : 'timeout');
-      }
-      // A client that left on purpose starts a new session next time; nothing of this one is needed.
-      if (manual) sessions.drop(session);
+      return track('pub/sub disconnect', subscriptions.disconnected(connectionId, manual));
     },
 
-    subscribe(s, request) {
+    async subscribe(s, request) {
       upkeep();
       if (request.presence && s.userId === null) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.presenceNeedsUser);
       const allowed = channelAccessAllowed({
@@ -241,32 +239,11 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
         now: now(),
       });
       if (!allowed) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
-      const session = sessionOf(s);
-      for (const channel of request.channels) {
-        const had = session.channels.get(channel);
-        sessions.addChannel(session, channel, request.presence || had?.presence === true);
-        fanout.joinChannel(s.connectionId, session.appkey, channel);
-        if (request.presence && !had?.presence) enterPresence(session, channel);
-        // PUB-9: a re-sent subscription after an expired session takes over what the user's old session missed.
-        if (request.resubscribe) {
-          for (const orphan of sessions.orphans(session, channel)) {
-            for (const [guid, entry] of orphan.pending) {
-              if (entry.message.n === channel && !session.pending.has(guid)) {
-                session.pending.set(guid, { message: entry.message, deliveredTo: undefined });
-              }
-            }
-          }
-        }
-      }
+      await subscriptions.subscribe(s, request);
     },
 
     unsubscribe(s, channel) {
-      const session = sessionOf(s);
-      const had = session.channels.get(channel);
-      if (!had) return;
-      sessions.removeChannel(session, channel);
-      for (const connectionId of session.connections) fanout.leaveChannel(connectionId, session.appkey, channel);
-      if (had.presence) exitPresence(session, channel, 'leave');
+      return subscriptions.unsubscribe(s, channel);
     },
 
     publish(input) {
@@ -294,18 +271,11 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     },
 
     ack(s, guid) {
-      sessions.byConnection(s.connectionId)?.pending.delete(guid);
+      acks.add({ sid: s.sid, guid });
     },
 
     redeliver(s, channels) {
-      const session = sessions.byConnection(s.connectionId);
-      if (!session) return;
-      const only = channels ? new Set(channels) : undefined;
-      for (const entry of session.pending.values()) {
-        if (entry.deliveredTo === s.connectionId || (only && !only.has(entry.message.n))) continue;
-        entry.deliveredTo = s.connectionId;
-        fanout.toConnection(s.connectionId, entry.message);
-      }
+      return track('pub/sub redelivery', subscriptions.redeliver(s, channels));
     },
 
     async history(app, channel, limit) {
@@ -317,20 +287,25 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     },
 
     watchPresence(s, channel) {
-      const session = sessionOf(s);
-      session.watching.add(channel);
-      fanout.joinPresence(s.connectionId, session.appkey, channel);
+      return subscriptions.watch(s, channel);
     },
 
     unwatchPresence(s, channel) {
-      const session = sessionOf(s);
-      session.watching.delete(channel);
-      for (const connectionId of session.connections) fanout.leavePresence(connectionId, session.appkey, channel);
+      return subscriptions.unwatch(s, channel);
     },
 
     hereNow(app, channel, limit) {
       const wanted = Math.min(limit ?? LIMITS.presenceMembersDefault, LIMITS.presenceMembersMax);
-      return presence.hereNow(channelKey(app.appkey, channel), wanted);
+      return deps.presence.hereNow(app.appkey, channel, wanted);
+    },
+
+    nodeGone(nodeId) {
+      return subscriptions.nodeGone(nodeId);
+    },
+
+    async close() {
+      while (running.size > 0) await Promise.all(running);
+      await acks.flush();
     },
   };
 }

@@ -1,148 +1,92 @@
-import type { WirePubsubMessage } from '../protocol.js';
-
-/** A qos-1 message a session has not acked yet, and the connection it last went to. */
-export interface PendingDelivery {
-  message: WirePubsubMessage;
-  /** The connection it was pushed to; a new connection of the session gets it again. */
-  deliveredTo: string | undefined;
-}
+import type { StoredSubscriberSession } from '../store/index.js';
 
 /**
- * What one session (sid) holds in pub/sub. It outlives its connections for the session lifetime, so that a client
- * that comes back with the same sid (`reconnected`) finds its channels, presence and pending qos-1 messages.
+ * A pub/sub session (sid) as this node knows it while it serves at least one of the session's connections. The
+ * store holds the session itself (PUB-9: it outlives its connections, restarts and nodes); this is the node's copy,
+ * which decides room joins and presence without asking the store.
  */
-export interface SubscriberSession {
+export interface LocalSession {
   readonly sid: string;
   readonly appkey: string;
   readonly userId: string | null;
   userData: Record<string, unknown>;
-  /** Its live connections (socket ids); usually one. */
+  /** Its connections on this node (socket ids); usually one. */
   readonly connections: Set<string>;
-  /** Subscribed channels, and whether this session is a presence member of each. */
+  /** Subscribed channels, and whether the session is a presence member of each. */
   readonly channels: Map<string, { presence: boolean }>;
   /** Channels whose presence events it watches. */
   readonly watching: Set<string>;
-  /** Unacked qos-1 messages by guid, oldest first. */
-  readonly pending: Map<string, PendingDelivery>;
-  /** When its last connection went away; undefined while connected. */
-  offlineSince: number | undefined;
+  /** Whether the store has a row for it: made by its first subscribe or watch. */
+  stored: boolean;
+  /** The session's store writes, one after another, so that a quick disconnect never overtakes its attach. */
+  writes: Promise<void>;
 }
 
-/** The key of a channel within an app, for maps and rooms. */
-export function channelKey(appkey: string, channel: string): string {
-  return `${appkey}:${channel}`;
-}
+/** The sessions this node serves, by sid and by connection, and what was redelivered on each connection. */
+export class LocalSessions {
+  readonly #bySid = new Map<string, LocalSession>();
+  readonly #byConnection = new Map<string, { session: LocalSession; redelivered: Set<string> }>();
 
-/** Sessions by sid, by connection, and the sessions subscribed to each channel (connected or not). */
-export class SubscriberSessions {
-  readonly #bySid = new Map<string, SubscriberSession>();
-  readonly #sidByConnection = new Map<string, string>();
-  readonly #byChannel = new Map<string, Set<string>>();
+  /** The session `sid`, if this node serves it. */
+  get(sid: string): LocalSession | undefined {
+    return this.#bySid.get(sid);
+  }
 
-  /** The session `sid`, created if new. */
-  ensure(params: {
+  /** The session a connection serves. */
+  byConnection(connectionId: string): LocalSession | undefined {
+    return this.#byConnection.get(connectionId)?.session;
+  }
+
+  /** Starts serving `sid`, with what the store holds for it, if anything. */
+  open(params: {
     sid: string;
     appkey: string;
     userId: string | null;
     userData: Record<string, unknown>;
-  }): SubscriberSession {
-    let session = this.#bySid.get(params.sid);
-    if (!session || session.appkey !== params.appkey || session.userId !== params.userId) {
-      if (session) this.drop(session);
-      session = {
-        ...params,
-        connections: new Set(),
-        channels: new Map(),
-        watching: new Set(),
-        pending: new Map(),
-        offlineSince: undefined,
-      };
-      this.#bySid.set(params.sid, session);
-    }
-    session.userData = params.userData;
+    stored?: StoredSubscriberSession | undefined;
+  }): LocalSession {
+    const { stored } = params;
+    const session: LocalSession = {
+      sid: params.sid,
+      appkey: params.appkey,
+      userId: params.userId,
+      userData: params.userData,
+      connections: new Set(),
+      channels: new Map(stored?.channels.map((c) => [c.channel, { presence: c.presence }])),
+      watching: new Set(stored?.watching),
+      stored: stored !== undefined,
+      writes: Promise.resolve(),
+    };
+    this.#bySid.set(session.sid, session);
     return session;
-  }
-
-  /** The session `sid`, if known. */
-  get(sid: string): SubscriberSession | undefined {
-    return this.#bySid.get(sid);
   }
 
   /** Records that `connectionId` serves `session`. */
-  attach(session: SubscriberSession, connectionId: string): void {
+  attach(session: LocalSession, connectionId: string): void {
     session.connections.add(connectionId);
-    session.offlineSince = undefined;
-    this.#sidByConnection.set(connectionId, session.sid);
+    this.#bySid.set(session.sid, session);
+    this.#byConnection.set(connectionId, { session, redelivered: new Set() });
   }
 
-  /** Forgets `connectionId`; returns its session, if it had one. */
-  detach(connectionId: string, now: number): SubscriberSession | undefined {
-    const sid = this.#sidByConnection.get(connectionId);
-    this.#sidByConnection.delete(connectionId);
-    const session = sid === undefined ? undefined : this.#bySid.get(sid);
+  /** Forgets `connectionId`, and its session once it has no connection here; returns that session. */
+  detach(connectionId: string): LocalSession | undefined {
+    const session = this.#byConnection.get(connectionId)?.session;
+    this.#byConnection.delete(connectionId);
     if (!session) return undefined;
     session.connections.delete(connectionId);
-    if (session.connections.size === 0) session.offlineSince = now;
+    if (session.connections.size === 0 && this.#bySid.get(session.sid) === session) this.#bySid.delete(session.sid);
     return session;
   }
 
-  /** The session a connection serves. */
-  byConnection(connectionId: string): SubscriberSession | undefined {
-    const sid = this.#sidByConnection.get(connectionId);
-    return sid === undefined ? undefined : this.#bySid.get(sid);
+  /** Guids already redelivered on a connection (PUB-8: never twice on one connection). */
+  redelivered(connectionId: string): Set<string> | undefined {
+    return this.#byConnection.get(connectionId)?.redelivered;
   }
+}
 
-  /** Adds a channel to a session. */
-  addChannel(session: SubscriberSession, channel: string, presence: boolean): void {
-    session.channels.set(channel, { presence });
-    const key = channelKey(session.appkey, channel);
-    let sids = this.#byChannel.get(key);
-    if (!sids) {
-      sids = new Set();
-      this.#byChannel.set(key, sids);
-    }
-    sids.add(session.sid);
-  }
-
-  /** Removes a channel from a session, with its pending messages. */
-  removeChannel(session: SubscriberSession, channel: string): void {
-    session.channels.delete(channel);
-    for (const [guid, entry] of session.pending) if (entry.message.n === channel) session.pending.delete(guid);
-    const key = channelKey(session.appkey, channel);
-    const sids = this.#byChannel.get(key);
-    sids?.delete(session.sid);
-    if (sids?.size === 0) this.#byChannel.delete(key);
-  }
-
-  /** Sessions subscribed to a channel, connected or not. */
-  subscribers(appkey: string, channel: string): SubscriberSession[] {
-    const sids = this.#byChannel.get(channelKey(appkey, channel));
-    if (!sids) return [];
-    const sessions: SubscriberSession[] = [];
-    for (const sid of sids) {
-      const session = this.#bySid.get(sid);
-      if (session) sessions.push(session);
-    }
-    return sessions;
-  }
-
-  /** Other sessions of the same user with no connection, subscribed to `channel`. */
-  orphans(session: SubscriberSession, channel: string): SubscriberSession[] {
-    if (session.userId === null) return [];
-    return this.subscribers(session.appkey, channel).filter(
-      (s) => s !== session && s.userId === session.userId && s.connections.size === 0,
-    );
-  }
-
-  /** Forgets a session entirely. */
-  drop(session: SubscriberSession): void {
-    for (const channel of [...session.channels.keys()]) this.removeChannel(session, channel);
-    for (const connectionId of session.connections) this.#sidByConnection.delete(connectionId);
-    this.#bySid.delete(session.sid);
-  }
-
-  /** Sessions offline since before `before`. */
-  offlineBefore(before: number): SubscriberSession[] {
-    return [...this.#bySid.values()].filter((s) => s.offlineSince !== undefined && s.offlineSince < before);
-  }
+/** Queues `work` behind the session's earlier store writes. */
+export function serially(session: LocalSession, work: () => Promise<void>): Promise<void> {
+  const run = session.writes.then(work);
+  session.writes = run.catch(() => undefined);
+  return run;
 }

@@ -16,6 +16,7 @@ import { createMessageStore, type MessageStore } from './im.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
+import { createPubsubSessionStore, type PubsubSessionStore } from './pubsub-sessions.js';
 import { createSessionStore, type SessionStore } from './sessions.js';
 import { createUserStore, type UserStore } from './users.js';
 
@@ -27,6 +28,12 @@ export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage 
 export type { MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
 export type { PresenceSubscriptionStore } from './presence-subscriptions.js';
 export type { PubsubStore, StoredPubsubMessage } from './pubsub.js';
+export type {
+  PendingMessage,
+  PubsubSessionStore,
+  SessionConnection,
+  StoredSubscriberSession,
+} from './pubsub-sessions.js';
 export type { SessionRecord, SessionStore } from './sessions.js';
 export type { UserRecord, UserStore } from './users.js';
 
@@ -51,6 +58,8 @@ export interface Store {
   readonly presenceSubscriptions: PresenceSubscriptionStore;
   /** Pub/sub channel history. */
   readonly pubsub: PubsubStore;
+  /** Pub/sub sessions: subscriptions, presence watches and unacked qos-1 messages. */
+  readonly pubsubSessions: PubsubSessionStore;
   /** Customer service: teams and agents, sessions, messages, conversation rows. */
   readonly cs: CsStore;
   /** Product app members, login tokens and SMS codes. */
@@ -136,15 +145,17 @@ function wrap(
   sync?: SyncSqlite,
 ): Store {
   let closed = false;
+  const conversations = createConversationStore(db);
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect, sync),
-    conversations: createConversationStore(db),
-    groups: createGroupStore(db),
+    messages: createMessageStore(db, dialect, conversations, sync),
+    conversations,
+    groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
     pubsub: createPubsubStore(db),
+    pubsubSessions: createPubsubSessionStore(db),
     cs: createCsStore(db),
     members: createMemberStore(db),
     async migrate() {

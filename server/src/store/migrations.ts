@@ -1,7 +1,9 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { csMigration } from './cs-migration.js';
+import { imHeadsMigration } from './im-heads-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
+import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
 
 /**
  * The one migration set, valid on SQLite and PostgreSQL: only portable column types (`varchar`, `bigint`) and
@@ -153,6 +155,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_pubsub': pubsubMigration,
   '0004_cs': csMigration,
   '0005_members': membersMigration,
+  '0006_im_heads': imHeadsMigration,
+  '0007_pubsub_sessions': pubsubSessionsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

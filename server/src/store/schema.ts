@@ -72,6 +72,14 @@ export interface ImConversationsTable {
   last_ts: number;
 }
 
+/** `im_conversation_heads`: a group conversation's newest message time and latest sender's data (see 0006). */
+export interface ImConversationHeadsTable {
+  appkey: string;
+  conv_key: string;
+  last_ts: number;
+  data: string | null;
+}
+
 /** `im_group_members`: who receives a group's messages; kept across reconnects (the client never re-sends it). */
 export interface ImGroupMembersTable {
   appkey: string;
@@ -167,6 +175,7 @@ export interface Database {
   im_deletions: ImDeletionsTable;
   im_read_offsets: ImReadOffsetsTable;
   im_conversations: ImConversationsTable;
+  im_conversation_heads: ImConversationHeadsTable;
   im_group_members: ImGroupMembersTable;
   presence_user_subscriptions: PresenceUserSubscriptionsTable;
   presence_group_subscriptions: PresenceGroupSubscriptionsTable;

@@ -1,0 +1,222 @@
+/**
+ * Several server nodes (DESIGN: storage and scale): two in-process nodes sharing PostgreSQL (PARLEY_TEST_PG) and
+ * Redis (PARLEY_TEST_REDIS), with SDK clients on either, and one SQLite node restarted under its clients. Each test
+ * gets its own PostgreSQL schema and Redis key prefix, removed after it.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { io } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import {
+  createClient,
+  type ChannelPresenceEvent,
+  type ParleyClient,
+  type PubsubMessage,
+  type Transport,
+  type TransportHandlers,
+  type UserPresenceEvent,
+} from '../../src/index.js';
+import type { ServerConfig } from '../../server/src/config.js';
+import { OPEN_APP, defer, startServer, tempDir } from '../../server/test/helpers.js';
+import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
+import { eventually, imUser, untilStatus } from './support.js';
+
+const pgUrl = process.env['PARLEY_TEST_PG'];
+
+/**
+ * A transport whose link the test can lose (the server sees a lost link, not a goodbye) and then let come back,
+ * to the same node or another: the client's host list is ignored for the node the test names.
+ */
+function movableTransport(url: string): { transport: Transport; lose(): void; restoreTo(url: string): void } {
+  let target = url;
+  let blocked = false;
+  const live = new Set<ReturnType<typeof io>>();
+  const transport: Transport = (_url: string, handlers: TransportHandlers) => {
+    if (blocked) {
+      queueMicrotask(() => handlers.onError(new Error('link lost by the test')));
+      return { emit: () => undefined, close: () => undefined };
+    }
+    const socket = io(target, { transports: ['websocket'], reconnection: false, forceNew: true });
+    live.add(socket);
+    socket.on('connect', () => handlers.onOpen());
+    socket.on('disconnect', (reason) => {
+      live.delete(socket);
+      handlers.onClose(reason);
+    });
+    socket.on('connect_error', (error) => handlers.onError(error));
+    socket.onAny((event: string, payload: unknown) => handlers.onPush(event, payload));
+    return {
+      emit: (event, payload, ack) => (ack ? socket.emit(event, payload, ack) : socket.emit(event, payload)),
+      close: () => {
+        live.delete(socket);
+        socket.removeAllListeners();
+        socket.offAny();
+        socket.disconnect();
+      },
+    };
+  };
+  return {
+    transport,
+    lose() {
+      blocked = true;
+      for (const socket of live) socket.io.engine.close();
+    },
+    restoreTo(next: string) {
+      target = next;
+      blocked = false;
+    },
+  };
+}
+
+async function pubsubUser(url: string, id: string, transport?: Transport): Promise<ParleyClient> {
+  const client = createClient({
+    host: url,
+    appkey: OPEN_APP.appkey,
+    modules: ['pubsub'],
+    backoff: { initialDelay: 20, maxDelay: 100 },
+    ...(transport ? { transport } : {}),
+  });
+  defer(() => client.disconnect());
+  await client.connect({ id, data: { name: id } });
+  return client;
+}
+
+function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void } {
+  const seen: PubsubMessage[] = [];
+  return { seen, onMessage: (m) => seen.push(m) };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two nodes on one PostgreSQL schema and one Redis prefix of their own. */
+async function twoNodes(): Promise<{ a: string; b: string }> {
+  const databaseSchema = `parley_test_${randomBytes(6).toString('hex')}`;
+  defer(async () => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`drop schema if exists "${databaseSchema}" cascade`).finally(() => client.end());
+  });
+  const shared: Partial<ServerConfig> = { databaseUrl: pgUrl, databaseSchema, redisUrl, redisPrefix: redisPrefix() };
+  // One after the other: the first migrates the schema.
+  const a = await startServer(shared);
+  const b = await startServer(shared);
+  return { a: a.url, b: b.url };
+}
+
+describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and Redis', () => {
+  it('PRES-1 PRES-2 PRES-5: presence, here-now and online counts are the same on every node', async () => {
+    const { a, b } = await twoNodes();
+    const alice = await imUser(a, 'alice');
+    const bob = await imUser(b, 'bob');
+    const carolOnA = await imUser(a, 'carol');
+    const seen: UserPresenceEvent[] = [];
+    bob.im.on('USER_PRESENCE', (e) => seen.push(e));
+    await bob.im.subscribeUserPresence({ userIds: ['alice', 'dave'] });
+    await alice.im.subscribeGroup({ groupIds: ['g1'] });
+    await bob.im.subscribeGroup({ groupIds: ['g1'] });
+
+    for (const asker of [bob, carolOnA]) {
+      expect((await asker.im.hereNow({ userIds: ['dave', 'alice', 'bob'] })).map((u) => u.id)).toEqual([
+        'alice',
+        'bob',
+      ]);
+      expect((await asker.im.groupHereNow({ groupId: 'g1' })).map((u) => u.id).sort()).toEqual(['alice', 'bob']);
+      expect(await asker.im.groupOnlineCount({ groupId: 'g1' })).toBe(2);
+    }
+    // A second connection of alice, on the other node, is not a new "online"; her last one ending is "offline".
+    const aliceOnB = await imUser(b, 'alice');
+    await alice.disconnect();
+    expect(await carolOnA.im.hereNow({ userIds: ['alice'] })).toHaveLength(1);
+    await aliceOnB.disconnect();
+    await eventually(() => seen.length === 1, 'offline');
+    expect(seen[0]).toMatchObject({ action: 'offline', id: 'alice', data: { name: 'alice' } });
+    expect(await carolOnA.im.groupOnlineCount({ groupId: 'g1' })).toBe(1);
+    expect(await bob.im.hereNow({ userIds: ['alice'] })).toEqual([]);
+    await imUser(a, 'alice');
+    await eventually(() => seen.length === 2, 'online');
+    expect(seen.map((e) => e.action)).toEqual(['offline', 'online']);
+  });
+
+  it('PUB-12 PUB-13 PUB-14: a presence join on one node is seen by a watcher on the other, and in here-now', async () => {
+    const { a, b } = await twoNodes();
+    const watcher = await pubsubUser(b, 'watcher');
+    const events: ChannelPresenceEvent[] = [];
+    await watcher.pubsub.subscribePresence({ channel: 'room', onPresence: (e) => events.push(e) });
+    const alice = await pubsubUser(a, 'alice');
+    await alice.pubsub.subscribe({ channel: 'room', presence: { enable: true }, onMessage: () => undefined });
+    await eventually(() => events.length === 1, 'join');
+    expect(events[0]).toMatchObject({ action: 'join', member: { id: 'alice' }, amount: 1 });
+    const bobOnB = await pubsubUser(b, 'bob');
+    expect(await bobOnB.pubsub.hereNow({ channel: 'room' })).toEqual({
+      channel: 'room',
+      amount: 1,
+      members: [{ id: 'alice', data: { name: 'alice' } }],
+    });
+    await alice.pubsub.unsubscribe({ channel: 'room' });
+    await eventually(() => events.length === 2, 'leave');
+    expect(events[1]).toMatchObject({ action: 'leave', member: { id: 'alice' }, amount: 0 });
+  });
+
+  it('PUB-8 PUB-9: a qos-1 message published while away reaches the subscriber once, back on the other node', async () => {
+    const { a, b } = await twoNodes();
+    const link = movableTransport(a);
+    const subscriber = await pubsubUser(a, 'sub', link.transport);
+    const box = inbox();
+    await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    const publisher = await pubsubUser(b, 'pub');
+    const sid = subscriber.sid;
+
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    await publisher.pubsub.publish({ channel: 'news', message: 'while away', qos: 1 });
+    await publisher.pubsub.publish({ channel: 'news', message: 'qos 0 is not kept', qos: 0 });
+    link.restoreTo(b);
+    await untilStatus(subscriber, 'reconnected');
+    expect(subscriber.sid).toBe(sid);
+    await eventually(() => box.seen.length === 1, 'redelivered on the other node');
+    expect(box.seen[0]).toMatchObject({ channel: 'news', content: 'while away' });
+
+    // Acked on node b: going back to node a brings nothing again, and live messages still reach it there.
+    await pause(100);
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    link.restoreTo(a);
+    await untilStatus(subscriber, 'reconnected');
+    await publisher.pubsub.publish({ channel: 'news', message: 'live', qos: 1 });
+    await eventually(() => box.seen.length === 2, 'live message');
+    await pause(100);
+    expect(box.seen.map((m) => m.content)).toEqual(['while away', 'live']);
+  });
+});
+
+describe('one SQLite node restarted under its clients', () => {
+  it('PUB-8 PUB-9: a qos-1 message published while the subscriber is away reaches it once after the restart', async () => {
+    const sqlite = join(tempDir(), 'parley.db');
+    const first = await startServer({ sqlite });
+    const link = movableTransport(first.url);
+    const subscriber = await pubsubUser(first.url, 'sub', link.transport);
+    const box = inbox();
+    await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    const sid = subscriber.sid;
+
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    const publisher = await pubsubUser(first.url, 'pub');
+    await publisher.pubsub.publish({ channel: 'news', message: 'before the restart', qos: 1 });
+    await first.server.close();
+    const second = await startServer({ sqlite, port: first.port });
+    link.restoreTo(second.url);
+    await untilStatus(subscriber, 'reconnected');
+    expect(subscriber.sid).toBe(sid);
+    await eventually(() => box.seen.length === 1, 'redelivered after the restart');
+    expect(box.seen[0]).toMatchObject({ channel: 'news', content: 'before the restart' });
+
+    // The subscription came back with the session: a message published after the restart arrives too, once.
+    await untilStatus(publisher, 'reconnected');
+    await publisher.pubsub.publish({ channel: 'news', message: 'after the restart', qos: 1 });
+    await eventually(() => box.seen.length === 2, 'live message');
+    await pause(100);
+    expect(box.seen.map((m) => m.content)).toEqual(['before the restart', 'after the restart']);
+  });
+});
