@@ -1,13 +1,15 @@
 /**
  * im-chat: 1 000 clients in 100 groups of 10, every client sending to its group, messages persisted. The inbound
  * rate steps up until p99 end-to-end latency (send call to each other member's event) exceeds 50 ms; the result is
- * the highest rate that held, Parley vs a raw socket.io room relay without storage, in the same run.
+ * the highest rate that held, Parley vs a raw socket.io room relay without storage, in the same run. Each server
+ * runs in a process of its own (bench/server-process.ts); the clients share this one.
  * Target: Parley >= 0.7x raw.
  */
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../../src/index.js';
-import { BENCH_APP, startBenchServer } from '../parley-server.js';
-import { rawClient, startRawServer } from '../raw-im.js';
+import { BENCH_APP } from '../parley-server.js';
+import { rawClient } from '../raw-im.js';
+import { startServerProcess } from '../server-process.js';
 import { quantile, round3 } from '../stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
@@ -37,7 +39,7 @@ async function inBatches(count: number, size: number, make: (i: number) => Promi
 }
 
 async function rawSide(): Promise<Side> {
-  const server = await startRawServer();
+  const server = await startServerProcess('raw');
   const sockets: Awaited<ReturnType<typeof rawClient>>[] = [];
   await inBatches(CLIENTS, 50, async (i) => {
     const socket = await rawClient(server.url, `u${i}`);
@@ -63,7 +65,7 @@ async function rawSide(): Promise<Side> {
 }
 
 async function parleySide(): Promise<Side> {
-  const server = await startBenchServer();
+  const server = await startServerProcess('parley');
   const clients: ParleyClient[] = [];
   const byKey = new Map<string, string>();
   await inBatches(CLIENTS, 50, async (i) => {

@@ -1,12 +1,14 @@
 /**
  * im-latency: private chat at 1 000 messages per second for a few seconds; end-to-end latency from the send call
  * to the receiver's event, Parley (validated, persisted in SQLite, acked, de-duplicated) vs a raw socket.io relay
- * without storage, in the same run. Target: Parley p99 <= raw p99 + 3 ms.
+ * without storage, in the same run; each server in a process of its own (bench/server-process.ts). Target: Parley
+ * p99 <= raw p99 + 3 ms.
  */
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../../src/index.js';
-import { BENCH_APP, startBenchServer } from '../parley-server.js';
-import { rawClient, startRawServer } from '../raw-im.js';
+import { BENCH_APP } from '../parley-server.js';
+import { rawClient } from '../raw-im.js';
+import { startServerProcess } from '../server-process.js';
 import { quantile, round3 } from '../stats.js';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -29,7 +31,7 @@ async function drive(send: (i: number) => void, received: () => number): Promise
 }
 
 async function raw(): Promise<number[]> {
-  const server = await startRawServer();
+  const server = await startServerProcess('raw');
   const alice = await rawClient(server.url, 'alice');
   const bob = await rawClient(server.url, 'bob');
   const sentAt = new Map<string, number>();
@@ -57,7 +59,7 @@ async function raw(): Promise<number[]> {
 }
 
 async function parley(): Promise<number[]> {
-  const server = await startBenchServer();
+  const server = await startServerProcess('parley');
   const connect = async (id: string): Promise<ParleyClient> => {
     const client = createClient({ host: server.url, appkey: BENCH_APP.appkey, modules: ['im'] });
     await client.connect({ id, data: { name: id } });

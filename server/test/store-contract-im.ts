@@ -57,6 +57,112 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     expect(new Set(burst.map((r) => r.message.ts)).size).toBe(20);
   });
 
+  it('IM-5..IM-7: send stores the message, brings the rows forward and raises the reader, unless a duplicate', async () => {
+    const { store } = await fresh();
+    const c = store.conversations;
+    await c.touch({
+      appkey: 'app',
+      scene: 'private',
+      convKey: 'c1',
+      lastTs: 5,
+      rows: [{ ownerId: 'bob', targetId: 'alice', data: '{"n":"old"}' }],
+    });
+    await c.remove({ appkey: 'app', ownerId: 'bob', scene: 'private', targetId: 'alice' });
+    const stored: number[] = [];
+    const send = (messageId: string, now: number, data: string | null) =>
+      store.messages.send({
+        message: message({ messageId }),
+        now,
+        rows: [
+          { ownerId: 'alice', targetId: 'bob', data },
+          { ownerId: 'bob', targetId: 'alice', data: null },
+        ],
+        readerId: 'alice',
+        stored: (m) => stored.push(m.ts),
+      });
+    const first = await send('m1', 100, '{"n":"Bob"}');
+    expect(first.duplicate).toBe(false);
+    expect(first.message).toMatchObject({ messageId: 'm1', ts: 100, recalled: false });
+    expect(stored).toEqual([100]);
+    expect(
+      await store.messages.page({ appkey: 'app', convKey: 'c1', viewerId: 'bob', before: undefined, limit: 5 }),
+    ).toHaveLength(1);
+    const alice = { appkey: 'app', ownerId: 'alice', scene: 'private', targetId: 'bob' };
+    const bob = { appkey: 'app', ownerId: 'bob', scene: 'private', targetId: 'alice' };
+    expect(await c.find(alice)).toMatchObject({ convKey: 'c1', lastTs: 100, data: '{"n":"Bob"}', removed: false });
+    // A removed row shows again, keeping its data when none is given.
+    expect(await c.find(bob)).toMatchObject({ lastTs: 100, data: '{"n":"old"}', removed: false });
+    expect(await store.messages.readOffsets('app', 'c1', ['alice'])).toEqual([{ userId: 'alice', offset: 100 }]);
+
+    // A duplicate: the first message back, nothing stored, pushed or moved.
+    const again = await send('m1', 500, '{"n":"changed"}');
+    expect(again).toEqual({ duplicate: true, message: first.message });
+    expect(stored).toEqual([100]);
+    expect(await c.find(alice)).toMatchObject({ lastTs: 100, data: '{"n":"Bob"}' });
+    expect(await store.messages.readOffsets('app', 'c1', ['alice'])).toEqual([{ userId: 'alice', offset: 100 }]);
+
+    // Sent together (one commit on SQLite): the re-send of one of them is still a duplicate, pushed once.
+    const [t1, t2, t1again] = await Promise.all([send('t1', 150, null), send('t2', 150, null), send('t1', 150, null)]);
+    expect([t1, t1again].filter((r) => r?.duplicate)).toHaveLength(1);
+    expect(t1?.message.ts).toBe(t1again?.message.ts);
+    expect(t2?.duplicate).toBe(false);
+    expect([...stored].sort()).toEqual([100, 150, 151]);
+    // A clock gone back still moves the conversation forward; null data keeps the row's data.
+    expect((await send('m2', 50, null)).message.ts).toBe(152);
+    expect(await c.find(alice)).toMatchObject({ lastTs: 152, data: '{"n":"Bob"}' });
+    expect(await store.messages.readOffsets('app', 'c1', ['alice'])).toEqual([{ userId: 'alice', offset: 152 }]);
+    expect(stored).toHaveLength(4);
+  });
+
+  it('IM-6: a group message moves the group head; members get a row once, shown again after a remove', async () => {
+    const { store } = await fresh();
+    const c = store.conversations;
+    const send = (messageId: string, now: number, owners: string[], data: string | null) =>
+      store.messages.send({
+        message: message({ messageId, convKey: 'g1', scene: 'group', targetId: 'g1' }),
+        now,
+        rows: owners.map((ownerId) => ({ ownerId, targetId: 'g1', data })),
+        readerId: 'alice',
+        stored: () => undefined,
+      });
+    await send('m1', 100, ['alice', 'bob'], '{"name":"Team"}');
+    const ref = (ownerId: string) => ({ appkey: 'app', ownerId, scene: 'group', targetId: 'g1' });
+    expect(await c.find(ref('bob'))).toMatchObject({ convKey: 'g1', lastTs: 100, data: '{"name":"Team"}' });
+    await c.setTop({ ...ref('bob'), top: true });
+    await c.remove(ref('alice'));
+    // Carol joined; no data this time: the head keeps the last data given.
+    await send('m2', 200, ['alice', 'bob', 'carol'], null);
+    for (const owner of ['alice', 'bob', 'carol']) {
+      expect(await c.find(ref(owner))).toMatchObject({ lastTs: 200, data: '{"name":"Team"}', removed: false });
+    }
+    expect(await c.find(ref('bob'))).toMatchObject({ top: true });
+    expect((await c.list('app', 'alice', 10)).map((r) => [r.targetId, r.lastTs])).toEqual([['g1', 200]]);
+    await send('m3', 300, ['alice'], '{"name":"Renamed"}');
+    expect(await c.find(ref('carol'))).toMatchObject({ lastTs: 300, data: '{"name":"Renamed"}' });
+    // The list orders by the head's time: a private conversation at 250 sorts below the group at 300.
+    await c.touch({
+      appkey: 'app',
+      scene: 'private',
+      convKey: 'p1',
+      lastTs: 250,
+      rows: [{ ownerId: 'carol', targetId: 'dave', data: null }],
+    });
+    expect((await c.list('app', 'carol', 10)).map((r) => r.targetId)).toEqual(['g1', 'dave']);
+    // The same through touch (the path of stores without a synchronous send).
+    await c.touch({
+      appkey: 'app',
+      scene: 'group',
+      convKey: 'g1',
+      lastTs: 400,
+      rows: [{ ownerId: 'erin', targetId: 'g1', data: null }],
+    });
+    expect(await c.find(ref('erin'))).toMatchObject({ lastTs: 400, data: '{"name":"Renamed"}' });
+    expect((await c.list('app', 'carol', 10)).map((r) => [r.targetId, r.lastTs])).toEqual([
+      ['g1', 400],
+      ['dave', 250],
+    ]);
+  });
+
   it('IM-8: pages newest-limited, oldest first, exclusive, without what the viewer deleted', async () => {
     const { store } = await fresh();
     for (let n = 1; n <= 6; n += 1) await store.messages.append(message({ messageId: `m${n}` }), n * 10);
@@ -165,6 +271,8 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     const g = store.groups;
     expect(await g.join({ appkey: 'app', userId: 'alice', groupIds: ['g1', 'g2'], now: 1 })).toEqual(['g1', 'g2']);
     expect(await g.join({ appkey: 'app', userId: 'alice', groupIds: ['g2', 'g3'], now: 2 })).toEqual(['g3']);
+    // Read before a join and after it: the newcomer is there (a store that keeps members in memory forgets them).
+    expect(await g.members('app', 'g1')).toEqual(['alice']);
     expect(await g.join({ appkey: 'app', userId: 'bob', groupIds: ['g1'], now: 3 })).toEqual(['g1']);
     expect(await g.join({ appkey: 'app', userId: 'bob', groupIds: [], now: 3 })).toEqual([]);
     expect(await g.members('app', 'g1')).toEqual(['alice', 'bob']);

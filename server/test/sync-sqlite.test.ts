@@ -41,6 +41,30 @@ describe('synchronous SQLite transactions', () => {
     expect(sync.transaction(() => 'ran')).toEqual({ value: 'ran' });
   });
 
+  it('commit a batch together, undoing only the work that threw', () => {
+    const { raw, db, sync } = setup();
+    const insert = (id: number) => () => {
+      sync.run(db.insertInto('t').values({ id, v: `v${id}` }));
+      return id;
+    };
+    const outcomes = sync.batch([
+      insert(10),
+      () => {
+        sync.run(db.insertInto('t').values({ id: 11, v: 'half done' }));
+        throw new Error('abort 11');
+      },
+      insert(12),
+      insert(10),
+    ]);
+    expect(outcomes?.slice(0, 3)).toEqual([{ value: 10 }, { error: new Error('abort 11') }, { value: 12 }]);
+    // The duplicate key fails that work alone.
+    expect(outcomes?.[3]).toHaveProperty('error');
+    expect(raw.prepare('select id from t order by id').all()).toEqual([{ id: 10 }, { id: 12 }]);
+    raw.exec('begin');
+    expect(sync.batch([insert(13)])).toBeUndefined();
+    raw.exec('rollback');
+  });
+
   it('prepare each distinct SQL once', () => {
     const { raw, cached } = setup();
     let prepared = 0;

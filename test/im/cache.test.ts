@@ -53,6 +53,32 @@ describe('history cache', () => {
   });
 });
 
+describe('history cache lookups', () => {
+  it('IMC-10: finds by id exactly what it holds, through trims, replacements, updates and removals', () => {
+    const cache = new HistoryCache(3);
+    for (let i = 1; i <= 4; i++) cache.put(message(`m${i}`, i));
+    // m1 was trimmed away: not found, and putting it again is a new message, not a duplicate.
+    expect(cache.find('m1')).toBeUndefined();
+    expect(cache.find('m4')?.timestamp).toBe(4);
+    // A replacement (the ack of a sending message) is found in its new form and held once.
+    cache.put(message('m5', 0, 'sending'));
+    expect(cache.find('m5')?.status).toBe('sending');
+    cache.put(message('m5', 9));
+    expect(cache.find('m5')).toMatchObject({ status: 'success', timestamp: 9 });
+    expect(cache.all().map((m) => m.messageId)).toEqual(['m3', 'm4', 'm5']);
+    expect(cache.put(message('m5', 9), false)).toBe(false);
+    cache.update((m) => (m.messageId === 'm4' ? { ...m, recalled: true } : undefined));
+    expect(cache.find('m4')?.recalled).toBe(true);
+    cache.remove(['m3']);
+    expect(cache.find('m3')).toBeUndefined();
+    expect(cache.put(message('m3', 3), false)).toBe(true);
+    cache.reset();
+    expect(cache.find('m5')).toBeUndefined();
+    cache.prepend([message('p1', 1), message('p2', 2)], true);
+    expect(cache.find('p2')?.timestamp).toBe(2);
+  });
+});
+
 describe('recent ids', () => {
   it('IMC-11: remembers the last 300 ids', () => {
     const recent = new RecentIds(LIMITS.dedupeWindow);

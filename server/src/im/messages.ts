@@ -23,7 +23,7 @@ import {
 } from '../protocol.js';
 import type { CsForIm } from '../cs/index.js';
 import type { Actor, Pusher } from '../push.js';
-import type { ConversationStore, ConversationTouch, MessageStore } from '../store/index.js';
+import type { ConversationTouch, MessageStore } from '../store/index.js';
 import type { GroupService } from './groups.js';
 import { conversationKey } from './keys.js';
 import { KeyedMutex } from './mutex.js';
@@ -64,7 +64,6 @@ const REPLAY_MAX = 1000;
 /** What {@link createMessageService} needs. */
 export interface MessageServiceDeps {
   messages: MessageStore;
-  conversations: ConversationStore;
   groups: GroupService;
   pusher: Pusher;
   now: () => number;
@@ -76,7 +75,7 @@ type ChatScene = Exclude<Scene, 'cs'>;
 
 /** Creates the message service. */
 export function createMessageService(deps: MessageServiceDeps): MessageService {
-  const { messages, conversations, groups, pusher } = deps;
+  const { messages, groups, pusher } = deps;
   const sends = new KeyedMutex();
 
   /** Who is on a conversation besides `me`: the other user, or the group's members. */
@@ -121,8 +120,18 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       const senderData = JSON.stringify(actor.userData);
       // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
       return sends.run(`${appkey}\n${convKey}`, async () => {
-        const { message, duplicate } = await messages.append(
-          {
+        const userIds = await audience(appkey, scene, me, to);
+        // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
+        const rows: ConversationTouch[] =
+          scene === 'private'
+            ? [
+                { ownerId: me, targetId: to, data: conversationData },
+                { ownerId: to, targetId: me, data: senderData },
+              ]
+            : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
+        // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
+        const { message } = await messages.send({
+          message: {
             appkey,
             convKey,
             scene,
@@ -133,31 +142,21 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
             payload: request.p,
             senderData,
           },
-          deps.now(),
-        );
-        // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
-        if (duplicate) return { timestamp: message.ts };
-        const userIds = await audience(appkey, scene, me, to);
-        // IM-15: pushed as soon as it is stored, before the bookkeeping below, which only the ack waits for. Not
-        // back to the sending connection: it has the ack, and an echo would only cost it an imAck.
-        pusher.toUsers({
-          appkey,
-          userIds,
-          event: SERVER_PUSHES.imMessage,
-          payload: toWireMessage(message),
-          exceptConnectionId: actor.connectionId,
+          now: deps.now(),
+          rows,
+          // IM-7: sending reads everything before it, as the reference client assumes locally.
+          readerId: me,
+          // IM-15: pushed as soon as it is stored; where the bookkeeping is a separate step, before it. Not back to
+          // the sending connection: it has the ack, and an echo would only cost it an imAck.
+          stored: (stored) =>
+            pusher.toUsers({
+              appkey,
+              userIds,
+              event: SERVER_PUSHES.imMessage,
+              payload: toWireMessage(stored),
+              exceptConnectionId: actor.connectionId,
+            }),
         });
-        // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
-        const rows: ConversationTouch[] =
-          scene === 'private'
-            ? [
-                { ownerId: me, targetId: to, data: conversationData },
-                { ownerId: to, targetId: me, data: senderData },
-              ]
-            : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
-        await conversations.touch({ appkey, scene, convKey, lastTs: message.ts, rows });
-        // IM-7: sending reads everything before it, as the reference client assumes locally.
-        await messages.raiseReadOffset({ appkey, convKey, userId: me, ts: message.ts });
         return { timestamp: message.ts };
       });
     },

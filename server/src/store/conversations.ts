@@ -55,6 +55,29 @@ export interface ConversationStore {
 /** Rows per insert statement: 9 parameters each stays far below SQLite's parameter limit. */
 const CHUNK = 500;
 
+/**
+ * A group conversation's row as listed: the newer of the member's row and the group's head (0006), and the head's
+ * data once a sender gave some. Private rows have no head.
+ */
+function withHead(db: Kysely<Database>) {
+  return db
+    .selectFrom('im_conversations as c')
+    .leftJoin('im_conversation_heads as h', (join) =>
+      join.onRef('h.appkey', '=', 'c.appkey').onRef('h.conv_key', '=', 'c.conv_key'),
+    )
+    .select([
+      'c.appkey',
+      'c.owner_id',
+      'c.scene',
+      'c.target_id',
+      'c.conv_key',
+      'c.top',
+      'c.removed',
+      sql<string>`coalesce(h.data, c.data)`.as('data'),
+      sql<number>`case when h.last_ts > c.last_ts then h.last_ts else c.last_ts end`.as('last_ts'),
+    ]);
+}
+
 /** The Kysely implementation of {@link ConversationStore}. */
 export function createConversationStore(db: Kysely<Database>): ConversationStore {
   const upsert = async (rows: ImConversationsTable[], replaceData: boolean) => {
@@ -74,6 +97,39 @@ export function createConversationStore(db: Kysely<Database>): ConversationStore
     }
   };
 
+  /** A group message: the head moves; members' rows are only created, or shown again when removed. */
+  const touchGroup = async (
+    appkey: string,
+    convKey: string,
+    lastTs: number,
+    touches: readonly ConversationTouch[],
+    rows: readonly ImConversationsTable[],
+  ) => {
+    const data = touches.find((r) => r.data !== null)?.data ?? null;
+    await db
+      .insertInto('im_conversation_heads')
+      .values({ appkey, conv_key: convKey, last_ts: lastTs, data })
+      .onConflict((oc) =>
+        oc.columns(['appkey', 'conv_key']).doUpdateSet({
+          last_ts: sql<number>`case when excluded.last_ts > im_conversation_heads.last_ts then excluded.last_ts else im_conversation_heads.last_ts end`,
+          data: sql<string | null>`coalesce(excluded.data, im_conversation_heads.data)`,
+        }),
+      )
+      .execute();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await db
+        .insertInto('im_conversations')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) =>
+          oc
+            .columns(['appkey', 'owner_id', 'scene', 'target_id'])
+            .doUpdateSet({ removed: 0 })
+            .where('im_conversations.removed', '=', 1),
+        )
+        .execute();
+    }
+  };
+
   return {
     async touch({ appkey, scene, convKey, lastTs, rows }) {
       const toRow = (r: ConversationTouch): ImConversationsTable => ({
@@ -87,28 +143,25 @@ export function createConversationStore(db: Kysely<Database>): ConversationStore
         data: r.data ?? '{}',
         last_ts: lastTs,
       });
+      if (scene === 'group') return touchGroup(appkey, convKey, lastTs, rows, rows.map(toRow));
       await upsert(rows.filter((r) => r.data !== null).map(toRow), true);
       await upsert(rows.filter((r) => r.data === null).map(toRow), false);
     },
     async find({ appkey, ownerId, scene, targetId }) {
-      const row = await db
-        .selectFrom('im_conversations')
-        .selectAll()
-        .where('appkey', '=', appkey)
-        .where('owner_id', '=', ownerId)
-        .where('scene', '=', scene)
-        .where('target_id', '=', targetId)
+      const row = await withHead(db)
+        .where('c.appkey', '=', appkey)
+        .where('c.owner_id', '=', ownerId)
+        .where('c.scene', '=', scene)
+        .where('c.target_id', '=', targetId)
         .executeTakeFirst();
       return row && toRecord(row);
     },
     async list(appkey, ownerId, limit) {
-      const rows = await db
-        .selectFrom('im_conversations')
-        .selectAll()
-        .where('appkey', '=', appkey)
-        .where('owner_id', '=', ownerId)
-        .where('removed', '=', 0)
-        .orderBy('top', 'desc')
+      const rows = await withHead(db)
+        .where('c.appkey', '=', appkey)
+        .where('c.owner_id', '=', ownerId)
+        .where('c.removed', '=', 0)
+        .orderBy('c.top', 'desc')
         .orderBy('last_ts', 'desc')
         .limit(limit)
         .execute();

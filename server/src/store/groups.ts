@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import type { SyncSqlite } from './sync-sqlite.js';
+
+/** Every IM group send reads the members; on SQLite that is a synchronous prepared statement (see sync-sqlite.ts). */
+const MEMBERS_SQL = 'select user_id from im_group_members where appkey = ? and group_id = ? order by user_id';
+
+/** Groups whose members an SQLite store keeps in memory; the oldest entry goes first beyond this. */
+const MEMBER_CACHE_GROUPS = 10_000;
 
 /** Group membership in storage: who receives a group's messages. */
 export interface GroupStore {
@@ -16,12 +23,22 @@ export interface GroupStore {
 }
 
 /** The Kysely implementation of {@link GroupStore}. */
-export function createGroupStore(db: Kysely<Database>): GroupStore {
+export function createGroupStore(db: Kysely<Database>, sync?: SyncSqlite): GroupStore {
+  /**
+   * SQLite only: members by group, read once and then served from memory. SQLite is one server process, and every
+   * membership change goes through join or leave here, which drop the group's entry once they have committed.
+   */
+  const cached = new Map<string, readonly string[]>();
+  const cacheKey = (appkey: string, groupId: string) => `${appkey}\n${groupId}`;
+  const forget = (appkey: string, groupIds: readonly string[]) => {
+    for (const groupId of groupIds) cached.delete(cacheKey(appkey, groupId));
+  };
+
   return {
     async join({ appkey, userId, groupIds, now }) {
       if (groupIds.length === 0) return [];
       // One transaction, so that "which were new" is answered for exactly the rows this call inserted.
-      return db.transaction().execute(async (trx) => {
+      const fresh = await db.transaction().execute(async (trx) => {
         const existing = await trx
           .selectFrom('im_group_members')
           .select('group_id')
@@ -40,6 +57,8 @@ export function createGroupStore(db: Kysely<Database>): GroupStore {
         }
         return fresh;
       });
+      forget(appkey, fresh);
+      return fresh;
     },
     async leave({ appkey, userId, groupId }) {
       const result = await db
@@ -48,9 +67,20 @@ export function createGroupStore(db: Kysely<Database>): GroupStore {
         .where('group_id', '=', groupId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
+      forget(appkey, [groupId]);
       return Number(result.numDeletedRows) > 0;
     },
     async members(appkey, groupId) {
+      const key = cacheKey(appkey, groupId);
+      const known = cached.get(key);
+      if (known) return [...known];
+      const quick = sync?.transaction(() => sync.prepare(MEMBERS_SQL).all(appkey, groupId) as { user_id: string }[]);
+      if (quick) {
+        const members = quick.value.map((r) => r.user_id);
+        cached.set(key, members);
+        if (cached.size > MEMBER_CACHE_GROUPS) cached.delete(cached.keys().next().value as string);
+        return [...members];
+      }
       const rows = await db
         .selectFrom('im_group_members')
         .select('user_id')

@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { ConversationStore, ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 
@@ -35,6 +36,21 @@ export interface AppendResult {
   duplicate: boolean;
 }
 
+/** What {@link MessageStore.send} stores: the message and the bookkeeping that goes with it. */
+export interface SendParams {
+  message: NewMessage;
+  now: number;
+  /** The conversation rows the message brings forward (IM-6), as {@link ConversationStore.touch} takes them. */
+  rows: readonly ConversationTouch[];
+  /** Whose read offset moves up to the message (IM-7: the sender's). */
+  readerId: string;
+  /**
+   * Called once with the stored message as soon as it is durable (not for a duplicate), before or together with
+   * the bookkeeping: the moment to push it.
+   */
+  stored: (message: StoredMessage) => void;
+}
+
 /** A read offset. */
 export interface ReadOffset {
   userId: string;
@@ -49,6 +65,12 @@ export interface MessageStore {
    * returns that message untouched.
    */
   append(message: NewMessage, now: number): Promise<AppendResult>;
+  /**
+   * IM-5..IM-7 in one call: {@link append}, then, unless the message is a duplicate, the conversation rows and the
+   * reader's offset. On SQLite all of it is one synchronous transaction; elsewhere the bookkeeping follows the
+   * append, after `stored`.
+   */
+  send(params: SendParams): Promise<AppendResult>;
   /** The newest `limit` messages with ts < `before` (all when undefined) not deleted by `viewerId`, oldest first. */
   page(params: {
     appkey: string;
@@ -116,6 +138,43 @@ function messageRow(message: NewMessage, ts: number): ImMessagesTable {
   };
 }
 
+/**
+ * The send path on SQLite as hand-written statements (see {@link SyncSqlite.prepare}); each mirrors the Kysely
+ * query or upsert of the same name in this file or in conversations.ts, which the store contract suite checks.
+ */
+const HOT_SQL = {
+  byGuid: 'select * from im_messages where appkey = ? and sender_id = ? and message_id = ?',
+  newest: 'select ts from im_messages where appkey = ? and conv_key = ? order by ts desc limit 1',
+  insert:
+    'insert into im_messages (appkey, conv_key, ts, scene, message_id, sender_id, target_id, type, payload, ' +
+    'sender_data, recalled, recaller) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, null)',
+  // One statement for all of a message's conversation rows (a group's members): the owners come as a JSON array
+  // of [ownerId, targetId, data?], read with json_each.
+  touchWithData:
+    'insert into im_conversations (appkey, owner_id, scene, target_id, conv_key, top, removed, data, last_ts) ' +
+    "select ?, value ->> '$[0]', ?, value ->> '$[1]', ?, 0, 0, value ->> '$[2]', ? from json_each(?) where true " +
+    'on conflict (appkey, owner_id, scene, target_id) do update set ' +
+    'last_ts = max(excluded.last_ts, im_conversations.last_ts), removed = 0, data = excluded.data',
+  touchKeepData:
+    'insert into im_conversations (appkey, owner_id, scene, target_id, conv_key, top, removed, data, last_ts) ' +
+    "select ?, value ->> '$[0]', ?, value ->> '$[1]', ?, 0, 0, '{}', ? from json_each(?) where true " +
+    'on conflict (appkey, owner_id, scene, target_id) do update set ' +
+    'last_ts = max(excluded.last_ts, im_conversations.last_ts), removed = 0',
+  // A group message (0006): the head moves; members' rows are only created, or shown again when removed.
+  touchHead:
+    'insert into im_conversation_heads (appkey, conv_key, last_ts, data) values (?, ?, ?, ?) ' +
+    'on conflict (appkey, conv_key) do update set ' +
+    'last_ts = max(excluded.last_ts, im_conversation_heads.last_ts), ' +
+    'data = coalesce(excluded.data, im_conversation_heads.data)',
+  touchMembers:
+    'insert into im_conversations (appkey, owner_id, scene, target_id, conv_key, top, removed, data, last_ts) ' +
+    "select ?, value ->> '$[0]', ?, value ->> '$[1]', ?, 0, 0, '{}', ? from json_each(?) where true " +
+    'on conflict (appkey, owner_id, scene, target_id) do update set removed = 0 where im_conversations.removed = 1',
+  raiseOffset:
+    'insert into im_read_offsets (appkey, conv_key, user_id, read_ts) values (?, ?, ?, ?) ' +
+    'on conflict (appkey, conv_key, user_id) do update set read_ts = max(excluded.read_ts, im_read_offsets.read_ts)',
+} as const;
+
 /** How many times append tries again after losing a race for a timestamp to another node. */
 const APPEND_ATTEMPTS = 8;
 
@@ -127,6 +186,7 @@ const APPEND_ATTEMPTS = 8;
 export function createMessageStore(
   db: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
+  conversations: ConversationStore,
   sync?: SyncSqlite,
 ): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
@@ -134,18 +194,125 @@ export function createMessageStore(
     return row && toMessage(row);
   };
 
-  return {
-    async append(message, now) {
-      // SQLite: one synchronous transaction (see sync-sqlite.ts); one node, so no unique-key race to retry.
-      const quick = sync?.transaction(() => {
-        const first = sync.get(byGuidQuery(db, message.appkey, message.senderId, message.messageId));
-        if (first) return { message: toMessage(first), duplicate: true };
-        const newest = sync.get(newestQuery(db, message.appkey, message.convKey));
-        const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
-        sync.run(db.insertInto('im_messages').values(messageRow(message, ts)));
-        const { appkey: _appkey, ...rest } = message;
-        return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
+  /** SQLite: the append inside a synchronous transaction; one node, so no unique-key race to retry. */
+  const appendNow = (s: SyncSqlite, message: NewMessage, now: number): AppendResult => {
+    const first = s.prepare(HOT_SQL.byGuid).get(message.appkey, message.senderId, message.messageId) as
+      ImMessagesTable | undefined;
+    if (first) return { message: toMessage(first), duplicate: true };
+    const newest = s.prepare(HOT_SQL.newest).get(message.appkey, message.convKey) as { ts: number } | undefined;
+    const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
+    const m = message;
+    s.prepare(HOT_SQL.insert).run(
+      m.appkey,
+      m.convKey,
+      ts,
+      m.scene,
+      m.messageId,
+      m.senderId,
+      m.targetId,
+      m.type,
+      m.payload,
+      m.senderData,
+    );
+    const { appkey: _appkey, ...rest } = message;
+    return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
+  };
+
+  /** SQLite: everything {@link MessageStore.send} writes, inside the caller's transaction. */
+  const sendNow = (s: SyncSqlite, { message, now, rows, readerId }: SendParams): AppendResult => {
+    const { appkey, convKey, scene } = message;
+    const result = appendNow(s, message, now);
+    if (result.duplicate) return result;
+    const ts = result.message.ts;
+    if (scene === 'group') {
+      const data = rows.find((r) => r.data !== null)?.data ?? null;
+      s.prepare(HOT_SQL.touchHead).run(appkey, convKey, ts, data);
+      const owners = JSON.stringify(rows.map((r) => [r.ownerId, r.targetId]));
+      s.prepare(HOT_SQL.touchMembers).run(appkey, scene, convKey, ts, owners);
+    } else {
+      const withData = rows.filter((r) => r.data !== null).map((r) => [r.ownerId, r.targetId, r.data]);
+      const keepData = rows.filter((r) => r.data === null).map((r) => [r.ownerId, r.targetId]);
+      if (withData.length > 0) {
+        s.prepare(HOT_SQL.touchWithData).run(appkey, scene, convKey, ts, JSON.stringify(withData));
+      }
+      if (keepData.length > 0) {
+        s.prepare(HOT_SQL.touchKeepData).run(appkey, scene, convKey, ts, JSON.stringify(keepData));
+      }
+    }
+    s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
+    return result;
+  };
+
+  /** Stores without a synchronous connection: the append, then the bookkeeping after `stored`. */
+  const sendSlowly = async ({ message, now, rows, readerId, stored }: SendParams): Promise<AppendResult> => {
+    const { appkey, convKey, scene } = message;
+    const result = await store.append(message, now);
+    if (result.duplicate) return result;
+    stored(result.message);
+    await conversations.touch({ appkey, scene, convKey, lastTs: result.message.ts, rows });
+    await store.raiseReadOffset({ appkey, convKey, userId: readerId, ts: result.message.ts });
+    return result;
+  };
+
+  /**
+   * SQLite group commit: the sends that arrive in one turn of the event loop are written in one transaction at
+   * its end (a commit costs more than all of one message's statements together), each in a savepoint of its own.
+   * Every message is stored before `stored` pushes it and before its promise settles.
+   */
+  let queued: Array<{ params: SendParams; settle: (outcome: { value: AppendResult } | { error: unknown }) => void }> =
+    [];
+  const flush = () => {
+    const items = queued;
+    queued = [];
+    let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
+    try {
+      outcomes = sync?.batch(
+        items.map(
+          ({ params }) =>
+            () =>
+              sendNow(sync, params),
+        ),
+      );
+    } catch (error) {
+      // BEGIN or COMMIT failed (the store closed under it, the disk is full): nothing of the batch was stored.
+      for (const { settle } of items) settle({ error });
+      return;
+    }
+    if (!outcomes) {
+      // An asynchronous transaction holds the connection: these go the slow way, each after the one before.
+      void items.reduce<Promise<unknown>>(
+        (previous, { params, settle }) =>
+          previous.then(() =>
+            sendSlowly(params).then(
+              (value) => settle({ value }),
+              (error: unknown) => settle({ error }),
+            ),
+          ),
+        Promise.resolve(),
+      );
+      return;
+    }
+    items.forEach(({ params, settle }, i) => {
+      const outcome = outcomes[i] as { value: AppendResult } | { error: unknown };
+      try {
+        if ('value' in outcome && !outcome.value.duplicate) params.stored(outcome.value.message);
+      } finally {
+        settle(outcome);
+      }
+    });
+  };
+  const queueSend = (params: SendParams) =>
+    new Promise<AppendResult>((resolve, reject) => {
+      if (queued.length === 0) setImmediate(flush);
+      queued.push({
+        params,
+        settle: (outcome) => ('value' in outcome ? resolve(outcome.value) : reject(asError(outcome.error))),
       });
+    });
+
+  const store: MessageStore = {
+    async append(message, now) {
+      const quick = sync?.transaction(() => appendNow(sync, message, now));
       if (quick) return quick.value;
       let lastError: unknown;
       for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt += 1) {
@@ -178,6 +345,11 @@ export function createMessageStore(
         }
       }
       throw lastError;
+    },
+
+    send(params) {
+      if (sync) return queueSend(params);
+      return sendSlowly(params);
     },
 
     async page({ appkey, convKey, viewerId, before, limit }) {
@@ -319,6 +491,7 @@ export function createMessageStore(
       return userIds.filter((u) => found.has(u)).map((userId) => ({ userId, offset: found.get(userId) ?? 0 }));
     },
   };
+  return store;
 }
 
 /** The deletion of message `m` by `userId`, for `not exists`: a message someone deleted is gone for them only. */
@@ -330,6 +503,11 @@ function deletedBy(eb: ExpressionBuilder<Database & { m: ImMessagesTable }, 'm'>
     .whereRef('d.conv_key', '=', 'm.conv_key')
     .whereRef('d.ts', '=', 'm.ts')
     .where('d.user_id', '=', userId);
+}
+
+/** What a batch reports as thrown, as an Error (SQLite throws SqliteError, but a rejection must be an Error). */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function toMessage(row: ImMessagesTable): StoredMessage {

@@ -10,10 +10,20 @@ import type { Compilable } from 'kysely';
 export interface SyncSqlite {
   /** Runs `work` in a transaction, or returns undefined when an asynchronous Kysely transaction is open. */
   transaction<T>(work: () => T): { value: T } | undefined;
+  /**
+   * Group commit: runs every work in one transaction, each in a savepoint of its own, so that a failing one is
+   * undone alone and reported as its `error`. Undefined when an asynchronous Kysely transaction is open.
+   */
+  batch<T>(works: ReadonlyArray<() => T>): Array<{ value: T } | { error: unknown }> | undefined;
   /** The first row of a query. */
   get<R>(query: Compilable<R>): R | undefined;
   /** Runs a statement. */
   run(query: Compilable<unknown>): void;
+  /**
+   * A prepared statement for hand-written SQL, for the hottest paths: building and compiling a Kysely query costs
+   * more than running it. The statement is cached, so keep `source` constant.
+   */
+  prepare(source: string): BetterSqlite3.Statement;
 }
 
 /** A {@link SyncSqlite} over `database` (the statement-caching one, so each query compiles once). */
@@ -22,11 +32,42 @@ export function createSyncSqlite(database: BetterSqlite3.Database): SyncSqlite {
     const compiled = query.compile();
     return { prepared: database.prepare(compiled.sql), parameters: compiled.parameters as unknown[] };
   };
+  // One transaction function for every call: better-sqlite3 builds four wrappers each time one is made.
+  let current: (() => unknown) | undefined;
+  const inTransaction = database.transaction(() => (current as () => unknown)());
+  // Called inside a transaction, a better-sqlite3 transaction function runs in a savepoint.
+  let step: (() => unknown) | undefined;
+  const inSavepoint = database.transaction(() => (step as () => unknown)());
+  const runAll = <T>(works: ReadonlyArray<() => T>) =>
+    works.map((work): { value: T } | { error: unknown } => {
+      step = work;
+      try {
+        return { value: inSavepoint() as T };
+      } catch (error) {
+        return { error };
+      } finally {
+        step = undefined;
+      }
+    });
   return {
-    transaction(work) {
+    transaction<T>(work: () => T) {
       // An async Kysely transaction has BEGIN open on the same connection: running ours now would nest in it.
       if (database.inTransaction) return undefined;
-      return { value: database.transaction(work)() };
+      current = work;
+      try {
+        return { value: inTransaction() as T };
+      } finally {
+        current = undefined;
+      }
+    },
+    batch<T>(works: ReadonlyArray<() => T>) {
+      if (database.inTransaction) return undefined;
+      current = () => runAll(works);
+      try {
+        return inTransaction() as Array<{ value: T } | { error: unknown }>;
+      } finally {
+        current = undefined;
+      }
     },
     get<R>(query: Compilable<R>) {
       const { prepared, parameters } = statement(query);
@@ -36,5 +77,6 @@ export function createSyncSqlite(database: BetterSqlite3.Database): SyncSqlite {
       const { prepared, parameters } = statement(query);
       prepared.run(...parameters);
     },
+    prepare: (source) => database.prepare(source),
   };
 }

@@ -16,7 +16,7 @@ import type { Connection } from '../../core/connection.js';
 import { ConversationStore } from './conversations.js';
 import { deliverCs } from './cs-inbox.js';
 import { customerOf, transitionOf } from './cs-message.js';
-import { fromWire } from './message.js';
+import { fromWire, sceneOf } from './message.js';
 import type { ImState } from './state.js';
 import { conversationOf, type ConversationList, type CsMessage } from './types.js';
 import type { ImWire } from './wire.js';
@@ -195,6 +195,8 @@ export class CsAgent {
   }
 
   #onPush(payload: unknown): void {
+    // Every IM push comes here and to the chat inbox: each side looks at the scene before it parses.
+    if (sceneOf(payload) !== 'cs') return;
     const parsed = wireImMessageSchema.safeParse(payload);
     if (!parsed.success || parsed.data.t !== 'cs') return;
     const wire = parsed.data;

@@ -8,6 +8,8 @@ import type { Message } from './types.js';
 export class HistoryCache {
   readonly #capacity: number;
   #messages: Message[] = [];
+  /** The same messages by id: a push is looked up here on every arrival (de-duplication), not scanned for. */
+  readonly #byId = new Map<string, Message>();
   /** True once the server said there is nothing older than the oldest message held. */
   complete = false;
   /** Read offsets by user id: everything up to the offset has been read by that user. */
@@ -29,7 +31,7 @@ export class HistoryCache {
 
   /** The message with this id, if held. */
   find(messageId: string): Message | undefined {
-    return this.#messages.find((m) => m.messageId === messageId);
+    return this.#byId.get(messageId);
   }
 
   /** Acknowledged messages with these timestamps. */
@@ -59,11 +61,13 @@ export class HistoryCache {
 
   /** Adds or replaces (by messageId) one message. Returns false if an identical id was held and `replace` is off. */
   put(message: Message, replace = true): boolean {
-    const index = this.#messages.findIndex((m) => m.messageId === message.messageId);
-    if (index >= 0) {
+    const held = this.#byId.get(message.messageId);
+    if (held) {
       if (!replace) return false;
-      this.#messages.splice(index, 1);
+      // Replacements are of recent messages (an ack, a status): search from the newest end.
+      this.#messages.splice(this.#messages.lastIndexOf(held), 1);
     }
+    this.#byId.set(message.messageId, message);
     this.#insert(message);
     this.#trim();
     return true;
@@ -71,9 +75,9 @@ export class HistoryCache {
 
   /** Adds an older page (from the server), skipping ids already held; `complete` when the server has no more. */
   prepend(page: readonly Message[], complete: boolean): void {
-    const held = new Set(this.#messages.map((m) => m.messageId));
-    const older = page.filter((m) => !held.has(m.messageId));
+    const older = page.filter((m) => !this.#byId.has(m.messageId));
     this.#messages = [...older, ...this.#messages].sort(order);
+    for (const m of older) this.#byId.set(m.messageId, m);
     if (complete) this.complete = true;
     this.#trim();
   }
@@ -85,6 +89,7 @@ export class HistoryCache {
       const next = change(m);
       if (!next) return m;
       changed.push(next);
+      this.#byId.set(next.messageId, next);
       return next;
     });
     return changed;
@@ -94,13 +99,16 @@ export class HistoryCache {
   remove(messageIds: readonly string[]): Message[] {
     const ids = new Set(messageIds);
     const removed = this.#messages.filter((m) => ids.has(m.messageId));
+    if (removed.length === 0) return removed;
     this.#messages = this.#messages.filter((m) => !ids.has(m.messageId));
+    for (const m of removed) this.#byId.delete(m.messageId);
     return removed;
   }
 
   /** Drops everything (after a gap too wide to bridge). */
   reset(): void {
     this.#messages = [];
+    this.#byId.clear();
     this.complete = false;
   }
 
@@ -120,7 +128,7 @@ export class HistoryCache {
   #trim(): void {
     const extra = this.#messages.length - this.#capacity;
     if (extra > 0) {
-      this.#messages.splice(0, extra);
+      for (const m of this.#messages.splice(0, extra)) this.#byId.delete(m.messageId);
       this.complete = false;
     }
   }

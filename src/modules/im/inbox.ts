@@ -10,7 +10,7 @@ import {
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { deliverCs } from './cs-inbox.js';
-import { fromWire } from './message.js';
+import { fromWire, sceneOf } from './message.js';
 import type { ImState } from './state.js';
 import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
 
@@ -105,6 +105,8 @@ function refFor(scene: unknown, other: string): ConversationRef | undefined {
 export function listenToPushes(connection: Connection, state: ImState): void {
   const pushes = connection.pushes;
   pushes.on(SERVER_PUSHES.imMessage, (payload) => {
+    // Customer-service messages are the CS module's (cs-agent.ts): no need to parse them here.
+    if (sceneOf(payload) === 'cs') return;
     const parsed = wireImMessageSchema.safeParse(payload);
     if (!parsed.success || parsed.data.t === 'cs') return;
     const wire = parsed.data;

@@ -110,6 +110,11 @@ export type WireLike = Pick<WireImMessage, 's' | 'i' | 'ts' | 'mt'> &
     recaller?: { id: string; data?: unknown } | null;
   };
 
+/** The scene (`t`) of a pushed message before it is parsed, or undefined when the push has none. */
+export function sceneOf(payload: unknown): unknown {
+  return isPlainObject(payload) ? payload.t : undefined;
+}
+
 /** Builds a domain message from its wire form (a push, a history item or a conversation's last message). */
 export function fromWire(wire: WireLike): Message {
   const base = {
