@@ -49,8 +49,8 @@ function rangeOf(header: string | undefined, size: number): { start: number; end
 }
 
 /**
- * The server's own upload storage (UP-8..UP-15): `POST /uploads` takes the reference's OSS form (fields, then the
- * file) and `GET /uploads/<key>` serves files back. Cross-origin callers are allowed: the signed policy, not the
+ * The server's own upload storage (UP-8..UP-15, UP-17, UP-18): `POST /uploads` takes the reference's OSS form or
+ * the product app's token form (fields, then the file) and `GET /uploads/<key>` serves files back. Cross-origin callers are allowed: the signed policy, not the
  * origin, decides who may write.
  */
 export function uploadRoutes(app: FastifyInstance, deps: { uploads: UploadService; maxBytes?: number }): void {
@@ -83,7 +83,9 @@ export function uploadRoutes(app: FastifyInstance, deps: { uploads: UploadServic
         if (!file || file.fieldname !== 'file') return refuse(reply, CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
         const form = deps.uploads.checkForm(fieldsOf(file.fields), file.mimetype);
         await deps.uploads.store(form, file.file);
-        if (form.successStatus !== 201) return reply.code(form.successStatus).send();
+        const { answer } = form;
+        if (answer.form === 'token') return reply.code(200).send({ key: form.key, url: answer.url });
+        if (answer.successStatus !== 201) return reply.code(answer.successStatus).send();
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Key>${form.key}</Key></PostResponse>`;
         return reply.code(201).type('application/xml').send(xml);
       } catch (err) {

@@ -4,7 +4,17 @@ import type { SmsProvider } from './sms.js';
 
 /** Why a member request was refused; the product API maps each to the spec's message. */
 export type MemberFailure =
-  'bad_phone' | 'bad_code' | 'too_frequent' | 'code_wrong' | 'agreement_required' | 'token_invalid' | 'user_missing';
+  | 'bad_phone'
+  | 'bad_code'
+  | 'too_frequent'
+  | 'code_wrong'
+  | 'agreement_required'
+  | 'token_invalid'
+  | 'user_missing'
+  | 'bad_params'
+  | 'nickname_invalid'
+  | 'img_invalid'
+  | 'upload_unavailable';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -15,6 +25,10 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   agreement_required: 'please agree to the user and privacy agreements',
   token_invalid: 'account expired',
   user_missing: 'user does not exist or is blocked',
+  bad_params: 'parameter error',
+  nickname_invalid: 'parameter error',
+  img_invalid: 'parameter error',
+  upload_unavailable: 'image, video and video-cover upload failed',
 };
 
 /** A result: the value, or the reason it was refused. */
@@ -32,6 +46,8 @@ export const MEMBER_LIMITS = {
   tokenTtlMs: 30 * 86_400_000,
   /** Verification codes have 6 digits (spec §9 default code length). */
   codeLength: 6,
+  /** A nickname has 1 to this many characters (Unicode code points) after trimming. */
+  nicknameMaxLength: 20,
 } as const;
 
 /** What {@link createMemberService} needs. */
@@ -62,6 +78,11 @@ export interface MemberService {
   byToken(token: unknown): Promise<MemberResult<MemberRecord>>;
   /** Another member's public profile. */
   profile(id: unknown): Promise<MemberResult<MemberRecord>>;
+  /**
+   * Changes the member's nickname (`username`, checked here) and/or avatar (`img`, a URL the caller has checked
+   * against the upload storage); `bad_params` when neither is given.
+   */
+  updateProfile(memberId: string, changes: { username?: unknown; img?: string }): Promise<MemberResult<MemberRecord>>;
   logout(token: unknown): Promise<void>;
 }
 
@@ -79,6 +100,15 @@ function phoneKey(phone: unknown, quhao: unknown): string | undefined {
 }
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** A nickname as stored: trimmed, 1 to {@link MEMBER_LIMITS.nicknameMaxLength} characters, no control characters. */
+function nicknameOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  const length = [...trimmed].length;
+  if (length === 0 || length > MEMBER_LIMITS.nicknameMaxLength || /\p{Cc}/u.test(trimmed)) return null;
+  return trimmed;
+}
 
 /** Creates the member service over the store. */
 export function createMemberService(deps: MemberServiceDeps): MemberService {
@@ -150,6 +180,18 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     async profile(id) {
       if ((typeof id !== 'string' && typeof id !== 'number') || String(id).length > 32) return fail('user_missing');
       const member = await members.byId(String(id));
+      return member ? { ok: true, value: member } : fail('user_missing');
+    },
+
+    async updateProfile(memberId, { username, img }) {
+      if (username === undefined && img === undefined) return fail('bad_params');
+      const nickname = username === undefined ? undefined : nicknameOf(username);
+      if (nickname === null) return fail('nickname_invalid');
+      await members.updateProfile(memberId, {
+        ...(nickname !== undefined && { username: nickname }),
+        ...(img !== undefined && { img }),
+      });
+      const member = await members.byId(memberId);
       return member ? { ok: true, value: member } : fail('user_missing');
     },
 

@@ -29,6 +29,8 @@ export interface MemberStore {
   byId(id: string): Promise<MemberRecord | undefined>;
   /** Adds a member; fails if the id or the phone is taken. */
   insert(member: MemberRecord): Promise<void>;
+  /** Changes a member's nickname and/or avatar; fields left out keep their value. */
+  updateProfile(id: string, changes: { username?: string; img?: string }): Promise<void>;
   /** Stores a login token for a member until `expiresAt`. */
   addToken(params: { token: string; memberId: string; expiresAt: number }): Promise<void>;
   /** The member a token names, if the token exists and has not expired at `now`. */
@@ -96,6 +98,14 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           created_at: m.createdAt,
         })
         .execute();
+    },
+    async updateProfile(id, changes) {
+      const set = {
+        ...(changes.username !== undefined && { username: changes.username }),
+        ...(changes.img !== undefined && { img: changes.img }),
+      };
+      if (Object.keys(set).length === 0) return;
+      await db.updateTable('members').set(set).where('id', '=', id).execute();
     },
     async addToken({ token, memberId, expiresAt }) {
       await db.insertInto('member_tokens').values({ token, member_id: memberId, expires_at: expiresAt }).execute();

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { CODES, MESSAGES } from '../protocol.js';
 import { pathOfKey } from './keys.js';
+
+/** UP-18: what an insert-only upload to a key that holds a file is refused with (Qiniu answers "file exists"). */
+export const KEY_EXISTS_MESSAGE = 'The specified key already exists.';
+
+const keyExists = () => new ServiceError(409, KEY_EXISTS_MESSAGE);
 
 /** A stored file, ready to be read. */
 export interface StoredFile {
@@ -28,11 +33,17 @@ export class LocalStorage {
 
   /**
    * UP-12: stores `stream` under `key`, counting bytes as they arrive and stopping at the first byte over `maxBytes`
-   * whatever the request's Content-Length said.
+   * whatever the request's Content-Length said. With `insertOnly` (UP-18) a key that holds a file is refused, before
+   * reading and again, atomically, when the file is put in place.
    */
-  async save(key: string, stream: Readable, limits: { minBytes: number; maxBytes: number }): Promise<{ size: number }> {
+  async save(
+    key: string,
+    stream: Readable,
+    limits: { minBytes: number; maxBytes: number; insertOnly?: boolean },
+  ): Promise<{ size: number }> {
     const path = pathOfKey(this.#root, key);
     if (!path) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadKeyInvalid);
+    if (limits.insertOnly && (await stat(path).catch(() => undefined))) throw keyExists();
     // A dot-named dir: no key can name it (keys' segments never start with a dot).
     const tmpDir = join(this.#root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
@@ -50,7 +61,15 @@ export class LocalStorage {
       await pipeline(stream, counter, out);
       if (size < limits.minBytes) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadTooSmall);
       await mkdir(dirname(path), { recursive: true });
-      await rename(tmp, path);
+      if (limits.insertOnly) {
+        // link() fails when the name exists, where rename() would replace it: of two racing uploads one wins.
+        await link(tmp, path).catch((err: unknown) => {
+          throw (err as { code?: unknown }).code === 'EEXIST' ? keyExists() : err;
+        });
+        await rm(tmp, { force: true });
+      } else {
+        await rename(tmp, path);
+      }
     } catch (err) {
       // A failed pipeline can settle before the file is even open; removing it earlier would race its creation.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));

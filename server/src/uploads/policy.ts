@@ -5,7 +5,9 @@ import { CODES, MESSAGES } from '../protocol.js';
 /**
  * POST policies in the OSS/S3 form: a base64 JSON document `{expiration, conditions}` signed with HMAC. A condition
  * is `{field: value}` (equals), `["eq", "$field", value]`, `["starts-with", "$field", prefix]` or
- * `["content-length-range", min, max]`. Field names compare case-insensitively, as OSS does.
+ * `["content-length-range", min, max]`. Field names compare case-insensitively, as OSS does. The server's own
+ * storage also knows `["matches", "$field", regex]` (whole-value match; only in policies it signed itself) and a
+ * top-level `insertOnly: true` (the key must not exist yet), for the product app's prefix-wide tokens.
  */
 
 /** One policy condition. */
@@ -16,6 +18,8 @@ export interface PolicyDocument {
   /** ISO 8601 time after which the policy is refused. */
   expiration: string;
   conditions: PolicyCondition[];
+  /** When true, a key that already holds a file is refused rather than overwritten (Qiniu's `insertOnly`). */
+  insertOnly?: boolean;
 }
 
 /** Encodes a policy as the base64 of its JSON. */
@@ -39,6 +43,8 @@ export function signatureMatches(secret: string, policy: string, signature: stri
 export interface PolicyLimits {
   minBytes: number;
   maxBytes: number;
+  /** The key must not hold a file yet. */
+  insertOnly: boolean;
 }
 
 function forbidden(content: string): ServiceError {
@@ -71,7 +77,7 @@ export function checkPolicy(params: {
   const lower = new Map(Object.entries(params.fields).map(([k, v]) => [k.toLowerCase(), v]));
   const field = (name: unknown) =>
     typeof name === 'string' ? lower.get(name.replace(/^\$/, '').toLowerCase()) : undefined;
-  const limits: PolicyLimits = { minBytes: 0, maxBytes: params.maxBytes };
+  const limits: PolicyLimits = { minBytes: 0, maxBytes: params.maxBytes, insertOnly: doc.insertOnly === true };
   for (const condition of doc.conditions) {
     const failed = () => forbidden(`${MESSAGES.uploadPolicyFailed}: ${JSON.stringify(condition)}`);
     if (Array.isArray(condition)) {
@@ -84,6 +90,9 @@ export function checkPolicy(params: {
       } else if (op === 'starts-with' && typeof b === 'string') {
         const value = field(a);
         if (value === undefined || !value.startsWith(b)) throw failed();
+      } else if (op === 'matches' && typeof b === 'string') {
+        const value = field(a);
+        if (value === undefined || !new RegExp(`^(?:${b})$`, 'u').test(value)) throw failed();
       } else {
         throw failed();
       }

@@ -30,20 +30,32 @@ export function amzDate(now: number): string {
     .replace(/\.\d{3}/, '');
 }
 
-/** The presigned POST for one object `key`, of 1 byte to `maxBytes`, valid for `ttlMs`. */
-export function presignS3Post(params: {
+/** A presigned POST form: where to post, and the fields to post before the file. */
+export interface S3PostForm {
+  /** `<endpoint>/<bucket>`. */
+  host: string;
+  /** Where stored objects are read: `PARLEY_S3_PUBLIC_URL`, else the host. No trailing slash. */
+  publicBase: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * A presigned POST of 1 byte to `maxBytes`, valid for `ttlMs`, for the object `key` (its field is included) or for
+ * any key starting with `keyPrefix` (the client adds its own `key` field).
+ */
+export function presignS3Form(params: {
   config: S3Config;
-  key: string;
+  target: { key: string } | { keyPrefix: string };
   now: number;
   ttlMs: number;
   maxBytes: number;
-}): S3UploadToken {
-  const { config, key, now } = params;
+}): S3PostForm {
+  const { config, target, now } = params;
   const date = amzDate(now);
   const day = date.slice(0, 8);
   const credential = `${config.accessKey}/${day}/${config.region}/s3/aws4_request`;
   const fields: Record<string, string> = {
-    key,
+    ...('key' in target ? { key: target.key } : {}),
     success_action_status: '200',
     'x-amz-algorithm': 'AWS4-HMAC-SHA256',
     'x-amz-credential': credential,
@@ -53,7 +65,7 @@ export function presignS3Post(params: {
     expiration: new Date(now + params.ttlMs).toISOString(),
     conditions: [
       { bucket: config.bucket },
-      ['eq', '$key', key],
+      'key' in target ? ['eq', '$key', target.key] : ['starts-with', '$key', target.keyPrefix],
       ['content-length-range', 1, params.maxBytes],
       { success_action_status: '200' },
       { 'x-amz-algorithm': 'AWS4-HMAC-SHA256' },
@@ -66,12 +78,22 @@ export function presignS3Post(params: {
   const policy = encodePolicy(doc);
   const signature = signPolicyV4(config.secretKey, day, config.region, policy);
   const host = `${trimUrl(config.endpoint)}/${config.bucket}`;
-  const publicBase = config.publicUrl ? trimUrl(config.publicUrl) : host;
   return {
-    vendor: 'S3',
     host,
-    key,
-    url: `${publicBase}/${key}`,
+    publicBase: config.publicUrl ? trimUrl(config.publicUrl) : host,
     fields: { ...fields, policy, 'x-amz-signature': signature },
   };
+}
+
+/** The presigned POST for one object `key`, of 1 byte to `maxBytes`, valid for `ttlMs`. */
+export function presignS3Post(params: {
+  config: S3Config;
+  key: string;
+  now: number;
+  ttlMs: number;
+  maxBytes: number;
+}): S3UploadToken {
+  const { key, ...rest } = params;
+  const form = presignS3Form({ ...rest, target: { key } });
+  return { vendor: 'S3', host: form.host, key, url: `${form.publicBase}/${key}`, fields: form.fields };
 }

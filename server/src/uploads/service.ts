@@ -4,11 +4,21 @@ import type { AppRegistry } from '../auth/apps.js';
 import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '../protocol.js';
-import type { UploadConfig } from './config.js';
+import { trimUrl, type UploadConfig } from './config.js';
 import { appTag, isSafeKey, newStoredName, servedType } from './keys.js';
 import { LocalStorage, type StoredFile } from './local-storage.js';
 import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
-import { presignS3Post } from './s3.js';
+import {
+  PRODUCT_CONTENT_TYPE_PATTERN,
+  PRODUCT_UPLOAD_EXTENSIONS,
+  decodeUploadToken,
+  encodeUploadToken,
+  isProductKey,
+  productKeyPattern,
+  productKeyPrefix,
+  type ProductUploadToken,
+} from './product.js';
+import { presignS3Form, presignS3Post } from './s3.js';
 
 /** How long an upload token may be used: long enough to start a 30 MiB upload on a slow link. */
 export const UPLOAD_TOKEN_TTL_MS = 15 * 60_000;
@@ -24,8 +34,13 @@ export interface AcceptedForm {
   key: string;
   minBytes: number;
   maxBytes: number;
-  /** The HTTP status to answer with: OSS's `success_action_status` (200, 201 or 204). */
-  successStatus: 200 | 201 | 204;
+  /** The key must not hold a file yet (the policy's `insertOnly`). */
+  insertOnly: boolean;
+  /**
+   * How to answer: `oss` with OSS's `success_action_status` (200, 201 or 204), `token` (the product app's form,
+   * UP-17) with 200 and `{key, url}`.
+   */
+  answer: { form: 'oss'; successStatus: 200 | 201 | 204 } | { form: 'token'; url: string };
 }
 
 /** A stored file with how to serve it. */
@@ -41,7 +56,21 @@ export interface UploadService {
   readonly vendor: 'ALI' | 'S3';
   /** UP-2: a token to post one file named like `filename` (only its extension is kept). */
   issueToken(params: { app: AppConfig; filename: string; purpose?: UploadPurpose }): UploadToken;
-  /** UP-9..UP-11: checks the fields posted before the file (signature, expiry, conditions, key). */
+  /** Where clients post files: the server's own `/uploads`, or the S3 bucket. */
+  postUrl(): string;
+  /** UP-17: a token for the product app's member to post image and video files under their own key prefix. */
+  issueProductToken(params: { app: AppConfig; memberId: string }): ProductUploadToken;
+  /**
+   * Whether `url` is a file the member uploaded through the product app, with one of `extensions`; for the server's
+   * own storage the file must also exist (S3 is not asked).
+   */
+  isProductFile(params: {
+    app: AppConfig;
+    memberId: string;
+    url: unknown;
+    extensions: readonly string[];
+  }): Promise<boolean>;
+  /** UP-9..UP-11, UP-17: checks the fields posted before the file (signature, expiry, conditions, key). */
   checkForm(fields: Readonly<Record<string, string>>, fileContentType: string): AcceptedForm;
   /** UP-12: stores the posted file, enforcing the size range while it streams. */
   store(form: AcceptedForm, file: Readable): Promise<{ size: number }>;
@@ -68,9 +97,61 @@ export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
   const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
   const s3 = deps.config.s3;
+  const ownHost = () => `${deps.publicUrl()}${UPLOAD_PATH}`;
+  const s3Host = (config: NonNullable<typeof s3>) => `${trimUrl(config.endpoint)}/${config.bucket}`;
+  /** Where a stored file is read, followed by its key. */
+  const urlPrefix = () => (s3 ? `${trimUrl(s3.publicUrl ?? s3Host(s3))}/` : `${ownHost()}/`);
 
   return {
     vendor: s3 ? 'S3' : 'ALI',
+
+    postUrl() {
+      return s3 ? s3Host(s3) : ownHost();
+    },
+
+    issueProductToken({ app, memberId }) {
+      const keyPrefix = productKeyPrefix(app.appkey, memberId);
+      const now = deps.now();
+      const expiresAt = now + UPLOAD_TOKEN_TTL_MS;
+      if (s3) {
+        const form = presignS3Form({ config: s3, target: { keyPrefix }, now, ttlMs: UPLOAD_TOKEN_TTL_MS, maxBytes });
+        return {
+          token: form.fields['policy'] ?? '',
+          uploadUrl: form.host,
+          fields: form.fields,
+          keyPrefix,
+          urlPrefix: `${form.publicBase}/`,
+          expiresAt,
+        };
+      }
+      const doc: PolicyDocument = {
+        expiration: new Date(expiresAt).toISOString(),
+        conditions: [
+          ['content-length-range', 1, maxBytes],
+          ['starts-with', '$key', keyPrefix],
+          // The app makes the random part; the name's form and extension are still the storage's to decide.
+          ['matches', '$key', productKeyPattern(keyPrefix, PRODUCT_UPLOAD_EXTENSIONS)],
+          ['matches', '$Content-Type', PRODUCT_CONTENT_TYPE_PATTERN],
+        ],
+        // The app picks keys, so a token must not be able to replace a file already served as immutable.
+        insertOnly: true,
+      };
+      const policy = encodePolicy(doc);
+      const token = encodeUploadToken({
+        accessKeyId: app.appkey,
+        signature: signPolicy(app.secretKey, policy),
+        policy,
+      });
+      return { token, uploadUrl: ownHost(), fields: { token }, keyPrefix, urlPrefix: urlPrefix(), expiresAt };
+    },
+
+    async isProductFile({ app, memberId, url, extensions }) {
+      const prefix = urlPrefix();
+      if (typeof url !== 'string' || !url.startsWith(prefix)) return false;
+      const key = url.slice(prefix.length);
+      if (!isProductKey(key, productKeyPrefix(app.appkey, memberId), extensions)) return false;
+      return s3 ? true : (await storage.read(key)) !== undefined;
+    },
 
     issueToken({ app, filename, purpose = 'im' }) {
       const dir = `${purpose}/${appTag(app.appkey)}`;
@@ -100,7 +181,17 @@ export function createUploadService(deps: UploadDeps): UploadService {
       return token;
     },
 
-    checkForm(fields, fileContentType) {
+    checkForm(posted, fileContentType) {
+      // UP-17: the product app's form carries the same three parts in one `token` field.
+      const tokenField = posted['token'];
+      const parts = tokenField === undefined ? undefined : decodeUploadToken(tokenField);
+      if (tokenField !== undefined && !parts) throw new ServiceError(403, MESSAGES.uploadSignatureMismatch);
+      // The type conditions read what the file part declares, whatever a `Content-Type` field says.
+      const fields: Record<string, string> = {
+        ...posted,
+        ...(parts && { OSSAccessKeyId: parts.accessKeyId, policy: parts.policy, signature: parts.signature }),
+        'Content-Type': fileContentType,
+      };
       const { key, OSSAccessKeyId: accessKeyId, policy, signature } = fields;
       if (!key || !accessKeyId || !policy || !signature) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
@@ -113,9 +204,10 @@ export function createUploadService(deps: UploadDeps): UploadService {
       if (!isSafeKey(key)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadKeyInvalid);
       // The type is only checked for form: files are served by their extension, never by what the uploader claimed.
       if (!MIME.test(fileContentType)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
+      if (parts) return { key, ...limits, answer: { form: 'token', url: `${urlPrefix()}${key}` } };
       const status = Number(fields['success_action_status']);
       const successStatus = status === 200 || status === 201 ? status : 204;
-      return { key, ...limits, successStatus };
+      return { key, ...limits, answer: { form: 'oss', successStatus } };
     },
 
     store(form, file) {

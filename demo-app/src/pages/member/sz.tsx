@@ -5,7 +5,7 @@ import { useTheme, type DarkModeSetting } from '../../app/theme';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 
-/** Settings: dark mode (follow system, on, off) and the language entry. */
+/** Settings: the profile entry (edit info), dark mode (follow system, on, off) and the language entry. */
 export default function Settings() {
   const { t, i18n } = useTranslation();
   const { setting, setSetting } = useTheme();
@@ -18,6 +18,9 @@ export default function Settings() {
   return (
     <div className="page">
       <NavBar title={t('settings.title')} />
+      <List>
+        <List.Item onClick={() => open('member/sz-user')}>{t('settings.profile')}</List.Item>
+      </List>
       <List header={t('settings.darkMode')}>
         <List.Item>
           <Selector

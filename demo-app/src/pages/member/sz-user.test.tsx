@@ -1,0 +1,172 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { unstableSetRender } from 'antd-mobile';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeXhr, posted } from '../../features/api/fake-xhr';
+import { renderApp } from '../../test-utils';
+import ProfileSettings from './sz-user';
+
+const USER = { token: 'member-token', id: '42', username: 'Alice', img: 'https://files.test/uploads/old.png' };
+const UPLOAD_URL = 'https://files.test/uploads';
+
+const updates: Array<Record<string, unknown>> = [];
+let profileRefusal: { err: string; code: string } | undefined;
+const api = setupServer(
+  http.post('*/index.php/api/index/config', () =>
+    HttpResponse.json({
+      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
+    }),
+  ),
+  http.post('*/index.php/api/member/qiniu_token', () =>
+    HttpResponse.json({
+      ret: 'appkey:signature:policy',
+      upload_url: UPLOAD_URL,
+      fields: { token: 'appkey:signature:policy' },
+      key_prefix: 'product/abc/42/parley_',
+      url_prefix: `${UPLOAD_URL}/`,
+      expires_at: 0,
+    }),
+  ),
+  http.post('*/index.php/api/member/profile_update', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    updates.push(body);
+    if (profileRefusal) return HttpResponse.json(profileRefusal);
+    const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as typeof USER;
+    return HttpResponse.json({
+      ret: { id: stored.id, username: body['username'] ?? stored.username, img: body['img'] ?? stored.img },
+    });
+  }),
+);
+
+// antd-mobile's toasts render with createRoot under React 19, as in main.tsx.
+beforeAll(() => {
+  unstableSetRender((node, container) => {
+    const host = container as Element & { _root?: Root };
+    host._root ??= createRoot(container);
+    host._root.render(node);
+    return async () => {
+      await Promise.resolve();
+      host._root?.unmount();
+      delete host._root;
+    };
+  });
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('user', JSON.stringify(USER));
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  FakeXhr.sent = [];
+  updates.length = 0;
+  profileRefusal = undefined;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+afterAll(() => api.close());
+
+const storedUser = () => JSON.parse(localStorage.getItem('user') ?? '{}') as typeof USER;
+const avatarSrc = () => screen.getByTestId('profile-avatar').querySelector('img')?.getAttribute('src');
+const nicknameInput = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Nickname' });
+
+/** Does `work` and lets what it started (calls, renders) settle. */
+async function step(work: () => unknown = () => undefined) {
+  await act(async () => {
+    await work();
+  });
+}
+
+/** Picks `file` in the avatar's file chooser. */
+function pick(file: File) {
+  fireEvent.change(screen.getByLabelText('Change avatar'), { target: { files: [file] } });
+}
+
+/** Waits until `text` is on the screen (toasts render outside the page). */
+async function shows(text: string) {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
+
+describe('member/sz-user: edit info', () => {
+  it('shows the current avatar and nickname', () => {
+    renderApp(<ProfileSettings />);
+    expect(screen.getByText('Edit profile')).toBeTruthy();
+    expect(avatarSrc()).toBe(USER.img);
+    expect(nicknameInput().value).toBe('Alice');
+  });
+
+  it('uploads a picked image with progress, saves it as the avatar and updates the stored user', async () => {
+    renderApp(<ProfileSettings />);
+    const xhr = posted();
+    pick(png());
+    const request = await xhr;
+    const key = request.form()[1]?.[1] ?? '';
+    await step(() => request.progress(40, 100));
+    expect(screen.getByTestId('profile-progress').textContent).toContain('Uploading 40%');
+
+    await step(() => request.respond(200, JSON.stringify({ key, url: `${UPLOAD_URL}/${key}` })));
+    await shows('Saved');
+    expect(updates).toEqual([expect.objectContaining({ token: USER.token, img: `${UPLOAD_URL}/${key}` })]);
+    expect(avatarSrc()).toBe(`${UPLOAD_URL}/${key}`);
+    expect(storedUser().img).toBe(`${UPLOAD_URL}/${key}`);
+    expect(screen.queryByTestId('profile-progress')).toBeNull();
+  });
+
+  it('takes only jpg, png, gif and jpeg images', async () => {
+    renderApp(<ProfileSettings />);
+    await step(() => pick(new File(['<svg/>'], 'me.svg', { type: 'image/svg+xml' })));
+    await shows('Only jpg, png, gif and jpeg images');
+    await step(() => pick(new File(['hi'], 'notes.txt', { type: 'text/plain' })));
+    expect(FakeXhr.sent).toEqual([]);
+    expect(updates).toEqual([]);
+  });
+
+  it('shows the upload failure and keeps the old avatar when the storage refuses', async () => {
+    renderApp(<ProfileSettings />);
+    const xhr = posted();
+    pick(png());
+    const request = await xhr;
+    await step(() => request.respond(413, JSON.stringify({ code: 413, content: 'too large' })));
+    await shows('Image, video and video-cover upload failed');
+    expect(updates).toEqual([]);
+    expect(avatarSrc()).toBe(USER.img);
+    expect(screen.queryByTestId('profile-progress')).toBeNull();
+  });
+
+  it("shows the server's refusal of the avatar", async () => {
+    profileRefusal = { err: 'parameter error', code: 'img_invalid' };
+    renderApp(<ProfileSettings />);
+    const xhr = posted();
+    pick(png());
+    const request = await xhr;
+    await step(() => request.respond(200, JSON.stringify({ key: 'k', url: `${UPLOAD_URL}/k` })));
+    await shows('The avatar image is not valid, please upload it again');
+    expect(storedUser().img).toBe(USER.img);
+  });
+
+  it('checks the nickname, then saves it trimmed and updates the stored user', async () => {
+    renderApp(<ProfileSettings />, { language: 'zh-CN' });
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: '昵称' });
+    const save = () => fireEvent.click(screen.getByRole('button', { name: '保存' }));
+
+    fireEvent.change(input, { target: { value: '   ' } });
+    await step(save);
+    await shows('昵称不能为空');
+    fireEvent.change(input, { target: { value: '名'.repeat(21) } });
+    await step(save);
+    await shows('昵称不能超过 20 个字符');
+    expect(updates).toEqual([]);
+
+    fireEvent.change(input, { target: { value: '  小明  ' } });
+    await step(save);
+    await shows('已保存');
+    expect(updates).toEqual([expect.objectContaining({ token: USER.token, username: '小明' })]);
+    expect(storedUser().username).toBe('小明');
+    expect(input.value).toBe('小明');
+  });
+});
