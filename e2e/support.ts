@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { loadConfig } from '../server/src/config.js';
+import { loadConfig, type CsConfig } from '../server/src/config.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
 import { createParleyServer, type ParleyServer } from '../server/src/server.js';
@@ -36,8 +36,11 @@ export interface E2eServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on 127.0.0.1 on an ephemeral port with a temp data dir, serving the built app. */
-export async function startE2eServer(): Promise<E2eServer> {
+/**
+ * Starts the server on 127.0.0.1 on an ephemeral port with a temp data dir, serving the built app at `/h5/` (or the
+ * pages in `appDir`), with the customer-service team `cs` when given.
+ */
+export async function startE2eServer(options: { appDir?: string; cs?: CsConfig } = {}): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   const sms = createDevSmsProvider(silentLogger());
   const config = {
@@ -45,8 +48,9 @@ export async function startE2eServer(): Promise<E2eServer> {
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    appDir: APP_DIR,
+    appDir: options.appDir ?? APP_DIR,
     logLevel: 'silent' as const,
+    ...(options.cs ? { cs: options.cs } : {}),
   };
   const server: ParleyServer = createParleyServer(config, { logger: silentLogger(), sms });
   const { url } = await server.listen();
@@ -65,12 +69,16 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }
 
-/** A phone-sized browser context in a language, collecting any dialog a page opens (none should). */
+/** A phone's screen, and a desktop browser's. */
+export const VIEWPORTS = { phone: { width: 390, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
+
+/** A phone-sized (or `viewport`) browser context in a language, collecting any dialog a page opens (none should). */
 export async function phoneContext(
   browser: Browser,
   locale: string,
+  viewport: { width: number; height: number } = VIEWPORTS.phone,
 ): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
-  const context = await browser.newContext({ locale, viewport: { width: 390, height: 780 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ locale, viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {

@@ -1,14 +1,18 @@
 /** Fixtures for the product API tests: a server with a recording SMS provider and a clock the test moves. */
 import { createDevSmsProvider } from '../src/members/sms.js';
 import { silentLogger } from '../src/logger.js';
+import type { ServerConfig } from '../src/config.js';
 import { createParleyServer } from '../src/server.js';
 import { SECURE_APP, defer, testConfig } from './helpers.js';
 
-/** A started server whose product API issues otps for SECURE_APP, with its SMS outbox and clock. */
-export async function startProductServer(start = 1_700_000_000_000) {
+/**
+ * A started server whose product API issues otps for SECURE_APP, with its SMS outbox and clock; `overrides` change
+ * its config.
+ */
+export async function startProductServer(start = 1_700_000_000_000, overrides: Partial<ServerConfig> = {}) {
   let time = start;
   const sms = createDevSmsProvider(silentLogger());
-  const server = createParleyServer(testConfig({ productAppkey: SECURE_APP.appkey }), {
+  const server = createParleyServer(testConfig({ productAppkey: SECURE_APP.appkey, ...overrides }), {
     logger: silentLogger(),
     now: () => time,
     sms,

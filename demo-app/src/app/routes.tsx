@@ -13,8 +13,10 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'user/quhao': () => import('../pages/user/quhao'),
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
+  'member/sz-user': () => import('../pages/member/sz-user'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
+  'im/console': () => import('../pages/im/console'),
   'public/web-view': () => import('../pages/public/web-view'),
 };
 
@@ -79,7 +81,8 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
     'business-gonggao-view',
     'business-ping',
   ],
-  im: ['view', 'index'],
+  // console: the customer-service agent console (spec §1 and §6), a page of this app beyond the reference's list.
+  im: ['view', 'index', 'console'],
   other: ['choose-location', 'open-location', 'avatar-cropper'],
 };
 

@@ -4,7 +4,10 @@ import { apiPost } from './request';
 
 /** The app config from `index/config` (spec §3); fields beyond these are not used yet. */
 export interface AppConfig {
+  /** Where "contact customer service" goes: the app's chat with {@link AppConfig.kefu_team}, or empty for none. */
   kefu_h5: string;
+  /** The customer-service team of the kefu link; an empty name means the app's own words for it. */
+  kefu_team?: { id: string; name: string };
   /** Emoji name -> image URL, offered in chat. */
   emoji: Record<string, string>;
   aliyun: { upload_url: string };

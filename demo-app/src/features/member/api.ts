@@ -9,6 +9,8 @@ export interface StoredUser {
   shiming?: number;
   phone?: string;
   member_notify_badge?: number;
+  /** Customer-service teams the user is an agent of (from login and `member/info`). */
+  cs_teams?: { id: string; name: string }[];
 }
 
 /** Sends a login code to a phone number. */

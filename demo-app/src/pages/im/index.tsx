@@ -1,21 +1,39 @@
 import { Avatar, Badge, ErrorBlock, List, SwipeAction } from 'antd-mobile';
+import type { TFunction } from 'i18next';
 import type { Conversation } from 'parley-im';
 import { useConversations, useParleyClient } from 'parley-im/react';
 import { useTranslation } from 'react-i18next';
 import { useMessaging } from '../../app/messaging';
 import { useNavigateTo } from '../../app/navigation';
-import { previewOf } from '../../features/im/preview';
+import { csPreview } from '../../features/cs/preview';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { toastError } from '../../ui/toast';
 
-/** The other side's id, and where its chat opens. */
+/**
+ * The other side's id, and where its chat opens: customer service opens the customer's chat with the team, or for
+ * an agent's conversation with a customer, the console.
+ */
 function targetOf(c: Conversation): { id: string; path: string } {
+  if (c.type === 'cs') {
+    const teamId = c.teamId ?? c.id ?? '';
+    const id = c.id ?? '';
+    return id === teamId
+      ? { id, path: `im/view?${new URLSearchParams({ team: teamId }).toString()}` }
+      : { id, path: `im/console?${new URLSearchParams({ team: teamId, customer: id }).toString()}` };
+  }
   return c.type === 'group'
     ? { id: c.groupId ?? '', path: `im/view?gid=${encodeURIComponent(c.groupId ?? '')}` }
     : { id: c.userId ?? '', path: `im/view?uid=${encodeURIComponent(c.userId ?? '')}` };
+}
+
+/** A conversation's name: its data's, else the words for a team, a customer, a group or a user. */
+function nameOf(c: Conversation, id: string, t: TFunction): string {
+  if (typeof c.data['name'] === 'string' && c.data['name'] !== '') return c.data['name'];
+  if (c.type === 'cs') return id === (c.teamId ?? id) ? t('cs.team') : t('cs.customer', { id });
+  return t(c.type === 'group' ? 'im.group' : 'im.user', { id });
 }
 
 function ConversationList() {
@@ -38,14 +56,11 @@ function ConversationList() {
     <List className="conversations">
       {sorted.map((c) => {
         const { id, path } = targetOf(c);
-        const name =
-          typeof c.data['name'] === 'string' && c.data['name'] !== ''
-            ? c.data['name']
-            : t(c.type === 'group' ? 'im.group' : 'im.user', { id });
+        const name = nameOf(c, id, t);
         const avatar = typeof c.data['avatar'] === 'string' ? c.data['avatar'] : '';
         return (
           <SwipeAction
-            key={`${c.type}:${id}`}
+            key={`${c.type}:${c.teamId ?? ''}:${id}`}
             rightActions={[
               {
                 key: 'top',
@@ -69,7 +84,7 @@ function ConversationList() {
                   <Avatar src={avatar} style={{ '--size': '44px', '--border-radius': '50%' }} />
                 </Badge>
               }
-              description={<span className="preview">{previewOf(c.lastMessage, me, t)}</span>}
+              description={<span className="preview">{csPreview(c.lastMessage, me, t)}</span>}
               extra={<span className="time">{relativeTime(c.lastMessage.timestamp, now, t, i18n.language)}</span>}
               onClick={() => open(path)}
             >

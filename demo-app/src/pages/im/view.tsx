@@ -7,6 +7,8 @@ import { useSearchParams } from 'react-router';
 import { useMessaging } from '../../app/messaging';
 import { useSession } from '../../app/session';
 import { useAppConfig } from '../../features/api/config';
+import { CustomerChat } from '../../features/cs/CustomerChat';
+import { teamTitle } from '../../features/cs/teams';
 import { ChatRoom } from '../../features/im/ChatRoom';
 import { memberProfile } from '../../features/member/api';
 import { DelayedLoading } from '../../ui/DelayedLoading';
@@ -68,7 +70,20 @@ function GroupChat({ gid, emoji }: { gid: string; emoji: Record<string, string> 
   );
 }
 
-/** im/view?uid= (private) or im/view?gid= (group). */
+/** The user's own chat with a customer-service team, as the kefu link opens it. */
+function ServiceChat({ teamId, me, emoji }: { teamId: string; me: string; emoji: Record<string, string> | undefined }) {
+  const { t } = useTranslation();
+  const kefu = useAppConfig().data?.kefu_team;
+  const name = kefu?.id === teamId ? kefu.name : '';
+  return (
+    <>
+      <NavBar title={teamTitle(name, t)} />
+      <CustomerChat teamId={teamId} teamName={name} me={me} emoji={emoji} />
+    </>
+  );
+}
+
+/** im/view?uid= (private), im/view?gid= (group) or im/view?team= (customer service, from the kefu link). */
 export default function ImView() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -77,6 +92,7 @@ export default function ImView() {
   const emoji = useAppConfig().data?.emoji;
   const uid = params.get('uid') ?? '';
   const gid = params.get('gid') ?? '';
+  const team = params.get('team') ?? '';
 
   let body;
   if (uid !== '' && uid === user?.id) {
@@ -86,7 +102,7 @@ export default function ImView() {
         <ErrorBlock status="default" title={t('im.cannotMessageYourself')} description="" />
       </>
     );
-  } else if (uid === '' && gid === '') {
+  } else if (uid === '' && gid === '' && team === '') {
     body = (
       <>
         <NavBar title={t('im.title')} />
@@ -100,8 +116,12 @@ export default function ImView() {
         <DelayedLoading />
       </>
     );
+  } else if (uid !== '') {
+    body = <PrivateChat uid={uid} emoji={emoji} />;
+  } else if (gid !== '') {
+    body = <GroupChat gid={gid} emoji={emoji} />;
   } else {
-    body = uid !== '' ? <PrivateChat uid={uid} emoji={emoji} /> : <GroupChat gid={gid} emoji={emoji} />;
+    body = <ServiceChat teamId={team} me={user?.id ?? ''} emoji={emoji} />;
   }
   return <div className="page page-chat">{body}</div>;
 }

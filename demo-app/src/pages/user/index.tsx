@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useMessaging } from '../../app/messaging';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
+import { useAppConfig } from '../../features/api/config';
+import { agentTeamsOf } from '../../features/cs/teams';
 import { logout } from '../../features/member/api';
 import { NavBar } from '../../ui/NavBar';
 
@@ -12,6 +14,8 @@ export default function UserIndex() {
   const { user, signOut } = useSession();
   const { unreadTotal } = useMessaging();
   const open = useNavigateTo();
+  const kefu = useAppConfig().data?.kefu_h5;
+  const agent = agentTeamsOf(user).length > 0;
 
   const confirmLogout = async () => {
     const ok = await Dialog.confirm({
@@ -52,6 +56,8 @@ export default function UserIndex() {
         >
           {t('mine.messages')}
         </List.Item>
+        <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
+        {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}
         <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
         <List.Item onClick={() => open('member/language')}>{t('mine.language')}</List.Item>
       </List>

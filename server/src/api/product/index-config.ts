@@ -1,3 +1,4 @@
+import { kefuLink } from './cs.js';
 import type { ProductApiDeps } from './index.js';
 import type { ProductPost } from './reply.js';
 
@@ -34,14 +35,18 @@ const EMOJI: Record<string, string> = Object.fromEntries(
   ]),
 );
 
-/** `index/config`: the app config (spec §3): kefu link, emoji map, upload URL, plus messaging settings. */
+/**
+ * `index/config`: the app config (spec §3): kefu link (the app's own chat with the customer-service team) and that
+ * team, emoji map, upload URL, plus messaging settings.
+ */
 export function indexConfigRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('index/config', () =>
     Promise.resolve({
       ret: {
-        kefu_h5: '',
+        kefu_h5: kefuLink(deps.cs.teamId),
+        kefu_team: { id: deps.cs.teamId, name: deps.cs.teamName },
         emoji: EMOJI,
-        aliyun: { upload_url: '' },
+        aliyun: { upload_url: deps.uploads.service.postUrl() },
         app_show: deps.app.appShow,
         im: { appkey: deps.app.appkey },
       },

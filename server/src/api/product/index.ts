@@ -1,16 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRegistry } from '../../auth/apps.js';
 import { issueOtp } from '../../auth/otp.js';
-import type { ServerConfig } from '../../config.js';
+import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
+import type { UploadService } from '../../uploads/service.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
+import { profileRoutes } from './profile.js';
 import type { ProductBody, ProductHandler } from './reply.js';
 import { smsRoutes } from './sms.js';
+import { productUploadRoutes, type ProductUploads } from './upload.js';
 
 /** Where the product API lives: the reference app calls `<site>/index.php/api/<path>` (spec §7). */
 export const PRODUCT_API_BASE = '/index.php/api/';
@@ -21,6 +24,10 @@ export interface ProductApiDeps {
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
+  /** The app's customer-service team and its agents. */
+  cs: CsConfig;
+  /** Upload tokens for members and the storage their files go to. */
+  uploads: ProductUploads;
 }
 
 /**
@@ -40,6 +47,8 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   };
   smsRoutes(post, deps);
   memberRoutes(post, deps);
+  productUploadRoutes(post, deps);
+  profileRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
 
@@ -47,11 +56,13 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 export interface ProductApiParts {
   members: MemberStore;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow'>;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
   sms?: SmsProvider | undefined;
+  /** The server's upload storage, for member uploads. */
+  uploads: UploadService;
 }
 
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
@@ -67,5 +78,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
+    cs: parts.config.cs,
+    uploads: { service: parts.uploads, app: target },
   });
 }

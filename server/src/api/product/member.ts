@@ -1,9 +1,14 @@
+import type { CsConfig } from '../../config.js';
 import type { MemberRecord } from '../../store/index.js';
+import { agentTeams } from './cs.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
-/** The user object the app keeps under `user` (spec §3): never the phone number in full. */
-function userObject(member: MemberRecord) {
+/**
+ * The user object the app keeps under `user` (spec §3): never the phone number in full. `cs_teams` lists the
+ * customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone else).
+ */
+function userObject(member: MemberRecord, cs: CsConfig) {
   return {
     id: member.id,
     username: member.username,
@@ -14,6 +19,7 @@ function userObject(member: MemberRecord) {
       (_all, head: string, _mid: string, tail: string) => `${head}****${tail}`,
     ),
     member_notify_badge: member.notifyBadge,
+    cs_teams: agentTeams(cs, member),
   };
 }
 
@@ -29,7 +35,7 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     });
     if (!result.ok) return refuse(result.failure);
     const { token, member } = result.value;
-    return { ret: { token, ...userObject(member) }, otp: deps.issueOtp(member.id) ?? null };
+    return { ret: { token, ...userObject(member, deps.cs) }, otp: deps.issueOtp(member.id) ?? null };
   });
 
   // -> {ret: user, otp} or {err} when the token is missing, unknown or expired (the app then shows "account expired").
@@ -37,7 +43,7 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/info', async (body) => {
     const result = await deps.members.byToken(body['token']);
     if (!result.ok) return refuse(result.failure);
-    return { ret: userObject(result.value), otp: deps.issueOtp(result.value.id) ?? null };
+    return { ret: userObject(result.value, deps.cs), otp: deps.issueOtp(result.value.id) ?? null };
   });
 
   post('member/logout', async (body) => {

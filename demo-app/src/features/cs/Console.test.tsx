@@ -1,0 +1,187 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { unstableSetRender } from 'antd-mobile';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderApp } from '../../test-utils';
+import { CsConsole } from './Console';
+import { FakeDesk } from './fake-desk';
+
+// antd-mobile's toasts, dialogs and action sheets render with createRoot under React 19, as in main.tsx.
+beforeAll(() => {
+  unstableSetRender((node, container) => {
+    const host = container as Element & { _root?: Root };
+    host._root ??= createRoot(container);
+    host._root.render(node);
+    return async () => {
+      await Promise.resolve();
+      host._root?.unmount();
+      delete host._root;
+    };
+  });
+});
+afterEach(cleanup);
+
+const ME = { id: 'a1', data: { name: 'Alice' } };
+const BOB = { id: 'a2', data: { name: 'Bob' } };
+const CAROL = { id: 'c1', data: { name: 'Carol' } };
+const DAN = { id: 'c2', data: { name: 'Dan' } };
+
+function Harness({ desk, initial }: { desk: FakeDesk; initial?: string }) {
+  const [selected, setSelected] = useState<string | undefined>(initial);
+  return <CsConsole desk={desk} selectedId={selected} onSelect={setSelected} emoji={undefined} />;
+}
+
+/** Does `work` (a click, or something from outside the console) and lets the screen follow. */
+async function step(work: () => unknown = () => undefined) {
+  await act(async () => {
+    await work();
+  });
+}
+
+/** Renders the console of `desk` and lets what it started settle. */
+async function open(desk: FakeDesk, initial?: string) {
+  const view = renderApp(<Harness desk={desk} initial={initial} />);
+  await step();
+  return view;
+}
+
+const status = () => screen.getByTestId('cs-status').textContent;
+const pendingRows = () => screen.queryAllByTestId('cs-pending');
+const mineRow = (name: string) => screen.getAllByTestId('cs-customer').find((row) => row.textContent?.includes(name));
+
+async function goOnline() {
+  await step(() => fireEvent.click(screen.getByRole('switch', { name: 'Online' })));
+}
+
+async function acceptFromList(name: string) {
+  const row = pendingRows().find((r) => r.textContent?.includes(name));
+  if (!row) throw new Error(`${name} is not waiting`);
+  await step(() => fireEvent.click(within(row).getByRole('button', { name: 'Accept' })));
+}
+
+async function send(text: string) {
+  fireEvent.change(screen.getByPlaceholderText('Say something…'), { target: { value: text } });
+  await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+}
+
+describe('agent console', () => {
+  it('goes online, lists a waiting customer live, accepts them and chats', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    expect(screen.getByText('Go online to receive customers')).toBeTruthy();
+    await goOnline();
+    expect(screen.queryByText('Go online to receive customers')).toBeNull();
+    expect(screen.getByText('Choose a customer to start')).toBeTruthy();
+
+    await step(() => desk.customerWrites(CAROL, 'Where is my parcel?'));
+    expect(screen.getByText('Waiting (1)')).toBeTruthy();
+    expect(pendingRows()[0]?.textContent).toContain('Where is my parcel?');
+
+    await acceptFromList('Carol');
+    expect(pendingRows()).toHaveLength(0);
+    expect(screen.getByTestId('cs-chat').getAttribute('data-customer')).toBe('c1');
+    expect(status()).toBe('You are serving this customer');
+    expect(screen.getByTestId('cs-notice').textContent).toBe('Alice accepted the session');
+    expect(mineRow('Carol')?.textContent).not.toContain('Ended');
+
+    await send('Let me check');
+    await step(() => desk.customerWrites(CAROL, 'Thanks!'));
+    const bubbles = screen.getAllByTestId('message').map((m) => m.querySelector('.bubble')?.textContent);
+    expect(bubbles).toEqual(['Where is my parcel?', 'Let me check', 'Thanks!']);
+    expect(screen.getAllByText('Carol', { selector: '.message-sender' })).toHaveLength(2);
+  });
+
+  it('shows a waiting customer before accepting, and drops them when another agent accepts first', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hello?'));
+    await step(() => fireEvent.click(pendingRows()[0]!));
+    expect(status()).toBe('Waiting for an agent');
+    // Not mine yet: no composer until accepted.
+    expect(screen.queryByPlaceholderText('Say something…')).toBeNull();
+
+    await step(() => desk.otherAgentAccepts('c1', BOB));
+    expect(pendingRows()).toHaveLength(0);
+    expect(status()).toBe('Served by Bob');
+    expect(within(screen.getByTestId('cs-chat')).queryByRole('button', { name: 'Accept' })).toBeNull();
+  });
+
+  it('transfers a customer to another online agent, after which the conversation has ended for me', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    await acceptFromList('Carol');
+
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Transfer' })));
+    expect(await screen.findByText('Transfer to')).toBeTruthy();
+    // Only the other agents are offered.
+    const choice = await screen.findByText('Bob');
+    expect(screen.queryAllByText('Alice', { selector: '.adm-action-sheet-button-item-name' })).toHaveLength(0);
+    await step(() => fireEvent.click(choice));
+
+    expect(status()).toBe('Served by Bob');
+    expect(await screen.findByText('Transferred to Bob')).toBeTruthy();
+    expect(screen.getAllByTestId('cs-notice').at(-1)?.textContent).toBe('Handed over to Bob');
+    expect(screen.queryByPlaceholderText('Say something…')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Transfer' })).toBeNull();
+    expect(mineRow('Carol')?.textContent).toContain('Ended');
+  });
+
+  it('says so when no other agent is online to transfer to', async () => {
+    const desk = new FakeDesk(ME, []);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    await acceptFromList('Carol');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Transfer' })));
+    expect(await screen.findByText('No other agent is online')).toBeTruthy();
+    expect(status()).toBe('You are serving this customer');
+  });
+
+  it('ends a session only once confirmed', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    await acceptFromList('Carol');
+
+    const endButton = () => within(screen.getByTestId('cs-chat')).getByRole('button', { name: 'End' });
+    await step(() => fireEvent.click(endButton()));
+    expect(await screen.findByText('End the session with this customer?')).toBeTruthy();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    expect(status()).toBe('You are serving this customer');
+
+    await step(() => fireEvent.click(endButton()));
+    const question = (await screen.findAllByText('End the session with this customer?')).at(-1);
+    const dialog = question?.closest('.adm-center-popup-wrap') as HTMLElement;
+    await step(() => fireEvent.click(within(dialog).getByRole('button', { name: 'End' })));
+    expect(status()).toBe('The session has ended');
+    expect(screen.getAllByTestId('cs-notice').at(-1)?.textContent).toBe('The session has ended');
+    expect(mineRow('Carol')?.textContent).toContain('Ended');
+  });
+
+  it('stays online while serving a customer, and goes offline once they are handed over', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    await step(() => desk.customerWrites(DAN, 'Hey'));
+    await acceptFromList('Carol');
+
+    await step(() => fireEvent.click(screen.getByRole('switch', { name: 'Online' })));
+    expect(await screen.findByText('You still serve customers: end or transfer them first')).toBeTruthy();
+    expect(screen.getByRole('switch', { name: 'Online' }).getAttribute('aria-checked')).toBe('true');
+    expect(pendingRows()).toHaveLength(1);
+
+    await step(() => desk.transfer('c1', 'a2'));
+    await step(() => fireEvent.click(screen.getByRole('switch', { name: 'Online' })));
+    expect(screen.getByRole('switch', { name: 'Online' }).getAttribute('aria-checked')).toBe('false');
+    // Going offline empties the pending list (spec §4).
+    expect(pendingRows()).toHaveLength(0);
+    expect(screen.getByText('Go online to receive customers')).toBeTruthy();
+  });
+});

@@ -1,0 +1,30 @@
+import type { CsConfig } from '../../config.js';
+import type { MemberRecord } from '../../store/index.js';
+
+/** A customer-service team as the app shows it. */
+export interface ProductCsTeam {
+  id: string;
+  /** Empty when the app should use its own words for customer service. */
+  name: string;
+}
+
+/** The app route of the customer's chat with a team: `index/config` hands it out as `kefu_h5`. */
+export function kefuLink(teamId: string): string {
+  return `#/im/view?${new URLSearchParams({ team: teamId }).toString()}`;
+}
+
+/** A configured agent entry in the form members' phones are stored in: `+86 138...` and `86138...` read bare. */
+function normalise(entry: string): string {
+  const trimmed = entry.trim();
+  const mainland = /^\+?86[\s-]*(1[2-9]\d{9})$/.exec(trimmed);
+  return mainland?.[1] ?? trimmed.replace(/\s+/g, ' ');
+}
+
+/**
+ * The teams a member works in as an agent (spec §6): the configured team when the member's id or phone number is
+ * one of its agents, else none. The app shows the agent console to these members only.
+ */
+export function agentTeams(cs: CsConfig, member: MemberRecord): ProductCsTeam[] {
+  const agents = new Set(cs.agents.map(normalise));
+  return agents.has(member.id) || agents.has(member.phone) ? [{ id: cs.teamId, name: cs.teamName }] : [];
+}
