@@ -1,21 +1,11 @@
-import { unstableSetRender } from 'antd-mobile';
 import { StrictMode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { createI18n } from './i18n';
+import { installAntdRender } from './ui/antd-render';
 import './ui/app.css';
 
-// antd-mobile 5 renders its toasts and dialogs with ReactDOM.render, which React 19 removed; give it createRoot.
-unstableSetRender((node, container) => {
-  const host = container as Element & { _root?: Root };
-  host._root ??= createRoot(container);
-  host._root.render(node);
-  return async () => {
-    await Promise.resolve();
-    host._root?.unmount();
-    delete host._root;
-  };
-});
+installAntdRender();
 
 const container = document.getElementById('root');
 if (container) {

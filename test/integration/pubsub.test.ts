@@ -3,7 +3,6 @@
  * engine under the client (the server sees a lost link, not a goodbye), so sessions survive as they would a
  * network drop.
  */
-import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -11,51 +10,10 @@ import {
   type ParleyClient,
   type PubsubMessage,
   type Transport,
-  type TransportHandlers,
 } from '../../src/index.js';
 import { OPEN_APP, defer, startServer } from '../../server/test/helpers.js';
 import { PRIVATE_APP, accessToken } from '../../server/test/pubsub-support.js';
-import { eventually, untilStatus } from './support.js';
-
-/** A socket.io transport whose link the test can lose (no goodbye) and then let come back. */
-function lossyTransport(): { transport: Transport; lose(): void; restore(): void } {
-  let blocked = false;
-  const live = new Set<ReturnType<typeof io>>();
-  const transport: Transport = (url: string, handlers: TransportHandlers) => {
-    if (blocked) {
-      queueMicrotask(() => handlers.onError(new Error('link lost by the test')));
-      return { emit: () => undefined, close: () => undefined };
-    }
-    const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
-    live.add(socket);
-    socket.on('connect', () => handlers.onOpen());
-    socket.on('disconnect', (reason) => {
-      live.delete(socket);
-      handlers.onClose(reason);
-    });
-    socket.on('connect_error', (error) => handlers.onError(error));
-    socket.onAny((event: string, payload: unknown) => handlers.onPush(event, payload));
-    return {
-      emit: (event, payload, ack) => (ack ? socket.emit(event, payload, ack) : socket.emit(event, payload)),
-      close: () => {
-        live.delete(socket);
-        socket.removeAllListeners();
-        socket.offAny();
-        socket.disconnect();
-      },
-    };
-  };
-  return {
-    transport,
-    lose() {
-      blocked = true;
-      for (const socket of live) socket.io.engine.close();
-    },
-    restore() {
-      blocked = false;
-    },
-  };
-}
+import { eventually, lossyTransport, untilStatus } from './support.js';
 
 async function pubsubUser(
   url: string,

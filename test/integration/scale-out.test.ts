@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -14,60 +13,14 @@ import {
   type ParleyClient,
   type PubsubMessage,
   type Transport,
-  type TransportHandlers,
   type UserPresenceEvent,
 } from '../../src/index.js';
 import type { ServerConfig } from '../../server/src/config.js';
 import { OPEN_APP, defer, startServer, tempDir } from '../../server/test/helpers.js';
 import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
-import { eventually, imUser, untilStatus } from './support.js';
+import { eventually, imUser, lossyTransport, untilStatus } from './support.js';
 
 const pgUrl = process.env['PARLEY_TEST_PG'];
-
-/**
- * A transport whose link the test can lose (the server sees a lost link, not a goodbye) and then let come back,
- * to the same node or another: the client's host list is ignored for the node the test names.
- */
-function movableTransport(url: string): { transport: Transport; lose(): void; restoreTo(url: string): void } {
-  let target = url;
-  let blocked = false;
-  const live = new Set<ReturnType<typeof io>>();
-  const transport: Transport = (_url: string, handlers: TransportHandlers) => {
-    if (blocked) {
-      queueMicrotask(() => handlers.onError(new Error('link lost by the test')));
-      return { emit: () => undefined, close: () => undefined };
-    }
-    const socket = io(target, { transports: ['websocket'], reconnection: false, forceNew: true });
-    live.add(socket);
-    socket.on('connect', () => handlers.onOpen());
-    socket.on('disconnect', (reason) => {
-      live.delete(socket);
-      handlers.onClose(reason);
-    });
-    socket.on('connect_error', (error) => handlers.onError(error));
-    socket.onAny((event: string, payload: unknown) => handlers.onPush(event, payload));
-    return {
-      emit: (event, payload, ack) => (ack ? socket.emit(event, payload, ack) : socket.emit(event, payload)),
-      close: () => {
-        live.delete(socket);
-        socket.removeAllListeners();
-        socket.offAny();
-        socket.disconnect();
-      },
-    };
-  };
-  return {
-    transport,
-    lose() {
-      blocked = true;
-      for (const socket of live) socket.io.engine.close();
-    },
-    restoreTo(next: string) {
-      target = next;
-      blocked = false;
-    },
-  };
-}
 
 async function pubsubUser(url: string, id: string, transport?: Transport): Promise<ParleyClient> {
   const client = createClient({
@@ -160,7 +113,7 @@ describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and
 
   it('PUB-8 PUB-9: a qos-1 message published while away reaches the subscriber once, back on the other node', async () => {
     const { a, b } = await twoNodes();
-    const link = movableTransport(a);
+    const link = lossyTransport(a);
     const subscriber = await pubsubUser(a, 'sub', link.transport);
     const box = inbox();
     await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
@@ -171,7 +124,7 @@ describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and
     await untilStatus(subscriber, 'reconnecting');
     await publisher.pubsub.publish({ channel: 'news', message: 'while away', qos: 1 });
     await publisher.pubsub.publish({ channel: 'news', message: 'qos 0 is not kept', qos: 0 });
-    link.restoreTo(b);
+    link.restore(b);
     await untilStatus(subscriber, 'reconnected');
     expect(subscriber.sid).toBe(sid);
     await eventually(() => box.seen.length === 1, 'redelivered on the other node');
@@ -181,7 +134,7 @@ describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and
     await pause(100);
     link.lose();
     await untilStatus(subscriber, 'reconnecting');
-    link.restoreTo(a);
+    link.restore(a);
     await untilStatus(subscriber, 'reconnected');
     await publisher.pubsub.publish({ channel: 'news', message: 'live', qos: 1 });
     await eventually(() => box.seen.length === 2, 'live message');
@@ -194,7 +147,7 @@ describe('one SQLite node restarted under its clients', () => {
   it('PUB-8 PUB-9: a qos-1 message published while the subscriber is away reaches it once after the restart', async () => {
     const sqlite = join(tempDir(), 'parley.db');
     const first = await startServer({ sqlite });
-    const link = movableTransport(first.url);
+    const link = lossyTransport(first.url);
     const subscriber = await pubsubUser(first.url, 'sub', link.transport);
     const box = inbox();
     await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
@@ -206,7 +159,7 @@ describe('one SQLite node restarted under its clients', () => {
     await publisher.pubsub.publish({ channel: 'news', message: 'before the restart', qos: 1 });
     await first.server.close();
     const second = await startServer({ sqlite, port: first.port });
-    link.restoreTo(second.url);
+    link.restore(second.url);
     await untilStatus(subscriber, 'reconnected');
     expect(subscriber.sid).toBe(sid);
     await eventually(() => box.seen.length === 1, 'redelivered after the restart');

@@ -7,6 +7,7 @@ import {
   type Transport,
   type TransportHandlers,
 } from '../../src/index.js';
+import { io } from 'socket.io-client';
 import { socketIoTransport } from '../../src/core/transport.js';
 import { OPEN_APP, defer } from '../../server/test/helpers.js';
 
@@ -111,6 +112,52 @@ export function switchableTransport(): { transport: Transport; cut(): void; rest
       }
     },
     restore() {
+      blocked = false;
+    },
+  };
+}
+
+/**
+ * A socket.io transport whose link the test can lose (the server sees a lost link, not a goodbye) and then let
+ * come back. With `node`, it connects there whatever the client's host list says, and `restore(other)` brings the
+ * link back to another node.
+ */
+export function lossyTransport(node?: string): { transport: Transport; lose(): void; restore(node?: string): void } {
+  let target = node;
+  let blocked = false;
+  const live = new Set<ReturnType<typeof io>>();
+  const transport: Transport = (url: string, handlers: TransportHandlers) => {
+    if (blocked) {
+      queueMicrotask(() => handlers.onError(new Error('link lost by the test')));
+      return { emit: () => undefined, close: () => undefined };
+    }
+    const socket = io(target ?? url, { transports: ['websocket'], reconnection: false, forceNew: true });
+    live.add(socket);
+    socket.on('connect', () => handlers.onOpen());
+    socket.on('disconnect', (reason) => {
+      live.delete(socket);
+      handlers.onClose(reason);
+    });
+    socket.on('connect_error', (error) => handlers.onError(error));
+    socket.onAny((event: string, payload: unknown) => handlers.onPush(event, payload));
+    return {
+      emit: (event, payload, ack) => (ack ? socket.emit(event, payload, ack) : socket.emit(event, payload)),
+      close: () => {
+        live.delete(socket);
+        socket.removeAllListeners();
+        socket.offAny();
+        socket.disconnect();
+      },
+    };
+  };
+  return {
+    transport,
+    lose() {
+      blocked = true;
+      for (const socket of live) socket.io.engine.close();
+    },
+    restore(next?: string) {
+      if (next !== undefined) target = next;
       blocked = false;
     },
   };

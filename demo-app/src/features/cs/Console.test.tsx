@@ -1,25 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { unstableSetRender } from 'antd-mobile';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderApp } from '../../test-utils';
 import { CsConsole } from './Console';
 import { FakeDesk } from './fake-desk';
+import { installAntdRender } from '../../ui/antd-render';
 
 // antd-mobile's toasts, dialogs and action sheets render with createRoot under React 19, as in main.tsx.
 beforeAll(() => {
-  unstableSetRender((node, container) => {
-    const host = container as Element & { _root?: Root };
-    host._root ??= createRoot(container);
-    host._root.render(node);
-    return async () => {
-      await Promise.resolve();
-      host._root?.unmount();
-      delete host._root;
-    };
-  });
+  installAntdRender();
 });
 afterEach(cleanup);
 

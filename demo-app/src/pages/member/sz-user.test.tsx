@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { unstableSetRender } from 'antd-mobile';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { renderApp } from '../../test-utils';
 import ProfileSettings from './sz-user';
+import { installAntdRender } from '../../ui/antd-render';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: 'https://files.test/uploads/old.png' };
 const UPLOAD_URL = 'https://files.test/uploads';
@@ -43,16 +42,7 @@ const api = setupServer(
 
 // antd-mobile's toasts render with createRoot under React 19, as in main.tsx.
 beforeAll(() => {
-  unstableSetRender((node, container) => {
-    const host = container as Element & { _root?: Root };
-    host._root ??= createRoot(container);
-    host._root.render(node);
-    return async () => {
-      await Promise.resolve();
-      host._root?.unmount();
-      delete host._root;
-    };
-  });
+  installAntdRender();
   api.listen({ onUnhandledRequest: 'error' });
 });
 beforeEach(() => {
