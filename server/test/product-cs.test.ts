@@ -51,6 +51,7 @@ describe('customer-service agents', () => {
     username: 'u',
     img: '',
     notifyBadge: 0,
+    usernameChangedAt: null,
     createdAt: 0,
   });
   const cs = (agents: string[]) => ({ teamId: 't1', teamName: 'T', agents });

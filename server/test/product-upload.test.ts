@@ -251,13 +251,30 @@ describe('product uploads: member/profile_update', () => {
     expect(updated).toMatchObject({ status: 200, ret: { id, username: '小明 Ming', img: url } });
     expect((await p.call('member/info', { token })).ret).toMatchObject({ username: '小明 Ming', img: url });
 
-    // Either field alone; the other keeps its value.
+    // Either field alone; the other keeps its value. A month later, the nickname can change again.
+    p.advance(MEMBER_LIMITS.nicknameChangeIntervalMs);
+    const { token: later } = await signIn(p);
     const nickname = '名'.repeat(MEMBER_LIMITS.nicknameMaxLength);
-    expect((await p.call('member/profile_update', { token, username: nickname })).ret).toEqual({
+    expect((await p.call('member/profile_update', { token: later, username: nickname })).ret).toEqual({
       id,
       username: nickname,
       img: url,
     });
+  });
+
+  it('changes the nickname once a month; the same nickname again or the avatar alone are not a change', async () => {
+    const p = await productServer();
+    const { token, id } = await signIn(p);
+    expect((await p.call('member/profile_update', { token, username: 'First' })).ret).toMatchObject({ id });
+    const tooSoon = { err: 'do not operate frequently', code: 'nickname_too_soon' };
+    p.advance(MEMBER_LIMITS.nicknameChangeIntervalMs - 1);
+    expect(await p.call('member/profile_update', { token, username: 'Second' })).toMatchObject(tooSoon);
+    expect((await p.call('member/profile_update', { token, username: ' First ' })).ret.username).toBe('First');
+    p.advance(1);
+    const { token: later } = await signIn(p);
+    expect((await p.call('member/profile_update', { token: later, username: 'Second' })).ret.username).toBe('Second');
+    expect(await p.call('member/profile_update', { token: later, username: 'Third' })).toMatchObject(tooSoon);
+    expect((await p.call('member/info', { token: later })).ret.username).toBe('Second');
   });
 
   it('refuses an empty or over-long nickname and a call that changes nothing ("parameter error")', async () => {

@@ -32,6 +32,7 @@ export const en: Dictionary = {
     user_missing: 'The user does not exist or is blocked',
     bad_params: 'Parameter error',
     nickname_invalid: 'A nickname has 1 to 20 characters',
+    nickname_too_soon: 'The nickname can be changed once a month',
     img_invalid: 'The avatar image is not valid, please upload it again',
     upload_unavailable: 'Image, video and video-cover upload failed',
     upload_failed: 'Image, video and video-cover upload failed',

@@ -30,6 +30,7 @@ export const zhCN = {
     user_missing: '用户不存在或已被拉黑',
     bad_params: '参数错误',
     nickname_invalid: '昵称需为 1 到 20 个字符',
+    nickname_too_soon: '昵称每月只能修改一次',
     img_invalid: '头像图片无效，请重新上传',
     upload_unavailable: '图片、视频、视频封面上传失败',
     upload_failed: '图片、视频、视频封面上传失败',

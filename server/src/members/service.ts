@@ -13,6 +13,7 @@ export type MemberFailure =
   | 'user_missing'
   | 'bad_params'
   | 'nickname_invalid'
+  | 'nickname_too_soon'
   | 'img_invalid'
   | 'upload_unavailable';
 
@@ -27,6 +28,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   user_missing: 'user does not exist or is blocked',
   bad_params: 'parameter error',
   nickname_invalid: 'parameter error',
+  nickname_too_soon: 'do not operate frequently',
   img_invalid: 'parameter error',
   upload_unavailable: 'image, video and video-cover upload failed',
 };
@@ -48,6 +50,8 @@ export const MEMBER_LIMITS = {
   codeLength: 6,
   /** A nickname has 1 to this many characters (Unicode code points) after trimming. */
   nicknameMaxLength: 20,
+  /** The nickname can be changed once in this long (spec §9: once a month). */
+  nicknameChangeIntervalMs: 30 * 86_400_000,
 } as const;
 
 /** What {@link createMemberService} needs. */
@@ -128,6 +132,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       img: '',
       notifyBadge: 0,
       createdAt: now(),
+      usernameChangedAt: null,
     };
     try {
       await members.insert(member);
@@ -187,9 +192,18 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       if (username === undefined && img === undefined) return fail('bad_params');
       const nickname = username === undefined ? undefined : nicknameOf(username);
       if (nickname === null) return fail('nickname_invalid');
+      const current = await members.byId(memberId);
+      if (!current) return fail('user_missing');
+      // Once a month: sending the same nickname again is not a change, and the sign-up nickname is not counted.
+      const renames = nickname !== undefined && nickname !== current.username;
+      const last = current.usernameChangedAt;
+      if (renames && last !== null && now() - last < MEMBER_LIMITS.nicknameChangeIntervalMs) {
+        return fail('nickname_too_soon');
+      }
       await members.updateProfile(memberId, {
-        ...(nickname !== undefined && { username: nickname }),
+        ...(renames && { username: nickname }),
         ...(img !== undefined && { img }),
+        now: now(),
       });
       const member = await members.byId(memberId);
       return member ? { ok: true, value: member } : fail('user_missing');

@@ -10,6 +10,8 @@ export interface MemberRecord {
   /** Unread notifications, shown in the user tab's badge. */
   notifyBadge: number;
   createdAt: number;
+  /** When the nickname was last changed by the member; null if never (the one given at sign-up). */
+  usernameChangedAt: number | null;
 }
 
 /** An SMS code waiting to be used. */
@@ -29,8 +31,8 @@ export interface MemberStore {
   byId(id: string): Promise<MemberRecord | undefined>;
   /** Adds a member; fails if the id or the phone is taken. */
   insert(member: MemberRecord): Promise<void>;
-  /** Changes a member's nickname and/or avatar; fields left out keep their value. */
-  updateProfile(id: string, changes: { username?: string; img?: string }): Promise<void>;
+  /** Changes a member's nickname (recording `now` as its change time) and/or avatar; fields left out keep theirs. */
+  updateProfile(id: string, changes: { username?: string; img?: string; now: number }): Promise<void>;
   /** Stores a login token for a member until `expiresAt`. */
   addToken(params: { token: string; memberId: string; expiresAt: number }): Promise<void>;
   /** The member a token names, if the token exists and has not expired at `now`. */
@@ -57,6 +59,7 @@ type MembersTables = {
     img: string;
     notify_badge: number;
     created_at: number;
+    username_changed_at: number | null;
   };
   member_tokens: { token: string; member_id: string; expires_at: number };
   member_codes: { phone: string; code: string; sent_at: number; failures: number };
@@ -71,6 +74,7 @@ const toRecord = (row: MemberRow): MemberRecord => ({
   img: row.img,
   notifyBadge: Number(row.notify_badge),
   createdAt: Number(row.created_at),
+  usernameChangedAt: row.username_changed_at === null ? null : Number(row.username_changed_at),
 });
 
 /** The Kysely implementation of {@link MemberStore}. */
@@ -96,12 +100,13 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           img: m.img,
           notify_badge: m.notifyBadge,
           created_at: m.createdAt,
+          username_changed_at: m.usernameChangedAt,
         })
         .execute();
     },
     async updateProfile(id, changes) {
       const set = {
-        ...(changes.username !== undefined && { username: changes.username }),
+        ...(changes.username !== undefined && { username: changes.username, username_changed_at: changes.now }),
         ...(changes.img !== undefined && { img: changes.img }),
       };
       if (Object.keys(set).length === 0) return;

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { csMigration } from './cs-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
+import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
 import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
@@ -157,6 +158,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_members': membersMigration,
   '0006_im_heads': imHeadsMigration,
   '0007_pubsub_sessions': pubsubSessionsMigration,
+  '0008_member_username_changed': memberUsernameMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */
