@@ -28,6 +28,13 @@ describe('pub/sub on the server: validation and permissions', () => {
     expect(await publish({ channel: undefined })).toEqual(bad(MESSAGES.channelRequired));
     expect(await publish({ nt: { title: 't'.repeat(33) } })).toEqual(bad(MESSAGES.notificationTitleTooLong));
     expect(await publish({ nt: { body: 'b'.repeat(51) } })).toEqual(bad(MESSAGES.notificationBodyTooLong));
+    expect(await publish({ nt: { title: 7 } })).toEqual(bad(MESSAGES.notificationTitleTooLong));
+    expect(await publish({ nt: { body: ['b'] } })).toEqual(bad(MESSAGES.notificationBodyTooLong));
+    for (const nt of ['hi', 3, true, ['T']]) expect(await publish({ nt })).toEqual(bad(MESSAGES.notificationNotObject));
+    for (const badge of [-1, 1.5, '-1', 'x', '', true, {}]) {
+      expect(await publish({ nt: { title: 'T', badge } })).toEqual(bad(MESSAGES.badgeInvalid));
+    }
+    expect(await publish({ nt: { title: 'T', badge: 3 } })).toMatchObject({ code: 200 });
     expect(await publish({ content: 'x'.repeat(10_000), nt: { title: 'T', body: 'B', badge: '0' } })).toMatchObject({
       code: 200,
     });
@@ -41,7 +48,14 @@ describe('pub/sub on the server: validation and permissions', () => {
     expect(await subscribe({})).toEqual(bad(MESSAGES.channelRequired));
     expect(await subscribe({ channels: [] })).toEqual(bad(MESSAGES.channelsEmpty));
     expect(await subscribe({ channels: ['a', 'a'] })).toEqual(bad(MESSAGES.channelsDuplicate));
-    expect(await subscribe({ channels: ['a', ''] })).toEqual(bad(MESSAGES.channelRequired));
+    // PUB-2: an empty item of a list is refused as the SDK refuses it, not as a missing channel.
+    expect(await subscribe({ channels: ['a', ''] })).toEqual(bad(MESSAGES.channelsBlankItem));
+    expect(await subscribe({ channels: ['a', '  '] })).toEqual(bad(MESSAGES.channelsBlankItem));
+    expect(await subscribe({ channels: ['a', null] })).toEqual(bad(MESSAGES.channelsBlankItem));
+    expect(await subscribe({ channels: ['a', {}] })).toEqual(bad(MESSAGES.channelsBlankItem));
+    expect(await subscribe({ channels: ['a', 'c'.repeat(129)] })).toEqual(bad(MESSAGES.channelTooLong));
+    expect(await subscribe({ channel: '' })).toEqual(bad(MESSAGES.channelRequired));
+    expect(await subscribe({ channels: 'a' })).toEqual(bad(MESSAGES.channelsEmpty));
     expect(await subscribe({ channels: Array.from({ length: 301 }, (_, i) => `c${i}`) })).toEqual(
       bad(MESSAGES.channelsTooLong),
     );
@@ -89,6 +103,15 @@ describe('pub/sub on the server: validation and permissions', () => {
     expect(received(alice, 'message')[0]).toMatchObject({ n: 'vip', c: 'secret' });
   });
 });
+
+/** Posts `body` to the HTTP publish of `OPEN_APP`'s channel `news` with its secret key. */
+function postToNews(url: string, body: unknown): Promise<Response> {
+  return fetch(`${url}/api/v1/apps/${OPEN_APP.appkey}/channels/news/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPEN_APP.secretKey}` },
+    body: JSON.stringify(body),
+  });
+}
 
 describe('pub/sub on the server: delivery', () => {
   it('PUB-7: fans a message out to the subscribers of its channel only, until they unsubscribe', async () => {
@@ -246,5 +269,32 @@ describe('pub/sub on the server: delivery', () => {
       i: body.content.guid,
       a: true,
     });
+  });
+  it('PUB-16 PUB-4: the HTTP publish takes a notification, with the rules and messages of a socket publish', async () => {
+    const { url } = await startServer();
+    const sub = await rawUser(url, 'sub');
+    await request(sub.socket, 'subscribe', { channels: ['news'] });
+    const refused = async (notification: unknown, content: string) => {
+      const response = await postToNews(url, { message: 'hi', notification });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ code: 400, content });
+    };
+    await refused({ title: 't'.repeat(33) }, MESSAGES.notificationTitleTooLong);
+    await refused({ title: 5 }, MESSAGES.notificationTitleTooLong);
+    await refused({ body: 'b'.repeat(51) }, MESSAGES.notificationBodyTooLong);
+    await refused('hi', MESSAGES.notificationNotObject);
+    await refused(['T'], MESSAGES.notificationNotObject);
+    await refused({ title: 'T', badge: -1 }, MESSAGES.badgeInvalid);
+    await refused({ title: 'T', badge: 2.5 }, MESSAGES.badgeInvalid);
+    await refused({ title: 'T', badge: 'many' }, MESSAGES.badgeInvalid);
+    const okay = await postToNews(url, {
+      message: 'sale',
+      notification: { title: 't'.repeat(32), body: 'b'.repeat(50), badge: 1 },
+    });
+    expect(okay.status).toBe(200);
+    expect((await postToNews(url, { message: 'plain', notification: null })).status).toBe(200);
+    await eventually(() => received(sub, 'message').length === 2);
+    expect(received(sub, 'message')[0]).toMatchObject({ c: 'sale', nt: { t: 't'.repeat(32), c: 'b'.repeat(50) } });
+    expect(received(sub, 'message')[1]).not.toHaveProperty('nt');
   });
 });

@@ -24,26 +24,37 @@ export function channelNotSubscribed(channel: string): string {
   return MESSAGES.channelNotSubscribed.replace('{channel}', channel);
 }
 
-/** One channel: a non-empty string or a number, sent as a string. */
-export const channelSchema = z.pipe(
-  z.union(
-    [
-      z
-        .string()
-        .check(
-          z.trim(),
-          z.minLength(1, MESSAGES.channelRequired),
-          z.maxLength(PUBSUB_LIMITS.channelMaxLength, MESSAGES.channelTooLong),
-        ),
-      z.number(),
-    ],
-    { error: MESSAGES.channelRequired },
-  ),
-  z.transform((v) => String(v)),
-);
+/**
+ * A channel name: a non-empty string (trimmed) of at most 128 characters, or a number, as a string. `emptyMessage`
+ * is what a missing or blank one is refused with: alone it is required, in a list it is an empty item.
+ */
+function channelName(emptyMessage: string) {
+  return z.pipe(
+    z.union(
+      [
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, emptyMessage),
+            z.maxLength(PUBSUB_LIMITS.channelMaxLength, MESSAGES.channelTooLong),
+          ),
+        z.number(),
+      ],
+      { error: emptyMessage },
+    ),
+    z.transform((v) => String(v)),
+  );
+}
 
-/** A channel list: non-empty, no blanks, no duplicates, at most 300 (product spec §5). */
-export const channelsSchema = z.array(channelSchema, { error: MESSAGES.channelsEmpty }).check(
+/** One channel: a non-empty string or a number, sent as a string (`channel is required.`). */
+export const channelSchema = channelName(MESSAGES.channelRequired);
+
+/**
+ * A channel list: non-empty, no blank items, no duplicates, at most 300 (product spec §5), with the messages the
+ * SDK gives for the same list (PUB-2).
+ */
+export const channelsSchema = z.array(channelName(MESSAGES.channelsBlankItem), { error: MESSAGES.channelsEmpty }).check(
   z.minLength(1, MESSAGES.channelsEmpty),
   z.maxLength(LIMITS.idArrayMax, MESSAGES.channelsTooLong),
   z.refine((list) => new Set(list).size === list.length, MESSAGES.channelsDuplicate),
@@ -86,22 +97,36 @@ export const unsubscribeSchema = z.looseObject({
   presence: z.optional(z.nullable(presenceOptionSchema)),
 });
 
-/** A notification shown by native clients: title and body, bounded (product spec §9). */
+/**
+ * A notification shown by native clients (PUB-4): title and body, bounded, badge an integer of 0 or more (product
+ * spec §5), with the messages the SDK gives.
+ */
 export const notificationSchema = z.looseObject(
   {
     title: z.optional(
-      z.nullable(z.string().check(z.maxLength(LIMITS.notificationTitleMaxLength, MESSAGES.notificationTitleTooLong))),
+      z.nullable(
+        z
+          .string({ error: MESSAGES.notificationTitleTooLong })
+          .check(z.maxLength(LIMITS.notificationTitleMaxLength, MESSAGES.notificationTitleTooLong)),
+      ),
     ),
     body: z.optional(
-      z.nullable(z.string().check(z.maxLength(LIMITS.notificationBodyMaxLength, MESSAGES.notificationBodyTooLong))),
+      z.nullable(
+        z
+          .string({ error: MESSAGES.notificationBodyTooLong })
+          .check(z.maxLength(LIMITS.notificationBodyMaxLength, MESSAGES.notificationBodyTooLong)),
+      ),
     ),
     sound: z.optional(z.unknown()),
     // The reference sends the badge as a string ("0"); Parley's SDK sends an integer.
     badge: z.optional(
       z.nullable(
-        z.union([z.int().check(z.gte(0, MESSAGES.badgeInvalid)), z.string().check(z.regex(/^\d+$/))], {
-          error: MESSAGES.badgeInvalid,
-        }),
+        z.union(
+          [z.int().check(z.gte(0, MESSAGES.badgeInvalid)), z.string().check(z.regex(/^\d+$/, MESSAGES.badgeInvalid))],
+          {
+            error: MESSAGES.badgeInvalid,
+          },
+        ),
       ),
     ),
   },

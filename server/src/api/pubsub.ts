@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { AppRegistry } from '../auth/apps.js';
 import { ServiceError } from '../errors.js';
 import type { PubsubService } from '../pubsub/service.js';
-import { CODES, LIMITS, MESSAGES, PUBSUB_LIMITS, channelSchema, check } from '../protocol.js';
+import { CODES, LIMITS, MESSAGES, PUBSUB_LIMITS, channelSchema, check, notificationSchema } from '../protocol.js';
 
 const restPublishSchema = z.object({
   message: z
@@ -14,14 +14,16 @@ const restPublishSchema = z.object({
       z.maxLength(LIMITS.publishMessageMaxLength, MESSAGES.publishMessageTooLong),
     ),
   qos: z.optional(z.union([z.literal(0), z.literal(1)], { error: MESSAGES.qosInvalid })),
+  /** Shown by native clients; the rules of a socket publish's `nt` (PUB-4). */
+  notification: z.optional(z.nullable(notificationSchema)),
   /** Optional idempotency key: an app server that retries a publish sends the same guid. */
   guid: z.optional(z.string().check(z.minLength(1), z.maxLength(PUBSUB_LIMITS.guidMaxLength))),
 });
 
 /**
  * PUB-16: `POST /api/v1/apps/:appkey/channels/:channel/messages` for app servers: `authorization: Bearer
- * <secretKey>`, body `{message, qos?, guid?}`; publishes as the server (no access token needed) and answers
- * `{code: 200, content: {time, guid}}`.
+ * <secretKey>`, body `{message, qos?, guid?, notification?}`; publishes as the server (no access token needed) and
+ * answers `{code: 200, content: {time, guid}}`.
  */
 export function pubsubRoutes(app: FastifyInstance, deps: { apps: AppRegistry; pubsub: PubsubService }): void {
   app.post<{ Params: { appkey: string; channel: string } }>(
@@ -44,6 +46,7 @@ export function pubsubRoutes(app: FastifyInstance, deps: { apps: AppRegistry; pu
           content: body.value.message,
           guid: body.value.guid ?? randomUUID().replace(/-/g, ''),
           qos: body.value.qos ?? 0,
+          notification: body.value.notification,
           trusted: true,
         });
         return { code: CODES.OK, content: ack };
