@@ -138,4 +138,24 @@ describe('pub/sub presence on the server', () => {
       content: { members: [], amount: 0 },
     });
   });
+  it('PUB-14: here-now without a limit lists the 10 newest of 12 members; the amount is all 12', async () => {
+    const { url } = await startServer();
+    const ids = Array.from({ length: 12 }, (_, i) => `u${i + 1}`);
+    const users: RawUser[] = [];
+    for (const id of ids) {
+      const user = await rawUser(url, id, { data: { n: id } });
+      await member(user);
+      users.push(user);
+    }
+    const newestTen = ids.slice(2).reverse();
+    for (const params of [{ channel: 'room' }, { channel: 'room', limit: null }]) {
+      const answer = await request(users[0]!.socket, 'PUBSUB_PRESENCE_HERENOW', params);
+      expect(answer).toMatchObject({ code: 200, content: { amount: 12 } });
+      const members = (answer['content'] as { members: Array<{ id: string; data: unknown }> }).members;
+      expect(members.map((m) => m.id)).toEqual(newestTen);
+      expect(members[0]).toEqual({ id: 'u12', data: { n: 'u12' } });
+    }
+    const eleven = await request(users[0]!.socket, 'PUBSUB_PRESENCE_HERENOW', { channel: 'room', limit: 11 });
+    expect((eleven['content'] as { members: unknown[] }).members).toHaveLength(11);
+  });
 });

@@ -7,6 +7,7 @@ import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
+import { describePubsubMessageStoreContract } from './store-contract-pubsub-messages.js';
 import { describePubsubSessionStoreContract } from './store-contract-pubsub.js';
 
 /** Opens a fresh store for one test; `dispose` runs after the store is closed. */
@@ -91,6 +92,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
 
     describeImStoreContract(fresh);
     describeCsStoreContract(fresh);
+    describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 
     it('closes twice without error', async () => {
