@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MESSAGES, uploadFormFields, uploadedFileUrl } from '../src/protocol.js';
-import { isSafeKey } from '../src/uploads/keys.js';
-import { encodePolicy, signPolicy } from '../src/uploads/policy.js';
-import { OPEN_APP } from './helpers.js';
+import { LIMITS, MESSAGES, uploadFormFields, uploadedFileUrl, type AliUploadToken } from '../src/protocol.js';
+import { isSafeKey, newStoredName } from '../src/uploads/keys.js';
+import { encodePolicy, signPolicy, type PolicyDocument } from '../src/uploads/policy.js';
+import { OPEN_APP, authorizeParams, connect, request } from './helpers.js';
 import {
   aliToken,
   eventually,
@@ -18,6 +18,10 @@ import {
 
 const png = () =>
   new Blob([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'fake image body'], { type: 'image/png' });
+
+/** The policy document of a token. */
+const policyOf = (token: Pick<AliUploadToken, 'policy'>) =>
+  JSON.parse(Buffer.from(token.policy, 'base64').toString('utf8')) as PolicyDocument;
 
 /** Every file the storage holds, relative to its root, temp files included. */
 function storedFiles(root: string, sub = ''): string[] {
@@ -41,10 +45,7 @@ describe('uploads: tokens', () => {
     expect(token.dir).toMatch(/^im\/[0-9a-f]{16}$/);
     expect(token.newFilename).toMatch(/^parley_[a-z0-9]{32}\.jpg$/);
     expect(token.accessKeyId).toBe(OPEN_APP.appkey);
-    const policy = JSON.parse(Buffer.from(token.policy as string, 'base64').toString('utf8')) as {
-      expiration: string;
-      conditions: unknown[];
-    };
+    const policy = policyOf({ policy: token.policy as string });
     expect(Date.parse(policy.expiration)).toBeGreaterThan(Date.now());
     expect(policy.conditions).toEqual([
       ['content-length-range', 1, LIMITS.fileMaxBytes],
@@ -54,13 +55,42 @@ describe('uploads: tokens', () => {
     expect(token.signature).toBe(signPolicy(OPEN_APP.secretKey, token.policy as string));
   });
 
+  it('UP-2: every token names a new key: 32 random [a-z0-9] behind the fixed prefix', async () => {
+    const { url } = await uploadServer();
+    const [one, two] = [await aliToken(url, 'a.png'), await aliToken(url, 'a.png')];
+    expect(one.dir).toBe(two.dir);
+    expect(one.newFilename).not.toBe(two.newFilename);
+    const names = Array.from({ length: 200 }, () => newStoredName('a.png'));
+    for (const name of [one.newFilename, two.newFilename, ...names]) expect(name).toMatch(/^parley_[a-z0-9]{32}\.png$/);
+    expect(new Set(names).size).toBe(names.length);
+    // 6400 random characters: every one of the 36 shows up, so the part is drawn from the whole alphabet.
+    const used = new Set(names.flatMap((name) => [...name.slice('parley_'.length, -'.png'.length)]));
+    expect([...used].sort().join('')).toBe('0123456789abcdefghijklmnopqrstuvwxyz');
+  });
+
   it('UP-1: uploadToken needs a named user, a filename, and the write permission', async () => {
     const { url } = await uploadServer();
-    expect(await tokenAck(url, { filename: 'a.png' }, null)).toMatchObject({ code: 401 });
+    expect(await tokenAck(url, { filename: 'a.png' }, null)).toMatchObject({
+      code: 401,
+      content: MESSAGES.noPermission,
+    });
     expect(await tokenAck(url, { filename: '' })).toMatchObject({ code: 400, content: MESSAGES.filenameEmpty });
     expect(await tokenAck(url, {})).toMatchObject({ code: 400, content: MESSAGES.filenameEmpty });
     const token = await aliToken(url, 'no-extension');
     expect(token.newFilename).toMatch(/^parley_[a-z0-9]{32}$/);
+    expect(await tokenAck(url, { filename: `${'a'.repeat(251)}.png` })).toMatchObject({ code: 200 });
+    expect(await tokenAck(url, { filename: `${'a'.repeat(252)}.png` })).toMatchObject({
+      code: 400,
+      content: MESSAGES.filenameTooLong,
+    });
+    // The subscribe-only key reads; it may not upload.
+    const reader = await connect(url);
+    const auth = await request(reader, 'authorize', authorizeParams({ appkey: OPEN_APP.subscribeKey }));
+    expect(auth).toMatchObject({ code: 200 });
+    expect(await request(reader, 'uploadToken', { filename: 'a.png' })).toMatchObject({
+      code: 401,
+      content: MESSAGES.noPermission,
+    });
   });
 });
 
@@ -158,7 +188,7 @@ describe('uploads: the server as storage', () => {
       yield Buffer.from(head);
       for (let sent = 0; sent < 4 * chunk.length; sent += chunk.length) yield chunk;
     });
-    expect([400, 413]).toContain(lying.status);
+    expect(lying.status).toBe(400);
 
     // A declared size over the limit is refused before any byte is read.
     const declared = await rawPost(
@@ -181,6 +211,71 @@ describe('uploads: the server as storage', () => {
     const res = await postWithToken(token, new Blob([]), 'a.png');
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 400, content: MESSAGES.uploadTooSmall });
+  });
+
+  it('UP-12: exactly 30 MiB is stored; one byte more is refused and leaves nothing', async () => {
+    const { url, port, dir } = await uploadServer();
+    const post = async (name: string, size: number) => {
+      const token = await aliToken(url, name);
+      const { boundary, head, tail } = multipartFrame(uploadFormFields(token), name);
+      const chunk = Buffer.alloc(1024 * 1024, 1);
+      const answer = await rawPost(
+        port,
+        {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + size + tail.length),
+        },
+        function* () {
+          yield Buffer.from(head);
+          for (let left = size; left > 0; left -= chunk.length) {
+            yield left < chunk.length ? chunk.subarray(0, left) : chunk;
+          }
+          yield Buffer.from(tail);
+        },
+      );
+      return { status: answer.status, url: uploadedFileUrl(token) };
+    };
+    const limit = await post('limit.bin', LIMITS.fileMaxBytes);
+    expect(limit.status).toBe(200);
+    const stored = await fetch(limit.url, { method: 'HEAD' });
+    expect(stored.headers.get('content-length')).toBe(String(LIMITS.fileMaxBytes));
+    const over = await post('over.bin', LIMITS.fileMaxBytes + 1);
+    expect(over.status).toBe(413);
+    expect((await fetch(over.url)).status).toBe(404);
+    await eventually(() => storedFiles(dir).length === 1, 'only the file at the limit stored, no temp file left');
+  });
+
+  it("UP-12: a policy's own content-length-range, narrower than the server's cap, is enforced", async () => {
+    const { url, dir } = await uploadServer();
+    const { host } = await aliToken(url, 'a.bin');
+    const post = (key: string, bytes: number) => {
+      const policy = encodePolicy({
+        expiration: new Date(Date.now() + 60_000).toISOString(),
+        conditions: [
+          ['content-length-range', 4, 10],
+          ['eq', '$key', key],
+        ],
+      });
+      const fields: Array<[string, string]> = [
+        ['key', key],
+        ['OSSAccessKeyId', OPEN_APP.appkey],
+        ['policy', policy],
+        ['signature', signPolicy(OPEN_APP.secretKey, policy)],
+        ['success_action_status', '200'],
+      ];
+      return postForm(host, fields, new Blob([new Uint8Array(bytes)]), 'a.bin');
+    };
+    const over = await post('im/narrow/over.bin', 11);
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ code: 413, content: MESSAGES.uploadTooLarge });
+    const under = await post('im/narrow/under.bin', 3);
+    expect(under.status).toBe(400);
+    expect(await under.json()).toEqual({ code: 400, content: MESSAGES.uploadTooSmall });
+    expect((await post('im/narrow/within.bin', 10)).status).toBe(200);
+    await eventually(
+      () => storedFiles(dir).join() === join('im', 'narrow', 'within.bin'),
+      'only the file within the range stored',
+    );
   });
 
   it('UP-13: keys that climb out of the storage are refused, even under a validly signed policy', async () => {
@@ -232,6 +327,7 @@ describe('uploads: the server as storage', () => {
       const res = await fetch(uploadedFileUrl(token));
       expect(res.headers.get('content-type'), name).toBe(type);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy'), name).toBe("default-src 'none'; sandbox");
       expect(res.headers.get('content-disposition'), name).toBe(disposition);
     }
   });
