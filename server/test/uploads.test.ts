@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES, uploadFormFields, uploadedFileUrl, type AliUploadToken } from '../src/protocol.js';
+import { KEY_EXISTS_MESSAGE } from '../src/uploads/local-storage.js';
 import { isSafeKey, newStoredName } from '../src/uploads/keys.js';
 import { encodePolicy, signPolicy, type PolicyDocument } from '../src/uploads/policy.js';
 import { OPEN_APP, authorizeParams, connect, request } from './helpers.js';
@@ -52,6 +53,7 @@ describe('uploads: tokens', () => {
       ['starts-with', '$key', `${token.dir}/`],
       ['eq', '$key', `${token.dir}/${token.newFilename}`],
     ]);
+    expect(policy.insertOnly).toBe(true);
     expect(token.signature).toBe(signPolicy(OPEN_APP.secretKey, token.policy as string));
   });
 
@@ -276,6 +278,16 @@ describe('uploads: the server as storage', () => {
       () => storedFiles(dir).join() === join('im', 'narrow', 'within.bin'),
       'only the file within the range stored',
     );
+  });
+
+  it('UP-18: a token cannot replace the file it uploaded', async () => {
+    const { url } = await uploadServer();
+    const token = await aliToken(url, 'a.png');
+    expect((await postWithToken(token, new Blob(['first'], { type: 'image/png' }), 'a.png')).status).toBe(200);
+    const again = await postWithToken(token, new Blob(['second'], { type: 'image/png' }), 'a.png');
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ code: 409, content: KEY_EXISTS_MESSAGE });
+    expect(await (await fetch(uploadedFileUrl(token))).text()).toBe('first');
   });
 
   it('UP-13: keys that climb out of the storage are refused, even under a validly signed policy', async () => {

@@ -103,7 +103,7 @@ export function uploadRoutes(app: FastifyInstance, deps: { uploads: UploadServic
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', file.inline ? 'inline' : 'attachment')
-        // Names are random and never reused, so a file never changes under its URL.
+        // Every token the storage issues is insert-only (UP-18), so a file never changes under its URL.
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('accept-ranges', 'bytes');
       const range = rangeOf(request.headers.range, file.size);

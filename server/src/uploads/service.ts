@@ -167,6 +167,8 @@ export function createUploadService(deps: UploadDeps): UploadService {
           // One token, one file: the key is fixed, so a leaked token cannot write anything else.
           ['eq', '$key', key],
         ],
+        // Posting the same token again must not replace a file whose URL a receiver already has (served immutable).
+        insertOnly: true,
       };
       const policy = encodePolicy(doc);
       const token: AliUploadToken = {
