@@ -1,9 +1,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MESSAGES, uploadFormFields, uploadedFileUrl, type AliUploadToken } from '../src/protocol.js';
+import {
+  LIMITS,
+  MEDIA_TYPES,
+  MESSAGES,
+  uploadFormFields,
+  uploadedFileUrl,
+  type AliUploadToken,
+} from '../src/protocol.js';
 import { KEY_EXISTS_MESSAGE } from '../src/uploads/local-storage.js';
-import { isSafeKey, newStoredName } from '../src/uploads/keys.js';
+import { declarableTypes, isSafeKey, newStoredName } from '../src/uploads/keys.js';
 import { encodePolicy, signPolicy, type PolicyDocument } from '../src/uploads/policy.js';
 import { OPEN_APP, authorizeParams, connect, request } from './helpers.js';
 import {
@@ -52,6 +59,7 @@ describe('uploads: tokens', () => {
       ['content-length-range', 1, LIMITS.fileMaxBytes],
       ['starts-with', '$key', `${token.dir}/`],
       ['eq', '$key', `${token.dir}/${token.newFilename}`],
+      ['in', '$Content-Type', ['image/jpeg', 'image/jpg', 'image/pjpeg', 'application/octet-stream']],
     ]);
     expect(policy.insertOnly).toBe(true);
     expect(token.signature).toBe(signPolicy(OPEN_APP.secretKey, token.policy as string));
@@ -68,6 +76,25 @@ describe('uploads: tokens', () => {
     // 6400 random characters: every one of the 36 shows up, so the part is drawn from the whole alphabet.
     const used = new Set(names.flatMap((name) => [...name.slice('parley_'.length, -'.png'.length)]));
     expect([...used].sort().join('')).toBe('0123456789abcdefghijklmnopqrstuvwxyz');
+  });
+
+  it('UP-2: a name without a type of its own may declare any type; every type the SDK takes for a media name is allowed', async () => {
+    const { url } = await uploadServer();
+    for (const name of ['page.html', 'no-extension', 'table.xlsx']) {
+      expect(policyOf(await aliToken(url, name)).conditions.at(-1), name).toEqual(['starts-with', '$Content-Type', '']);
+    }
+    expect(policyOf(await aliToken(url, 'notes.txt')).conditions.at(-1)).toEqual([
+      'in',
+      '$Content-Type',
+      ['text/plain', 'application/octet-stream'],
+    ]);
+    // The SDK's check reads the subtype (`audio/mp3`, `video/mov`), so those names must pass the storage too.
+    for (const kind of ['image', 'audio', 'video'] as const) {
+      for (const ext of MEDIA_TYPES[kind].filter((type) => type !== 'quicktime')) {
+        expect(declarableTypes(`x.${ext}`), ext).toContain(`${kind}/${ext}`);
+      }
+    }
+    expect(declarableTypes('x.mov')).toContain('video/quicktime');
   });
 
   it('UP-1: uploadToken needs a named user, a filename, and the write permission', async () => {
@@ -280,6 +307,29 @@ describe('uploads: the server as storage', () => {
     );
   });
 
+  it('UP-2, UP-11: a file part declaring a type outside the policy is refused and nothing is stored', async () => {
+    const { url, dir } = await uploadServer();
+    const token = await aliToken(url, 'a.png');
+    const condition = ['in', '$Content-Type', ['image/png', 'image/x-png', 'application/octet-stream']];
+    expect(policyOf(token).conditions).toContainEqual(condition);
+    for (const type of ['text/html', 'image/svg+xml', 'image/gif']) {
+      const res = await postWithToken(token, new Blob(['<svg onload="alert(1)"/>'], { type }), 'a.png');
+      expect(res.status, type).toBe(403);
+      expect(await res.json()).toEqual({
+        code: 403,
+        content: `${MESSAGES.uploadPolicyFailed}: ${JSON.stringify(condition)}`,
+      });
+    }
+    expect(storedFiles(dir)).toEqual([]);
+    // Parameters are not part of the type; the file is then accepted under the same token.
+    expect((await postWithToken(token, new Blob(['png'], { type: 'image/png; charset=binary' }), 'a.png')).status).toBe(
+      200,
+    );
+    expect(storedFiles(dir)).toEqual([join(token.dir, token.newFilename)]);
+    const generic = await aliToken(url, 'b.png');
+    expect((await postWithToken(generic, new Blob(['png']), 'b.png')).status).toBe(200);
+  });
+
   it('UP-18: a token cannot replace the file it uploaded', async () => {
     const { url } = await uploadServer();
     const token = await aliToken(url, 'a.png');
@@ -334,7 +384,9 @@ describe('uploads: the server as storage', () => {
     ];
     for (const [name, type, disposition] of cases) {
       const token = await aliToken(url, name);
-      const body = new Blob(['<script>alert(1)</script>'], { type: 'text/html' });
+      // A type the policy allows for the name: the generic one, or whatever a name without a type of its own says.
+      const declared = declarableTypes(name) ? 'application/octet-stream' : 'text/html';
+      const body = new Blob(['<script>alert(1)</script>'], { type: declared });
       expect((await postWithToken(token, body, name)).status).toBe(200);
       const res = await fetch(uploadedFileUrl(token));
       expect(res.headers.get('content-type'), name).toBe(type);

@@ -56,37 +56,48 @@ export function pathOfKey(root: string, key: string): string | undefined {
   return full.startsWith(base + sep) ? full : undefined;
 }
 
-const INLINE_TYPES: Record<string, string> = {
-  gif: 'image/gif',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  bmp: 'image/bmp',
-  mp3: 'audio/mpeg',
-  mpeg: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  wav: 'audio/wav',
-  aac: 'audio/aac',
-  acc: 'audio/aac',
-  m4a: 'audio/mp4',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  '3gp': 'video/3gpp',
+/**
+ * Types by extension. The first is what the file is served with; the others are what clients also declare for such
+ * a file, since browsers and systems name some types differently (`.wav` is `audio/wav` or `audio/x-wav`, a `.zip`
+ * on Windows is `application/x-zip-compressed`, a `.mpeg` is typed as video although the spec lists it as audio),
+ * and the reference's own type names (`audio/mp3`, `video/mov`), which the SDK's type check accepts.
+ */
+type Types = Record<string, readonly [string, ...string[]]>;
+
+const INLINE_TYPES: Types = {
+  gif: ['image/gif'],
+  jpg: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+  jpeg: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+  png: ['image/png', 'image/x-png'],
+  webp: ['image/webp'],
+  bmp: ['image/bmp', 'image/x-ms-bmp'],
+  mp3: ['audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg-3'],
+  mpeg: ['audio/mpeg', 'video/mpeg'],
+  ogg: ['audio/ogg', 'video/ogg', 'application/ogg'],
+  wav: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'],
+  aac: ['audio/aac', 'audio/x-aac'],
+  acc: ['audio/aac', 'audio/x-aac', 'audio/acc'],
+  m4a: ['audio/mp4', 'audio/x-m4a', 'audio/m4a'],
+  mp4: ['video/mp4', 'audio/mp4'],
+  mov: ['video/quicktime', 'video/mov'],
+  webm: ['video/webm', 'audio/webm'],
+  '3gp': ['video/3gpp', 'audio/3gpp', 'video/3gp'],
 };
 
-const DOWNLOAD_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  txt: 'text/plain; charset=utf-8',
-  wma: 'audio/x-ms-wma',
-  ape: 'audio/ape',
-  avi: 'video/x-msvideo',
-  flv: 'video/x-flv',
-  rm: 'application/vnd.rn-realmedia',
-  rmvb: 'application/vnd.rn-realmedia-vbr',
+const DOWNLOAD_TYPES: Types = {
+  pdf: ['application/pdf'],
+  zip: ['application/zip', 'application/x-zip-compressed', 'application/x-zip'],
+  txt: ['text/plain; charset=utf-8', 'text/plain'],
+  wma: ['audio/x-ms-wma', 'audio/wma'],
+  ape: ['audio/ape', 'audio/x-ape'],
+  avi: ['video/x-msvideo', 'video/avi', 'video/msvideo'],
+  flv: ['video/x-flv', 'video/flv'],
+  rm: ['application/vnd.rn-realmedia', 'audio/x-pn-realaudio', 'video/rm'],
+  rmvb: ['application/vnd.rn-realmedia-vbr', 'video/rmvb'],
 };
+
+/** What clients declare for a file whose type they do not know (a browser's FormData, Node's, the SDK's). */
+export const GENERIC_TYPE = 'application/octet-stream';
 
 /**
  * UP-15: how a stored file is served, from its extension and never from what the uploader claimed: images, audio
@@ -95,6 +106,19 @@ const DOWNLOAD_TYPES: Record<string, string> = {
 export function servedType(key: string): { contentType: string; inline: boolean } {
   const ext = extensionOf(key);
   const inline = INLINE_TYPES[ext];
-  if (inline) return { contentType: inline, inline: true };
-  return { contentType: DOWNLOAD_TYPES[ext] ?? 'application/octet-stream', inline: false };
+  if (inline) return { contentType: inline[0], inline: true };
+  return { contentType: DOWNLOAD_TYPES[ext]?.[0] ?? GENERIC_TYPE, inline: false };
+}
+
+/**
+ * UP-2: the content types an upload to `key` may declare: the type it will be served with, the other names of that
+ * type, and {@link GENERIC_TYPE}. Undefined when the extension has no type of its own: such a file is served as a
+ * `application/octet-stream` download, so what it declares changes nothing.
+ */
+export function declarableTypes(key: string): string[] | undefined {
+  const ext = extensionOf(key);
+  const types = INLINE_TYPES[ext] ?? DOWNLOAD_TYPES[ext];
+  if (!types) return undefined;
+  const essences = types.map((type) => type.split(';')[0]!.trim());
+  return [...new Set([...essences, GENERIC_TYPE])];
 }

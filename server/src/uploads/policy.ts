@@ -4,14 +4,15 @@ import { CODES, MESSAGES } from '../protocol.js';
 
 /**
  * POST policies in the OSS/S3 form: a base64 JSON document `{expiration, conditions}` signed with HMAC. A condition
- * is `{field: value}` (equals), `["eq", "$field", value]`, `["starts-with", "$field", prefix]` or
- * `["content-length-range", min, max]`. Field names compare case-insensitively, as OSS does. The server's own
- * storage also knows `["matches", "$field", regex]` (whole-value match; only in policies it signed itself) and a
- * top-level `insertOnly: true` (the key must not exist yet), for the product app's prefix-wide tokens.
+ * is `{field: value}` (equals), `["eq", "$field", value]`, `["starts-with", "$field", prefix]`,
+ * `["in", "$field", [values]]` (OSS's) or `["content-length-range", min, max]`. Field names compare
+ * case-insensitively, as OSS does. The server's own storage also knows `["matches", "$field", regex]` (whole-value
+ * match; only in policies it signed itself) and a top-level `insertOnly: true` (the key must not exist yet), which
+ * every token it issues carries.
  */
 
 /** One policy condition. */
-export type PolicyCondition = Record<string, string> | [string, ...Array<string | number>];
+export type PolicyCondition = Record<string, string> | [string, ...Array<string | number | string[]>];
 
 /** A policy document. */
 export interface PolicyDocument {
@@ -90,6 +91,9 @@ export function checkPolicy(params: {
       } else if (op === 'starts-with' && typeof b === 'string') {
         const value = field(a);
         if (value === undefined || !value.startsWith(b)) throw failed();
+      } else if (op === 'in' && Array.isArray(b)) {
+        const value = field(a);
+        if (value === undefined || !b.includes(value)) throw failed();
       } else if (op === 'matches' && typeof b === 'string') {
         const value = field(a);
         if (value === undefined || !new RegExp(`^(?:${b})$`, 'u').test(value)) throw failed();

@@ -5,7 +5,7 @@ import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '../protocol.js';
 import { trimUrl, type UploadConfig } from './config.js';
-import { appTag, isSafeKey, newStoredName, servedType } from './keys.js';
+import { appTag, declarableTypes, isSafeKey, newStoredName, servedType } from './keys.js';
 import { LocalStorage, type StoredFile } from './local-storage.js';
 import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
 import {
@@ -159,6 +159,7 @@ export function createUploadService(deps: UploadDeps): UploadService {
       const key = `${dir}/${newFilename}`;
       const now = deps.now();
       if (s3) return presignS3Post({ config: s3, key, now, ttlMs: UPLOAD_TOKEN_TTL_MS, maxBytes });
+      const contentTypes = declarableTypes(newFilename);
       const doc: PolicyDocument = {
         expiration: new Date(now + UPLOAD_TOKEN_TTL_MS).toISOString(),
         conditions: [
@@ -166,6 +167,9 @@ export function createUploadService(deps: UploadDeps): UploadService {
           ['starts-with', '$key', `${dir}/`],
           // One token, one file: the key is fixed, so a leaked token cannot write anything else.
           ['eq', '$key', key],
+          // The file part must declare the type it will be served with (or the generic one); a name without a type
+          // of its own is served as a download, whatever it declares.
+          contentTypes ? ['in', '$Content-Type', contentTypes] : ['starts-with', '$Content-Type', ''],
         ],
         // Posting the same token again must not replace a file whose URL a receiver already has (served immutable).
         insertOnly: true,
@@ -204,7 +208,7 @@ export function createUploadService(deps: UploadDeps): UploadService {
       }
       const limits = checkPolicy({ policy, fields, now: deps.now(), maxBytes });
       if (!isSafeKey(key)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadKeyInvalid);
-      // The type is only checked for form: files are served by their extension, never by what the uploader claimed.
+      // Even where the policy lets any type through, the declared one must be well formed.
       if (!MIME.test(fileContentType)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
       if (parts) return { key, ...limits, answer: { form: 'token', url: `${urlPrefix()}${key}` } };
       const status = Number(fields['success_action_status']);
