@@ -77,7 +77,16 @@ export {
   LiveConnectionStatus,
   LiveConversations,
   LiveCsTeam,
+  LiveGroupPresence,
   LiveMessages,
   LivePresence,
 } from './live/index.js';
-export type { ConversationsState, ConversationTarget, CsTeamState, MessagesState } from './live/index.js';
+export type {
+  ConversationsState,
+  ConversationTarget,
+  CsTeamState,
+  GroupPresenceState,
+  MessagesState,
+  MessageUpload,
+  SendFileOptions,
+} from './live/index.js';

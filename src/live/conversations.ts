@@ -30,10 +30,10 @@ export class LiveConversations extends LiveSource<ConversationsState> {
     this.#offs.push(im.on('CONVERSATIONS_UPDATED', (list) => this.set({ list, loading: false, error: undefined })));
     this.#offs.push(
       this.#client.on('connectionStatus', ({ status }) => {
-        if (status === 'connected') this.#load();
+        if (status === 'connected') void this.#load();
       }),
     );
-    if (isOnline(this.#client.getConnectionStatus())) this.#load();
+    if (isOnline(this.#client.getConnectionStatus())) void this.#load();
   }
 
   protected stop(): void {
@@ -41,15 +41,18 @@ export class LiveConversations extends LiveSource<ConversationsState> {
     this.#offs = [];
   }
 
-  #load(): void {
+  /** Loads the list again, e.g. after `error`; settles once it is loaded or failed (never rejects). */
+  refresh(): Promise<void> {
+    return this.#load();
+  }
+
+  async #load(): Promise<void> {
     this.set({ ...this.getSnapshot(), loading: true, error: undefined });
-    this.#client.im.latestConversations().then(
-      (list) => {
-        if (this.active) this.set({ list, loading: false, error: undefined });
-      },
-      (error: unknown) => {
-        if (this.active) this.set({ ...this.getSnapshot(), loading: false, error: ParleyError.from(error) });
-      },
-    );
+    try {
+      const list = await this.#client.im.latestConversations();
+      if (this.active) this.set({ list, loading: false, error: undefined });
+    } catch (error) {
+      if (this.active) this.set({ ...this.getSnapshot(), loading: false, error: ParleyError.from(error) });
+    }
   }
 }

@@ -2,6 +2,13 @@
 export { LiveSource } from './source.js';
 export { LiveConnectionStatus } from './connection.js';
 export { LiveConversations, type ConversationsState } from './conversations.js';
-export { LiveMessages, type ConversationTarget, type MessagesState } from './messages.js';
+export {
+  LiveMessages,
+  type ConversationTarget,
+  type MessageUpload,
+  type MessagesState,
+  type SendFileOptions,
+} from './messages.js';
 export { LivePresence } from './presence.js';
+export { LiveGroupPresence, type GroupPresenceState } from './group-presence.js';
 export { LiveCsTeam, type CsTeamState } from './cs-team.js';

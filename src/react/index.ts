@@ -18,8 +18,15 @@ import type { ConnectInput } from '../core/connect-input.js';
 import type { ConnectionStatus } from '../core/status.js';
 import { LiveConnectionStatus } from '../live/connection.js';
 import { LiveConversations, type ConversationsState } from '../live/conversations.js';
-import { LiveMessages, type ConversationTarget, type MessagesState } from '../live/messages.js';
+import {
+  LiveMessages,
+  type ConversationTarget,
+  type MessageUpload,
+  type MessagesState,
+  type SendFileOptions,
+} from '../live/messages.js';
 import { LivePresence } from '../live/presence.js';
+import { LiveGroupPresence, type GroupPresenceState } from '../live/group-presence.js';
 import { LiveCsTeam, type CsTeamState } from '../live/cs-team.js';
 import type { CsTeam } from '../modules/im/cs-team.js';
 import type { Message } from '../modules/im/types.js';
@@ -92,11 +99,18 @@ export function useConnectionStatus(): ConnectionStatus {
   return useLive(source);
 }
 
+/** What {@link useConversations} returns: the list's state and a way to load it again. */
+export interface UseConversations extends ConversationsState {
+  /** Loads the list again, e.g. after `error`. */
+  refresh(): Promise<void>;
+}
+
 /** The conversation list with its unread total, loaded when connected and kept current. */
-export function useConversations(): ConversationsState {
+export function useConversations(): UseConversations {
   const client = useParleyClient();
   const source = useMemo(() => new LiveConversations(client), [client]);
-  return useLive(source);
+  const state = useLive(source);
+  return useMemo(() => ({ ...state, refresh: () => source.refresh() }), [state, source]);
 }
 
 /** What {@link useMessages} returns: the state and the actions on the conversation. */
@@ -105,13 +119,20 @@ export interface UseMessages extends MessagesState {
   loadMore(): Promise<void>;
   /** Sends a text; it appears at once as `sending`. */
   sendText(text: string): Promise<Message>;
-  /** Sends a failed message again. */
+  /**
+   * Sends an image, file, audio or video; it appears at once as `sending`, its upload progress in `uploads`.
+   * Rejects with the SDK's 400 error for a file it refuses (empty, over 30 MiB, a type the kind does not allow).
+   */
+  sendFile(options: SendFileOptions): Promise<Message>;
+  /** Stops a media message's upload; the message fails and may be retried. Returns whether one was under way. */
+  abort(message: Message): boolean;
+  /** Sends a failed message again (a media message with the same file). */
   retry(message: Message): Promise<Message>;
   /** Marks the conversation read. */
   markRead(): Promise<void>;
 }
 
-/** One conversation's messages: paging, live updates, sending with optimistic status and retry. */
+/** One conversation's messages: paging, live updates, sending text and files with optimistic status and retry. */
 export function useMessages(conversation: ConversationTarget, pageSize = 20): UseMessages {
   const client = useParleyClient();
   const { type, id } = conversation;
@@ -126,6 +147,8 @@ export function useMessages(conversation: ConversationTarget, pageSize = 20): Us
       ...state,
       loadMore: () => source.loadMore(),
       sendText: (text: string) => source.sendText(text),
+      sendFile: (options: SendFileOptions) => source.sendFile(options),
+      abort: (message: Message) => source.abort(message),
       retry: (message: Message) => source.retry(message),
       markRead: () => source.markRead(),
     }),
@@ -138,6 +161,16 @@ export function usePresence(userIds: readonly (string | number)[]): Readonly<Rec
   const client = useParleyClient();
   const key = userIds.map(String).join('\u0000');
   const source = useMemo(() => new LivePresence(client, key === '' ? [] : key.split('\u0000')), [client, key]);
+  return useLive(source);
+}
+
+/**
+ * A group's presence: how many members are online and who, kept current by `GROUP_PRESENCE`; subscribed to the
+ * group's presence while mounted.
+ */
+export function useGroupPresence(groupId: string): GroupPresenceState {
+  const client = useParleyClient();
+  const source = useMemo(() => new LiveGroupPresence(client, groupId), [client, groupId]);
   return useLive(source);
 }
 
@@ -161,4 +194,12 @@ export function useCsTeam(teamId: string): UseCsTeam {
   return useMemo(() => ({ ...state, team, refresh: () => source.refresh() }), [state, team, source]);
 }
 
-export type { ConversationsState, ConversationTarget, CsTeamState, MessagesState };
+export type {
+  ConversationsState,
+  ConversationTarget,
+  CsTeamState,
+  GroupPresenceState,
+  MessagesState,
+  MessageUpload,
+  SendFileOptions,
+};

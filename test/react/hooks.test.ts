@@ -7,6 +7,8 @@ import {
   ParleyProvider,
   useConnectionStatus,
   useConversations,
+  useCsTeam,
+  useGroupPresence,
   useMessages,
   usePresence,
 } from '../../src/react/index.js';
@@ -52,6 +54,36 @@ describe('parley-im/react', () => {
     view.unmount();
     await waitFor(() => expect(client.getConnectionStatus()).toBe('disconnected'));
     expect(client.connection.events.listenerCount('connectionStatus')).toBe(internalListeners(client));
+  });
+
+  it('REACT-2: under StrictMode each hook holds its listeners once while mounted, and none after', async () => {
+    const { client, wrapper } = setup();
+    const imListeners = countImListeners(client);
+    const internal = internalListeners(client);
+    const view = render(createElement(wrapper, null, createElement(EveryHook)));
+    await connected(client);
+    // One connection listener per live value (status, conversations, messages, presence, group presence, team),
+    // and their IM events: conversations 1, messages 5, presence 1, group presence 1, team 2.
+    expect(client.connection.events.listenerCount('connectionStatus')).toBe(internal + 6);
+    expect(imListeners()).toBe(10);
+    view.rerender(createElement(wrapper, null, createElement(EveryHook)));
+    expect(client.connection.events.listenerCount('connectionStatus')).toBe(internal + 6);
+    expect(imListeners()).toBe(10);
+    view.unmount();
+    expect(imListeners()).toBe(0);
+    expect(client.connection.events.listenerCount('connectionStatus')).toBe(internal);
+  });
+
+  it('REACT-3: useConversations reports a failed load and loads again on refresh', async () => {
+    const { client, server, wrapper } = setup();
+    server.handle('imLastConversations', () => ({ code: 500, resultCode: 500, content: 'boom' }));
+    const { result } = renderHook(() => useConversations(), { wrapper });
+    await connected(client);
+    await waitFor(() => expect(result.current.error).toMatchObject({ code: 500, content: 'boom' }));
+    expect(result.current).toMatchObject({ list: undefined, loading: false });
+    server.handle('imLastConversations', () => ({ code: 200, resultCode: 200, content: [] }));
+    await act(() => result.current.refresh());
+    expect(result.current).toMatchObject({ list: { unreadTotal: 0, conversations: [] }, error: undefined });
   });
 
   it('REACT-3: useConversations loads the list and follows new messages', async () => {
@@ -125,6 +157,34 @@ function Probe(): ReactNode {
   useConversations();
   useMessages({ type: 'private', id: 'bob' });
   return null;
+}
+
+function EveryHook(): ReactNode {
+  useConnectionStatus();
+  useConversations();
+  useMessages({ type: 'private', id: 'bob' });
+  usePresence(['bob']);
+  useGroupPresence('g1');
+  useCsTeam('support');
+  return null;
+}
+
+/** Counts the IM event listeners added through `client.im.on` and not yet removed. */
+function countImListeners(client: ParleyClient): () => number {
+  const on = client.im.on;
+  let active = 0;
+  const counted: typeof on = (event, listener) => {
+    const off = on(event, listener);
+    let removed = false;
+    active++;
+    return () => {
+      if (!removed) active--;
+      removed = true;
+      off();
+    };
+  };
+  Object.defineProperty(client.im, 'on', { value: counted, configurable: true });
+  return () => active;
 }
 
 /** Listeners the client's own modules keep for its whole life (not the hooks'). */
