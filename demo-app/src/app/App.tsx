@@ -3,6 +3,7 @@ import { ConfigProvider, ErrorBlock } from 'antd-mobile';
 import enUS from 'antd-mobile/es/locales/en-US';
 import zhCNLocale from 'antd-mobile/es/locales/zh-CN';
 import type { i18n } from 'i18next';
+import type { Transport } from 'parley-im';
 import { useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation } from 'react-router';
@@ -39,8 +40,8 @@ function NotFound() {
   );
 }
 
-/** The screens: routes, and the tab bar on tab pages. */
-function Shell() {
+/** The screens: routes, and the tab bar on tab pages. Mounted inside a router and {@link AppProviders}. */
+export function Shell() {
   useMemberSync();
   const location = useLocation();
   const config = useAppConfig();
@@ -77,14 +78,19 @@ function Localised({ children }: { children: ReactNode }) {
   return <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCNLocale}>{children}</ConfigProvider>;
 }
 
-/** Everything a screen needs around it: i18n, theme, queries, session, messaging. Tests mount screens in it. */
+/**
+ * Everything a screen needs around it: i18n, theme, queries, session, messaging. Tests mount screens in it, and may
+ * give messaging an in-process `transport`.
+ */
 export function AppProviders({
   i18n,
   queryClient,
+  transport,
   children,
 }: {
   i18n: i18n;
   queryClient: QueryClient;
+  transport?: Transport;
   children: ReactNode;
 }) {
   return (
@@ -93,7 +99,7 @@ export function AppProviders({
         <ThemeProvider>
           <QueryClientProvider client={queryClient}>
             <SessionProvider>
-              <MessagingProvider>{children}</MessagingProvider>
+              <MessagingProvider transport={transport}>{children}</MessagingProvider>
             </SessionProvider>
           </QueryClientProvider>
         </ThemeProvider>

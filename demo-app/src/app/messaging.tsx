@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createClient, type ParleyClient } from 'parley-im';
+import { createClient, type ParleyClient, type Transport } from 'parley-im';
 import { ParleyProvider, useConversations } from 'parley-im/react';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CONFIG_KEY, useAppConfig } from '../features/api/config';
@@ -40,8 +40,9 @@ function UnreadBridge({ children }: { children: ReactNode }) {
 /**
  * Connects to messaging as the signed-in user while the page is visible: on login or at app start with a stored
  * user (spec §4), closed when the page is hidden and on logout, resumed on show with the config reloaded.
+ * `transport` replaces the socket.io transport (tests connect to an in-process server with it).
  */
-export function MessagingProvider({ children }: { children: ReactNode }) {
+export function MessagingProvider({ children, transport }: { children: ReactNode; transport?: Transport }) {
   const config = useAppConfig();
   const { user, otp } = useSession();
   const visible = usePageVisible();
@@ -62,9 +63,10 @@ export function MessagingProvider({ children }: { children: ReactNode }) {
             forceTLS: window.location.protocol === 'https:',
             appkey,
             modules: ['im'],
+            ...(transport ? { transport } : {}),
           })
         : undefined,
-    [appkey, userId],
+    [appkey, userId, transport],
   );
   const name = user?.username;
   const avatar = user?.img;

@@ -29,7 +29,7 @@ export async function login(
   return { user: answer.ret, otp: answer.otp };
 }
 
-/** The signed-in user's info and a fresh messaging otp; rejects with code `token_invalid` when the session expired. */
+/** The signed-in user's info and a fresh messaging otp; rejects with the server's refusal when the session is over. */
 export async function memberInfo(
   context: CallContext,
 ): Promise<{ user: Omit<StoredUser, 'token'>; otp: string | null }> {

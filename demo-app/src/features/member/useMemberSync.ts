@@ -3,12 +3,13 @@ import { Dialog } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
-import { ApiError } from '../api/request';
+import { isRefusal } from '../api/request';
 import { memberInfo } from './api';
 
 /**
  * Keeps the signed-in user fresh from `member/info` (notification badge, messaging otp) at start and on each app
- * show; an expired session shows the "account expired" alert and clears the session (spec §4).
+ * show. Any `err` answer means the session is over (spec §4, §7): the "account expired" alert shows and the session
+ * is cleared. A call that fails on the way (no network, timeout) keeps the session.
  */
 export function useMemberSync(): void {
   const { user, refresh, signOut } = useSession();
@@ -18,7 +19,7 @@ export function useMemberSync(): void {
     queryKey: ['member/info', token],
     queryFn: () => memberInfo({ token, locale: i18n.language }),
     enabled: token !== undefined,
-    retry: (count, error) => !(error instanceof ApiError && error.code !== 'network') && count < 2,
+    retry: (count, error) => !isRefusal(error) && count < 2,
     refetchOnWindowFocus: true,
   });
 
@@ -26,7 +27,7 @@ export function useMemberSync(): void {
     if (info.data) refresh(info.data.user, info.data.otp);
   }, [info.data, refresh]);
 
-  const expired = info.error instanceof ApiError && info.error.code === 'token_invalid';
+  const expired = isRefusal(info.error);
   useEffect(() => {
     if (!expired) return;
     signOut();

@@ -1,0 +1,42 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { Transport } from 'parley-im';
+import { HashRouter } from 'react-router';
+import type { AppConfig } from '../features/api/config';
+import { createI18n, type Language } from '../i18n';
+import { AppProviders, Shell } from './App';
+
+/** An `index/config` answer for tests; `im.appkey` empty keeps messaging off. */
+export function testConfig(changes: Partial<AppConfig> = {}): AppConfig {
+  return { kefu_h5: '', emoji: {}, aliyun: { upload_url: '' }, app_show: true, im: { appkey: '' }, ...changes };
+}
+
+/**
+ * The whole app opened at the hash route `path`, as the browser runs it (hash history, the real route table and
+ * lazy pages), with a fresh query cache that does not retry unless a query says so.
+ */
+export function renderShell({
+  path,
+  language = 'en',
+  transport,
+}: {
+  path: string;
+  language?: Language;
+  transport?: Transport;
+}) {
+  // A fresh history entry without React Router's index: the app was opened on this page.
+  window.history.replaceState(null, '', `#${path}`);
+  const i18n = createI18n(language);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const result = render(
+    <AppProviders i18n={i18n} queryClient={queryClient} {...(transport ? { transport } : {})}>
+      <HashRouter>
+        <Shell />
+      </HashRouter>
+    </AppProviders>,
+  );
+  return { ...result, i18n, queryClient };
+}
+
+/** The hash route the app shows now, e.g. `/user/login?redirect=...`. */
+export const currentRoute = () => window.location.hash.replace(/^#/, '');
