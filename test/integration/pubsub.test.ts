@@ -39,6 +39,20 @@ function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Wraps a transport to record the `message` pushes that reach the SDK, duplicates included. */
+function watchPushes(inner: Transport): { transport: Transport; messages(): string[] } {
+  const contents: string[] = [];
+  const transport: Transport = (url, handlers) =>
+    inner(url, {
+      ...handlers,
+      onPush(event, payload) {
+        if (event === 'message') contents.push(String((payload as { c?: unknown }).c));
+        handlers.onPush(event, payload);
+      },
+    });
+  return { transport, messages: () => [...contents] };
+}
+
 describe('pub/sub: SDK against the server', () => {
   it('PUB-7: a message reaches each of 50 subscribers once; history has it', async () => {
     const { url } = await startServer({ rateLimit: { perSecond: 1000, burst: 1000 } });
@@ -59,26 +73,32 @@ describe('pub/sub: SDK against the server', () => {
   });
 
   it('PUB-8: a qos-1 message published while a subscriber is away reaches it exactly once after it reconnects', async () => {
-    const { url } = await startServer();
+    const { url, server } = await startServer();
     const link = lossyTransport();
-    const subscriber = await pubsubUser(url, 'sub', { transport: link.transport });
+    const wire = watchPushes(link.transport);
+    const subscriber = await pubsubUser(url, 'sub', { transport: wire.transport });
     const box = inbox();
     await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
     const publisher = await pubsubUser(url, 'pub');
-    const sid = subscriber.sid;
+    const sid = subscriber.sid as string;
+    const unacked = async () =>
+      (await server.store.pubsubSessions.pending({ sid, limit: 100 })).map((p) => JSON.parse(p.body).c as string);
 
     link.lose();
     await untilStatus(subscriber, 'reconnecting');
     await publisher.pubsub.publish({ channel: 'news', message: 'while away', qos: 1 });
     await publisher.pubsub.publish({ channel: 'news', message: 'qos 0 is lost', qos: 0 });
+    expect(await unacked()).toEqual(['while away']);
     link.restore();
     await untilStatus(subscriber, 'reconnected');
     expect(subscriber.sid).toBe(sid);
     await eventually(() => box.seen.length === 1, 'redelivered');
     expect(box.seen[0]).toMatchObject({ channel: 'news', content: 'while away' });
+    expect(wire.messages()).toEqual(['while away']);
 
-    // The SDK acked it: another link loss brings nothing again, and live messages still flow.
-    await pause(50);
+    // The SDK acked it: the server keeps nothing for the session, and another link loss pushes nothing again,
+    // on the wire, not only past the SDK's de-duplication; live messages still flow.
+    await eventually(async () => (await unacked()).length === 0, 'the ack reached the store');
     link.lose();
     await untilStatus(subscriber, 'reconnecting');
     link.restore();
@@ -86,6 +106,7 @@ describe('pub/sub: SDK against the server', () => {
     await publisher.pubsub.publish({ channel: 'news', message: 'live', qos: 1 });
     await eventually(() => box.seen.length === 2, 'live message');
     await pause(50);
+    expect(wire.messages()).toEqual(['while away', 'live']);
     expect(box.seen.map((m) => m.content)).toEqual(['while away', 'live']);
   });
 
@@ -126,6 +147,25 @@ describe('pub/sub: SDK against the server', () => {
       'timeout bob 0 []',
       'back bob 1 [bob]',
       'leave bob 0 []',
+    ]);
+  });
+
+  it('PUB-1: a client on the subscribe-only key subscribes, receives, and is refused publishing with 401', async () => {
+    const { url } = await startServer();
+    const reader = await pubsubUser(url, 'reader', { appkey: OPEN_APP.subscribeKey as string });
+    const box = inbox();
+    await reader.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    await expect(reader.pubsub.publish({ channel: 'news', message: 'not mine to say' })).rejects.toMatchObject({
+      code: 401,
+      content: 'No permission',
+    });
+    const writer = await pubsubUser(url, 'writer');
+    await writer.pubsub.publish({ channel: 'news', message: 'from the app key' });
+    await eventually(() => box.seen.length === 1, 'delivered to the reader');
+    await pause(50);
+    expect(box.seen.map((m) => m.content)).toEqual(['from the app key']);
+    expect((await reader.pubsub.history({ channel: 'news' })).messages.map((m) => m.content)).toEqual([
+      'from the app key',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelPresenceEvent, PubsubMessage } from '../../src/index.js';
+import { MESSAGES, type ChannelPresenceEvent, type PubsubMessage } from '../../src/index.js';
 import { NO_REPLY as NO_ACK } from '../support/fake-server.js';
 import { fakeSetup } from '../support/setup.js';
 import { useFakeClock } from '../support/clock.js';
@@ -207,6 +207,45 @@ describe('pub/sub flows on the fake server', () => {
     await Promise.all([pubsub.unsubscribePresence({ channel: 'room' }), tick()]);
     push('join', 'd', 3);
     expect(events).toHaveLength(5);
+  });
+
+  it('PUB-14: without a limit, subscribePresence and hereNow ask for 10 members; 300 is the most they send', async () => {
+    const { pubsub, server } = await connected();
+    const twelve = Array.from({ length: 12 }, (_, i) => ({ id: `m${12 - i}`, data: {} }));
+    server.handle('PUBSUB_PRESENCE_HERENOW', () => ok({ members: twelve, amount: 12 }));
+    const events: ChannelPresenceEvent[] = [];
+    await Promise.all([pubsub.subscribePresence({ channel: 'a', onPresence: (e) => events.push(e) }), tick()]);
+    const [here] = await Promise.all([pubsub.hereNow({ channel: 'b' }), tick()]);
+    await Promise.all([
+      pubsub.subscribePresence({ channel: 'c', membersLimit: 300, onPresence: () => undefined }),
+      tick(),
+    ]);
+    await Promise.all([pubsub.hereNow({ channel: 'd', limit: 300 }), tick()]);
+    const tooMany = await Promise.all([
+      pubsub.hereNow({ channel: 'e', limit: 301 }).catch((e: unknown) => e),
+      pubsub
+        .subscribePresence({ channel: 'f', membersLimit: 301, onPresence: () => undefined })
+        .catch((e: unknown) => e),
+      tick(),
+    ]);
+    expect(tooMany.slice(0, 2)).toEqual([
+      expect.objectContaining({ code: 400, content: MESSAGES.membersLimitInvalid }),
+      expect.objectContaining({ code: 400, content: MESSAGES.membersLimitInvalid }),
+    ]);
+    expect(server.requests('PUBSUB_PRESENCE_HERENOW').map((r) => r.params)).toEqual([
+      { channel: 'a', limit: 10 },
+      { channel: 'b', limit: 10 },
+      { channel: 'c', limit: 300 },
+      { channel: 'd', limit: 300 },
+    ]);
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE').map((r) => r.params)).toEqual([
+      { channel: 'a' },
+      { channel: 'c' },
+    ]);
+    // hereNow hands over what the server listed; a presence watch keeps the default 10 newest.
+    expect(here.members).toHaveLength(12);
+    server.push('PS_PRESENCE_EVENT', { channel: 'a', action: 'join', member: { id: 'm13' }, time: 5, amount: 13 });
+    expect(events[0]?.members.map((m) => m.id)).toEqual(['m13', ...twelve.slice(0, 9).map((m) => m.id)]);
   });
 
   it('PUB-14 PUB-11: hereNow and history map the acks', async () => {
