@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ParleyError, type ImagePayload, type VideoPayload } from '../../src/index.js';
+import { ParleyError, type FilePayload, type ImagePayload, type VideoPayload } from '../../src/index.js';
 import { connectedWithStorage, fileOf } from './support.js';
 
 beforeEach(() => {
@@ -179,5 +179,104 @@ describe('rich messages: upload inside sendMessage', () => {
     const never = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to, signal: early.signal });
     await expect(im.sendMessage({ message: never })).rejects.toMatchObject({ code: 500, content: 'Upload aborted.' });
     expect(storage.posts).toHaveLength(1);
+  });
+
+  it('UP-6: a network failure (not an abort) fails the message with 500 Upload failed: <reason>', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    storage.script.error = new Error('network error');
+    const message = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to });
+    await expect(im.sendMessage({ message })).rejects.toMatchObject({
+      code: 500,
+      content: 'Upload failed: network error',
+    });
+    expect(message.status).toBe('fail');
+    expect(server.requests('publishIM')).toHaveLength(0);
+    expect(storage.posts).toHaveLength(1);
+  });
+});
+
+describe('rich messages: S3 storage', () => {
+  const key = (n: number, ext: string) => `im/0123456789abcdef/parley_${String(n).padStart(32, '0')}.${ext}`;
+  const s3Token = (n: number, ext: string) => ({
+    vendor: 'S3',
+    host: 'https://s3.test/parley-media',
+    key: key(n, ext),
+    url: `https://cdn.test/media/${key(n, ext)}`,
+    fields: {
+      key: key(n, ext),
+      success_action_status: '200',
+      'x-amz-algorithm': 'AWS4-HMAC-SHA256',
+      'x-amz-credential': 'AKIA/20300506/eu-west-1/s3/aws4_request',
+      'x-amz-date': '20300506T070809Z',
+      policy: `cG9saWN5${n}`,
+      'x-amz-signature': `5167${n}`,
+    },
+  });
+
+  it('UP-16: the SDK posts the presigned fields to the S3 host; URLs are <public url>/<key>, with no OSS queries', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    let tokens = 0;
+    server.handle('uploadToken', (p) => {
+      const filename = String(p.filename);
+      return { code: 200, resultCode: 200, content: s3Token(++tokens, filename.slice(filename.lastIndexOf('.') + 1)) };
+    });
+
+    const image = im.createImageMessage({ file: fileOf('cat.png', 30, 'image/png'), to, width: 40, height: 30 });
+    await im.sendMessage({ message: image });
+    const [post] = storage.posts;
+    expect(post?.url).toBe('https://s3.test/parley-media');
+    expect(post?.fields).toEqual(Object.entries(s3Token(1, 'png').fields));
+    expect(post?.fileName).toBe('cat.png');
+    expect(image.payload).toEqual({
+      url: `https://cdn.test/media/${key(1, 'png')}`,
+      name: 'cat.png',
+      size: 30,
+      contentType: 'image/png',
+      width: 40,
+      height: 30,
+      thumbnail: `https://cdn.test/media/${key(1, 'png')}`,
+    } satisfies ImagePayload);
+
+    const file = im.createFileMessage({ file: fileOf('notes.pdf', 10), to });
+    await im.sendMessage({ message: file });
+    expect(storage.posts[1]?.fields).toEqual([
+      ...Object.entries(s3Token(2, 'pdf').fields),
+      ['Content-Disposition', 'attachment;filename=notes.pdf'],
+    ]);
+    expect((file.payload as FilePayload).url).toBe(`https://cdn.test/media/${key(2, 'pdf')}`);
+
+    const video = im.createVideoMessage({ file: fileOf('clip.mp4', 50, 'video/mp4'), to, width: 20, height: 10 });
+    await im.sendMessage({ message: video });
+    expect(storage.posts[2]?.url).toBe('https://s3.test/parley-media');
+    expect(video.payload).toEqual({
+      video: {
+        name: key(3, 'mp4'),
+        url: `https://cdn.test/media/${key(3, 'mp4')}`,
+        width: 20,
+        height: 10,
+        contentType: 'video/mp4',
+        size: 50,
+        duration: 0,
+      },
+      thumbnail: {
+        name: key(3, 'mp4'),
+        url: `https://cdn.test/media/${key(3, 'mp4')}`,
+        width: 20,
+        height: 10,
+        contentType: 'image/jpeg',
+      },
+    } satisfies VideoPayload);
+
+    const framed = im.createVideoMessage({
+      file: fileOf('clip.mp4', 50, 'video/mp4'),
+      to,
+      thumbnail: fileOf('frame.jpg', 5, 'image/jpeg'),
+    });
+    await im.sendMessage({ message: framed });
+    expect((framed.payload as VideoPayload).thumbnail).toMatchObject({
+      name: key(5, 'jpg'),
+      url: `https://cdn.test/media/${key(5, 'jpg')}`,
+    });
+    expect(storage.posts.map((p) => p.url)).toEqual(Array(5).fill('https://s3.test/parley-media'));
   });
 });

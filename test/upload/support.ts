@@ -14,19 +14,27 @@ export interface Posted {
   fileName: string;
 }
 
-/** How the fake storage answers the next POSTs: progress steps, then a status, or hold until released. */
+/** How the fake storage answers the next POSTs: progress steps, then a status or an error, or hold until released. */
 export interface StorageScript {
   progress: number[];
   status: number;
   body: string;
   /** When set, the POST waits for this promise (or an abort) before answering. */
   hold: Promise<void> | undefined;
+  /** When set, the POST gets no answer and rejects with this error, as on a network failure. */
+  error: Error | undefined;
 }
 
 /** A fake storage: records POSTs, reports scripted progress, honours aborts. */
 export function fakeStorage(): { http: UploadHttp; posts: Posted[]; script: StorageScript } {
   const posts: Posted[] = [];
-  const script: StorageScript = { progress: [0, 25, 50, 75, 100], status: 200, body: '', hold: undefined };
+  const script: StorageScript = {
+    progress: [0, 25, 50, 75, 100],
+    status: 200,
+    body: '',
+    hold: undefined,
+    error: undefined,
+  };
   const http: UploadHttp = async (request: UploadHttpRequest): Promise<UploadHttpResponse> => {
     posts.push({ url: request.url, fields: [...request.fields], file: request.file, fileName: request.fileName });
     const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
@@ -38,6 +46,7 @@ export function fakeStorage(): { http: UploadHttp; posts: Posted[]; script: Stor
       );
       await Promise.race([script.hold, aborted]);
     }
+    if (script.error) throw script.error;
     return { status: script.status, body: script.body };
   };
   return { http, posts, script };
