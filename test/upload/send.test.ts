@@ -193,6 +193,21 @@ describe('rich messages: upload inside sendMessage', () => {
     expect(server.requests('publishIM')).toHaveLength(0);
     expect(storage.posts).toHaveLength(1);
   });
+
+  it('UP-7: a nameless thumbnail is uploaded under an extension of its own type', async () => {
+    const { im, server } = await connectedWithStorage(tick);
+    const thumbnail = new Blob([new Uint8Array(20)], { type: 'image/png' });
+    const message = im.createVideoMessage({ file: fileOf('clip.mp4', 100, 'video/mp4'), to, thumbnail, height: 10 });
+    await im.sendMessage({ message });
+    expect(server.requests('uploadToken').map((r) => r.params)).toEqual([
+      { filename: 'clip.mp4' },
+      { filename: 'clip.png' },
+    ]);
+    expect((message.payload as VideoPayload).thumbnail.contentType).toBe('image/png');
+    const jpeg = new Blob([new Uint8Array(20)], { type: 'image/jpeg' });
+    await im.sendMessage({ message: im.createVideoMessage({ file: fileOf('b.mov', 9), to, thumbnail: jpeg }) });
+    expect(server.requests('uploadToken').at(-1)?.params).toEqual({ filename: 'b.jpg' });
+  });
 });
 
 describe('rich messages: S3 storage', () => {

@@ -94,6 +94,12 @@ const KNOWN_TYPES: Record<string, string> = {
   '3gp': 'video/3gpp',
 };
 
+/** The extension a nameless image is uploaded under: the storage checks the type a file declares against its name. */
+function imageExtension(image: Blob): string {
+  const subtype = image.type.split(';')[0]!.trim().toLowerCase().split('/')[1];
+  return subtype === 'png' || subtype === 'gif' || subtype === 'webp' ? subtype : 'jpg';
+}
+
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
@@ -240,7 +246,8 @@ function videoMedia(
         };
         if (frame) {
           const own = (frame as Blob & { name?: unknown }).name;
-          const thumbName = typeof own === 'string' && own !== '' ? own : `${name.replace(/\.[^.]*$/, '')}.jpg`;
+          const thumbName =
+            typeof own === 'string' && own !== '' ? own : `${name.replace(/\.[^.]*$/, '')}.${imageExtension(frame)}`;
           const thumb = await post(u, 90, 10, false, frame, thumbName);
           const contentType = frame.type || 'image/jpeg';
           result.thumbnail = { ...result.thumbnail, name: thumb.storedName, url: thumb.url, contentType };
