@@ -2,6 +2,9 @@
 export class RecentIds {
   readonly #capacity: number;
   readonly #ids = new Set<string>();
+  /** The same ids in arrival order, as a ring: the slot at `#next` holds the oldest once the ring is full. */
+  readonly #ring: string[] = [];
+  #next = 0;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -11,10 +14,13 @@ export class RecentIds {
   add(id: string): boolean {
     if (this.#ids.has(id)) return false;
     this.#ids.add(id);
-    if (this.#ids.size > this.#capacity) {
-      const oldest = this.#ids.values().next().value as string;
-      this.#ids.delete(oldest);
+    if (this.#ring.length < this.#capacity) {
+      this.#ring.push(id);
+      return true;
     }
+    this.#ids.delete(this.#ring[this.#next] as string);
+    this.#ring[this.#next] = id;
+    this.#next = (this.#next + 1) % this.#capacity;
     return true;
   }
 

@@ -108,7 +108,26 @@ export function toAuthorizeRequest(input: AuthorizeInput): AuthorizeRequest {
 
 /** Size in bytes of a value's JSON encoding (UTF-8), the measure of the user-data limit. */
 export function jsonByteLength(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+  return utf8ByteLength(JSON.stringify(value) ?? '');
+}
+
+/**
+ * Size in bytes of `text` in UTF-8, as `TextEncoder` would encode it (a lone surrogate as U+FFFD), counted without
+ * encoding: every message sent is measured against the 3 KB limit.
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, four bytes.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 /** `manualDisconnect` request: empty. */

@@ -88,6 +88,14 @@ describe('recent ids', () => {
     expect(recent.has('id0')).toBe(false);
     expect(recent.add('id0')).toBe(true);
   });
+
+  it('IMC-11: after many rounds it holds exactly the newest 300', () => {
+    const recent = new RecentIds(LIMITS.dedupeWindow);
+    for (let i = 0; i < 1000; i++) recent.add(`id${i}`);
+    expect(recent.size).toBe(300);
+    for (let i = 0; i < 700; i++) expect(recent.has(`id${i}`)).toBe(false);
+    for (let i = 700; i < 1000; i++) expect(recent.add(`id${i}`)).toBe(false);
+  });
 });
 
 describe('conversation list', () => {

@@ -5,7 +5,7 @@ import {
   LIMITS,
   SERVER_PUSHES,
   nextCustomerStatus,
-  wireImMessageSchema,
+  readWireImMessage,
   type CustomerStatus,
   type WireCsEventAck,
   type WireCustomerStatus,
@@ -197,12 +197,11 @@ export class CsAgent {
   #onPush(payload: unknown): void {
     // Every IM push comes here and to the chat inbox: each side looks at the scene before it parses.
     if (sceneOf(payload) !== 'cs') return;
-    const parsed = wireImMessageSchema.safeParse(payload);
-    if (!parsed.success || parsed.data.t !== 'cs') return;
-    const wire = parsed.data;
+    const wire = readWireImMessage(payload);
+    if (!wire || wire.t !== 'cs') return;
     if (wantsImAck(this.#connection.moduleData)) this.#connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!this.#state.recent.add(wire.i)) return;
-    this.#receive(fromWire({ ...wire, p: wire.p ?? 'null' }) as CsMessage);
+    this.#receive(fromWire(wire) as CsMessage);
   }
 
   #receive(message: CsMessage): void {

@@ -38,6 +38,7 @@ export class Im extends ImGroupsAndPresence {
   readonly #now: () => number;
   readonly #cs: CsAgent;
   readonly #uploads = new WeakMap<Message, PendingUpload>();
+  #meOf: { input: object; me: Me } | undefined;
   /** Uploads the files of rich messages; also usable alone, e.g. for an app's own uploads. */
   readonly uploader: Uploader;
 
@@ -325,6 +326,8 @@ export class Im extends ImGroupsAndPresence {
     if (this.#connection.status === 'disconnected' || input?.id === undefined) {
       throw ParleyError.of(CODES.NOT_CONNECTED, 'callConnectFirst');
     }
-    return { id: String(input.id), data: input.data ?? {} };
+    // Asked several times for every message that arrives: one object per connect, not per question.
+    if (this.#meOf?.input !== input) this.#meOf = { input, me: { id: String(input.id), data: input.data ?? {} } };
+    return this.#meOf.me;
   }
 }

@@ -1,7 +1,7 @@
 import {
   CLIENT_NOTICES,
   SERVER_PUSHES,
-  wireImMessageSchema,
+  readWireImMessage,
   type WireMessageDeleted,
   type WireMessageRead,
   type WireMessageRecalled,
@@ -107,12 +107,11 @@ export function listenToPushes(connection: Connection, state: ImState): void {
   pushes.on(SERVER_PUSHES.imMessage, (payload) => {
     // Customer-service messages are the CS module's (cs-agent.ts): no need to parse them here.
     if (sceneOf(payload) === 'cs') return;
-    const parsed = wireImMessageSchema.safeParse(payload);
-    if (!parsed.success || parsed.data.t === 'cs') return;
-    const wire = parsed.data;
+    const wire = readWireImMessage(payload);
+    if (!wire || wire.t === 'cs') return;
     if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
-    const message = fromWire({ ...wire, p: wire.p ?? 'null', t: wire.t });
+    const message = fromWire(wire);
     if (state.held) state.held.push(message);
     else if (!state.known(message)) deliver(state, message);
   });

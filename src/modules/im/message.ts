@@ -1,8 +1,14 @@
-import { LIMITS, type PublishImRequest, type Recaller, type WireImMessage } from '../../protocol/index.js';
+import {
+  LIMITS,
+  utf8ByteLength,
+  type PublishImRequest,
+  type Recaller,
+  type WireImMessage,
+} from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
 import { randomHexId } from '../../core/ids.js';
 import { csFields, csFromWire, type CsWireFields } from './cs-message.js';
-import type { GroupMessage, Message, MessageTarget, PrivateMessage } from './types.js';
+import type { Message, MessageTarget } from './types.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -71,7 +77,7 @@ export function validateCustom(type: unknown, payload: unknown): { type: string;
 /** The `publishIM` params of a message; throws 400 when its payload is over the 3 KB wire limit. */
 export function toPublishRequest(message: Message, to: MessageTarget, accessToken?: string): PublishImRequest {
   const p = JSON.stringify(message.payload);
-  if (new TextEncoder().encode(p).length > LIMITS.messageMaxBytes) throw ParleyError.badRequest('messageTooLong');
+  if (utf8ByteLength(p) > LIMITS.messageMaxBytes) throw ParleyError.badRequest('messageTooLong');
   const request: PublishImRequest = {
     mt: message.type,
     to: String(to.id),
@@ -117,31 +123,51 @@ export function sceneOf(payload: unknown): unknown {
 
 /** Builds a domain message from its wire form (a push, a history item or a conversation's last message). */
 export function fromWire(wire: WireLike): Message {
-  const base = {
-    messageId: wire.i,
-    type: wire.mt,
-    timestamp: wire.ts,
-    senderId: String(wire.s),
-    payload: parseJson(wire.p, null),
-    status: 'success' as const,
-    recalled: wire.rc === true,
-  };
+  const recalled = wire.rc === true;
   const recaller: Recaller | undefined =
-    wire.rc === true && wire.recaller
+    recalled && wire.recaller
       ? { id: String(wire.recaller.id), data: (wire.recaller.data ?? {}) as Record<string, unknown> }
       : undefined;
-  const withRecaller = recaller ? { ...base, recaller } : base;
-  if (wire.t === 'cs') return csFromWire(withRecaller, wire);
-  if (wire.t === 'group') {
-    const message: GroupMessage = {
-      ...withRecaller,
-      scene: 'group',
-      groupId: String(wire.r),
-      senderData: parseObject(wire.d),
+  if (wire.t === 'cs') {
+    const base = {
+      messageId: wire.i,
+      type: wire.mt,
+      timestamp: wire.ts,
+      senderId: String(wire.s),
+      payload: parseJson(wire.p, null),
+      status: 'success' as const,
+      recalled,
     };
-    return message;
+    return csFromWire(recaller ? { ...base, recaller } : base, wire);
   }
-  const message: PrivateMessage = { ...withRecaller, scene: 'private', receiverId: String(wire.r), read: false };
+  // Built in one literal each: every member of a group turns every message of it into one of these.
+  const message: Message =
+    wire.t === 'group'
+      ? {
+          messageId: wire.i,
+          type: wire.mt,
+          timestamp: wire.ts,
+          senderId: String(wire.s),
+          payload: parseJson(wire.p, null),
+          status: 'success',
+          recalled,
+          scene: 'group',
+          groupId: String(wire.r),
+          senderData: parseObject(wire.d),
+        }
+      : {
+          messageId: wire.i,
+          type: wire.mt,
+          timestamp: wire.ts,
+          senderId: String(wire.s),
+          payload: parseJson(wire.p, null),
+          status: 'success',
+          recalled,
+          scene: 'private',
+          receiverId: String(wire.r),
+          read: false,
+        };
+  if (recaller) message.recaller = recaller;
   return message;
 }
 
