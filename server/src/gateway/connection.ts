@@ -26,6 +26,8 @@ export class Connection {
   /** Logger carrying the socket id. */
   readonly log: Logger;
   #session: AuthorizedSession | undefined;
+  /** The handler context of the current session, made once: every request of the connection reads it. */
+  #context: RequestContext | undefined;
   #authorizing: { key: string; reply: Promise<AuthorizeAck | FailureAck> } | undefined;
 
   constructor(params: { socket: Socket; bucket: TokenBucket; noticeBucket: TokenBucket; log: Logger }) {
@@ -43,6 +45,7 @@ export class Connection {
   /** Records a successful authorize. */
   authorized(session: AuthorizedSession): void {
     this.#session = session;
+    this.#context = undefined;
   }
 
   /**
@@ -64,8 +67,9 @@ export class Connection {
   context(): RequestContext | undefined {
     const session = this.#session;
     if (!session) return undefined;
+    if (this.#context) return this.#context;
     const socket = this.socket;
-    return {
+    this.#context = {
       app: session.app,
       userId: session.userId,
       userData: session.userData,
@@ -78,5 +82,6 @@ export class Connection {
       },
       log: this.log,
     };
+    return this.#context;
   }
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ImConversationsTable } from './schema.js';
+import type { ShownRows } from './shown-rows.js';
 
 /** One user's view of one conversation. */
 export interface ConversationRecord {
@@ -79,7 +80,7 @@ function withHead(db: Kysely<Database>) {
 }
 
 /** The Kysely implementation of {@link ConversationStore}. */
-export function createConversationStore(db: Kysely<Database>): ConversationStore {
+export function createConversationStore(db: Kysely<Database>, shown?: ShownRows): ConversationStore {
   const upsert = async (rows: ImConversationsTable[], replaceData: boolean) => {
     for (let i = 0; i < rows.length; i += CHUNK) {
       await db
@@ -179,6 +180,8 @@ export function createConversationStore(db: Kysely<Database>): ConversationStore
       return Number(result.numUpdatedRows) > 0;
     },
     async remove({ appkey, ownerId, scene, targetId }) {
+      // Before and after: a group message stored while the update runs may have marked the row shown again.
+      if (scene === 'group') shown?.forget(appkey, ownerId, targetId);
       const result = await db
         .updateTable('im_conversations')
         .set({ removed: 1 })
@@ -187,6 +190,7 @@ export function createConversationStore(db: Kysely<Database>): ConversationStore
         .where('scene', '=', scene)
         .where('target_id', '=', targetId)
         .executeTakeFirst();
+      if (scene === 'group') shown?.forget(appkey, ownerId, targetId);
       return Number(result.numUpdatedRows) > 0;
     },
   };

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { ConversationStore, ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
+import type { ShownRows } from './shown-rows.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 
 /** A message to store; the store assigns its timestamp. */
@@ -175,6 +176,9 @@ const HOT_SQL = {
     'on conflict (appkey, conv_key, user_id) do update set read_ts = max(excluded.read_ts, im_read_offsets.read_ts)',
 } as const;
 
+/** A group conversation row a send created or showed again: appkey, owner, group. */
+type ShownRow = [appkey: string, ownerId: string, targetId: string];
+
 /** How many times append tries again after losing a race for a timestamp to another node. */
 const APPEND_ATTEMPTS = 8;
 
@@ -188,6 +192,7 @@ export function createMessageStore(
   dialect: 'sqlite' | 'postgres',
   conversations: ConversationStore,
   sync?: SyncSqlite,
+  shown?: ShownRows,
 ): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
     const row = await byGuidQuery(db, appkey, senderId, messageId).executeTakeFirst();
@@ -219,7 +224,11 @@ export function createMessageStore(
   };
 
   /** SQLite: everything {@link MessageStore.send} writes, inside the caller's transaction. */
-  const sendNow = (s: SyncSqlite, { message, now, rows, readerId }: SendParams): AppendResult => {
+  const sendNow = (
+    s: SyncSqlite,
+    { message, now, rows, readerId }: SendParams,
+    shownRows: ShownRow[],
+  ): AppendResult => {
     const { appkey, convKey, scene } = message;
     const result = appendNow(s, message, now);
     if (result.duplicate) return result;
@@ -227,8 +236,13 @@ export function createMessageStore(
     if (scene === 'group') {
       const data = rows.find((r) => r.data !== null)?.data ?? null;
       s.prepare(HOT_SQL.touchHead).run(appkey, convKey, ts, data);
-      const owners = JSON.stringify(rows.map((r) => [r.ownerId, r.targetId]));
-      s.prepare(HOT_SQL.touchMembers).run(appkey, scene, convKey, ts, owners);
+      const missing = shown ? rows.filter((r) => !shown.has(appkey, r.ownerId, r.targetId)) : rows;
+      if (missing.length > 0) {
+        const owners = JSON.stringify(missing.map((r) => [r.ownerId, r.targetId]));
+        s.prepare(HOT_SQL.touchMembers).run(appkey, scene, convKey, ts, owners);
+        // Marked by the caller once the batch commits: rows of a rolled back send are not there.
+        for (const r of missing) shownRows.push([appkey, r.ownerId, r.targetId]);
+      }
     } else {
       const withData = rows.filter((r) => r.data !== null).map((r) => [r.ownerId, r.targetId, r.data]);
       const keepData = rows.filter((r) => r.data === null).map((r) => [r.ownerId, r.targetId]);
@@ -265,12 +279,13 @@ export function createMessageStore(
     const items = queued;
     queued = [];
     let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
+    const shownRows = items.map((): ShownRow[] => []);
     try {
       outcomes = sync?.batch(
         items.map(
-          ({ params }) =>
+          ({ params }, i) =>
             () =>
-              sendNow(sync, params),
+              sendNow(sync, params, shownRows[i] as ShownRow[]),
         ),
       );
     } catch (error) {
@@ -294,6 +309,7 @@ export function createMessageStore(
     }
     items.forEach(({ params, settle }, i) => {
       const outcome = outcomes[i] as { value: AppendResult } | { error: unknown };
+      if ('value' in outcome) for (const row of shownRows[i] as ShownRow[]) shown?.add(...row);
       try {
         if ('value' in outcome && !outcome.value.duplicate) params.stored(outcome.value.message);
       } finally {

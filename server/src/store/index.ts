@@ -10,6 +10,7 @@ import { withStatementCache } from './statement-cache.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
+import { ShownRows } from './shown-rows.js';
 import { createCsStore, type CsStore } from './cs.js';
 import { createGroupStore, type GroupStore } from './groups.js';
 import { createMessageStore, type MessageStore } from './im.js';
@@ -145,12 +146,14 @@ function wrap(
   sync?: SyncSqlite,
 ): Store {
   let closed = false;
-  const conversations = createConversationStore(db);
+  // SQLite is one process: what it wrote can be remembered (shown-rows.ts). Several nodes share PostgreSQL.
+  const shown = sync ? new ShownRows() : undefined;
+  const conversations = createConversationStore(db, shown);
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect, conversations, sync),
+    messages: createMessageStore(db, dialect, conversations, sync, shown),
     conversations,
     groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
