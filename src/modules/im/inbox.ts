@@ -18,10 +18,10 @@ import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } 
  * Delivers a message that arrived (by push, or fetched after a reconnect): into its cache and the conversation
  * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
  */
-export function deliver(state: ImState, message: Message): void {
+export function deliver(state: ImState, message: Message, cache = state.cacheOf(message)): void {
   if (message.scene === 'cs') return deliverCs(state, message);
   const me = state.me.id;
-  state.record(message, { incoming: true });
+  state.record(message, { incoming: true }, cache);
   if (message.scene === 'private' && message.senderId !== me) {
     // A user who writes has read what came before: the reference marks my earlier messages read by them.
     const ref: ConversationRef = { type: 'private', id: message.senderId };
@@ -112,8 +112,12 @@ export function listenToPushes(connection: Connection, state: ImState): void {
     if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
     const message = fromWire(wire);
-    if (state.held) state.held.push(message);
-    else if (!state.known(message)) deliver(state, message);
+    if (state.held) {
+      state.held.push(message);
+      return;
+    }
+    const cache = state.cacheOf(message);
+    if (!state.known(message, cache)) deliver(state, message, cache);
   });
   pushes.on(SERVER_PUSHES.messageRead, (payload) => {
     const read = payload as Partial<WireMessageRead>;

@@ -71,6 +71,11 @@ export class ImState {
     return cache;
   }
 
+  /** The history cache of the conversation `message` belongs to. */
+  cacheOf(message: Message): HistoryCache {
+    return this.cache(conversationOf(message, this.me.id));
+  }
+
   /** Every cached conversation. */
   cached(): Array<{ ref: ConversationRef; cache: HistoryCache }> {
     return [...this.#caches.entries()].map(([key, cache]) => {
@@ -89,8 +94,7 @@ export class ImState {
    * cache holds. The cache is the newest contiguous window, so anything older was delivered before (or is history,
    * which fires no event).
    */
-  known(message: Message): boolean {
-    const cache = this.cache(conversationOf(message, this.me.id));
+  known(message: Message, cache: HistoryCache = this.cacheOf(message)): boolean {
     if (cache.find(message.messageId) !== undefined) return true;
     return cache.size > 0 && message.timestamp < cache.oldestSuccessTime();
   }
@@ -100,10 +104,12 @@ export class ImState {
    * counts it as unread when it is someone else's and newer than my read offset. `data` is the conversation data
    * when known (the target's, for a message I send).
    */
-  record(message: Message, options: { incoming: boolean; data?: Record<string, unknown> }): void {
+  record(
+    message: Message,
+    options: { incoming: boolean; data?: Record<string, unknown> },
+    cache: HistoryCache = this.cacheOf(message),
+  ): void {
     const me = this.me.id;
-    const ref = conversationOf(message, me);
-    const cache = this.cache(ref);
     cache.put(message);
     if (!this.conversations.loaded) return;
     const unread =
@@ -113,6 +119,7 @@ export class ImState {
       message.timestamp > (cache.offsets.get(me) ?? 0)
         ? 1
         : 0;
+    const ref = conversationOf(message, me);
     const updated = this.conversations.update(ref, (c) => ({
       ...c,
       ...(options.data ? { data: options.data } : {}),
