@@ -71,7 +71,9 @@ describe('product app end to end', () => {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.screenshot({ path: `${SHOTS}mine-dark.png` });
 
+    // Settings are a member page (spec §2).
     await page.emulateMedia({ colorScheme: 'light' });
+    await signIn(page, server, '13700137003', 'en');
     await page.goto(`${server.url}/h5/#/member/sz`);
     await page.getByText('On', { exact: true }).click();
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
@@ -80,10 +82,12 @@ describe('product app end to end', () => {
     await context.close();
   });
 
-  it('switches language on the language page and keeps the choice', async () => {
+  it('switches language on the login page and keeps the choice', async () => {
     const { context, page } = await phoneContext(browser, 'en-US');
-    await page.goto(`${server.url}/h5/#/member/language`);
+    await page.goto(`${server.url}/h5/#/user/login`);
+    await page.getByRole('button', { name: 'Language' }).click();
     await page.getByText('简体中文').click();
+    await page.getByText('手机号登录').waitFor();
     await page.goto(`${server.url}/h5/#/pages/user/index`);
     await expect.poll(() => page.locator('.app-tabbar').innerText()).toContain('我的');
     await page.reload();
@@ -96,6 +100,10 @@ describe('product app end to end', () => {
     const { context, page } = await phoneContext(browser, 'en-US');
     await page.goto(`${server.url}/h5/#/im/index`);
     await page.waitForURL(/#\/user\/login\?redirect=/);
+    // The agreements open from the login page, in the app.
+    await page.getByRole('link', { name: 'User Agreement' }).click();
+    await page.getByRole('heading', { name: 'User Agreement' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}agreement-en.png` });
     await page.goto(`${server.url}/h5/#/article/view?id=1`);
     await page.getByText('Coming soon').first().waitFor();
     await page.screenshot({ path: `${SHOTS}coming-soon.png` });

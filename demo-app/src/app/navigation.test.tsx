@@ -31,6 +31,13 @@ describe('navigation rules (spec §2)', () => {
     expect(requiresLogin('article/view?id=1')).toBe(false);
   });
 
+  it('protects every member page, settings and the language page included', () => {
+    for (const target of ['member/language', 'member/sz', '/member/sz-user', 'member/sz?x=1']) {
+      expect(requiresLogin(target)).toBe(true);
+      expect(resolveTarget(target, false).kind).toBe('login');
+    }
+  });
+
   it('matches whole path segments, so that a page merely containing "im" is open', () => {
     expect(requiresLogin('public/tianqi')).toBe(false);
     expect(requiresLogin('search/list?q=im')).toBe(false);

@@ -20,12 +20,9 @@ export const HOME_PATH = `/${TAB_PATHS[0]}`;
 export const LOGIN_PATH = '/user/login';
 
 /**
- * Member pages a visitor may open although their path contains "member": without them a visitor could not switch
- * the language or dark mode. A deliberate exception to spec §2's rule.
+ * Path segments that make any target need login (spec §2), with no exception: a visitor switches the language on
+ * the login page or the user tab instead of member/language. Matched as whole segments, not substrings.
  */
-const OPEN_MEMBER_PAGES = new Set(['member/language', 'member/sz']);
-
-/** Path segments that make any target need login (spec §2). Matched as whole segments, not substrings. */
 const LOGIN_SEGMENTS = new Set(['member', 'renwu', 'im']);
 
 /** What opening a target does. */
@@ -45,7 +42,6 @@ function parse(target: string): { path: string; query: URLSearchParams } {
 /** Whether opening `target` needs a signed-in user (spec §2 navigation rules). */
 export function requiresLogin(target: string): boolean {
   const { path, query } = parse(target);
-  if (OPEN_MEMBER_PAGES.has(path)) return false;
   const segments = path.split('/');
   if (segments.some((s) => LOGIN_SEGMENTS.has(s))) return true;
   if (segments[0] === 'live') return true;

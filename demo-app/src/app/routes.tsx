@@ -18,6 +18,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),
   'public/web-view': () => import('../pages/public/web-view'),
+  'public/agreement': () => import('../pages/public/agreement'),
+  'public/privacy': () => import('../pages/public/privacy'),
 };
 
 /** Every sub-package page of spec §2, by package. Those not in {@link BUILT} show "coming soon". */
@@ -26,7 +28,8 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
   video: ['view'],
   svideo: ['index', 'nvideo'],
   live: ['index', 'view', 'a1', 'a2', 'shop-add'],
-  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote'],
+  // agreement and privacy: the user agreement and privacy policy that login asks to accept (spec §5), in the app.
+  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote', 'agreement', 'privacy'],
   renwu: ['index', 'tixian_band', 'jinbi', 'yaoqing', 'tixian', 'tixian_list'],
   search: ['index', 'list'],
   topic: ['index', 'list'],

@@ -11,6 +11,17 @@ export function testConfig(changes: Partial<AppConfig> = {}): AppConfig {
   return { kefu_h5: '', emoji: {}, aliyun: { upload_url: '' }, app_show: true, im: { appkey: '' }, ...changes };
 }
 
+// jsdom follows a click on an <a> without href to the document's URL, which drops the hash route; browsers do
+// nothing. antd-mobile's clickable List.Item and its action sheet's buttons are such anchors. Capturing, because
+// antd-mobile's popups stop the click from bubbling.
+document.addEventListener(
+  'click',
+  (event) => {
+    if (event.target instanceof Element && event.target.closest('a:not([href])')) event.preventDefault();
+  },
+  { capture: true },
+);
+
 /**
  * The whole app opened at the hash route `path`, as the browser runs it (hash history, the real route table and
  * lazy pages), with a fresh query cache that does not retry unless a query says so.

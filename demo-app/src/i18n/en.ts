@@ -71,6 +71,61 @@ export const en: Dictionary = {
     search: 'Search by name or code',
     none: 'No matching country or region',
   },
+  agreement: {
+    title: 'User Agreement',
+    intro:
+      'This agreement is between you and the operator of this Parley service: the person or organisation that runs this server ("the operator"). Parley is open-source software; each server is run by its own operator, who is responsible for it. By signing in you accept this agreement.',
+    s1Title: '1. Your account',
+    s1Body:
+      'You sign in with your mobile number and a one-time verification code; an account is created the first time a number is verified. Keep your phone and your codes to yourself: you are responsible for what is done with your account.',
+    s2Title: '2. Acceptable use',
+    s2Body:
+      "Do not use the service to break the law, to harass, defraud or impersonate others, to send spam, or to post content that infringes others' rights. Do not disrupt the service or try to reach data that is not yours.",
+    s3Title: '3. Your content',
+    s3Body:
+      'The messages, posts and files you send remain yours. You allow the operator to store them, to deliver them to the people you send them to, and to show what you publish to other users. The operator may remove content that breaks this agreement or the law.',
+    s4Title: '4. Customer service',
+    s4Body:
+      "Your conversations with customer service are read by the operator's agents, who may hand them over to one another.",
+    s5Title: '5. Changes to the service',
+    s5Body:
+      'The operator may change, interrupt or end the service, and may suspend accounts that break this agreement. You may stop using the service at any time and ask the operator to close your account.',
+    s6Title: '6. No warranty',
+    s6Body:
+      "The service is provided as is. As far as the law allows, the operator is not liable for losses caused by interruptions, lost data or other users' content.",
+    s7Title: '7. Updates to this agreement',
+    s7Body:
+      'The operator may update this agreement; this page always shows the current version. Using the service after an update means you accept it.',
+    contact: 'Questions? Reach the operator through "Contact customer service" in the app.',
+  },
+  privacy: {
+    title: 'Privacy Policy',
+    intro:
+      "This policy says what the operator of this Parley server collects and why. Your data stays on the operator's own server; the Parley software sends it to no third party.",
+    s1Title: '1. What is collected',
+    s1Body:
+      "Your mobile number (to sign you in); the nickname and avatar you set; the messages, images, files, voice and video you send; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
+    s2Title: '2. What it is used for',
+    s2Body:
+      'To sign you in, deliver your messages, show your profile to the people you talk to, show whether you are online, keep your conversation history, and protect the service against abuse. It is not used for advertising and not sold.',
+    s3Title: '3. Verification codes',
+    s3Body:
+      'Codes are sent by the SMS provider the operator chose; that provider receives your number and the code, nothing else. A code expires after 5 minutes.',
+    s4Title: '4. What others see',
+    s4Body:
+      'Other users see your nickname, avatar, ID, and what you send them or publish. Your full mobile number is shown to no one; the app shows it masked.',
+    s5Title: '5. Keeping and deleting',
+    s5Body:
+      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server; you may ask the operator to delete your account and data.",
+    s6Title: '6. On your device',
+    s6Body:
+      "The app keeps the signed-in user, your language and display settings in the browser's local storage. Signing out clears the session and keeps a copy of your last profile on this device; clearing the browser's data removes it.",
+    s7Title: '7. Your rights',
+    s7Body:
+      'You can see and change your nickname and avatar in the app, and ask the operator for a copy of your data, for its correction or for its deletion.',
+    s8Title: '8. Updates to this policy',
+    s8Body: 'The operator may update this policy; this page always shows the current version.',
+  },
   mine: {
     title: 'Me',
     signIn: 'Sign in / Sign up',
@@ -92,6 +147,8 @@ export const en: Dictionary = {
     off: 'Off',
     language: 'Language',
     profile: 'Edit profile',
+    userAgreement: 'User Agreement',
+    privacyPolicy: 'Privacy Policy',
   },
   language: { title: 'Language', current: 'Current language' },
   profile: {

@@ -5,7 +5,7 @@ import { useTheme, type DarkModeSetting } from '../../app/theme';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 
-/** Settings: the profile entry (edit info), dark mode (follow system, on, off) and the language entry. */
+/** Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements. */
 export default function Settings() {
   const { t, i18n } = useTranslation();
   const { setting, setSetting } = useTheme();
@@ -38,6 +38,10 @@ export default function Settings() {
         <List.Item onClick={() => open('member/language')} extra={LANGUAGE_NAMES[currentLanguage(i18n)]}>
           {t('settings.language')}
         </List.Item>
+      </List>
+      <List>
+        <List.Item onClick={() => open('public/agreement')}>{t('settings.userAgreement')}</List.Item>
+        <List.Item onClick={() => open('public/privacy')}>{t('settings.privacyPolicy')}</List.Item>
       </List>
     </div>
   );

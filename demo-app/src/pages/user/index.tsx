@@ -1,5 +1,7 @@
 import { Avatar, Badge, Button, Dialog, List } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LanguageSheet } from '../../app/LanguageSheet';
 import { useMessaging } from '../../app/messaging';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
@@ -16,6 +18,7 @@ export default function UserIndex() {
   const open = useNavigateTo();
   const kefu = useAppConfig().data?.kefu_h5;
   const agent = agentTeamsOf(user).length > 0;
+  const [languages, setLanguages] = useState(false);
 
   const confirmLogout = async () => {
     const ok = await Dialog.confirm({
@@ -59,8 +62,12 @@ export default function UserIndex() {
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
         {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}
         <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
-        <List.Item onClick={() => open('member/language')}>{t('mine.language')}</List.Item>
+        {/* A visitor may not open member/language (spec §2): the language sheet opens over this page instead. */}
+        <List.Item onClick={() => (user ? open('member/language') : setLanguages(true))}>
+          {t('mine.language')}
+        </List.Item>
       </List>
+      <LanguageSheet visible={languages} onClose={() => setLanguages(false)} />
       {user && (
         <div className="page-actions">
           <Button block color="danger" fill="outline" onClick={() => void confirmLogout()}>

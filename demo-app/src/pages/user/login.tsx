@@ -1,12 +1,14 @@
 import { Button, Checkbox, Input, List } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LanguageSheet } from '../../app/LanguageSheet';
 import { HOME_PATH } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QUHAO_KEY } from '../../features/member/countries';
 import { login, sendCode } from '../../features/member/api';
+import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 
@@ -14,9 +16,35 @@ import { toast, toastError } from '../../ui/toast';
 const RESEND_SECONDS = 60;
 const MAINLAND = /^1[2-9]\d{9}$/;
 
+/**
+ * What the user typed, kept in the login page's history entry while they visit the country-code page or read an
+ * agreement, so that coming back shows it again. `sentAt` keeps the resend countdown running across the trip.
+ */
+interface LoginDraft {
+  phone: string;
+  code: string;
+  agree: boolean;
+  sentAt: number | null;
+}
+
+/** The draft kept in a history entry's state, field by field: the state may come from an older version. */
+function draftOf(state: unknown): Partial<LoginDraft> {
+  const draft = (state as { loginDraft?: Partial<Record<keyof LoginDraft, unknown>> } | null)?.loginDraft ?? {};
+  return {
+    ...(typeof draft.phone === 'string' ? { phone: draft.phone } : {}),
+    ...(typeof draft.code === 'string' ? { code: draft.code } : {}),
+    ...(draft.agree === true ? { agree: true } : {}),
+    ...(typeof draft.sentAt === 'number' ? { sentAt: draft.sentAt } : {}),
+  };
+}
+
+/** Seconds left before a code sent at `sentAt` may be asked for again. */
+const secondsLeft = (sentAt: number | null | undefined) =>
+  sentAt ? Math.max(0, RESEND_SECONDS - Math.floor((Date.now() - sentAt) / 1000)) : 0;
+
 /** Counts down once a second from `from` to 0. */
-function useCountdown(): [number, (from: number) => void] {
-  const [left, setLeft] = useState(0);
+function useCountdown(initial: number): [number, (from: number) => void] {
+  const [left, setLeft] = useState(initial);
   useEffect(() => {
     if (left <= 0) return;
     const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
@@ -30,20 +58,38 @@ export default function Login() {
   const { t, i18n } = useTranslation();
   const { signIn } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const [params] = useSearchParams();
-  const [phone, setPhone] = useState('');
-  const [code, setCode] = useState('');
-  const [agree, setAgree] = useState(false);
+  const [saved] = useState(() => draftOf(location.state));
+  const [phone, setPhone] = useState(saved.phone ?? '');
+  const [code, setCode] = useState(saved.code ?? '');
+  const [agree, setAgree] = useState(saved.agree === true);
+  const [sentAt, setSentAt] = useState(saved.sentAt ?? null);
   const [busy, setBusy] = useState(false);
-  const [left, startCountdown] = useCountdown();
+  const [languages, setLanguages] = useState(false);
+  const [left, startCountdown] = useCountdown(secondsLeft(saved.sentAt));
   const [quhao] = useState(() => sessionStorage.getItem(QUHAO_KEY) ?? '86');
   const context = { locale: i18n.language };
   const phoneOk = quhao === '86' ? MAINLAND.test(phone) : /^\d{4,14}$/.test(phone);
+
+  /** Opens `path` from the login page, keeping what was typed for the way back. */
+  const leave = (path: string) => {
+    const loginDraft: LoginDraft = { phone, code, agree, sentAt };
+    void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: { loginDraft } });
+    void navigate(path);
+  };
+  const openDocument = (path: string) => (event: MouseEvent) => {
+    // Inside the checkbox's label: the link opens the document and leaves the box as it was.
+    event.preventDefault();
+    event.stopPropagation();
+    leave(path);
+  };
 
   const onSend = async () => {
     if (!phoneOk) return toastError(t('errors.bad_phone'));
     try {
       await sendCode({ phone, quhao }, context);
+      setSentAt(Date.now());
       startCountdown(RESEND_SECONDS);
       toast(t('login.codeSent'));
     } catch (error) {
@@ -72,12 +118,20 @@ export default function Login() {
 
   return (
     <div className="page">
-      <NavBar title={t('login.title')} />
+      <NavBar
+        title={t('login.title')}
+        right={
+          <Button size="mini" fill="none" aria-label={t('language.title')} onClick={() => setLanguages(true)}>
+            {LANGUAGE_NAMES[currentLanguage(i18n)]}
+          </Button>
+        }
+      />
+      <LanguageSheet visible={languages} onClose={() => setLanguages(false)} />
       <div className="login">
         <h2>{t('login.welcome')}</h2>
         <p className="muted">{t('login.hint')}</p>
         <List>
-          <List.Item prefix={t('login.countryCode')} onClick={() => void navigate('/user/quhao')} extra={`+${quhao}`} />
+          <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
           <List.Item>
             <Input
               type="tel"
@@ -108,11 +162,11 @@ export default function Login() {
         </List>
         <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
           {t('login.agreePrefix')}
-          <a href="#/public/web-view?title=agreement" onClick={(e) => e.stopPropagation()}>
+          <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
             {t('login.userAgreement')}
           </a>
           {t('login.and')}
-          <a href="#/public/web-view?title=privacy" onClick={(e) => e.stopPropagation()}>
+          <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
             {t('login.privacyPolicy')}
           </a>
         </Checkbox>

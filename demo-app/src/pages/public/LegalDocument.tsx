@@ -1,0 +1,30 @@
+import { useTranslation } from 'react-i18next';
+import { NavBar } from '../../ui/NavBar';
+import './legal.css';
+
+/** The numbered sections of each document, as keyed in the language files. */
+const SECTIONS = {
+  agreement: ['s1', 's2', 's3', 's4', 's5', 's6', 's7'],
+  privacy: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'],
+} as const;
+
+/** The user agreement or the privacy policy, in the app's language, under the navigation bar. */
+export function LegalDocument({ doc }: { doc: keyof typeof SECTIONS }) {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <NavBar title={t(`${doc}.title`)} />
+      <article className="legal">
+        <h1>{t(`${doc}.title`)}</h1>
+        <p>{t(`${doc}.intro`)}</p>
+        {SECTIONS[doc].map((section) => (
+          <section key={section}>
+            <h2>{t(`${doc}.${section}Title`)}</h2>
+            <p>{t(`${doc}.${section}Body`)}</p>
+          </section>
+        ))}
+        {doc === 'agreement' && <p>{t('agreement.contact')}</p>}
+      </article>
+    </div>
+  );
+}
