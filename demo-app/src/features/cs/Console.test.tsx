@@ -2,6 +2,8 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, ParleyError } from 'parley-im';
+import type { Language } from '../../i18n';
 import { renderApp } from '../../test-utils';
 import { CsConsole } from './Console';
 import { FakeDesk } from './fake-desk';
@@ -31,8 +33,8 @@ async function step(work: () => unknown = () => undefined) {
 }
 
 /** Renders the console of `desk` and lets what it started settle. */
-async function open(desk: FakeDesk, initial?: string) {
-  const view = renderApp(<Harness desk={desk} initial={initial} />);
+async function open(desk: FakeDesk, initial?: string, language: Language = 'en') {
+  const view = renderApp(<Harness desk={desk} initial={initial} />, { language });
   await step();
   return view;
 }
@@ -173,5 +175,21 @@ describe('agent console', () => {
     // Going offline empties the pending list (spec §4).
     expect(pendingRows()).toHaveLength(0);
     expect(screen.getByText('Go online to receive customers')).toBeTruthy();
+  });
+
+  it("says in the agent's language why an action failed or the team could not be read, never the SDK's English", async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    // Another agent took the customer between the list showing them and the tap.
+    desk.accept = () => Promise.reject(new ParleyError(400, MESSAGES.csAcceptedByOther));
+    await open(desk, undefined, 'zh-CN');
+    await step(() => fireEvent.click(screen.getByRole('switch', { name: '在线接待' })));
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    const row = pendingRows()[0]!;
+    await step(() => fireEvent.click(within(row).getByRole('button', { name: '接入' })));
+    expect(await screen.findByText('该客户已被其他客服接入')).toBeTruthy();
+    expect(screen.queryByText(MESSAGES.csAcceptedByOther)).toBeNull();
+
+    await step(() => desk.state.update({ error: new ParleyError(408, MESSAGES.timeout) }));
+    expect(screen.getByRole('alert').textContent).toBe('网络超时，请重试');
   });
 });

@@ -1,8 +1,9 @@
 import { Avatar, Badge, Button, List, Switch, Tag } from 'antd-mobile';
-import { ParleyError, type CsUser } from 'parley-im';
+import type { CsUser } from 'parley-im';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../ui/toast';
+import { errorText } from '../im/errors';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import type { CsDesk, DeskCustomer } from './desk';
@@ -10,8 +11,6 @@ import { DeskChat, customerName } from './DeskChat';
 import { useLive } from './live';
 import { csPreview } from './preview';
 import './cs.css';
-
-const errorMessage = (error: unknown) => ParleyError.from(error).content;
 
 /** Props of {@link CsConsole}. */
 export interface CsConsoleProps {
@@ -90,7 +89,7 @@ export function CsConsole({ desk, selectedId, onSelect, emoji }: CsConsoleProps)
     try {
       await desk.setOnline(online);
     } catch (e) {
-      toastError(errorMessage(e));
+      toastError(errorText(e, t));
     } finally {
       setSwitching(false);
     }
@@ -101,7 +100,7 @@ export function CsConsole({ desk, selectedId, onSelect, emoji }: CsConsoleProps)
       await desk.accept(customer);
       onSelect(customer.id);
     } catch (e) {
-      toastError(errorMessage(e));
+      toastError(errorText(e, t));
     }
   };
 
@@ -123,7 +122,11 @@ export function CsConsole({ desk, selectedId, onSelect, emoji }: CsConsoleProps)
             {t('cs.online')}
           </List.Item>
         </List>
-        {state.error && <div className="connection-banner">{state.error}</div>}
+        {state.error && (
+          <div className="connection-banner" role="alert">
+            {errorText(state.error, t)}
+          </div>
+        )}
         <List header={t('cs.pending', { count: state.pending.length })}>
           {state.pending.length === 0 ? (
             <List.Item className="empty">{t('cs.pendingEmpty')}</List.Item>

@@ -1,8 +1,9 @@
-import { ParleyError, type CsMessage } from 'parley-im';
+import type { CsMessage } from 'parley-im';
 import { useParleyClient } from 'parley-im/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../ui/toast';
+import { errorText } from '../im/errors';
 import { Composer } from '../im/Composer';
 import { LiveCsChat, customerChannel } from './chat';
 import { ConnectionBanner, useReadMarks } from './ChatParts';
@@ -11,8 +12,6 @@ import { CsStatusLine } from './CsStatusLine';
 import { clientLink, useLive } from './live';
 import { customerView } from './status';
 import './cs.css';
-
-const errorMessage = (error: unknown) => ParleyError.from(error).content;
 
 /**
  * The customer's chat with a customer-service team (spec §6: a customer sees only their own conversation): the
@@ -39,7 +38,7 @@ export function CustomerChat({
   const state = useLive(chat);
   const markRead = useMemo(() => () => chat.markRead(), [chat]);
   useReadMarks(state, me, markRead);
-  const run = (work: Promise<unknown>) => void work.catch((e: unknown) => toastError(errorMessage(e)));
+  const run = (work: Promise<unknown>) => void work.catch((e: unknown) => toastError(errorText(e, t)));
 
   return (
     <>

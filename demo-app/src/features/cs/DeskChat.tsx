@@ -1,9 +1,10 @@
 import { ActionSheet, Button, Dialog } from 'antd-mobile';
 import type { TFunction } from 'i18next';
-import { ParleyError, type CsUser } from 'parley-im';
+import type { CsUser } from 'parley-im';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast, toastError } from '../../ui/toast';
+import { errorText } from '../im/errors';
 import { Composer } from '../im/Composer';
 import { useReadMarks } from './ChatParts';
 import { CsMessageList } from './CsMessageList';
@@ -11,8 +12,6 @@ import { CsStatusLine } from './CsStatusLine';
 import type { CsDesk } from './desk';
 import { useLive } from './live';
 import { agentView, nameOf } from './status';
-
-const errorMessage = (error: unknown) => ParleyError.from(error).content;
 
 /** A customer's name to show. */
 export function customerName(customer: CsUser, t: TFunction): string {
@@ -44,14 +43,14 @@ export function DeskChat({
   const serving = view?.kind === 'served' && view.agent?.id === desk.me;
   const markRead = useMemo(() => () => (serving ? chat.markRead() : Promise.resolve()), [chat, serving]);
   useReadMarks(state, desk.me, markRead);
-  const run = (work: Promise<unknown>) => work.catch((e: unknown) => toastError(errorMessage(e)));
+  const run = (work: Promise<unknown>) => work.catch((e: unknown) => toastError(errorText(e, t)));
 
   const transfer = async () => {
     let agents: CsUser[];
     try {
       agents = await desk.otherAgents();
     } catch (e) {
-      return toastError(errorMessage(e));
+      return toastError(errorText(e, t));
     }
     if (agents.length === 0) return toast(t('cs.noOtherAgents'));
     const sheet = ActionSheet.show({

@@ -6,6 +6,7 @@ import {
   type CsMessage,
   type CsUser,
   type ParleyClient,
+  type ParleyError,
 } from 'parley-im';
 import { LiveCsChat, agentChannel } from './chat';
 import { clientLink, type Live } from './live';
@@ -30,7 +31,7 @@ export interface DeskState {
   /** Customers I accepted or was handed, newest first; ended ones stay until removed. */
   mine: readonly DeskCustomer[];
   /** Why the state could not be read, if it could not. */
-  error: string | undefined;
+  error: ParleyError | undefined;
 }
 
 /**
@@ -101,7 +102,7 @@ class SdkDeskState extends LiveSource<DeskState> {
         .filter(ofTeam)
         .sort((a, b) => b.lastMessage.timestamp - a.lastMessage.timestamp)
         .map(deskCustomer),
-      error: team.error?.content,
+      error: team.error,
     });
   }
 }
