@@ -1,24 +1,25 @@
-import { ParleyError, type Message } from 'parley-im';
+import { Button } from 'antd-mobile';
+import type { Message } from 'parley-im';
 import { useConnectionStatus, useMessages, useParleyClient, type ConversationTarget } from 'parley-im/react';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../ui/toast';
 import { Composer } from './Composer';
+import { errorText } from './errors';
 import { MessageBubble } from './MessageBubble';
+import './im.css';
 
 /** Loading older messages starts when the list is scrolled this close to its top. */
 const TOP_THRESHOLD_PX = 40;
 
-const errorMessage = (error: unknown) => ParleyError.from(error).content;
-
-/** A chat: history paging on scroll up, live messages, read marks, sending, retry, recall and delete. */
+/** A chat: history paging on scroll up, live messages, read marks, sending text and files, retry, recall and delete. */
 export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji: Record<string, string> | undefined }) {
   const { t } = useTranslation();
   const client = useParleyClient();
   const status = useConnectionStatus();
   // Used as `chat.x()`: the SDK declares these as methods.
   const chat = useMessages(target);
-  const { messages, loading, hasMore } = chat;
+  const { messages, uploads, loading, hasMore, error } = chat;
   const me = String(client.user?.id ?? '');
   const list = useRef<HTMLDivElement>(null);
   // Scroll height before an older page was prepended, to keep what the reader sees in place.
@@ -43,14 +44,18 @@ export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji:
     }
   }, [messages.length, newest?.messageId]);
 
-  const onScroll = () => {
+  const loadMore = () => {
     const el = list.current;
-    if (!el || loading || !hasMore || el.scrollTop > TOP_THRESHOLD_PX || messages.length === 0) return;
-    heightBeforeMore.current = el.scrollHeight;
+    if (el) heightBeforeMore.current = el.scrollHeight;
     void chat.loadMore();
   };
+  const onScroll = () => {
+    const el = list.current;
+    if (!el || loading || !hasMore || error || el.scrollTop > TOP_THRESHOLD_PX || messages.length === 0) return;
+    loadMore();
+  };
 
-  const run = (work: Promise<unknown>) => void work.catch((e: unknown) => toastError(errorMessage(e)));
+  const run = (work: Promise<unknown>) => void work.catch((e: unknown) => toastError(errorText(e, t)));
   const onRecall = (m: Message) => run(client.im.recallMessage({ messages: [m] }));
   const onDelete = (m: Message) => run(client.im.deleteMessage({ messages: [m] }));
 
@@ -66,7 +71,22 @@ export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji:
         </div>
       )}
       <div className="messages" ref={list} onScroll={onScroll} data-testid="messages">
-        <div className="messages-top">{loading ? t('im.loadingMore') : hasMore ? '' : t('im.noMore')}</div>
+        <div className="messages-top">
+          {error ? (
+            <span role="alert">
+              {t('im.historyFailed')}{' '}
+              <Button size="mini" fill="none" color="primary" onClick={loadMore}>
+                {t('common.retry')}
+              </Button>
+            </span>
+          ) : loading ? (
+            t('im.loadingMore')
+          ) : hasMore ? (
+            ''
+          ) : (
+            t('im.noMore')
+          )}
+        </div>
         {messages.map((m) => (
           <MessageBubble
             key={m.messageId}
@@ -74,9 +94,11 @@ export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji:
             me={me}
             emoji={emoji}
             showSender={target.type === 'group'}
+            upload={uploads[m.messageId]}
             onRetry={(failed) => run(chat.retry(failed))}
             onRecall={onRecall}
             onDelete={onDelete}
+            onAbort={(sending) => chat.abort(sending)}
           />
         ))}
       </div>
@@ -84,6 +106,7 @@ export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji:
         emoji={emoji}
         onSend={(text) => run(chat.sendText(text))}
         onTooLong={() => toastError(t('im.textTooLong'))}
+        onAttach={(kind, file) => run(chat.sendFile({ kind, file }))}
       />
     </>
   );

@@ -1,6 +1,8 @@
 import { ActionSheet, Avatar, Button, DotLoading } from 'antd-mobile';
-import type { Message } from 'parley-im';
+import type { Message, MessageUpload } from 'parley-im';
 import { useTranslation } from 'react-i18next';
+import { isMedia } from './media';
+import { MediaContent } from './MediaContent';
 import { MessageText } from './MessageText';
 import { previewOf } from './preview';
 
@@ -11,13 +13,29 @@ export interface MessageBubbleProps {
   emoji: Record<string, string> | undefined;
   /** Whether to show the sender's name (group chats). */
   showSender: boolean;
+  /** The upload of an own media message this device sends, or failed to. */
+  upload?: MessageUpload | undefined;
   onRetry: (message: Message) => void;
   onRecall: (message: Message) => void;
   onDelete: (message: Message) => void;
+  onAbort?: (message: Message) => void;
 }
 
-/** One message: own on the right with its status (sending, failed with retry, read), others on the left. */
-export function MessageBubble({ message: m, me, emoji, showSender, onRetry, onRecall, onDelete }: MessageBubbleProps) {
+/**
+ * One message: own on the right with its status (sending with upload progress, failed with retry, read), others on
+ * the left. Text and media; tap a text bubble, long-press any, or use "more" beside media, for recall and delete.
+ */
+export function MessageBubble({
+  message: m,
+  me,
+  emoji,
+  showSender,
+  upload,
+  onRetry,
+  onRecall,
+  onDelete,
+  onAbort,
+}: MessageBubbleProps) {
   const { t } = useTranslation();
   const own = m.senderId === me;
   if (m.recalled) {
@@ -28,17 +46,16 @@ export function MessageBubble({ message: m, me, emoji, showSender, onRetry, onRe
     );
   }
   const sender = m.scene === 'group' ? m.senderData : {};
-  // previewOf gives a text message's own text, and "[image]" and the like for the rest.
-  const text = previewOf(m, me, t);
+  const media = isMedia(m);
 
+  // Recall: own, successful, not yet recalled (spec §4); delete: anything not being sent (spec §5).
+  const actions = [
+    ...(own && m.status === 'success' ? [{ key: 'recall', text: t('im.recall'), onClick: () => onRecall(m) }] : []),
+    ...(m.status !== 'sending'
+      ? [{ key: 'delete', text: t('im.delete'), danger: true, onClick: () => onDelete(m) }]
+      : []),
+  ];
   const openActions = () => {
-    // Recall: own, successful, not yet recalled (spec §4); delete: anything not being sent (spec §5).
-    const actions = [
-      ...(own && m.status === 'success' ? [{ key: 'recall', text: t('im.recall'), onClick: () => onRecall(m) }] : []),
-      ...(m.status !== 'sending'
-        ? [{ key: 'delete', text: t('im.delete'), danger: true, onClick: () => onDelete(m) }]
-        : []),
-    ];
     if (actions.length === 0) return;
     const sheet = ActionSheet.show({
       actions: actions.map(({ onClick, ...a }) => ({ ...a, onClick: () => (sheet.close(), onClick()) })),
@@ -53,12 +70,39 @@ export function MessageBubble({ message: m, me, emoji, showSender, onRetry, onRe
         {showSender && !own && typeof sender['name'] === 'string' && (
           <div className="message-sender">{sender['name']}</div>
         )}
-        <div className="bubble" onClick={openActions} role="button" tabIndex={0}>
-          <MessageText text={text} emoji={emoji} />
+        <div className="message-row">
+          <div
+            className={media ? 'bubble bubble-media' : 'bubble'}
+            onClick={media ? undefined : openActions}
+            onContextMenu={(e) => {
+              e.preventDefault();
+              openActions();
+            }}
+            role={media ? undefined : 'button'}
+            tabIndex={media ? undefined : 0}
+          >
+            {media ? (
+              <MediaContent
+                kind={m.type}
+                payload={m.payload}
+                upload={upload}
+                uploading={m.status === 'sending'}
+                onAbort={() => onAbort?.(m)}
+              />
+            ) : (
+              // previewOf gives a text message's own text, and "[message]" for an app's custom types.
+              <MessageText text={previewOf(m, me, t)} emoji={emoji} />
+            )}
+          </div>
+          {media && actions.length > 0 && (
+            <button type="button" className="message-more" aria-label={t('im.more')} onClick={openActions}>
+              ⋯
+            </button>
+          )}
         </div>
         {own && (
           <div className="message-status">
-            {m.status === 'sending' && (
+            {m.status === 'sending' && !upload && (
               <span>
                 <DotLoading /> {t('im.sending')}
               </span>
