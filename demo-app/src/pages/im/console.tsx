@@ -11,7 +11,7 @@ import { CsConsole } from '../../features/cs/Console';
 import { createSdkDesk } from '../../features/cs/desk';
 import { agentTeamsOf, teamTitle, type CsTeamInfo } from '../../features/cs/teams';
 import type { StoredUser } from '../../features/member/api';
-import { DelayedLoading } from '../../ui/DelayedLoading';
+import { MessagingGate } from '../../features/im/MessagingGate';
 import { NavBar } from '../../ui/NavBar';
 
 /** The console of one team over the SDK; the chosen customer lives in the URL, so back works on a phone. */
@@ -68,7 +68,7 @@ export default function ImConsole() {
   if (!user || !team) {
     body = <ErrorBlock status="empty" title={t('cs.notAgent')} description="" />;
   } else if (!available) {
-    body = <DelayedLoading />;
+    body = <MessagingGate>{null}</MessagingGate>;
   } else {
     body = <TeamConsole key={team.id} team={team} user={user} />;
   }
