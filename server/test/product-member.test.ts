@@ -1,8 +1,23 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { verifyOtp } from '../src/auth/otp.js';
 import { MEMBER_LIMITS } from '../src/members/service.js';
-import { SECURE_APP } from './helpers.js';
+import { createDevSmsProvider } from '../src/members/sms.js';
+import { createParleyServer } from '../src/server.js';
+import { SECURE_APP, defer, testConfig } from './helpers.js';
 import { PHONE, startProductServer } from './product-support.js';
+
+/** A logger at info level whose JSON lines the test reads. */
+function memoryLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { logger, lines };
+}
+
+const SMS_LOG = 'sms code (development provider, not sent)';
 
 describe('product API: login by SMS code', () => {
   it('sends a code and refuses another within 60 s ("do not operate frequently")', async () => {
@@ -124,5 +139,44 @@ describe('product API: member/info', () => {
     expect(await p.call('member/profile', { token, id })).toMatchObject({ ret: { id, username: 'user8000', img: '' } });
     expect(await p.call('member/profile', { id })).toMatchObject({ code: 'token_invalid' });
     expect(await p.call('member/profile', { token, id: 'nobody' })).toMatchObject({ code: 'user_missing' });
+  });
+});
+
+describe('the development SMS provider', () => {
+  it('writes each code to the log at info level and keeps the last one per phone', async () => {
+    const { logger, lines } = memoryLogger();
+    const sms = createDevSmsProvider(logger);
+    await sms.send({ phone: PHONE, code: '123456' });
+    await sms.send({ phone: PHONE, code: '654321' });
+    await sms.send({ phone: '+44 7700900123', code: '000111' });
+    expect(lines.filter((l) => l['msg'] === SMS_LOG)).toEqual([
+      expect.objectContaining({ level: 30, phone: PHONE, code: '123456' }),
+      expect.objectContaining({ level: 30, phone: PHONE, code: '654321' }),
+      expect.objectContaining({ level: 30, phone: '+44 7700900123', code: '000111' }),
+    ]);
+    expect(sms.lastCode(PHONE)).toBe('654321');
+    expect(sms.lastCode('13900139000')).toBeUndefined();
+  });
+
+  it('is what a server without its own provider uses: the logged code signs in', async () => {
+    const { logger, lines } = memoryLogger();
+    const server = createParleyServer(testConfig({ productAppkey: SECURE_APP.appkey }), { logger });
+    defer(() => server.close());
+    const { url } = await server.listen();
+    const call = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${url}/index.php/api/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as Record<string, unknown>;
+
+    expect(await call('member/send_code', { phone: PHONE })).toMatchObject({ ret: true });
+    const logged = lines.find((l) => l['msg'] === SMS_LOG);
+    expect(logged).toMatchObject({ phone: PHONE, code: expect.stringMatching(/^\d{6}$/) });
+    expect(await call('member/login', { phone: PHONE, code: logged?.['code'], agree: true })).toMatchObject({
+      ret: { username: 'user8000' },
+    });
   });
 });
