@@ -164,7 +164,7 @@ export function MediaContent({ kind, payload, upload, uploading, onAbort }: Medi
     }
   }
   return (
-    <span className={`media media-${kind}`} data-testid="media" data-kind={kind}>
+    <span className="media" data-testid="media" data-kind={kind}>
       {content}
       {uploading && upload && (
         <span className="media-progress" onClick={keep} role="presentation">
