@@ -4,17 +4,56 @@
  * to 5 before the host name (`1localhost:3000`): a lookup hook in this test process resolves those names to
  * loopback, and Node 20 lacks the `navigator` a browser has. Tests of its upload path install the few browser
  * globals that path reads ({@link installUploadGlobals}) for themselves only. Nothing else is faked.
+ *
+ * Two probes, neither of which changes what the client or the server does: {@link referenceLink} cuts the
+ * client's sockets as a lost network would, and {@link watchServerSockets} records what the server receives from
+ * and pushes to each socket, which shows what the client's own de-duplication would hide from the app.
  */
 import dns from 'node:dns';
+import type { Socket } from 'socket.io';
 import { WebSocket } from 'ws';
 import { afterEach, onTestFinished } from 'vitest';
+import type { ParleyServer } from '../../server/src/server.js';
 import { NodeXMLHttpRequest, PngHeaderImage } from './browser-globals.js';
 
 type LookupCallback = (...args: unknown[]) => void;
 const originalLookup = dns.lookup.bind(dns) as (host: string, options: unknown, callback?: LookupCallback) => void;
 (dns as unknown as { lookup: typeof originalLookup }).lookup = (host, options, callback) =>
   originalLookup(/^[1-5]localhost$/.test(host) ? 'localhost' : host, options, callback);
-(globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+
+/** The reference client's open sockets, and whether its network is up. */
+const link = { up: true, sockets: new Set<WebSocket>() };
+
+/**
+ * The `ws` WebSocket, keeping the sockets the reference client opens so that {@link referenceLink} can cut them.
+ * The client reads the global once, when it loads, so this is what it uses from the start.
+ */
+class ReferenceWebSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    // With the network down a new socket fails as an unreachable host does: error, then close, never open.
+    if (!link.up) {
+      this.terminate();
+      return;
+    }
+    link.sockets.add(this);
+    this.once('close', () => link.sockets.delete(this));
+  }
+}
+(globalThis as { WebSocket?: unknown }).WebSocket = ReferenceWebSocket;
+
+/** The reference client's network, for tests of a lost link. Restored after every test. */
+export const referenceLink = {
+  /** Drops every open socket without a closing handshake, and fails new ones until {@link restore}. */
+  lose(): void {
+    link.up = false;
+    for (const socket of link.sockets) socket.terminate();
+  },
+  /** Lets the client's next reconnect attempt through. */
+  restore(): void {
+    link.up = true;
+  },
+};
 // The client picks its message builders by platform; Node 20 has no `navigator`, so it would take itself for a
 // platform it has no builders for. A browser's `navigator` is the one global it needs.
 if (typeof (globalThis as { navigator?: unknown }).navigator === 'undefined') {
@@ -98,15 +137,54 @@ export async function connectReference(
 }
 
 afterEach(async () => {
+  referenceLink.restore();
   if (GoEasy.getConnectionStatus() === 'disconnected') return;
   await call((o) => GoEasy.disconnect(o)).catch(() => undefined);
 });
 
-/** Waits for `check` to hold (within 5 s). */
-export async function eventually(check: () => boolean, what: string): Promise<void> {
+/** Waits for `check` to hold (within 5 s); `what` names the event or call awaited, for the failure. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within 5 s`);
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within 5 s`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** One socket as the server sees it: what it received and pushed, in order. */
+export interface ServerSideSocket {
+  /** The user its latest `authorize` named. */
+  userId: unknown;
+  /** The `sid` its latest `authorize` carried: null on a first connect, the session's on a reconnect. */
+  sid: unknown;
+  /** Events from the client, pushes and plain emits alike (`ack`, `imAck`, ...). */
+  readonly received: Array<{ event: string; params: Record<string, unknown> }>;
+  /** Pushes to the client, JSON strings parsed. */
+  readonly sent: Array<{ event: string; payload: Record<string, unknown> }>;
+  /** Whether the server has seen it disconnect. */
+  closed: boolean;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> => {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+};
+
+/** Records every socket that connects to `server` from now until the end of the test. */
+export function watchServerSockets(server: ParleyServer): ServerSideSocket[] {
+  const sockets: ServerSideSocket[] = [];
+  const listener = (socket: Socket) => {
+    const seen: ServerSideSocket = { userId: undefined, sid: undefined, received: [], sent: [], closed: false };
+    sockets.push(seen);
+    socket.onAny((event: string, params: unknown) => {
+      const record = asRecord(params);
+      if (event === 'authorize') Object.assign(seen, { userId: record.userId, sid: record.sid });
+      seen.received.push({ event, params: record });
+    });
+    socket.onAnyOutgoing((event: string, payload: unknown) => seen.sent.push({ event, payload: asRecord(payload) }));
+    socket.on('disconnect', () => (seen.closed = true));
+  };
+  server.io.on('connection', listener);
+  onTestFinished(() => void server.io.off('connection', listener));
+  return sockets;
 }
