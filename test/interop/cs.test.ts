@@ -10,6 +10,7 @@ interface RefMessage {
   senderId: string;
   type: string;
   payload: unknown;
+  timestamp: number;
   teamId?: string;
   accepted?: boolean;
 }
@@ -33,6 +34,10 @@ async function parley(url: string, id: string): Promise<ParleyClient> {
 function refTeam(): RefTeam {
   return (GoEasy.im.csteam as unknown as (teamId: string) => RefTeam)(TEAM);
 }
+
+/** A session event as it reaches either side: who caused it, and its payload. */
+const sessionEvents = (messages: ReadonlyArray<{ type: string; senderId: string; payload: unknown }>) =>
+  messages.filter((m) => m.type.startsWith('CS_')).map((m) => [m.type, m.senderId, m.payload]);
 
 describe('reference client: customer service', () => {
   it('INTEROP-12: the reference client as customer; Parley agents accept, transfer and end', async () => {
@@ -59,27 +64,48 @@ describe('reference client: customer service', () => {
       to: { type: 'cs', id: TEAM, data: { name: 'Support' } },
     });
     const sent = await call<RefMessage>((o) => GoEasy.im.sendMessage!(o), { message });
-    expect(sent).toMatchObject({ teamId: TEAM, accepted: false });
+    expect([sent.teamId, sent.accepted], 'sendMessage onSuccess: [teamId, accepted]').toEqual([TEAM, false]);
+    // The session is named by the time of the message that opened it (CS-4); on the customer's side the reference
+    // keeps no sessionId on messages.
+    const sessionStart = sent.timestamp;
     await eventually(
       () => alicePending.some((l) => l.conversations.some((c) => c.id === 'ref')),
-      'ref pending at alice',
+      'PENDING_CONVERSATIONS_UPDATED at alice (ref)',
     );
 
     await alice.im.csteam(TEAM).accept({ customer: { id: 'ref', data: { name: 'Ref' } } });
-    await eventually(() => atRef.some((m) => m.type === 'CS_ACCEPT'), 'CS_ACCEPT at the customer');
+    await eventually(() => atRef.length === 1, 'CS_MESSAGE_RECEIVED at the customer (CS_ACCEPT)');
     await alice.im.csteam(TEAM).transfer({ customerId: 'ref', agentId: 'bob' });
-    await eventually(() => atRef.some((m) => m.type === 'CS_TRANSFER'), 'CS_TRANSFER at the customer');
+    await eventually(() => atRef.length === 2, 'CS_MESSAGE_RECEIVED at the customer (CS_TRANSFER)');
     const reply = bob.im
       .csteam(TEAM)
       .createTextMessage({ text: 'Bob here', to: { type: 'cs', id: 'ref', data: { name: 'Ref' } } });
     await bob.im.sendMessage({ message: reply });
-    await eventually(() => atRef.some((m) => m.type === 'text' && m.senderId === 'bob'), "bob's reply at the customer");
+    await eventually(() => atRef.length === 3, "CS_MESSAGE_RECEIVED at the customer (bob's reply)");
     await bob.im.csteam(TEAM).end({ id: 'ref' });
-    await eventually(() => atRef.some((m) => m.type === 'CS_END'), 'CS_END at the customer');
-    expect(await bob.im.csteam(TEAM).customerStatus({ id: 'ref' })).toMatchObject({ status: 'FREE' });
+    await eventually(() => atRef.length === 4, 'CS_MESSAGE_RECEIVED at the customer (CS_END)');
+    expect(
+      atRef.map((m) => [m.type, m.senderId, m.teamId, m.accepted]),
+      'CS_MESSAGE_RECEIVED at the customer: [type, senderId, teamId, accepted]',
+    ).toEqual([
+      ['CS_ACCEPT', 'alice', TEAM, true],
+      ['CS_TRANSFER', 'alice', TEAM, true],
+      ['text', 'bob', TEAM, true],
+      ['CS_END', 'bob', TEAM, true],
+    ]);
+    expect(sessionEvents(atRef), 'CS_MESSAGE_RECEIVED at the customer: [type, senderId, payload]').toEqual([
+      ['CS_ACCEPT', 'alice', { sessionStart }],
+      ['CS_TRANSFER', 'alice', { sessionStart, transferTo: { id: 'bob', data: { name: 'Bob' } } }],
+      ['CS_END', 'bob', { sessionStart }],
+    ]);
+    expect(atRef[2]?.payload, "CS_MESSAGE_RECEIVED (bob's reply): payload").toEqual({ text: 'Bob here' });
+    expect(
+      await bob.im.csteam(TEAM).customerStatus({ id: 'ref' }),
+      'customerStatus after CS_END: status',
+    ).toMatchObject({ status: 'FREE' });
   });
 
-  it('INTEROP-13: the reference client as agent; a Parley customer; pending, accept, transfer', async () => {
+  it('INTEROP-13: the reference client as agent sees a Parley customer pending, accepts, transfers and ends', async () => {
     const { url, port } = await startServer({ apps: [OPEN_APP] });
     const bob = await parley(url, 'bob');
     await bob.im.csteam(TEAM).online({ teamData: { name: 'Support' }, agentData: { name: 'Bob' } });
@@ -95,30 +121,60 @@ describe('reference client: customer service', () => {
     await call((o) => GoEasy.im.pendingConversations!(o));
 
     const carol = await parley(url, 'carol');
+    const atCarol: CsMessage[] = [];
+    carol.im.on('CS_MESSAGE_RECEIVED', (m) => atCarol.push(m));
     const first = (await carol.im.sendMessage({
       message: carol.im.createTextMessage({
         text: 'hello team',
         to: { type: 'cs', id: TEAM, data: { name: 'Support' } },
       }),
     })) as CsMessage;
+    expect([first.status, first.teamId], 'sendMessage (customer): [status, teamId]').toEqual(['success', TEAM]);
+    const sessionStart = first.sessionId;
     await eventually(
       () => pending.some((l) => l.conversations.some((c) => c.id === 'carol')),
-      'carol pending at the reference',
+      'PENDING_CONVERSATIONS_UPDATED at the reference (carol)',
     );
+    const status = () =>
+      call<{ status: string; agent?: { id: string } }>((o) => refTeam().customerStatus(o), { id: 'carol' });
 
     await call((o) => refTeam().accept(o), { customer: { id: 'carol', data: { name: 'Carol' } } });
-    const status = await call<{ status: string; agent?: { id: string } }>((o) => refTeam().customerStatus(o), {
-      id: 'carol',
+    expect(await status(), 'csteam.customerStatus after accept: {status, agent}').toMatchObject({
+      status: 'ACCEPTED',
+      agent: { id: 'ref' },
     });
-    expect(status).toMatchObject({ status: 'ACCEPTED', agent: { id: 'ref' } });
-    expect(first).toMatchObject({ status: 'success', teamId: TEAM });
+    await eventually(() => atCarol.length === 1, 'CS_MESSAGE_RECEIVED at the customer (CS_ACCEPT)');
 
     await call((o) => refTeam().transfer(o), { customerId: 'carol', agentId: 'bob' });
-    expect(await bob.im.csteam(TEAM).customerStatus({ id: 'carol' })).toMatchObject({
+    expect(await bob.im.csteam(TEAM).customerStatus({ id: 'carol' }), 'customerStatus after transfer').toMatchObject({
       status: 'ACCEPTED',
       agent: { id: 'bob' },
     });
-    await bob.im.csteam(TEAM).end({ id: 'carol' });
-    expect(await bob.im.csteam(TEAM).customerStatus({ id: 'carol' })).toMatchObject({ status: 'FREE' });
+    await eventually(() => atCarol.length === 2, 'CS_MESSAGE_RECEIVED at the customer (CS_TRANSFER)');
+
+    // Bob hands the customer back, so that the reference, holding it again, ends the session itself.
+    await bob.im.csteam(TEAM).transfer({ customerId: 'carol', agentId: 'ref' });
+    expect(await status(), 'csteam.customerStatus after the hand-back: {status, agent}').toMatchObject({
+      status: 'ACCEPTED',
+      agent: { id: 'ref' },
+    });
+    await call((o) => refTeam().end(o), { id: 'carol' });
+    expect(await status(), 'csteam.customerStatus after end: status').toMatchObject({ status: 'FREE' });
+    await eventually(() => atCarol.length === 4, 'CS_MESSAGE_RECEIVED at the customer (CS_END)');
+
+    expect(
+      atCarol.map((m) => [m.teamId, m.to, m.accepted, m.sessionId]),
+      'CS_MESSAGE_RECEIVED at the customer: [teamId, to, accepted, sessionId]',
+    ).toEqual(Array.from({ length: 4 }, () => [TEAM, 'carol', true, sessionStart]));
+    expect(sessionEvents(atCarol), 'CS_MESSAGE_RECEIVED at the customer: [type, senderId, payload]').toEqual([
+      ['CS_ACCEPT', 'ref', { sessionStart }],
+      ['CS_TRANSFER', 'ref', { sessionStart, transferTo: { id: 'bob', data: { name: 'Bob' } } }],
+      ['CS_TRANSFER', 'bob', { sessionStart, transferTo: { id: 'ref', data: { name: 'Ref' } } }],
+      ['CS_END', 'ref', { sessionStart }],
+    ]);
+    expect(
+      atCarol.filter((m) => m.senderId === 'ref').map((m) => m.senderData),
+      'CS_MESSAGE_RECEIVED at the customer (from the reference): senderData',
+    ).toEqual([{ name: 'Ref' }, { name: 'Ref' }, { name: 'Ref' }]);
   });
 });
