@@ -9,7 +9,7 @@ describe('reference client: connection', () => {
     const { port } = await startServer();
     const otp = issueOtp({ secretKey: SECURE_APP.secretKey, userId: 'alice', now: Date.now() }).otp;
     await connectReference(port, SECURE_APP.appkey, { id: 'alice', otp });
-    expect(GoEasy.getConnectionStatus()).toBe('connected');
+    expect(GoEasy.getConnectionStatus(), 'getConnectionStatus() after connect onSuccess').toBe('connected');
   });
 
   it('INTEROP-2: a refused otp gives onFailed with 401', async () => {
@@ -18,8 +18,12 @@ describe('reference client: connection', () => {
     const error = await call((o) => GoEasy.connect(o), { id: 'alice', data: {}, otp: 'forged' }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ReferenceFailure);
-    expect((error as ReferenceFailure).failure).toMatchObject({ code: 401, content: 'Invalid otp' });
+    expect(error, 'connect: onFailed called').toBeInstanceOf(ReferenceFailure);
+    expect((error as ReferenceFailure).failure, 'connect onFailed: {code, content}').toEqual({
+      code: 401,
+      content: 'Invalid otp',
+    });
+    expect(GoEasy.getConnectionStatus(), 'getConnectionStatus() after connect onFailed').toBe('connect_failed');
   });
 
   it('INTEROP-3: after a server restart that keeps sessions the status is reconnected', async () => {
@@ -28,8 +32,8 @@ describe('reference client: connection', () => {
     const otp = issueOtp({ secretKey: SECURE_APP.secretKey, userId: 'alice', now: Date.now() }).otp;
     await connectReference(first.port, SECURE_APP.appkey, { id: 'alice', otp });
     await first.server.close();
-    await eventually(() => GoEasy.getConnectionStatus() !== 'connected', 'the link to drop');
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnecting', "getConnectionStatus() 'reconnecting'");
     await startServer({ sqlite, port: first.port });
-    await eventually(() => GoEasy.getConnectionStatus() === 'reconnected', 'reconnected');
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnected', "getConnectionStatus() 'reconnected'");
   }, 30_000);
 });
