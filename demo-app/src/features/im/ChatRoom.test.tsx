@@ -150,6 +150,20 @@ describe('chat: history, recall and delete', () => {
     expect(screen.getByText('No more messages')).toBeTruthy();
   });
 
+  it('says when the history could not be loaded, and loads it on retry', async () => {
+    const chat = fakeChat();
+    chat.im.fromPeer('bob', 'are you there?', false);
+    chat.server.handle('IM_HISTORY', () => ({ code: 408, resultCode: 408, content: 'Host unreachable or timeout' }));
+    await openChat(chat);
+    expect(await screen.findByText('Could not load messages')).toBeTruthy();
+    expect(messages()).toHaveLength(0);
+
+    chat.server.handle('IM_HISTORY', () => ({ code: 200, content: { messages: chat.im.stored, userOffsets: [] } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('are you there?')).toBeTruthy();
+    expect(screen.queryByText('Could not load messages')).toBeNull();
+  });
+
   it('recalls my own message and deletes one of theirs, from the message actions', async () => {
     const chat = fakeChat();
     chat.im.fromPeer('bob', 'hello from Bob', false);
