@@ -1,7 +1,6 @@
 import type { ParleyClient } from '../client.js';
 import { ParleyError } from '../core/errors.js';
 import { isOnline } from '../core/status.js';
-import type { RichKind } from '../modules/im/media.js';
 import type { Message, MessageTarget } from '../modules/im/types.js';
 import { LiveSource } from './source.js';
 
@@ -17,7 +16,7 @@ export type SendFileOptions =
 
 /** A media message sent through {@link LiveMessages.sendFile}, while it uploads or after it failed. */
 export interface MessageUpload {
-  kind: RichKind;
+  kind: SendFileOptions['kind'];
   /** The file being sent, e.g. for a local preview while its URL is not known yet. */
   file: Blob;
   /** Upload progress, 0 to 100. */
@@ -47,7 +46,7 @@ export interface ConversationTarget {
   data?: Record<string, unknown>;
 }
 
-const MEDIA: ReadonlySet<string> = new Set<RichKind>(['image', 'file', 'audio', 'video']);
+const MEDIA: ReadonlySet<string> = new Set<SendFileOptions['kind']>(['image', 'file', 'audio', 'video']);
 
 /**
  * A conversation's messages: the newest page when the connection is up, older pages on `loadMore()`, live
