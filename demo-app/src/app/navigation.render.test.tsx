@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Toast } from 'antd-mobile';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installAntdRender } from '../ui/antd-render';
 import { HOME_PATH } from './navigation';
-import { currentRoute, renderShell, testConfig } from './shell-test-utils';
+import { cleanupShell, currentRoute, renderShell, testConfig } from './shell-test-utils';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const SLOW = { timeout: 5000 };
@@ -21,10 +20,8 @@ beforeAll(() => {
   api.listen({ onUnhandledRequest: 'error' });
 });
 beforeEach(() => localStorage.clear());
-afterEach(async () => {
-  cleanup();
-  act(() => Toast.clear());
-  await waitFor(() => expect(document.querySelector('.adm-toast-mask')).toBeNull(), SLOW);
+afterEach(() => {
+  cleanupShell();
 });
 afterAll(() => api.close());
 

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Dialog } from 'antd-mobile';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeServer } from '../../../test/support/fake-server';
 import { fakeIm } from '../../../test/support/fake-im';
 import { installAntdRender } from '../ui/antd-render';
-import { renderShell, testConfig } from './shell-test-utils';
+import { cleanupShell, renderShell, testConfig } from './shell-test-utils';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const SLOW = { timeout: 5000 };
@@ -56,10 +55,8 @@ beforeEach(() => {
   messaging = new FakeServer();
   fakeIm(messaging, USER.id);
 });
-afterEach(async () => {
-  cleanup();
-  act(() => Dialog.clear());
-  await waitFor(() => expect(document.querySelector('.adm-dialog')).toBeNull(), SLOW);
+afterEach(() => {
+  cleanupShell();
 });
 afterAll(() => api.close());
 

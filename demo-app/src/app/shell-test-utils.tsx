@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
+import { Dialog, Toast } from 'antd-mobile';
 import type { Transport } from 'parley-im';
 import { HashRouter } from 'react-router';
 import type { AppConfig } from '../features/api/config';
@@ -51,3 +52,16 @@ export function renderShell({
 
 /** The hash route the app shows now, e.g. `/user/login?redirect=...`. */
 export const currentRoute = () => window.location.hash.replace(/^#/, '');
+
+/**
+ * Unmounts the app and removes the dialogs and toasts it left: antd-mobile renders those outside the app and takes
+ * them away only after their closing animation, which must not leak into the next test.
+ */
+export function cleanupShell(): void {
+  cleanup();
+  act(() => {
+    Dialog.clear();
+    Toast.clear();
+  });
+  document.body.replaceChildren();
+}

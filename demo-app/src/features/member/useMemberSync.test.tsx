@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { Dialog } from 'antd-mobile';
+import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderShell, testConfig } from '../../app/shell-test-utils';
+import { cleanupShell, renderShell, testConfig } from '../../app/shell-test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
@@ -29,12 +28,9 @@ beforeEach(() => {
   localStorage.setItem('user', JSON.stringify(USER));
   infoCalls.length = 0;
 });
-afterEach(async () => {
-  cleanup();
+afterEach(() => {
+  cleanupShell();
   vi.useRealTimers();
-  // Dialogs render outside the page: close them so that the next test starts without one.
-  act(() => Dialog.clear());
-  await waitFor(() => expect(document.querySelector('.adm-dialog')).toBeNull());
 });
 afterAll(() => api.close());
 

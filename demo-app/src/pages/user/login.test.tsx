@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Toast } from 'antd-mobile';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentRoute, renderShell, testConfig } from '../../app/shell-test-utils';
+import { cleanupShell, currentRoute, renderShell, testConfig } from '../../app/shell-test-utils';
 import { COUNTRIES, QUHAO_KEY, searchCountries } from '../../features/member/countries';
 import { installAntdRender } from '../../ui/antd-render';
 
@@ -30,10 +29,8 @@ beforeEach(() => {
   sessionStorage.clear();
   logins.length = 0;
 });
-afterEach(async () => {
-  cleanup();
-  act(() => Toast.clear());
-  await waitFor(() => expect(document.querySelector('.adm-toast-mask')).toBeNull(), SLOW);
+afterEach(() => {
+  cleanupShell();
 });
 afterAll(() => api.close());
 
