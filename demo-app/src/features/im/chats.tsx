@@ -54,8 +54,9 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
 }
 
 /**
- * Group chat: joins the group while the page is open (again after each new connection), so that its messages
- * arrive, and leaves it when the page closes; the group's presence under the title.
+ * Group chat: opening it joins the group (again after each new connection, which costs nothing when already a
+ * member). Membership outlives the page, as in every chat app: the group's messages keep arriving, and the group
+ * stays in the conversation list. The group's presence shows under the title while the page is open.
  */
 export function GroupChat({ gid, emoji }: { gid: string; emoji: Emoji }) {
   const { t } = useTranslation();
@@ -64,10 +65,6 @@ export function GroupChat({ gid, emoji }: { gid: string; emoji: Emoji }) {
   useEffect(() => {
     if (!online) return;
     void client.im.subscribeGroup({ groupIds: [gid] }).catch(() => undefined);
-    return () => {
-      if (ONLINE.has(client.getConnectionStatus()))
-        void client.im.unsubscribeGroup({ groupId: gid }).catch(() => undefined);
-    };
   }, [client, gid, online]);
   const name = t('im.group', { id: gid });
   return (
