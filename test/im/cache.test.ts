@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConversationStore, newConversation } from '../../src/modules/im/conversations.js';
 import { HistoryCache } from '../../src/modules/im/history-cache.js';
@@ -76,6 +77,67 @@ describe('history cache lookups', () => {
     expect(cache.find('m5')).toBeUndefined();
     cache.prepend([message('p1', 1), message('p2', 2)], true);
     expect(cache.find('p2')?.timestamp).toBe(2);
+  });
+});
+
+describe('history cache against a plain model', () => {
+  /** What the cache must behave like: a sorted list, trimmed from the front to its capacity at once. */
+  class Model {
+    messages: Message[] = [];
+    constructor(readonly capacity: number) {}
+    put(m: Message) {
+      this.messages = this.messages.filter((x) => x.messageId !== m.messageId);
+      this.messages.push(m);
+      this.messages = [...this.messages].sort(
+        (a, b) => (a.status === 'success' ? 0 : 1) - (b.status === 'success' ? 0 : 1) || a.timestamp - b.timestamp,
+      );
+      this.messages = this.messages.slice(-this.capacity);
+    }
+    remove(ids: string[]) {
+      this.messages = this.messages.filter((m) => !ids.includes(m.messageId));
+    }
+  }
+  const op = fc.oneof(
+    fc.record({
+      kind: fc.constant('put' as const),
+      id: fc.integer({ min: 0, max: 400 }),
+      ts: fc.integer({ min: 1, max: 1e6 }),
+      sent: fc.boolean(),
+    }),
+    fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 400 }) }),
+    fc.record({ kind: fc.constant('read' as const) }),
+  );
+
+  it('IMC-10: puts, removals and reads agree with the model through many trims', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 50, maxLength: 600 }), fc.integer({ min: 1, max: 90 }), (ops, capacity) => {
+        const cache = new HistoryCache(capacity);
+        const model = new Model(capacity);
+        for (const o of ops) {
+          if (o.kind === 'put') {
+            const m = message(`m${o.id}`, o.ts, o.sent ? 'success' : 'sending');
+            cache.put(m);
+            model.put(m);
+          } else if (o.kind === 'remove') {
+            cache.remove([`m${o.id}`]);
+            model.remove([`m${o.id}`]);
+          }
+          // Reads that do not go through all() must see the same window as all().
+          expect(cache.size).toBe(model.messages.length);
+          expect(cache.last()?.messageId).toBe(model.messages.at(-1)?.messageId);
+          expect(cache.oldestSuccessTime()).toBe(model.messages.find((m) => m.status === 'success')?.timestamp ?? 0);
+          expect(cache.newestSuccessTime()).toBe(
+            model.messages.filter((m) => m.status === 'success').at(-1)?.timestamp ?? 0,
+          );
+          const probe = `m${o.kind === 'read' ? 0 : o.id}`;
+          expect(cache.find(probe)?.messageId).toBe(model.messages.find((m) => m.messageId === probe)?.messageId);
+          if (o.kind === 'read')
+            expect(cache.all().map((m) => m.messageId)).toEqual(model.messages.map((m) => m.messageId));
+        }
+        expect(cache.all().map((m) => m.messageId)).toEqual(model.messages.map((m) => m.messageId));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
