@@ -16,7 +16,7 @@ import type { Connection } from '../../core/connection.js';
 import { ConversationStore } from './conversations.js';
 import { deliverCs } from './cs-inbox.js';
 import { customerOf, transitionOf } from './cs-message.js';
-import { fromWire, sceneOf } from './message.js';
+import { fromWire } from './message.js';
 import type { ImState } from './state.js';
 import { conversationOf, type ConversationList, type CsMessage } from './types.js';
 import type { ImWire } from './wire.js';
@@ -76,7 +76,6 @@ export class CsAgent {
     this.#connection = connection;
     this.#state = state;
     this.#wire = wire;
-    connection.pushes.on(SERVER_PUSHES.imMessage, (payload) => this.#onPush(payload));
     connection.pushes.on(SERVER_PUSHES.csOnlineChanged, (payload) => this.#onOnlineChanged(payload));
     connection.events.on('connectionStatus', ({ status }) => {
       // Which teams I am online in is asked again after the link comes back (another device may have changed it).
@@ -194,9 +193,8 @@ export class CsAgent {
     return page.messages as CsMessage[];
   }
 
-  #onPush(payload: unknown): void {
-    // Every IM push comes here and to the chat inbox: each side looks at the scene before it parses.
-    if (sceneOf(payload) !== 'cs') return;
+  /** A pushed IM message of the scene `cs`: the chat inbox hands those over (inbox.ts). */
+  receivePush(payload: unknown): void {
     const wire = readWireImMessage(payload);
     if (!wire || wire.t !== 'cs') return;
     if (wantsImAck(this.#connection.moduleData)) this.#connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });

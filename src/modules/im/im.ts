@@ -52,7 +52,7 @@ export class Im extends ImGroupsAndPresence {
     this.#outbox = new Outbox(connection, this.#wire);
     this.#cs = new CsAgent(connection, this.#state, this.#wire);
     this.#state.fetchData = (ref) => this.#wire.data(ref);
-    listenToPushes(connection, this.#state);
+    listenToPushes(connection, this.#state, (payload) => this.#cs.receivePush(payload));
     connection.events.on('connectionStatus', ({ status }) => {
       if (status === 'reconnecting') this.#state.beginOutage();
       if (status === 'reconnected' || status === 'expired_reconnected') void resync(this.#state, this.#wire);

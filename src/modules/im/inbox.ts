@@ -101,12 +101,18 @@ function refFor(scene: unknown, other: string): ConversationRef | undefined {
   return undefined;
 }
 
-/** Wires the IM pushes of the connection into the state. */
-export function listenToPushes(connection: Connection, state: ImState): void {
+/**
+ * Wires the IM pushes of the connection into the state. Customer-service messages go to `onCsMessage` unparsed
+ * (cs-agent.ts): one listener for every pushed message, which each member of a busy group gets.
+ */
+export function listenToPushes(
+  connection: Connection,
+  state: ImState,
+  onCsMessage: (payload: unknown) => void,
+): void {
   const pushes = connection.pushes;
   pushes.on(SERVER_PUSHES.imMessage, (payload) => {
-    // Customer-service messages are the CS module's (cs-agent.ts): no need to parse them here.
-    if (sceneOf(payload) === 'cs') return;
+    if (sceneOf(payload) === 'cs') return onCsMessage(payload);
     const wire = readWireImMessage(payload);
     if (!wire || wire.t === 'cs') return;
     if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
