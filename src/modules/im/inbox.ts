@@ -105,11 +105,7 @@ function refFor(scene: unknown, other: string): ConversationRef | undefined {
  * Wires the IM pushes of the connection into the state. Customer-service messages go to `onCsMessage` unparsed
  * (cs-agent.ts): one listener for every pushed message, which each member of a busy group gets.
  */
-export function listenToPushes(
-  connection: Connection,
-  state: ImState,
-  onCsMessage: (payload: unknown) => void,
-): void {
+export function listenToPushes(connection: Connection, state: ImState, onCsMessage: (payload: unknown) => void): void {
   const pushes = connection.pushes;
   pushes.on(SERVER_PUSHES.imMessage, (payload) => {
     if (sceneOf(payload) === 'cs') return onCsMessage(payload);
