@@ -18,17 +18,18 @@ export class Outbox {
   }
 
   /** Sends one message; resolves with the server's ack. */
-  async send(request: Parameters<ImWire['publish']>[0]): ReturnType<ImWire['publish']> {
-    for (;;) {
-      await this.#online();
-      try {
-        return await this.#wire.publish(request);
-      } catch (error) {
-        const linkTrouble =
-          error instanceof ParleyError && error.code === CODES.TIMEOUT && !isOnline(this.#connection.status);
-        if (!linkTrouble || this.#connection.status === 'connect_failed') throw error;
-      }
-    }
+  send(request: Parameters<ImWire['publish']>[0]): ReturnType<ImWire['publish']> {
+    // Online, the request goes out at once: no extra turn of the microtask queue for every message sent.
+    const sent = isOnline(this.#connection.status)
+      ? this.#wire.publish(request)
+      : this.#online().then(() => this.#wire.publish(request));
+    return sent.catch((error: unknown) => {
+      const linkTrouble =
+        error instanceof ParleyError && error.code === CODES.TIMEOUT && !isOnline(this.#connection.status);
+      if (!linkTrouble || this.#connection.status === 'connect_failed') throw error;
+      // The link dropped before the ack: the same messageId again once it is back (the server de-duplicates).
+      return this.send(request);
+    });
   }
 
   #online(): Promise<void> {

@@ -20,31 +20,39 @@ export class ImWire {
     this.#requests = requests;
   }
 
-  async #content<T>(
+  #content<T>(
     event: string,
     params: Record<string, unknown>,
     options: Partial<{ kind: 'query' | 'request'; permission: 'none' | 'read' | 'write'; countRetries: boolean }> = {},
   ): Promise<T> {
-    const ack = await this.#requests.send({
-      event,
-      params,
-      kind: options.kind ?? 'request',
-      permission: options.permission ?? 'none',
-      countRetries: options.countRetries ?? false,
-    });
-    return ack.content as T;
+    return this.#requests
+      .send({
+        event,
+        params,
+        kind: options.kind ?? 'request',
+        permission: options.permission ?? 'none',
+        countRetries: options.countRetries ?? false,
+      })
+      .then((ack) => ack.content as T);
   }
 
   /** `publishIM`. */
-  async publish(request: PublishImRequest): Promise<PublishImAck> {
-    const content = await this.#content<PublishImAck | undefined>(CLIENT_EVENTS.publishIM, request, {
-      permission: 'write',
-      countRetries: true,
-    });
-    if (!content || typeof content.timestamp !== 'number') {
-      throw new ParleyError(CODES.SERVER_ERROR, 'publishIM ack without a timestamp');
-    }
-    return content;
+  publish(request: PublishImRequest): Promise<PublishImAck> {
+    return this.#requests
+      .send({
+        event: CLIENT_EVENTS.publishIM,
+        params: request,
+        kind: 'request',
+        permission: 'write',
+        countRetries: true,
+      })
+      .then((ack) => {
+        const content = ack.content as PublishImAck | undefined;
+        if (!content || typeof content.timestamp !== 'number') {
+          throw new ParleyError(CODES.SERVER_ERROR, 'publishIM ack without a timestamp');
+        }
+        return content;
+      });
   }
 
   /** `IM_HISTORY`: messages older than `before` (exclusive), oldest first, in domain form. */
