@@ -1,30 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, launchBrowser, phoneContext, signIn, startE2eServer, type E2eServer } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, appUnderTest, phoneContext, signIn } from './support.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 
 describe('product app end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    server = await startE2eServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = appUnderTest();
 
   it('two users sign in, chat both ways with a read mark, and user content stays text', async () => {
-    const alice = await phoneContext(browser, 'zh-CN');
-    const bob = await phoneContext(browser, 'en-US');
-    const aliceId = await signIn(alice.page, server, '13800138001', 'zh-CN');
-    const bobId = await signIn(bob.page, server, '13900139002', 'en');
+    const alice = await phoneContext(app.browser, 'zh-CN');
+    const bob = await phoneContext(app.browser, 'en-US');
+    const aliceId = await signIn(alice.page, app.server, '13800138001', 'zh-CN');
+    const bobId = await signIn(bob.page, app.server, '13900139002', 'en');
     expect(aliceId).not.toBe(bobId);
 
     // Both languages: the tab bar reads Chinese for Alice and English for Bob.
@@ -34,13 +20,13 @@ describe('product app end to end', () => {
     await bob.page.screenshot({ path: `${SHOTS}home-en.png` });
 
     // Alice writes to Bob.
-    await alice.page.goto(`${server.url}/h5/#/im/view?uid=${bobId}`);
+    await alice.page.goto(`${app.server.url}/h5/#/im/view?uid=${bobId}`);
     await alice.page.getByPlaceholder('说点什么…').fill('hello from Alice');
     await alice.page.getByRole('button', { name: '发送' }).click();
     await alice.page.locator('[data-testid=message][data-status=success]').first().waitFor();
 
     // Bob sees the conversation, opens it, and Alice gets the read mark.
-    await bob.page.goto(`${server.url}/h5/#/im/index`);
+    await bob.page.goto(`${app.server.url}/h5/#/im/index`);
     const row = bob.page.getByTestId('conversation').first();
     await row.waitFor();
     expect(await row.innerText()).toContain('hello from Alice');
@@ -64,17 +50,17 @@ describe('product app end to end', () => {
   });
 
   it('renders in dark mode, by the system setting and by the settings switch', async () => {
-    const { context, page } = await phoneContext(browser, 'en-US');
+    const { context, page } = await phoneContext(app.browser, 'en-US');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(`${server.url}/h5/#/pages/user/index`);
+    await page.goto(`${app.server.url}/h5/#/pages/user/index`);
     await page.locator('.app-tabbar').waitFor();
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.screenshot({ path: `${SHOTS}mine-dark.png` });
 
     // Settings are a member page (spec §2).
     await page.emulateMedia({ colorScheme: 'light' });
-    await signIn(page, server, '13700137003', 'en');
-    await page.goto(`${server.url}/h5/#/member/sz`);
+    await signIn(page, app.server, '13700137003', 'en');
+    await page.goto(`${app.server.url}/h5/#/member/sz`);
     await page.getByText('On', { exact: true }).click();
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('dark_mode'))).toBe('dark');
@@ -83,12 +69,12 @@ describe('product app end to end', () => {
   });
 
   it('switches language on the login page and keeps the choice', async () => {
-    const { context, page } = await phoneContext(browser, 'en-US');
-    await page.goto(`${server.url}/h5/#/user/login`);
+    const { context, page } = await phoneContext(app.browser, 'en-US');
+    await page.goto(`${app.server.url}/h5/#/user/login`);
     await page.getByRole('button', { name: 'Language' }).click();
     await page.getByText('简体中文').click();
     await page.getByText('手机号登录').waitFor();
-    await page.goto(`${server.url}/h5/#/pages/user/index`);
+    await page.goto(`${app.server.url}/h5/#/pages/user/index`);
     await expect.poll(() => page.locator('.app-tabbar').innerText()).toContain('我的');
     await page.reload();
     await expect.poll(() => page.locator('.app-tabbar').innerText()).toContain('我的');
@@ -97,14 +83,14 @@ describe('product app end to end', () => {
   });
 
   it('sends a visitor from a protected page to the login page, and shows coming soon for unbuilt pages', async () => {
-    const { context, page } = await phoneContext(browser, 'en-US');
-    await page.goto(`${server.url}/h5/#/im/index`);
+    const { context, page } = await phoneContext(app.browser, 'en-US');
+    await page.goto(`${app.server.url}/h5/#/im/index`);
     await page.waitForURL(/#\/user\/login\?redirect=/);
     // The agreements open from the login page, in the app.
     await page.getByRole('link', { name: 'User Agreement' }).click();
     await page.getByRole('heading', { name: 'User Agreement' }).waitFor();
     await page.screenshot({ path: `${SHOTS}agreement-en.png` });
-    await page.goto(`${server.url}/h5/#/article/view?id=1`);
+    await page.goto(`${app.server.url}/h5/#/article/view?id=1`);
     await page.getByText('Coming soon').first().waitFor();
     await page.screenshot({ path: `${SHOTS}coming-soon.png` });
     await context.close();

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, VIEWPORTS, launchBrowser, phoneContext, signIn, startE2eServer, type E2eServer } from './support.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, VIEWPORTS, appUnderTest, phoneContext, signIn } from './support.js';
 
 const CUSTOMER = '13600136001';
 const AGENT_1 = '13700137001';
@@ -28,36 +27,24 @@ async function goOnline(page: Page, url: string, entry: string, online: string):
 }
 
 describe('customer service end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    server = await startE2eServer({
-      cs: { teamId: 'service', teamName: 'Parley Support', agents: [AGENT_1, AGENT_2] },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = appUnderTest({
+    cs: { teamId: 'service', teamName: 'Parley Support', agents: [AGENT_1, AGENT_2] },
   });
 
   it('a customer and two agents: pending -> accept -> chat -> transfer -> end', async () => {
-    const customer = await phoneContext(browser, 'en-US');
-    const agent1 = await phoneContext(browser, 'en-US');
-    const agent2 = await phoneContext(browser, 'zh-CN', VIEWPORTS.desktop);
-    await signIn(customer.page, server, CUSTOMER, 'en');
-    await signIn(agent1.page, server, AGENT_1, 'en');
-    await signIn(agent2.page, server, AGENT_2, 'zh-CN');
+    const customer = await phoneContext(app.browser, 'en-US');
+    const agent1 = await phoneContext(app.browser, 'en-US');
+    const agent2 = await phoneContext(app.browser, 'zh-CN', VIEWPORTS.desktop);
+    await signIn(customer.page, app.server, CUSTOMER, 'en');
+    await signIn(agent1.page, app.server, AGENT_1, 'en');
+    await signIn(agent2.page, app.server, AGENT_2, 'zh-CN');
 
     // The customer has no console entry; both agents go online from theirs.
-    await customer.page.goto(`${server.url}/h5/#/pages/user/index`);
+    await customer.page.goto(`${app.server.url}/h5/#/pages/user/index`);
     await customer.page.getByText('Contact customer service').waitFor();
     expect(await customer.page.getByText('Service console').count()).toBe(0);
-    await goOnline(agent1.page, server.url, 'Service console', 'Online');
-    await goOnline(agent2.page, server.url, '客服工作台', '在线接待');
+    await goOnline(agent1.page, app.server.url, 'Service console', 'Online');
+    await goOnline(agent2.page, app.server.url, '客服工作台', '在线接待');
 
     // The customer opens the kefu entry and writes: waiting for an agent.
     await customer.page.getByText('Contact customer service').click();
@@ -134,13 +121,13 @@ describe('customer service end to end', () => {
 
     // The conversation list knows customer service: the customer's row opens their chat with the team, the
     // agent's row opens the console on that customer.
-    await customer.page.goto(`${server.url}/h5/#/im/index`);
+    await customer.page.goto(`${app.server.url}/h5/#/im/index`);
     const own = customer.page.getByTestId('conversation').filter({ hasText: 'Parley Support' });
     expect(await own.innerText()).toContain('The session has ended');
     await own.click();
     await customer.page.waitForURL(/#\/im\/view\?team=service$/);
     await statusReads(customer.page, 'The session has ended');
-    await agent2.page.goto(`${server.url}/h5/#/im/index`);
+    await agent2.page.goto(`${app.server.url}/h5/#/im/index`);
     const row = agent2.page.getByTestId('conversation').filter({ hasText: CUSTOMER_NAME });
     expect(await row.innerText()).toContain('会话已结束');
     await row.click();

@@ -2,11 +2,13 @@
  * End-to-end fixtures: a real Parley server serving the built app, with a temp data dir and the development SMS
  * provider whose last codes the tests read; Debian's chromium driven by playwright-core (never a downloaded browser).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type CsConfig } from '../server/src/config.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
@@ -115,4 +117,58 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<v
     if (Date.now() - started > timeoutMs) throw new Error('waitFor: timed out');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A server and a browser for the tests of one `describe` block: started before them, stopped after them. Read
+ * `server` and `browser` inside the tests.
+ */
+export function appUnderTest(options: Parameters<typeof startE2eServer>[0] = {}): {
+  readonly server: E2eServer;
+  readonly browser: Browser;
+} {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startE2eServer(options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the e2e server is not started yet');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not started yet');
+      return browser;
+    },
+  };
+}
+
+/** An RGB PNG of `width` x `height` whose column `x` has the colour `colourAt(x)`, made here so no fixture is needed. */
+export function pngFile(width: number, height: number, colourAt: (x: number) => readonly number[]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB, no interlace
+  const row = Buffer.from([0, ...Array.from({ length: width }, (_, x) => colourAt(x)).flat()]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
