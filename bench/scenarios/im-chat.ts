@@ -24,8 +24,11 @@ const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
 
 interface Side {
-  /** Sends one message from client `i` to its group, stamped `key`. */
-  send(i: number, key: string): void;
+  /**
+   * Sends one message from client `i` to its group; returns the key its deliveries are reported by (the guid, or
+   * Parley's messageId), so that neither side keeps a second map of every message sent.
+   */
+  send(i: number, key: string): string;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ async function rawSide(): Promise<Side> {
         { t: 'group', to: `g${Math.floor(i / GROUP_SIZE)}`, p: '{"text":"hi"}', guid: key },
         () => undefined,
       );
+      return key;
     },
     async close() {
       for (const s of sockets) s.close();
@@ -71,26 +75,25 @@ async function rawSide(): Promise<Side> {
 async function parleySide(): Promise<Side> {
   const server = await startServerProcess('parley');
   const clients: ParleyClient[] = [];
-  const byKey = new Map<string, string>();
   await inBatches(CLIENTS, 50, async (i) => {
     const client = createClient({ host: server.url, appkey: BENCH_APP.appkey, modules: ['im'] });
     await client.connect({ id: `u${i}`, data: { n: i } });
     await client.im.subscribeGroup({ groupIds: [`g${Math.floor(i / GROUP_SIZE)}`] });
     client.im.on('GROUP_MESSAGE_RECEIVED', (m) => {
-      if (m.senderId !== `u${i}`) deliver(byKey.get(m.messageId) ?? m.messageId);
+      if (m.senderId !== `u${i}`) deliver(m.messageId);
     });
     clients[i] = client;
   });
   return {
     send(i, key) {
       const client = clients[i];
-      if (!client) return;
+      if (!client) return key;
       const message = client.im.createTextMessage({
         text: 'hi',
         to: { type: 'group', id: `g${Math.floor(i / GROUP_SIZE)}` },
       });
-      byKey.set(message.messageId, key);
       void client.im.sendMessage({ message }).catch(() => undefined);
+      return message.messageId;
     },
     async close() {
       await Promise.all(clients.map((c) => c.disconnect()));
@@ -115,9 +118,9 @@ async function climb(
     while (performance.now() - start < STEP_MS) {
       const due = Math.floor(((performance.now() - start) / 1000) * rate);
       while (sent < due) {
-        const key = `${name}-${seq++}`;
-        sentAt.set(key, performance.now());
-        side.send(Math.floor(Math.random() * CLIENTS), key);
+        // The clock starts before the send call, on both sides.
+        const at = performance.now();
+        sentAt.set(side.send(Math.floor(Math.random() * CLIENTS), `${name}-${seq++}`), at);
         sent++;
       }
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
