@@ -159,6 +159,18 @@ describe('pub/sub service limits', () => {
     expect(await served(h.pubsub)).toEqual([]);
   });
 
+  it('PUB-11: a channel nobody publishes to any more loses its old messages too', async () => {
+    const h = await harness({ maxMessages: 100, maxAgeMs: 60_000 });
+    await publish(h.pubsub, 'idle');
+    // A first upkeep with the channel still fresh: after it, nothing marks the channel as published to.
+    h.clock.at = T0 + 30_000;
+    await upkeep(h, 'first');
+    expect(await stored(h.store)).toEqual(['idle']);
+    h.clock.at = T0 + 90_001;
+    await upkeep(h, 'second');
+    expect(await stored(h.store)).toEqual([]);
+  });
+
   it('PUB-11: with maxAgeMs 0 age is no limit, and with maxMessages 0 nothing is kept', async () => {
     const ageless = await harness({ maxMessages: 100, maxAgeMs: 0 });
     await publish(ageless.pubsub, 'ancient');

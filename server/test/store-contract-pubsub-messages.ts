@@ -90,6 +90,18 @@ export function describePubsubMessageStoreContract(
     expect(await all(store)).toEqual([]);
   });
 
+  it('PUB-11: pruneOlderThan deletes old messages of every channel of every app, counting them', async () => {
+    const { store } = await fresh();
+    await appendNews(store, 4);
+    await appendNews(store, 3, 'sport');
+    await store.pubsub.append({ appkey: 'app2', channel: 'news', guid: 'x', time: T0, content: 'other app' });
+    expect(await store.pubsub.pruneOlderThan(T0)).toBe(0);
+    expect(await store.pubsub.pruneOlderThan(T0 + 2)).toBe(5);
+    expect(await all(store)).toEqual(['m2', 'm3']);
+    expect(await all(store, 'sport')).toEqual(['m2']);
+    expect(await all(store, 'news', 'app2')).toEqual([]);
+  });
+
   it('PUB-10 PUB-11: a pruned guid can be appended again; history survives a reopen', async () => {
     const { store, reopen } = await fresh();
     await appendNews(store, 3);

@@ -178,6 +178,8 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     await deps.sessions.prune({ maxPending: PENDING_MAX, before: at - SESSION_GRACE_MS });
     await deps.presence.sweep(at);
     const { maxMessages, maxAgeMs } = deps.history;
+    // By age, every channel: one nobody publishes to any more must not keep its old messages for ever.
+    if (maxAgeMs > 0) await store.pruneOlderThan(at - maxAgeMs);
     for (const key of keys) {
       const split = key.indexOf('\n');
       const appkey = key.slice(0, split);

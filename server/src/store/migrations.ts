@@ -4,6 +4,7 @@ import { imHeadsMigration } from './im-heads-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
+import { pubsubTimeMigration } from './pubsub-time-migration.js';
 import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
 
 /**
@@ -159,6 +160,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_im_heads': imHeadsMigration,
   '0007_pubsub_sessions': pubsubSessionsMigration,
   '0008_member_username_changed': memberUsernameMigration,
+  '0009_pubsub_messages_by_time': pubsubTimeMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -39,6 +39,8 @@ export interface PubsubStore {
   history(params: { appkey: string; channel: string; limit: number; since: number }): Promise<StoredPubsubMessage[]>;
   /** Deletes a channel's messages older than `before` and all but its newest `keep`; returns how many. */
   prune(params: { appkey: string; channel: string; keep: number; before: number }): Promise<number>;
+  /** Deletes the messages of every channel of every app stored before `before`; returns how many. */
+  pruneOlderThan(before: number): Promise<number>;
 }
 
 /** The Kysely implementation of {@link PubsubStore}. */
@@ -89,6 +91,10 @@ export function createPubsubStore(database: Kysely<Database>): PubsubStore {
         .where('channel', '=', channel)
         .where('time', '<', cutoff)
         .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async pruneOlderThan(before) {
+      const result = await db.deleteFrom('pubsub_messages').where('time', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };
