@@ -30,3 +30,15 @@ export interface Actor {
   /** The connection (socket id) the request came on. */
   connectionId: string;
 }
+
+/** The user data of `actor` as stored with each message: encoded once per session rather than once per message. */
+export function userDataJson(actor: Actor): string {
+  let json = encodedUserData.get(actor.userData);
+  if (json === undefined) {
+    json = JSON.stringify(actor.userData);
+    encodedUserData.set(actor.userData, json);
+  }
+  return json;
+}
+
+const encodedUserData = new WeakMap<object, string>();

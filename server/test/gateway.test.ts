@@ -246,6 +246,24 @@ describe('gateway: requests', () => {
     expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200, content: 'recovered' });
   });
 
+  it('acts for the user of the latest authorize when a connection authorizes again as someone else', async () => {
+    const { url, server } = await startServer({}, WITHOUT_CS);
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: (ctx) => Promise.resolve({ userId: ctx.userId, userData: ctx.userData }),
+    });
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({
+      content: { userId: 'alice', userData: { name: 'Alice' } },
+    });
+    await request(socket, 'authorize', authorizeParams({ userId: 'bob', userData: '{"name":"Bob"}' }));
+    expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({
+      content: { userId: 'bob', userData: { name: 'Bob' } },
+    });
+  });
+
   it('answers known events without a handler yet with 400', async () => {
     const { url } = await startServer({}, WITHOUT_CS);
     const socket = await connect(url);

@@ -63,14 +63,14 @@ export const wireImMessageSchema = z.looseObject({
   recaller: z.optional(z.nullable(z.looseObject({ id: wireIdSchema, data: z.optional(z.unknown()) }))),
 });
 
-/** A pushed message as {@link wireImMessageSchema} reads it, its own fields only. */
-export interface ReadWireImMessage {
-  t: Scene;
-  r: string;
-  s: string;
-  i: string;
-  ts: number;
-  mt: string;
+/**
+ * A pushed message as {@link wireImMessageSchema} reads it, its own fields only: {@link WireImMessage}, with the
+ * fields a server may leave out or send as null.
+ */
+export type ReadWireImMessage = Omit<
+  WireImMessage,
+  'p' | 'd' | 'tid' | 'accepted' | 'sessionId' | 'rc' | 'recaller'
+> & {
   p?: string | undefined;
   d?: string | null | undefined;
   tid?: string | null | undefined;
@@ -78,7 +78,7 @@ export interface ReadWireImMessage {
   sessionId?: string | number | null | undefined;
   rc?: boolean | undefined;
   recaller?: { id: string; data?: unknown; [key: string]: unknown } | null | undefined;
-}
+};
 
 /**
  * {@link wireImMessageSchema} written out by hand for the SDK's hottest path, every pushed message (each member

@@ -13,7 +13,7 @@ import {
   type WireCsEventAck,
   type WireCustomerStatus,
 } from '../protocol.js';
-import type { Actor, Pusher } from '../push.js';
+import { userDataJson, type Actor, type Pusher } from '../push.js';
 import type {
   CsConversationKey,
   CsConversationTouch,
@@ -145,7 +145,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
 
   const publishAsCustomer = (actor: Actor, request: PublishImRequest, teamId: string) => {
     const key = keyOf(actor, { teamId, customerId: actor.userId });
-    const senderData = JSON.stringify(actor.userData);
+    const senderData = userDataJson(actor);
     return run(key, async () => {
       const first = await cs.messages.byGuid(key.appkey, actor.userId, request.guid);
       if (first) return { timestamp: first.ts, sessionId: first.sessionId };

@@ -22,7 +22,7 @@ import {
   type imMessageTimesSchema,
 } from '../protocol.js';
 import type { CsForIm } from '../cs/index.js';
-import type { Actor, Pusher } from '../push.js';
+import { userDataJson, type Actor, type Pusher } from '../push.js';
 import type { ConversationTouch, MessageStore } from '../store/index.js';
 import type { GroupService } from './groups.js';
 import { conversationKey } from './keys.js';
@@ -117,7 +117,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
       }
       const convKey = conversationKey(scene, me, to);
-      const senderData = userDataJson(actor.userData);
+      const senderData = userDataJson(actor);
       // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
       return sends.run(`${appkey}\n${convKey}`, async () => {
         const userIds = await audience(appkey, scene, me, to);
@@ -294,17 +294,6 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 function chatScene(scene: Scene, message: string): ChatScene {
   if (scene === 'cs') throw new ServiceError(CODES.BAD_REQUEST, message);
   return scene;
-}
-
-/** A user's data as stored with each message, encoded once per session rather than once per message. */
-const encodedUserData = new WeakMap<object, string>();
-function userDataJson(data: Record<string, unknown>): string {
-  let json = encodedUserData.get(data);
-  if (json === undefined) {
-    json = JSON.stringify(data);
-    encodedUserData.set(data, json);
-  }
-  return json;
 }
 
 function isJson(text: string): boolean {

@@ -1,4 +1,4 @@
-import type { Actor } from '../push.js';
+import { userDataJson, type Actor } from '../push.js';
 import type { UserStore } from '../store/index.js';
 
 /** Users' data as they last authorized with it: member data (`MD_CMD`) and private conversation data. */
@@ -18,7 +18,7 @@ export function createUserDirectory(deps: { users: UserStore; now: () => number 
       await deps.users.upsert({
         appkey: actor.app.appkey,
         userId: actor.userId,
-        data: JSON.stringify(actor.userData),
+        data: userDataJson(actor),
         now: deps.now(),
       });
     },

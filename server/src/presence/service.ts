@@ -1,5 +1,5 @@
 import { assertIds } from '../ids.js';
-import type { Actor, Pusher } from '../push.js';
+import { userDataJson, type Actor, type Pusher } from '../push.js';
 import { SERVER_PUSHES, type WireHereNowUser, type WirePresenceBody, type WirePresenceEvent } from '../protocol.js';
 import type { GroupStore, PresenceSubscriptionStore, UserStore } from '../store/index.js';
 import type { PresenceRegistry } from './registry.js';
@@ -108,7 +108,7 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
   const whoIs = (actor: Actor): Who => ({
     appkey: actor.app.appkey,
     userId: actor.userId,
-    userData: JSON.stringify(actor.userData),
+    userData: userDataJson(actor),
   });
 
   return {
