@@ -100,6 +100,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return store;
 }
 
+/** The size the SQLite write-ahead log is cut back to when it starts over, in bytes. */
+const WAL_SIZE_LIMIT = 32 * 1024 * 1024;
+
 function createSqliteStore(config: StoreConfig): Store {
   const file = config.sqlite ?? join(config.dataDir, 'parley.db');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -114,6 +117,8 @@ function createSqliteStore(config: StoreConfig): Store {
   if (file !== ':memory:') {
     // Checkpoints run on a connection of their own in a worker thread (see checkpointer.ts).
     database.pragma('wal_autocheckpoint = 0');
+    // The log starts over after each checkpoint (checkpointer.ts); this gives the disk back after a burst.
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     checkpointer = startCheckpointer(file, (message) => {
       // A failed checkpoint is retried on the next tick of the worker; the log only grows meanwhile.
       process.emitWarning(`SQLite checkpoint failed: ${message}`);
