@@ -146,9 +146,11 @@ function messageRow(message: NewMessage, ts: number): ImMessagesTable {
 const HOT_SQL = {
   byGuid: 'select * from im_messages where appkey = ? and sender_id = ? and message_id = ?',
   newest: 'select ts from im_messages where appkey = ? and conv_key = ? order by ts desc limit 1',
+  // A message id already stored (a resend) inserts nothing: the caller then reads the first one back.
   insert:
     'insert into im_messages (appkey, conv_key, ts, scene, message_id, sender_id, target_id, type, payload, ' +
-    'sender_data, recalled, recaller) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, null)',
+    'sender_data, recalled, recaller) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, null) ' +
+    'on conflict (appkey, sender_id, message_id) do nothing',
   // One statement for all of a message's conversation rows (a group's members): the owners come as a JSON array
   // of [ownerId, targetId, data?], read with json_each.
   touchWithData:
@@ -179,6 +181,9 @@ const HOT_SQL = {
 /** A group conversation row a send created or showed again: appkey, owner, group. */
 type ShownRow = [appkey: string, ownerId: string, targetId: string];
 
+/** Conversations whose newest timestamp the SQLite send path keeps in memory. */
+const NEWEST_TIMES_KEPT = 10_000;
+
 /** How many times append tries again after losing a race for a timestamp to another node. */
 const APPEND_ATTEMPTS = 8;
 
@@ -199,26 +204,34 @@ export function createMessageStore(
     return row && toMessage(row);
   };
 
+  /**
+   * SQLite: the newest timestamp of recently written conversations, so that a send does not look it up again. One
+   * node writes an SQLite file, and every append of this store goes through here or the Kysely path below, which
+   * forgets the key it writes. Bounded: the oldest key goes first, and is looked up again when it comes back.
+   */
+  const newestTimes = new Map<string, number>();
+  const rememberNewest = (key: string, ts: number) => {
+    newestTimes.set(key, ts);
+    if (newestTimes.size > NEWEST_TIMES_KEPT) newestTimes.delete(newestTimes.keys().next().value as string);
+  };
   /** SQLite: the append inside a synchronous transaction; one node, so no unique-key race to retry. */
   const appendNow = (s: SyncSqlite, message: NewMessage, now: number): AppendResult => {
-    const first = s.prepare(HOT_SQL.byGuid).get(message.appkey, message.senderId, message.messageId) as
-      ImMessagesTable | undefined;
-    if (first) return { message: toMessage(first), duplicate: true };
-    const newest = s.prepare(HOT_SQL.newest).get(message.appkey, message.convKey) as { ts: number } | undefined;
-    const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
+    const key = `${message.appkey}\n${message.convKey}`;
+    let newest = newestTimes.get(key);
+    if (newest === undefined) {
+      const row = s.prepare(HOT_SQL.newest).get(message.appkey, message.convKey) as { ts: number } | undefined;
+      newest = row ? Number(row.ts) : 0;
+    }
+    const ts = Math.max(now, newest + 1);
     const m = message;
-    s.prepare(HOT_SQL.insert).run(
-      m.appkey,
-      m.convKey,
-      ts,
-      m.scene,
-      m.messageId,
-      m.senderId,
-      m.targetId,
-      m.type,
-      m.payload,
-      m.senderData,
-    );
+    const { changes } = s
+      .prepare(HOT_SQL.insert)
+      .run(m.appkey, m.convKey, ts, m.scene, m.messageId, m.senderId, m.targetId, m.type, m.payload, m.senderData);
+    if (changes === 0) {
+      const first = s.prepare(HOT_SQL.byGuid).get(m.appkey, m.senderId, m.messageId) as ImMessagesTable;
+      return { message: toMessage(first), duplicate: true };
+    }
+    rememberNewest(key, ts);
     const { appkey: _appkey, ...rest } = message;
     return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
   };
@@ -349,6 +362,8 @@ export function createMessageStore(
             const newest = await newestQuery(trx, message.appkey, message.convKey).executeTakeFirst();
             const ts = Math.max(now, newest ? Number(newest.ts) + 1 : 0);
             await trx.insertInto('im_messages').values(messageRow(message, ts)).execute();
+            // While this transaction is open the synchronous path waits, so it next reads the newest from the table.
+            newestTimes.delete(`${message.appkey}\n${message.convKey}`);
             const { appkey: _appkey, ...rest } = message;
             return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
           });
