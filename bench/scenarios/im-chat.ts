@@ -2,7 +2,9 @@
  * im-chat: 1 000 clients in 100 groups of 10, every client sending to its group, messages persisted. The inbound
  * rate steps up until p99 end-to-end latency (send call to each other member's event) exceeds 50 ms; the result is
  * the highest rate that held, Parley vs a raw socket.io room relay without storage, in the same run. Each server
- * runs in a process of its own (bench/server-process.ts); the clients share this one.
+ * runs in a process of its own (bench/server-process.ts); the clients share this one. Steps are about a tenth
+ * apart, so that the ratio is not set by the list; a step over budget is run again once, on both sides, before the
+ * climb stops, so that one collector pause in a thousand-client process does not end it.
  * Target: Parley >= 0.7x raw.
  */
 import { performance } from 'node:perf_hooks';
@@ -16,7 +18,10 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const GROUP_SIZE = 10;
 // Up to well past what raw socket.io holds on a 2-core machine (about 7 000/s): a shorter list would cap the raw
 // figure and flatter the ratio. Each side stops at its first step over budget.
-const RATES = (process.env.BENCH_RATES ?? '250,500,1000,1500,2000,2500,3000,4000,5000,6000,7000,8000,10000,12000')
+const RATES = (
+  process.env.BENCH_RATES ??
+  '250,500,1000,1250,1500,1750,2000,2250,2500,2750,3000,3300,3600,4000,4400,4800,5300,5800,6400,7000,8000,10000,12000'
+)
   .split(',')
   .map(Number);
 const STEP_MS = 3000;
@@ -111,30 +116,42 @@ async function climb(
   let best = 0;
   let seq = 0;
   for (const rate of RATES) {
-    latencies = [];
-    sentAt.clear();
-    const start = performance.now();
-    let sent = 0;
-    while (performance.now() - start < STEP_MS) {
-      const due = Math.floor(((performance.now() - start) / 1000) * rate);
-      while (sent < due) {
-        // The clock starts before the send call, on both sides.
-        const at = performance.now();
-        sentAt.set(side.send(Math.floor(Math.random() * CLIENTS), `${name}-${seq++}`), at);
-        sent++;
-      }
-      await new Promise((resolve) => setTimeout(resolve, TICK_MS));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const expected = sent * (GROUP_SIZE - 1);
-    // Deliveries still missing after the drain count as over budget.
-    const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
-    steps.push({ rate, p99: round3(p99), delivered: latencies.length });
-    console.log(`${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms`);
-    if (p99 > BUDGET_P99_MS) break;
+    let step = await runStep(side, name, rate, () => `${name}-${seq++}`);
+    if (step.p99 > BUDGET_P99_MS) step = await runStep(side, name, rate, () => `${name}-${seq++}`);
+    steps.push(step);
+    if (step.p99 > BUDGET_P99_MS) break;
     best = rate;
   }
   return { best, steps };
+}
+
+/** Sends at `rate` for one step and drains; returns the step's p99 (infinite when deliveries are missing). */
+async function runStep(
+  side: Side,
+  name: string,
+  rate: number,
+  nextKey: () => string,
+): Promise<{ rate: number; p99: number; delivered: number }> {
+  latencies = [];
+  sentAt.clear();
+  const start = performance.now();
+  let sent = 0;
+  while (performance.now() - start < STEP_MS) {
+    const due = Math.floor(((performance.now() - start) / 1000) * rate);
+    while (sent < due) {
+      // The clock starts before the send call, on both sides.
+      const at = performance.now();
+      sentAt.set(side.send(Math.floor(Math.random() * CLIENTS), nextKey()), at);
+      sent++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const expected = sent * (GROUP_SIZE - 1);
+  // Deliveries still missing after the drain count as over budget.
+  const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
+  console.log(`${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms`);
+  return { rate, p99: round3(p99), delivered: latencies.length };
 }
 
 const raw = await rawSide();
