@@ -206,6 +206,23 @@ describe('IM flows on the fake server', () => {
     expect(new Set(history.map((m) => m.messageId)).size).toBe(30);
   });
 
+  it("IMC-9: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
+    const { im, server } = await connectedIm();
+    await im.subscribeGroup({ groupIds: ['g1'] });
+    const received = collect<Message>((fn) => im.on('GROUP_MESSAGE_RECEIVED', fn));
+    const push = (i: string, s: string, d: string) =>
+      server.push('imMessage', { t: 'group', r: 'g1', s, i, ts: received.length + 10, mt: 'text', p: '{}', d });
+    push('a1', 'ann', '{"name":"Ann"}');
+    push('b1', 'bob', '{"name":"Bob"}');
+    push('a2', 'ann', '{"name":"Ann"}');
+    push('a3', 'ann', '{"name":"Ann B."}');
+    push('a4', 'ann', 'not json');
+    const data = received.map((m) => (m.scene === 'group' ? m.senderData : undefined));
+    expect(data).toEqual([{ name: 'Ann' }, { name: 'Bob' }, { name: 'Ann' }, { name: 'Ann B.' }, {}]);
+    expect(data[2]).toBe(data[0]);
+    expect(data[3]).not.toBe(data[0]);
+  });
+
   it('IMC-9: groups and presence', async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1', 2] });

@@ -113,7 +113,7 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
     if (!wire || wire.t === 'cs') return;
     if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
-    const message = fromWire(wire);
+    const message = fromWire(wire, state.senderData);
     if (state.held) {
       state.held.push(message);
       return;

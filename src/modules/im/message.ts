@@ -100,7 +100,8 @@ function parseJson(text: string | null | undefined, fallback: unknown): unknown 
   }
 }
 
-function parseObject(text: string | null | undefined): Record<string, unknown> {
+/** Parses a JSON object; anything else (missing, invalid, not an object) is an empty object. */
+export function parseObject(text: string | null | undefined): Record<string, unknown> {
   const value = parseJson(text, {});
   return isPlainObject(value) ? value : {};
 }
@@ -121,8 +122,16 @@ export function sceneOf(payload: unknown): unknown {
   return isPlainObject(payload) ? payload.t : undefined;
 }
 
-/** Builds a domain message from its wire form (a push, a history item or a conversation's last message). */
-export function fromWire(wire: WireLike): Message {
+/** Parses a sender's user data (`d`); {@link ImState.senderData} answers the same object again while it is unchanged. */
+export type SenderDataReader = (senderId: string, raw: string | null | undefined) => Record<string, unknown>;
+
+const parseSenderData: SenderDataReader = (_senderId, raw) => parseObject(raw);
+
+/**
+ * Builds a domain message from its wire form (a push, a history item or a conversation's last message).
+ * `senderData` reads the group sender's data: by default, parsed for this message alone.
+ */
+export function fromWire(wire: WireLike, senderData: SenderDataReader = parseSenderData): Message {
   const recalled = wire.rc === true;
   const recaller: Recaller | undefined =
     recalled && wire.recaller
@@ -153,7 +162,7 @@ export function fromWire(wire: WireLike): Message {
           recalled,
           scene: 'group',
           groupId: String(wire.r),
-          senderData: parseObject(wire.d),
+          senderData: senderData(String(wire.s), wire.d),
         }
       : {
           messageId: wire.i,

@@ -2,6 +2,7 @@ import { LIMITS } from '../../protocol/index.js';
 import { TypedEmitter } from '../../core/emitter.js';
 import { ConversationStore, newConversation } from './conversations.js';
 import { HistoryCache } from './history-cache.js';
+import { parseObject } from './message.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import {
   conversationOf,
@@ -27,7 +28,10 @@ export class ImState {
   readonly events = new TypedEmitter<ImEvents>();
   readonly conversations = new ConversationStore();
   readonly recent = new RecentIds(LIMITS.dedupeWindow);
-  readonly #caches = new Map<string, HistoryCache>();
+  /** History caches by conversation type, then by {@link innerKey}: a push finds its cache without building a key. */
+  readonly #caches = new Map<ConversationRef['type'], Map<string, HistoryCache>>();
+  /** Pushed senders' user data as last seen: its text and the object parsed from it. */
+  readonly #senders = new Map<string, { raw: string; data: Record<string, unknown> }>();
   readonly #me: () => Me;
   /** The re-sync under way, so that two never run at once. */
   syncing: Promise<void> = Promise.resolve();
@@ -62,31 +66,56 @@ export class ImState {
 
   /** The history cache of a conversation, created on first use. */
   cache(ref: ConversationRef): HistoryCache {
-    const key = keyOf(ref);
-    let cache = this.#caches.get(key);
-    if (!cache) {
-      cache = new HistoryCache(LIMITS.conversationCacheMessages);
-      this.#caches.set(key, cache);
-    }
-    return cache;
+    return this.#cacheIn(ref.type, innerKey(ref));
   }
 
   /** The history cache of the conversation `message` belongs to. */
   cacheOf(message: Message): HistoryCache {
+    // The group case first and without a ref: every member of a busy group runs this for every message.
+    if (message.scene === 'group') return this.#cacheIn('group', message.groupId);
     return this.cache(conversationOf(message, this.me.id));
   }
 
   /** Every cached conversation. */
   cached(): Array<{ ref: ConversationRef; cache: HistoryCache }> {
-    return [...this.#caches.entries()].map(([key, cache]) => {
-      const at = key.indexOf(':');
-      const type = key.slice(0, at) as ConversationRef['type'];
-      if (type === 'cs') {
-        const [teamId, id] = JSON.parse(key.slice(at + 1)) as [string, string];
-        return { ref: { type, id, teamId }, cache };
+    const all: Array<{ ref: ConversationRef; cache: HistoryCache }> = [];
+    for (const [type, caches] of this.#caches) {
+      for (const [key, cache] of caches) {
+        if (type === 'cs') {
+          const [teamId, id] = JSON.parse(key) as [string, string];
+          all.push({ ref: { type, id, teamId }, cache });
+        } else all.push({ ref: { type, id: key }, cache });
       }
-      return { ref: { type, id: key.slice(at + 1) }, cache };
-    });
+    }
+    return all;
+  }
+
+  /**
+   * A pushed sender's user data (`d`), parsed once while it stays the same: the members of a group get the
+   * sender's data with each of its messages. An arrow, so that it can be handed to `fromWire`.
+   */
+  readonly senderData = (senderId: string, raw: string | null | undefined): Record<string, unknown> => {
+    if (typeof raw !== 'string') return parseObject(raw);
+    const known = this.#senders.get(senderId);
+    if (known?.raw === raw) return known.data;
+    const data = parseObject(raw);
+    this.#senders.set(senderId, { raw, data });
+    if (this.#senders.size > SENDERS_KEPT) this.#senders.delete(this.#senders.keys().next().value as string);
+    return data;
+  };
+
+  #cacheIn(type: ConversationRef['type'], key: string): HistoryCache {
+    let caches = this.#caches.get(type);
+    if (!caches) {
+      caches = new Map();
+      this.#caches.set(type, caches);
+    }
+    let cache = caches.get(key);
+    if (!cache) {
+      cache = new HistoryCache(LIMITS.conversationCacheMessages);
+      caches.set(key, cache);
+    }
+    return cache;
   }
 
   /**
@@ -179,6 +208,7 @@ export class ImState {
     this.marks = undefined;
     this.held = undefined;
     this.#caches.clear();
+    this.#senders.clear();
     this.conversations.clear();
   }
 
@@ -191,6 +221,15 @@ export class ImState {
       })
       .catch(() => undefined);
   }
+}
+
+/** Senders whose data {@link ImState.senderData} remembers; the longest unseen goes first. */
+const SENDERS_KEPT = 1000;
+
+/** A conversation's key among the caches of its type: the id, or for customer service the team and the id. */
+function innerKey(ref: ConversationRef): string {
+  // Team and id together: an agent may serve one customer in two teams.
+  return ref.type === 'cs' ? JSON.stringify([ref.teamId ?? ref.id, ref.id]) : String(ref.id);
 }
 
 function isNewer(a: Message, b: Message): boolean {

@@ -29,6 +29,10 @@ export interface PrivateMessage extends MessageBase {
 export interface GroupMessage extends MessageBase {
   scene: 'group';
   groupId: string;
+  /**
+   * The sender's user data when sent. Pushed messages of one sender whose data did not change share one object:
+   * read it, do not change it.
+   */
   senderData: Record<string, unknown>;
 }
 
