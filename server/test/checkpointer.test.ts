@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
+import { restartLog, startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
 
 const dirs: string[] = [];
 const open: Array<{ db: BetterSqlite3.Database; checkpointer: Checkpointer }> = [];
@@ -16,8 +16,11 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A writer set up as the store sets up its connection, with the checkpointer running every `intervalMs`. */
-function writer(intervalMs: number) {
+/**
+ * A writer set up as the store sets up its connection, with the checkpointer running every `intervalMs` and the
+ * writer restarting the log when asked (after a complete pass, or a log past `maxFrames`).
+ */
+function writer(intervalMs: number, maxFrames?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
   dirs.push(dir);
   const file = join(dir, 'test.db');
@@ -28,13 +31,23 @@ function writer(intervalMs: number) {
   db.pragma('wal_autocheckpoint = 0');
   db.exec('create table t (id integer primary key, v text)');
   const errors: string[] = [];
-  const checkpointer = startCheckpointer(file, (message) => errors.push(message), intervalMs);
+  let restarts = 0;
+  const checkpointer = startCheckpointer(file, {
+    onError: (message) => errors.push(message),
+    onRestart: () =>
+      setImmediate(() => {
+        restarts += 1;
+        restartLog(db);
+      }),
+    intervalMs,
+    ...(maxFrames === undefined ? {} : { maxFrames }),
+  });
   open.push({ db, checkpointer });
   const insert = db.prepare('insert into t (v) values (?)');
   const batch = db.transaction((rows: number) => {
     for (let i = 0; i < rows; i++) insert.run('x'.repeat(1000));
   });
-  return { file, batch, errors };
+  return { file, batch, errors, restarts: () => restarts };
 }
 
 describe('the SQLite checkpointer', () => {
@@ -52,6 +65,23 @@ describe('the SQLite checkpointer', () => {
     expect(errors).toEqual([]);
     // A log that never starts over holds everything written (more, with page overhead); one that does holds a
     // few checkpoint intervals' worth.
+    expect(written).toBeGreaterThan(4_000_000);
+    expect(walBytes).toBeLessThan(written / 4);
+  });
+
+  it('has the writer finish a long log when it never leaves the worker a moment', async () => {
+    const { file, batch, errors, restarts } = writer(50, 200);
+    // Transactions back to back, the event loop turning between them but the database never idle.
+    const until = Date.now() + 1500;
+    let written = 0;
+    while (Date.now() < until) {
+      batch(20);
+      written += 20 * 1000;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const walBytes = statSync(`${file}-wal`).size;
+    expect(errors).toEqual([]);
+    expect(restarts()).toBeGreaterThan(0);
     expect(written).toBeGreaterThan(4_000_000);
     expect(walBytes).toBeLessThan(written / 4);
   });

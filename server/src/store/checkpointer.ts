@@ -1,25 +1,31 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
 
 /** How often the background connection folds the write-ahead log back into the database file. */
 const INTERVAL_MS = 1000;
+/** Log frames (pages) past which the writer checkpoints itself even after an incomplete pass (32 MiB of 4 KiB). */
+const MAX_FRAMES = 8192;
 
-// Runs in a worker thread with its own connection: a PASSIVE checkpoint there never blocks the server's writes,
-// while an automatic checkpoint on the server's connection would stop its event loop for the fsync.
+// Runs in a worker thread with its own connection: a PASSIVE checkpoint there copies the log into the database
+// without blocking the server's writes, while an automatic checkpoint on the server's connection would stop its
+// event loop for the whole copy and the fsync.
 //
-// A PASSIVE checkpoint copies the log into the database but never makes the writer start the log over while the
-// writer is another connection that keeps writing: the log then grows without end (a gigabyte in a minute of
-// steady chat). So once a PASSIVE pass has copied everything, a RESTART pass, which has next to nothing left to
-// copy, marks the log as done with: the next write starts it from the beginning. It waits for nobody (busy
-// timeout 0): if a reader still uses the log, it gives up and the next tick tries again.
+// A PASSIVE checkpoint from another connection never makes a writer that keeps writing start the log over, so the
+// log grew without end (a gigabyte in a minute of steady chat). After a pass that copied everything, or when the log
+// is past MAX_FRAMES, the worker says 'restart', and the writing connection checkpoints itself between two of its
+// transactions (restartLog): little is left to copy, and its next write starts the log from the beginning. The
+// worker never takes the write lock itself: a deferred transaction of the server that reads and then writes would
+// get 'database is locked' at once.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma('busy_timeout = 0');
+db.pragma('busy_timeout = 1000');
 const checkpoint = () => {
   const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (passive && passive.log > 0 && passive.checkpointed === passive.log) db.pragma('wal_checkpoint(RESTART)');
+  if (!passive || passive.log <= 0) return;
+  if (passive.checkpointed === passive.log || passive.log > workerData.maxFrames) parentPort.postMessage('restart');
 };
 const timer = setInterval(() => {
   try { checkpoint(); } catch (err) { parentPort.postMessage(String(err && err.message)); }
@@ -39,20 +45,58 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
+/** What {@link startCheckpointer} reports, and how often it works. */
+export interface CheckpointerOptions {
+  /** A checkpoint failed; the next tick tries again and the log only grows meanwhile. */
+  onError: (message: string) => void;
+  /**
+   * The worker copied the log, or found it long: call {@link restartLog} on the writing connection soon, outside its
+   * transactions, so that its next write starts the log over.
+   */
+  onRestart?: () => void;
+  /** Milliseconds between checkpoints; 1 000 by default. */
+  intervalMs?: number;
+  /** Log frames past which `onRestart` is called even when the copy was not complete; 8 192 (32 MiB of 4 KiB pages). */
+  maxFrames?: number;
+}
+
+/**
+ * Checkpoints on the writing connection, outside its transactions, so that its next write starts the log over
+ * (what {@link CheckpointerOptions.onRestart} asks for). Waits for nobody: if the worker is in a pass again, it
+ * gives up, and the worker's next report brings it back. Another failure is reported as a process warning.
+ */
+export function restartLog(database: BetterSqlite3.Database): void {
+  if (!database.open || database.inTransaction) return;
+  const busyTimeout = database.pragma('busy_timeout', { simple: true }) as number;
+  database.pragma('busy_timeout = 0');
+  try {
+    database.pragma('wal_checkpoint(RESTART)');
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'SQLITE_BUSY') {
+      process.emitWarning(`SQLite checkpoint failed: ${(err as Error).message}`);
+    }
+  } finally {
+    database.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
+
 /**
  * Starts checkpointing `file` from a worker thread. The caller turns the connection's own automatic checkpoints
  * off (`wal_autocheckpoint = 0`), so that no write on the server's thread ever waits for the disk.
  */
 export function startCheckpointer(
   file: string,
-  onError: (message: string) => void,
-  intervalMs = INTERVAL_MS,
+  { onError, onRestart, intervalMs = INTERVAL_MS, maxFrames = MAX_FRAMES }: CheckpointerOptions,
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, intervalMs, maxFrames },
+  });
   worker.unref();
   worker.on('message', (message: unknown) => {
-    if (message !== 'closed') onError(String(message));
+    if (message === 'restart') onRestart?.();
+    else if (message !== 'closed') onError(String(message));
   });
   worker.on('error', (err) => onError(err.message));
   return {

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
-import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { restartLog, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
@@ -119,9 +119,11 @@ function createSqliteStore(config: StoreConfig): Store {
     database.pragma('wal_autocheckpoint = 0');
     // The log starts over after each checkpoint (checkpointer.ts); this gives the disk back after a burst.
     database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
-    checkpointer = startCheckpointer(file, (message) => {
+    checkpointer = startCheckpointer(file, {
       // A failed checkpoint is retried on the next tick of the worker; the log only grows meanwhile.
-      process.emitWarning(`SQLite checkpoint failed: ${message}`);
+      onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
+      // Between two transactions of this connection: the worker has copied (nearly) everything.
+      onRestart: () => setImmediate(() => restartLog(database)),
     });
   }
   const cached = withStatementCache(database);
