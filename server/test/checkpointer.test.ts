@@ -85,4 +85,26 @@ describe('the SQLite checkpointer', () => {
     expect(written).toBeGreaterThan(4_000_000);
     expect(walBytes).toBeLessThan(written / 4);
   });
+
+  it('never makes a transaction of the writer that reads, waits and then writes fail', async () => {
+    const { file, errors } = writer(10);
+    // Kysely's transactions on SQLite: a deferred BEGIN, a read, awaits, then the write.
+    const db = open.at(-1)?.db as BetterSqlite3.Database;
+    const count = db.prepare('select count(*) as n from t');
+    const insert = db.prepare('insert into t (v) values (?)');
+    const until = Date.now() + 1500;
+    let transactions = 0;
+    while (Date.now() < until) {
+      db.exec('begin');
+      count.get();
+      await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 20; i++) insert.run('x'.repeat(1000));
+      db.exec('commit');
+      transactions += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(errors).toEqual([]);
+    expect(transactions).toBeGreaterThan(100);
+    expect(statSync(`${file}-wal`).size).toBeLessThan(transactions * 20 * 1000);
+  });
 });
