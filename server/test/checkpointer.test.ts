@@ -107,4 +107,19 @@ describe('the SQLite checkpointer', () => {
     expect(transactions).toBeGreaterThan(100);
     expect(statSync(`${file}-wal`).size).toBeLessThan(transactions * 20 * 1000);
   });
+
+  it('closes even when a pass has just asked for a restart', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { batch } = writer(1);
+      batch(50);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      const { checkpointer, db } = open.pop() as (typeof open)[number];
+      const closed = await Promise.race([
+        checkpointer.close().then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000)),
+      ]);
+      db.close();
+      expect(closed).toBe(true);
+    }
+  });
 });

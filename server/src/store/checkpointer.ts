@@ -104,9 +104,13 @@ export function startCheckpointer(
       new Promise<void>((resolve) => {
         const done = () => resolve();
         worker.once('exit', done);
-        worker.once('message', (message: unknown) => {
-          if (message === 'closed') void worker.terminate();
-        });
+        // Not once(): a 'restart' posted by a pass just before may come first.
+        const closed = (message: unknown) => {
+          if (message !== 'closed') return;
+          worker.off('message', closed);
+          void worker.terminate();
+        };
+        worker.on('message', closed);
         worker.postMessage('close');
       }),
   };
