@@ -4,8 +4,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 /** How often the background connection folds the write-ahead log back into the database file. */
 const INTERVAL_MS = 1000;
-/** Log frames (pages) past which the writer checkpoints itself even after an incomplete pass (32 MiB of 4 KiB). */
-const MAX_FRAMES = 8192;
+/**
+ * How long the write-ahead log may get before the writer checkpoints itself even after an incomplete pass, and
+ * what its file is cut back to when it starts over (`journal_size_limit`), in bytes.
+ */
+const MAX_LOG_BYTES = 32 * 1024 * 1024;
 
 // Runs in a worker thread with its own connection: a PASSIVE checkpoint there copies the log into the database
 // without blocking the server's writes, while an automatic checkpoint on the server's connection would stop its
@@ -13,7 +16,7 @@ const MAX_FRAMES = 8192;
 //
 // A PASSIVE checkpoint from another connection never makes a writer that keeps writing start the log over, so the
 // log grew without end (a gigabyte in a minute of steady chat). After a pass that copied everything, or when the log
-// is past MAX_FRAMES, the worker says 'restart', and the writing connection checkpoints itself between two of its
+// is past MAX_LOG_BYTES, the worker says 'restart', and the writing connection checkpoints itself between two of its
 // transactions (restartLog): little is left to copy, and its next write starts the log from the beginning. The
 // worker never takes the write lock itself: a deferred transaction of the server that reads and then writes would
 // get 'database is locked' at once.
@@ -45,36 +48,33 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-/** What {@link startCheckpointer} reports, and how often it works. */
+/** The connection {@link startCheckpointer} works for, what it reports, and how often it works. */
 export interface CheckpointerOptions {
+  /**
+   * The server's connection, which writes. Its log is cut back to `maxLogBytes` when it starts over, and it
+   * checkpoints itself between two of its transactions when the worker asks (see {@link restartLog}).
+   */
+  writer: BetterSqlite3.Database;
   /** A checkpoint failed; the next tick tries again and the log only grows meanwhile. */
   onError: (message: string) => void;
-  /**
-   * The worker copied the log, or found it long: call {@link restartLog} on the writing connection soon, outside its
-   * transactions, so that its next write starts the log over.
-   */
-  onRestart?: () => void;
   /** Milliseconds between checkpoints; 1 000 by default. */
   intervalMs?: number;
-  /** Log frames past which `onRestart` is called even when the copy was not complete; 8 192 (32 MiB of 4 KiB pages). */
-  maxFrames?: number;
+  /** The log's size past which the writer checkpoints even after an incomplete pass; 32 MiB by default. */
+  maxLogBytes?: number;
 }
 
 /**
- * Checkpoints on the writing connection, outside its transactions, so that its next write starts the log over
- * (what {@link CheckpointerOptions.onRestart} asks for). Waits for nobody: if the worker is in a pass again, it
- * gives up, and the worker's next report brings it back. Another failure is reported as a process warning.
+ * Checkpoints on the writing connection, outside its transactions, so that its next write starts the log over.
+ * Waits for nobody: if the worker is in a pass again, it gives up, and the worker's next report brings it back.
  */
-export function restartLog(database: BetterSqlite3.Database): void {
+function restartLog(database: BetterSqlite3.Database, onError: (message: string) => void): void {
   if (!database.open || database.inTransaction) return;
   const busyTimeout = database.pragma('busy_timeout', { simple: true }) as number;
   database.pragma('busy_timeout = 0');
   try {
     database.pragma('wal_checkpoint(RESTART)');
   } catch (err) {
-    if ((err as { code?: unknown }).code !== 'SQLITE_BUSY') {
-      process.emitWarning(`SQLite checkpoint failed: ${(err as Error).message}`);
-    }
+    if ((err as { code?: unknown }).code !== 'SQLITE_BUSY') onError((err as Error).message);
   } finally {
     database.pragma(`busy_timeout = ${busyTimeout}`);
   }
@@ -86,8 +86,10 @@ export function restartLog(database: BetterSqlite3.Database): void {
  */
 export function startCheckpointer(
   file: string,
-  { onError, onRestart, intervalMs = INTERVAL_MS, maxFrames = MAX_FRAMES }: CheckpointerOptions,
+  { writer, onError, intervalMs = INTERVAL_MS, maxLogBytes = MAX_LOG_BYTES }: CheckpointerOptions,
 ): Checkpointer {
+  writer.pragma(`journal_size_limit = ${maxLogBytes}`);
+  const maxFrames = Math.ceil(maxLogBytes / (writer.pragma('page_size', { simple: true }) as number));
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -95,7 +97,8 @@ export function startCheckpointer(
   });
   worker.unref();
   worker.on('message', (message: unknown) => {
-    if (message === 'restart') onRestart?.();
+    // Between two transactions of the writer: the worker has copied (nearly) everything.
+    if (message === 'restart') setImmediate(() => restartLog(writer, onError));
     else if (message !== 'closed') onError(String(message));
   });
   worker.on('error', (err) => onError(err.message));

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
-import { restartLog, startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
@@ -100,9 +100,6 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   return store;
 }
 
-/** The size the SQLite write-ahead log is cut back to when it starts over, in bytes. */
-const WAL_SIZE_LIMIT = 32 * 1024 * 1024;
-
 function createSqliteStore(config: StoreConfig): Store {
   const file = config.sqlite ?? join(config.dataDir, 'parley.db');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -117,13 +114,11 @@ function createSqliteStore(config: StoreConfig): Store {
   if (file !== ':memory:') {
     // Checkpoints run on a connection of their own in a worker thread (see checkpointer.ts).
     database.pragma('wal_autocheckpoint = 0');
-    // The log starts over after each checkpoint (checkpointer.ts); this gives the disk back after a burst.
-    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+    // The worker copies the log; this connection starts it over when asked, and keeps its file small.
     checkpointer = startCheckpointer(file, {
+      writer: database,
       // A failed checkpoint is retried on the next tick of the worker; the log only grows meanwhile.
       onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
-      // Between two transactions of this connection: the worker has copied (nearly) everything.
-      onRestart: () => setImmediate(() => restartLog(database)),
     });
   }
   const cached = withStatementCache(database);
