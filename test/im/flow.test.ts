@@ -206,7 +206,7 @@ describe('IM flows on the fake server', () => {
     expect(new Set(history.map((m) => m.messageId)).size).toBe(30);
   });
 
-  it("IMC-9: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
+  it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });
     const received = collect<Message>((fn) => im.on('GROUP_MESSAGE_RECEIVED', fn));

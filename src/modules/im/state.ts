@@ -6,6 +6,7 @@ import { parseObject } from './message.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import {
   conversationOf,
+  idKeyOf,
   keyOf,
   type ConversationRef,
   type ImEvents,
@@ -28,7 +29,7 @@ export class ImState {
   readonly events = new TypedEmitter<ImEvents>();
   readonly conversations = new ConversationStore();
   readonly recent = new RecentIds(LIMITS.dedupeWindow);
-  /** History caches by conversation type, then by {@link innerKey}: a push finds its cache without building a key. */
+  /** History caches by conversation type, then by {@link idKeyOf}: a push finds its cache without building a key. */
   readonly #caches = new Map<ConversationRef['type'], Map<string, HistoryCache>>();
   /** Pushed senders' user data as last seen: its text and the object parsed from it. */
   readonly #senders = new Map<string, { raw: string; data: Record<string, unknown> }>();
@@ -66,7 +67,7 @@ export class ImState {
 
   /** The history cache of a conversation, created on first use. */
   cache(ref: ConversationRef): HistoryCache {
-    return this.#cacheIn(ref.type, innerKey(ref));
+    return this.#cacheIn(ref.type, idKeyOf(ref));
   }
 
   /** The history cache of the conversation `message` belongs to. */
@@ -225,12 +226,6 @@ export class ImState {
 
 /** Senders whose data {@link ImState.senderData} remembers; the longest unseen goes first. */
 const SENDERS_KEPT = 1000;
-
-/** A conversation's key among the caches of its type: the id, or for customer service the team and the id. */
-function innerKey(ref: ConversationRef): string {
-  // Team and id together: an agent may serve one customer in two teams.
-  return ref.type === 'cs' ? JSON.stringify([ref.teamId ?? ref.id, ref.id]) : String(ref.id);
-}
 
 function isNewer(a: Message, b: Message): boolean {
   if (a.messageId === b.messageId) return true;

@@ -183,9 +183,13 @@ export function conversationOf(message: Message, me: string): ConversationRef {
   return { type: 'private', id: message.senderId === me ? message.receiverId : message.senderId };
 }
 
+/** A conversation's key among those of its type: the id, or for customer service the team and the id. */
+export function idKeyOf(ref: ConversationRef): string {
+  // Team and id together: an agent may serve one customer in two teams.
+  return ref.type === 'cs' ? JSON.stringify([ref.teamId ?? ref.id, ref.id]) : String(ref.id);
+}
+
 /** A map key for a conversation. */
 export function keyOf(ref: ConversationRef): string {
-  // Team and id together: an agent may serve one customer in two teams.
-  if (ref.type === 'cs') return `cs:${JSON.stringify([ref.teamId ?? ref.id, ref.id])}`;
-  return `${ref.type}:${ref.id}`;
+  return `${ref.type}:${idKeyOf(ref)}`;
 }
