@@ -158,6 +158,27 @@ describe('recent ids', () => {
     for (let i = 0; i < 700; i++) expect(recent.has(`id${i}`)).toBe(false);
     for (let i = 700; i < 1000; i++) expect(recent.add(`id${i}`)).toBe(false);
   });
+
+  it('IMC-11: answers as a list of the newest ids would, whatever the ids, repeats and capacity', () => {
+    // Few distinct ids and small capacities: long probe runs, evictions inside them, ids coming back after leaving.
+    const step = fc.tuple(fc.nat({ max: 60 }), fc.nat({ max: 60 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.array(step, { maxLength: 400 }), (capacity, steps) => {
+        const recent = new RecentIds(capacity);
+        const newest: string[] = [];
+        for (const [added, probed] of steps) {
+          const id = `m${added}`;
+          const fresh = !newest.includes(id);
+          expect(recent.add(id)).toBe(fresh);
+          if (fresh) newest.push(id);
+          if (newest.length > capacity) newest.shift();
+          expect(recent.has(`m${probed}`)).toBe(newest.includes(`m${probed}`));
+          expect(recent.size).toBe(newest.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('conversation list', () => {
