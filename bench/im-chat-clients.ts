@@ -1,0 +1,132 @@
+/**
+ * One process of im-chat's clients (see bench/scenarios/im-chat.ts): `node --import tsx bench/im-chat-clients.ts`,
+ * forked with an IPC channel. It connects the clients `[from, to)` of one side (whole groups, so every delivery it
+ * waits for is to its own clients), runs each rate step it is told to at its share of the rate, and reports how many
+ * messages it sent and the latency of every delivery, measured on its own clock from the send call to the event.
+ */
+import { performance } from 'node:perf_hooks';
+import { createClient, type ParleyClient } from '../src/index.js';
+import { BENCH_APP } from './parley-server.js';
+import { rawClient } from './raw-im.js';
+
+/** What the scenario sends to a clients process. */
+export type ToClients =
+  | { kind: 'raw' | 'parley'; url: string; from: number; to: number; groupSize: number }
+  | { step: { rate: number; ms: number; drainMs: number; tickMs: number } }
+  | { close: true };
+
+/** What a clients process answers. */
+export type FromClients = { ready: true } | { sent: number; latencies: Float64Array } | { closed: true };
+
+/** Sends one message from client `i` to its group; returns the key its deliveries are reported by. */
+type Send = (i: number, key: string) => string;
+
+const sentAt = new Map<string, number>();
+let latencies: number[] = [];
+const deliver = (key: string) => {
+  const at = sentAt.get(key);
+  if (at !== undefined) latencies.push(performance.now() - at);
+};
+
+async function inBatches(from: number, to: number, size: number, make: (i: number) => Promise<void>): Promise<void> {
+  for (let start = from; start < to; start += size) {
+    const end = Math.min(to, start + size);
+    await Promise.all(Array.from({ length: end - start }, (_, k) => make(start + k)));
+  }
+}
+
+async function connectRaw(url: string, from: number, to: number, groupSize: number) {
+  const sockets: Array<Awaited<ReturnType<typeof rawClient>>> = [];
+  await inBatches(from, to, 50, async (i) => {
+    const socket = await rawClient(url, `u${i}`);
+    socket.emit('join', `g${Math.floor(i / groupSize)}`);
+    socket.on('imMessage', (m: { i: string; s: string }) => {
+      if (m.s !== `u${i}`) deliver(m.i);
+    });
+    sockets[i] = socket;
+  });
+  const send: Send = (i, key) => {
+    sockets[i]?.emit(
+      'publishIM',
+      { t: 'group', to: `g${Math.floor(i / groupSize)}`, p: '{"text":"hi"}', guid: key },
+      () => undefined,
+    );
+    return key;
+  };
+  const close = () => {
+    for (const s of sockets) s?.close();
+    return Promise.resolve();
+  };
+  return { send, close };
+}
+
+async function connectParley(url: string, from: number, to: number, groupSize: number) {
+  const clients: ParleyClient[] = [];
+  await inBatches(from, to, 50, async (i) => {
+    const client = createClient({ host: url, appkey: BENCH_APP.appkey, modules: ['im'] });
+    await client.connect({ id: `u${i}`, data: { n: i } });
+    await client.im.subscribeGroup({ groupIds: [`g${Math.floor(i / groupSize)}`] });
+    client.im.on('GROUP_MESSAGE_RECEIVED', (m) => {
+      if (m.senderId !== `u${i}`) deliver(m.messageId);
+    });
+    clients[i] = client;
+  });
+  const send: Send = (i, _key) => {
+    const client = clients[i];
+    if (!client) return _key;
+    const message = client.im.createTextMessage({
+      text: 'hi',
+      to: { type: 'group', id: `g${Math.floor(i / groupSize)}` },
+    });
+    void client.im.sendMessage({ message }).catch(() => undefined);
+    return message.messageId;
+  };
+  const close = async () => {
+    await Promise.all(clients.map((c) => c?.disconnect()));
+  };
+  return { send, close };
+}
+
+const reply = (message: FromClients) => process.send?.(message);
+let side: { send: Send; close(): Promise<void> } | undefined;
+let range = { from: 0, to: 0 };
+let seq = 0;
+
+/** Sends at `rate` for `ms` from random clients of this process, drains, and reports. */
+async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number; drainMs: number; tickMs: number }) {
+  latencies = [];
+  sentAt.clear();
+  const count = range.to - range.from;
+  const start = performance.now();
+  let sent = 0;
+  while (performance.now() - start < ms) {
+    const due = Math.floor(((performance.now() - start) / 1000) * rate);
+    while (sent < due) {
+      // The clock starts before the send call, on both sides.
+      const at = performance.now();
+      const i = range.from + Math.floor(Math.random() * count);
+      sentAt.set((side as { send: Send }).send(i, `${process.pid}-${seq++}`), at);
+      sent++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, tickMs));
+  }
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
+  reply({ sent, latencies: Float64Array.from(latencies) });
+}
+
+process.on('message', (message: ToClients) => {
+  void (async () => {
+    if ('kind' in message) {
+      range = { from: message.from, to: message.to };
+      const connect = message.kind === 'raw' ? connectRaw : connectParley;
+      side = await connect(message.url, message.from, message.to, message.groupSize);
+      reply({ ready: true });
+    } else if ('step' in message) {
+      await runStep(message.step);
+    } else {
+      await side?.close();
+      reply({ closed: true });
+      process.disconnect();
+    }
+  })();
+});
