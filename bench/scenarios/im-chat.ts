@@ -3,10 +3,10 @@
  * rate steps up until p99 end-to-end latency (send call to each other member's event) exceeds 50 ms; the result is
  * the highest rate that held, Parley vs a raw socket.io room relay without storage, in the same run. Each server
  * runs in a process of its own (bench/server-process.ts); the clients are spread over `BENCH_PROCESSES` processes
- * of their own (bench/im-chat-clients.ts, whole groups each, so every latency is measured on one clock), as devices
- * are, instead of a thousand clients sharing one heap and one thread with the scenario. Steps are about a tenth
- * apart, so that the ratio is not set by the list; a step over budget is run again once, on both sides, before the
- * climb stops, so that one collector pause does not end it.
+ * of their own (bench/im-chat-clients.ts, whole groups each, so every latency is measured on one clock). Both sides
+ * stay up for the whole run and take turns at each rate, so that both meet the machine in the same state. Steps are
+ * about a tenth apart, so that the ratio is not set by the list; a step over budget is run again once, on both
+ * sides, before the climb stops, so that one collector pause does not end it.
  * Target: Parley >= 0.7x raw.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { quantile, round3 } from '../stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const GROUP_SIZE = 10;
-/** Processes the clients are spread over, whole groups each (a device is a process of its own, not one of 1 000 in one). */
+/** Processes each side's clients are spread over, whole groups each; more than one only pays with more than two cores. */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 // Up to well past what raw socket.io holds on a 2-core machine: a shorter list would cap the raw figure and flatter
 // the ratio. Each side stops at its first step over budget.
@@ -47,20 +47,25 @@ function clientsProcess(): { child: ChildProcess; next(): Promise<FromClients>; 
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const inbox: FromClients[] = [];
-  const waiting: Array<(m: FromClients) => void> = [];
+  const waiting: Array<{ resolve: (m: FromClients) => void; reject: (e: Error) => void }> = [];
+  let exited: Error | undefined;
   child.on('message', (m: FromClients) => {
-    const wake = waiting.shift();
-    if (wake) wake(m);
+    const waiter = waiting.shift();
+    if (waiter) waiter.resolve(m);
     else inbox.push(m);
+  });
+  child.once('exit', (code) => {
+    exited = new Error(`im-chat clients exited with ${String(code)}`);
+    for (const waiter of waiting.splice(0)) waiter.reject(exited);
   });
   return {
     child,
     next: () =>
       new Promise<FromClients>((resolve, reject) => {
         const queued = inbox.shift();
-        if (queued) return resolve(queued);
-        waiting.push(resolve);
-        child.once('exit', (code) => reject(new Error(`im-chat clients exited with ${String(code)}`)));
+        if (queued) resolve(queued);
+        else if (exited) reject(exited);
+        else waiting.push({ resolve, reject });
       }),
     send: (m) => child.send(m),
   };
@@ -102,29 +107,38 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   };
 }
 
-/** Runs the rate steps; returns the highest rate whose p99 stayed within budget, and each step's figures. */
-async function climb(
-  side: Side,
-  name: string,
-): Promise<{ best: number; steps: Array<{ rate: number; p99: number; delivered: number }> }> {
-  const steps: Array<{ rate: number; p99: number; delivered: number }> = [];
-  let best = 0;
-  for (const rate of RATES) {
-    let step = await runStep(side, name, rate);
-    if (step.p99 > BUDGET_P99_MS) step = await runStep(side, name, rate);
-    steps.push(step);
-    if (step.p99 > BUDGET_P99_MS) break;
-    best = rate;
+type Step = { rate: number; p99: number; delivered: number };
+
+/** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
+interface Climb {
+  name: string;
+  side: Side;
+  best: number;
+  steps: Step[];
+  stopped: boolean;
+}
+
+/**
+ * Runs the rate steps for both sides, taking turns at each rate (the order alternates from one rate to the next),
+ * so that a machine whose speed drifts over a run, as shared machines' do, slows both alike. A side stops at its
+ * first step over budget, run twice.
+ */
+async function climbTogether(climbs: Climb[]): Promise<void> {
+  for (const [index, rate] of RATES.entries()) {
+    const turn = index % 2 === 0 ? climbs : [...climbs].reverse();
+    for (const climb of turn.filter((c) => !c.stopped)) {
+      let step = await runStep(climb.side, climb.name, rate);
+      if (step.p99 > BUDGET_P99_MS) step = await runStep(climb.side, climb.name, rate);
+      climb.steps.push(step);
+      if (step.p99 > BUDGET_P99_MS) climb.stopped = true;
+      else climb.best = rate;
+    }
+    if (climbs.every((c) => c.stopped)) break;
   }
-  return { best, steps };
 }
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
-async function runStep(
-  side: Side,
-  name: string,
-  rate: number,
-): Promise<{ rate: number; p99: number; delivered: number }> {
+async function runStep(side: Side, name: string, rate: number): Promise<Step> {
   const { sent, latencies } = await side.step(rate);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
@@ -133,12 +147,13 @@ async function runStep(
   return { rate, p99: round3(p99), delivered: latencies.length };
 }
 
-const raw = await startSide('raw');
-const rawResult = await climb(raw, 'raw');
-await raw.close();
-const parley = await startSide('parley');
-const parleyResult = await climb(parley, 'parley');
-await parley.close();
+const climbs: Climb[] = [];
+for (const name of ['raw', 'parley'] as const) {
+  climbs.push({ name, side: await startSide(name), best: 0, steps: [], stopped: false });
+}
+await climbTogether(climbs);
+for (const climb of climbs) await climb.side.close();
+const [rawResult, parleyResult] = climbs as [Climb, Climb];
 
 const result = {
   bench: 'im-chat',
