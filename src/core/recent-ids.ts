@@ -1,3 +1,5 @@
+import { hashId } from './id-index.js';
+
 /**
  * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids).
  *
@@ -34,7 +36,7 @@ export class RecentIds {
 
   /** Records `id`; returns false if it was already among the recent ones. */
   add(id: string): boolean {
-    const hash = hashOf(id);
+    const hash = hashId(id);
     let slot = hash & this.#mask;
     for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
       if (this.#hashes[at] === hash && this.#ring[at] === id) return false;
@@ -60,7 +62,7 @@ export class RecentIds {
 
   /** Whether `id` is among the recent ones. */
   has(id: string): boolean {
-    const hash = hashOf(id);
+    const hash = hashId(id);
     let slot = hash & this.#mask;
     for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
       if (this.#hashes[at] === hash && this.#ring[at] === id) return true;
@@ -103,10 +105,3 @@ export class RecentIds {
 }
 
 const EMPTY = -1;
-
-/** FNV-1a over the UTF-16 code units, 32 bits. */
-function hashOf(id: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash;
-}

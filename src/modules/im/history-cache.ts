@@ -1,3 +1,4 @@
+import { IdIndex } from '../../core/id-index.js';
 import type { Message } from './types.js';
 
 /**
@@ -10,8 +11,11 @@ export class HistoryCache {
   /** Oldest first; the first `#start` entries have been trimmed off and wait to be dropped in one go. */
   #messages: Message[] = [];
   #start = 0;
-  /** The same messages by id: a push is looked up here on every arrival (de-duplication), not scanned for. */
-  readonly #byId = new Map<string, Message>();
+  /**
+   * The same messages by id: a push is looked up here on every arrival (de-duplication), not scanned for, and a full
+   * cache adds and drops an id for each one, which an {@link IdIndex} does without rebuilding itself.
+   */
+  readonly #byId = new IdIndex<Message>();
   /** True once the server said there is nothing older than the oldest message held. */
   complete = false;
   /** Read offsets by user id: everything up to the offset has been read by that user. */
