@@ -4,9 +4,9 @@
  * the highest rate that held, Parley vs a raw socket.io room relay without storage, in the same run. Each server
  * runs in a process of its own (bench/server-process.ts); the clients are spread over `BENCH_PROCESSES` processes
  * of their own (bench/im-chat-clients.ts, whole groups each, so every latency is measured on one clock). Both sides
- * stay up for the whole run and take turns at each rate, so that both meet the machine in the same state. Steps are
- * about a tenth apart, so that the ratio is not set by the list; a step over budget is run again once, on both
- * sides, before the climb stops, so that one collector pause does not end it.
+ * stay up for the whole run, warm up first (every cache full), and take turns at each rate, so that both meet the
+ * machine in the same state. Steps are about a tenth apart, so that the ratio is not set by the list; a step over
+ * budget is run again once before its side stops, so that one collector pause does not end it.
  * Target: Parley >= 0.7x raw.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -28,6 +28,13 @@ const RATES = (
   .split(',')
   .map(Number);
 const STEP_MS = 3000;
+/**
+ * Before the climb each side runs at a moderate rate long enough for every group's members to fill their caches
+ * (200 messages a conversation in Parley's SDK): a chat client lives with full caches, and the climb should not
+ * measure them filling (the heap growing, the collector's first full passes) or the compiler's first minutes.
+ */
+const WARMUP_RATE = Number(process.env.BENCH_WARMUP_RATE ?? 800);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 30_000);
 const DRAIN_MS = 1500;
 const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
@@ -35,7 +42,7 @@ const CLIENTS_ENTRY = fileURLToPath(new URL('../im-chat-clients.ts', import.meta
 
 interface Side {
   /** Runs one step at `rate` across the processes; returns every process's sent count and latencies together. */
-  step(rate: number): Promise<{ sent: number; latencies: number[] }>;
+  step(rate: number, ms?: number): Promise<{ sent: number; latencies: number[] }>;
   close(): Promise<void>;
 }
 
@@ -85,9 +92,9 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
     await proc.next();
   }
   return {
-    async step(rate) {
+    async step(rate, ms = STEP_MS) {
       for (const proc of procs) {
-        proc.send({ step: { rate: rate * proc.share, ms: STEP_MS, drainMs: DRAIN_MS, tickMs: TICK_MS } });
+        proc.send({ step: { rate: rate * proc.share, ms, drainMs: DRAIN_MS, tickMs: TICK_MS } });
       }
       const answers = await Promise.all(procs.map((proc) => proc.next()));
       let sent = 0;
@@ -124,6 +131,10 @@ interface Climb {
  * first step over budget, run twice.
  */
 async function climbTogether(climbs: Climb[]): Promise<void> {
+  for (const climb of climbs) {
+    const { sent } = await climb.side.step(WARMUP_RATE, WARMUP_MS);
+    console.log(`${climb.name}: warmed up with ${sent} messages at ${WARMUP_RATE}/s`);
+  }
   for (const [index, rate] of RATES.entries()) {
     const turn = index % 2 === 0 ? climbs : [...climbs].reverse();
     for (const climb of turn.filter((c) => !c.stopped)) {
