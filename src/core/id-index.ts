@@ -43,23 +43,23 @@ export class IdIndex<V> {
   set(id: string, value: V): void {
     const hash = hashId(id);
     const found = this.#find(id, hash);
-    if (found >= 0) this.#values[found] = value;
-    else this.#insert(id, value, hash);
+    if (found >= 0) {
+      this.#values[found] = value;
+      return;
+    }
+    // At most half full, so that probe runs stay short.
+    if ((this.#size + 1) * 2 > this.#mask + 1) this.#grow();
+    let slot = hash & this.#mask;
+    while (this.#ids[slot] !== undefined) slot = (slot + 1) & this.#mask;
+    this.#ids[slot] = id;
+    this.#values[slot] = value;
+    this.#hashes[slot] = hash;
+    this.#size += 1;
   }
 
-  /**
-   * Stores `value` under `id` unless `id` is held already; returns whether it stored it. One probe for both.
-   * `hash` is `hashId(id)`, for a caller that keeps it.
-   */
-  add(id: string, value: V, hash = hashId(id)): boolean {
-    if (this.#find(id, hash) >= 0) return false;
-    this.#insert(id, value, hash);
-    return true;
-  }
-
-  /** Forgets `id`; returns whether it was held. `hash` is `hashId(id)`, for a caller that kept it. */
-  delete(id: string, hash = hashId(id)): boolean {
-    const slot = this.#find(id, hash);
+  /** Forgets `id`; returns whether it was held. */
+  delete(id: string): boolean {
+    const slot = this.#find(id, hashId(id));
     if (slot < 0) return false;
     this.#vacate(slot);
     this.#size -= 1;
@@ -71,17 +71,6 @@ export class IdIndex<V> {
     this.#ids.fill(undefined);
     this.#values.fill(undefined);
     this.#size = 0;
-  }
-
-  #insert(id: string, value: V, hash: number): void {
-    // At most half full, so that probe runs stay short.
-    if ((this.#size + 1) * 2 > this.#mask + 1) this.#grow();
-    let slot = hash & this.#mask;
-    while (this.#ids[slot] !== undefined) slot = (slot + 1) & this.#mask;
-    this.#ids[slot] = id;
-    this.#values[slot] = value;
-    this.#hashes[slot] = hash;
-    this.#size += 1;
   }
 
   #find(id: string, hash: number): number {

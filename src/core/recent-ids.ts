@@ -1,51 +1,109 @@
-import { IdIndex, hashId } from './id-index.js';
+import { hashId } from './id-index.js';
 
 /**
- * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids): a ring
- * of the ids in arrival order over an {@link IdIndex}. Every member of a busy group runs {@link RecentIds.add} for
- * every message, on state that is cold by then; the index answers from typed arrays and never rebuilds itself for
- * the ids it forgets, where a `Set` took three lookups per id over stored strings and rebuilt itself in bursts.
+ * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids).
+ *
+ * Every member of a busy group runs {@link RecentIds.add} for every message, on state that is cold by then (one
+ * client among many in a process, or a tab that was idle). A `Set` with a ring of its ids took three hash lookups
+ * per id (has, add, and delete of the oldest), each reading stored strings elsewhere in memory, and left deleted
+ * entries that it rehashes away in bursts. Here an open-addressing table of small integers, keyed by a hash of the
+ * id that this class computes once per id, answers from two typed arrays; a stored string is only read when its
+ * hash matches. Removal shifts the entries after it back (linear probing without tombstones), so the table never
+ * fills up with deleted entries and needs no rebuilding. It is `IdIndex`'s table specialised for a window:
+ * the slots hold ring positions, so no array of values or of ids is kept beside them (4 KB a client where an
+ * `IdIndex` would take 20), and the oldest id leaves by its kept hash without its text being read again.
  */
 export class RecentIds {
   readonly #capacity: number;
-  readonly #index: IdIndex<true>;
+  /** `#slots.length - 1`; the table has a power-of-two size of at least twice the capacity. */
+  readonly #mask: number;
+  /** The table: the ring position of the id that lives here, or {@link EMPTY}. */
+  readonly #slots: Int32Array;
   /** The ids in arrival order, as a ring: position `#next` holds the oldest once the ring is full. */
   readonly #ring: string[] = [];
-  /** Each ring position's id hash: the oldest id leaves without its text being read again. */
+  /** Each ring position's id hash, and the table slot it lives in. */
   readonly #hashes: Int32Array;
+  readonly #slotOf: Int32Array;
   #next = 0;
 
   constructor(capacity: number) {
     this.#capacity = Math.max(1, Math.floor(capacity));
-    // Sized for one more than the capacity: the new id goes in before the oldest leaves.
-    this.#index = new IdIndex(this.#capacity + 1);
+    let size = 8;
+    while (size < this.#capacity * 2) size *= 2;
+    this.#mask = size - 1;
+    this.#slots = new Int32Array(size).fill(EMPTY);
     this.#hashes = new Int32Array(this.#capacity);
+    this.#slotOf = new Int32Array(this.#capacity);
   }
 
   /** Records `id`; returns false if it was already among the recent ones. */
   add(id: string): boolean {
     const hash = hashId(id);
-    if (!this.#index.add(id, true, hash)) return false;
-    if (this.#ring.length < this.#capacity) {
-      this.#hashes[this.#ring.length] = hash;
-      this.#ring.push(id);
-      return true;
+    let slot = hash & this.#mask;
+    for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
+      if (this.#hashes[at] === hash && this.#ring[at] === id) return false;
+      slot = (slot + 1) & this.#mask;
     }
-    const oldest = this.#next;
-    this.#index.delete(this.#ring[oldest] as string, this.#hashes[oldest]);
-    this.#ring[oldest] = id;
-    this.#hashes[oldest] = hash;
-    this.#next = oldest + 1 === this.#capacity ? 0 : oldest + 1;
+    let position: number;
+    if (this.#ring.length < this.#capacity) {
+      position = this.#ring.length;
+      this.#ring.push(id);
+    } else {
+      position = this.#next;
+      this.#next = position + 1 === this.#capacity ? 0 : position + 1;
+      // The oldest id leaves first; entries may move back over its slot, so the new id's slot is looked up again.
+      this.#vacate(this.#slotOf[position] as number);
+      slot = this.#findEmpty(hash);
+      this.#ring[position] = id;
+    }
+    this.#hashes[position] = hash;
+    this.#slotOf[position] = slot;
+    this.#slots[slot] = position;
     return true;
   }
 
   /** Whether `id` is among the recent ones. */
   has(id: string): boolean {
-    return this.#index.has(id);
+    const hash = hashId(id);
+    let slot = hash & this.#mask;
+    for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
+      if (this.#hashes[at] === hash && this.#ring[at] === id) return true;
+      slot = (slot + 1) & this.#mask;
+    }
+    return false;
   }
 
   /** How many ids are remembered. */
   get size(): number {
     return this.#ring.length;
   }
+
+  /**
+   * Empties `slot` and moves later entries of its cluster back where their probe paths allow, so that lookups
+   * never need a marker for deleted entries.
+   */
+  #vacate(slot: number): void {
+    const mask = this.#mask;
+    let hole = slot;
+    for (let next = (hole + 1) & mask; ; next = (next + 1) & mask) {
+      const at = this.#slots[next] as number;
+      if (at === EMPTY) break;
+      const home = (this.#hashes[at] as number) & mask;
+      // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+      const stays = hole <= next ? home > hole && home <= next : home > hole || home <= next;
+      if (stays) continue;
+      this.#slots[hole] = at;
+      this.#slotOf[at] = hole;
+      hole = next;
+    }
+    this.#slots[hole] = EMPTY;
+  }
+
+  #findEmpty(hash: number): number {
+    let slot = hash & this.#mask;
+    while (this.#slots[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
+    return slot;
+  }
 }
+
+const EMPTY = -1;
