@@ -14,9 +14,8 @@ export class IdIndex<V> {
   #hashes: Int32Array;
   #size = 0;
 
-  constructor(expected = 4) {
-    let slots = 8;
-    while (slots < expected * 2) slots *= 2;
+  constructor() {
+    const slots = 8;
     this.#mask = slots - 1;
     this.#ids = new Array<string | undefined>(slots).fill(undefined);
     this.#values = new Array<V | undefined>(slots).fill(undefined);
@@ -87,10 +86,7 @@ export class IdIndex<V> {
     const mask = this.#mask;
     let hole = slot;
     for (let next = (hole + 1) & mask; this.#ids[next] !== undefined; next = (next + 1) & mask) {
-      const home = (this.#hashes[next] as number) & mask;
-      // The entry at `next` stays unless its home lies cyclically outside (hole, next].
-      const stays = hole <= next ? home > hole && home <= next : home > hole || home <= next;
-      if (stays) continue;
+      if (staysInRun((this.#hashes[next] as number) & mask, hole, next)) continue;
       this.#ids[hole] = this.#ids[next];
       this.#values[hole] = this.#values[next];
       this.#hashes[hole] = this.#hashes[next] as number;
@@ -120,6 +116,15 @@ export class IdIndex<V> {
       this.#hashes[slot] = hash;
     }
   }
+}
+
+/**
+ * Linear probing without deleted-entry markers: when slot `hole` empties, the entry at `next` (later in the same run)
+ * stays where it is if its home slot lies cyclically in (hole, next], since a lookup from its home would otherwise
+ * meet the hole first; else it moves back into the hole.
+ */
+export function staysInRun(home: number, hole: number, next: number): boolean {
+  return hole <= next ? home > hole && home <= next : home > hole || home <= next;
 }
 
 /** FNV-1a over an id's UTF-16 code units: 32 bits, computed without touching any other memory. */

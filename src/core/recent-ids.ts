@@ -1,4 +1,4 @@
-import { hashId } from './id-index.js';
+import { hashId, staysInRun } from './id-index.js';
 
 /**
  * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids).
@@ -39,11 +39,7 @@ export class RecentIds {
   /** Records `id`; returns false if it was already among the recent ones. */
   add(id: string): boolean {
     const hash = hashId(id);
-    let slot = hash & this.#mask;
-    for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
-      if (this.#hashes[at] === hash && this.#ring[at] === id) return false;
-      slot = (slot + 1) & this.#mask;
-    }
+    if (this.#find(id, hash) !== EMPTY) return false;
     let position: number;
     if (this.#ring.length < this.#capacity) {
       position = this.#ring.length;
@@ -51,11 +47,12 @@ export class RecentIds {
     } else {
       position = this.#next;
       this.#next = position + 1 === this.#capacity ? 0 : position + 1;
-      // The oldest id leaves first; entries may move back over its slot, so the new id's slot is looked up again.
+      // The oldest id leaves first, so that the new one's slot is looked up in the table as it is after that.
       this.#vacate(this.#slotOf[position] as number);
-      slot = this.#findEmpty(hash);
       this.#ring[position] = id;
     }
+    let slot = hash & this.#mask;
+    while (this.#slots[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
     this.#hashes[position] = hash;
     this.#slotOf[position] = slot;
     this.#slots[slot] = position;
@@ -64,13 +61,7 @@ export class RecentIds {
 
   /** Whether `id` is among the recent ones. */
   has(id: string): boolean {
-    const hash = hashId(id);
-    let slot = hash & this.#mask;
-    for (let at = this.#slots[slot] as number; at !== EMPTY; at = this.#slots[slot] as number) {
-      if (this.#hashes[at] === hash && this.#ring[at] === id) return true;
-      slot = (slot + 1) & this.#mask;
-    }
-    return false;
+    return this.#find(id, hashId(id)) !== EMPTY;
   }
 
   /** How many ids are remembered. */
@@ -78,31 +69,26 @@ export class RecentIds {
     return this.#ring.length;
   }
 
-  /**
-   * Empties `slot` and moves later entries of its cluster back where their probe paths allow, so that lookups
-   * never need a marker for deleted entries.
-   */
+  /** The ring position of `id`, or {@link EMPTY}. */
+  #find(id: string, hash: number): number {
+    for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const at = this.#slots[slot] as number;
+      if (at === EMPTY || (this.#hashes[at] === hash && this.#ring[at] === id)) return at;
+    }
+  }
+
+  /** Empties `slot` and moves later entries of its run back where their probe paths allow ({@link staysInRun}). */
   #vacate(slot: number): void {
     const mask = this.#mask;
     let hole = slot;
-    for (let next = (hole + 1) & mask; ; next = (next + 1) & mask) {
+    for (let next = (hole + 1) & mask; this.#slots[next] !== EMPTY; next = (next + 1) & mask) {
       const at = this.#slots[next] as number;
-      if (at === EMPTY) break;
-      const home = (this.#hashes[at] as number) & mask;
-      // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
-      const stays = hole <= next ? home > hole && home <= next : home > hole || home <= next;
-      if (stays) continue;
+      if (staysInRun((this.#hashes[at] as number) & mask, hole, next)) continue;
       this.#slots[hole] = at;
       this.#slotOf[at] = hole;
       hole = next;
     }
     this.#slots[hole] = EMPTY;
-  }
-
-  #findEmpty(hash: number): number {
-    let slot = hash & this.#mask;
-    while (this.#slots[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
-    return slot;
   }
 }
 

@@ -37,48 +37,20 @@ export function buildMessage(params: {
   me: { id: string; data: Record<string, unknown> };
   now: number;
 }): Message {
-  const messageId = randomHexId();
-  const { type, payload, now: timestamp } = params;
-  const senderId = params.me.id;
-  // One literal per scene, like fromWire's: every send builds one of these.
-  if (params.to.type === 'group') {
-    return {
-      messageId,
-      type,
-      timestamp,
-      senderId,
-      payload,
-      status: 'new',
-      recalled: false,
-      scene: 'group',
-      groupId: String(params.to.id),
-      senderData: params.me.data,
-    };
-  }
-  if (params.to.type === 'cs') {
-    return {
-      messageId,
-      type,
-      timestamp,
-      senderId,
-      payload,
-      status: 'new',
-      recalled: false,
-      ...csFields(params.to, params.me.data),
-    };
-  }
-  return {
-    messageId,
-    type,
-    timestamp,
-    senderId,
-    payload,
-    status: 'new',
+  const base = {
+    messageId: randomHexId(),
+    type: params.type,
+    timestamp: params.now,
+    senderId: params.me.id,
+    payload: params.payload,
+    status: 'new' as const,
     recalled: false,
-    scene: 'private',
-    receiverId: String(params.to.id),
-    read: false,
   };
+  if (params.to.type === 'group') {
+    return { ...base, scene: 'group', groupId: String(params.to.id), senderData: params.me.data };
+  }
+  if (params.to.type === 'cs') return { ...base, ...csFields(params.to, params.me.data) };
+  return { ...base, scene: 'private', receiverId: String(params.to.id), read: false };
 }
 
 /** Checks a text message's text. */
