@@ -2,7 +2,16 @@ import { CLIENT_EVENTS, CODES, LIMITS } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import type { Subscribable } from '../../core/emitter.js';
 import { ParleyError } from '../../core/errors.js';
-import { buildMessage, toPublishRequest, validateCustom, validateTarget, validateText } from './message.js';
+import {
+  buildMessage,
+  copyMessage,
+  readByOther,
+  recalledBy,
+  toPublishRequest,
+  validateCustom,
+  validateTarget,
+  validateText,
+} from './message.js';
 import { defaultUploadHttp, type UploadHttp } from '../upload/http.js';
 import { Uploader } from '../upload/uploader.js';
 import { prepareMedia, type PendingUpload, type RichKind, type VideoMessageOptions } from './media.js';
@@ -120,14 +129,14 @@ export class Im extends ImGroupsAndPresence {
     const upload = this.#uploads.get(message);
     const request = upload ? undefined : toPublishRequest(message, to, options.accessToken);
     message.status = 'sending';
-    this.#state.record({ ...message }, { incoming: false, data: to.data ?? {} });
+    this.#state.record(copyMessage(message), { incoming: false, data: to.data ?? {} });
     this.#state.emitConversations();
     try {
       if (upload) {
         // UP-6: the file goes up while the message is `sending`; the payload then holds its URL.
         this.#uploads.delete(message);
         message.payload = await upload.run(this.uploader);
-        this.#state.replace({ ...message });
+        this.#state.replace(copyMessage(message));
       }
       const ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken));
       message.status = 'success';
@@ -135,11 +144,11 @@ export class Im extends ImGroupsAndPresence {
       if (message.scene === 'cs' && ack.sessionId !== undefined) message.sessionId = Number(ack.sessionId);
     } catch (error) {
       message.status = 'fail';
-      this.#state.replace({ ...message });
+      this.#state.replace(copyMessage(message));
       this.#state.emitConversations();
       throw ParleyError.from(error);
     }
-    this.#state.replace({ ...message });
+    this.#state.replace(copyMessage(message));
     this.#state.cache(conversationOf(message, message.senderId)).advanceOffset(message.senderId, message.timestamp);
     this.#state.emitConversations();
     return message;
@@ -178,7 +187,7 @@ export class Im extends ImGroupsAndPresence {
     for (const o of page.offsets) cache.advanceOffset(o.userId, o.offset);
     const otherOffset = ref.type === 'private' ? (cache.offsets.get(ref.id) ?? 0) : 0;
     const messages = page.messages.map((m) =>
-      m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? { ...m, read: true } : m,
+      m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? readByOther(m) : m,
     );
     const contiguous =
       held.length > 0 || (cache.size === 0 && before === undefined) || (before !== undefined && before === oldest);
@@ -270,9 +279,7 @@ export class Im extends ImGroupsAndPresence {
     await this.#wire.call(CLIENT_EVENTS.imRecallMessage, { scene: ref.type, targetId: ref.id, times }, 'write');
     const recaller = { id: me.id, data: me.data };
     const ids = new Set(list.map((m) => m.messageId));
-    const recalled = this.#state
-      .cache(ref)
-      .update((m) => (ids.has(m.messageId) ? { ...m, recalled: true, recaller } : undefined));
+    const recalled = this.#state.cache(ref).update((m) => (ids.has(m.messageId) ? recalledBy(m, recaller) : undefined));
     for (const m of list) Object.assign(m, { recalled: true, recaller });
     this.#state.refreshLast(ref);
     this.#state.events.emit('MESSAGE_RECALLED', recalled.length > 0 ? recalled : list);

@@ -10,7 +10,7 @@ import {
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { deliverCs } from './cs-inbox.js';
-import { fromWire, sceneOf } from './message.js';
+import { fromWire, recalledBy, sceneOf } from './message.js';
 import type { ImState } from './state.js';
 import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
 
@@ -70,9 +70,7 @@ export function applyRecalled(
   const offset = cache.offsets.get(me) ?? 0;
   const who = { id: String(recaller.id), data: (recaller.data ?? {}) as Record<string, unknown> };
   const recalled = cache.update((m) =>
-    wanted.has(m.timestamp) && m.status === 'success' && !m.recalled
-      ? { ...m, recalled: true, recaller: who }
-      : undefined,
+    wanted.has(m.timestamp) && m.status === 'success' && !m.recalled ? recalledBy(m, who) : undefined,
   );
   if (recalled.length === 0) return;
   const wasUnread = recalled.filter((m) => m.senderId !== me && m.timestamp > offset).length;

@@ -2,7 +2,7 @@ import { LIMITS } from '../../protocol/index.js';
 import { TypedEmitter } from '../../core/emitter.js';
 import { ConversationStore, newConversation } from './conversations.js';
 import { HistoryCache } from './history-cache.js';
-import { parseObject } from './message.js';
+import { parseObject, readByOther } from './message.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import {
   conversationOf,
@@ -11,7 +11,6 @@ import {
   type ConversationRef,
   type ImEvents,
   type Message,
-  type PrivateMessage,
 } from './types.js';
 
 /** The user this IM session runs as. */
@@ -185,7 +184,7 @@ export class ImState {
     const me = this.me.id;
     return this.cache(ref).update((m) =>
       m.scene === 'private' && m.senderId === me && m.status === 'success' && !m.read && m.timestamp <= time
-        ? ({ ...m, read: true } satisfies PrivateMessage)
+        ? readByOther(m)
         : undefined,
     );
   }
