@@ -1,5 +1,3 @@
-import { hashId, staysInRun } from './id-index.js';
-
 /**
  * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids).
  *
@@ -9,9 +7,9 @@ import { hashId, staysInRun } from './id-index.js';
  * entries that it rehashes away in bursts. Here an open-addressing table of small integers, keyed by a hash of the
  * id that this class computes once per id, answers from two typed arrays; a stored string is only read when its
  * hash matches. Removal shifts the entries after it back (linear probing without tombstones), so the table never
- * fills up with deleted entries and needs no rebuilding. It is `IdIndex`'s table specialised for a window:
- * the slots hold ring positions, so no array of values or of ids is kept beside them (4 KB a client where an
- * `IdIndex` would take 20), and the oldest id leaves by its kept hash without its text being read again.
+ * fills up with deleted entries and needs no rebuilding. The slots hold ring positions, so no array of values or of
+ * ids is kept beside them (4 KB a client), and the oldest id leaves by its kept hash without its text being read
+ * again.
  */
 export class RecentIds {
   readonly #capacity: number;
@@ -93,3 +91,19 @@ export class RecentIds {
 }
 
 const EMPTY = -1;
+
+/**
+ * Linear probing without deleted-entry markers: when slot `hole` empties, the entry at `next` (later in the same run)
+ * stays where it is if its home slot lies cyclically in (hole, next], since a lookup from its home would otherwise
+ * meet the hole first; else it moves back into the hole.
+ */
+export function staysInRun(home: number, hole: number, next: number): boolean {
+  return hole <= next ? home > hole && home <= next : home > hole || home <= next;
+}
+
+/** FNV-1a over an id's UTF-16 code units: 32 bits, computed without touching any other memory. */
+export function hashId(id: string): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash;
+}

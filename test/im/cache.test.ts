@@ -139,6 +139,60 @@ describe('history cache against a plain model', () => {
       { numRuns: 300 },
     );
   });
+
+  it('IMC-10: holds() finds a message by id as a scan would, where every acknowledged id keeps one server time', () => {
+    // As on the wire: a message's server time never changes, and no two of a conversation share one; unsent
+    // messages carry a local time that may be anything.
+    const serverTime = (id: number) => 1_000 + id * 7;
+    const step = fc.record({
+      kind: fc.constantFrom('put', 'add', 'remove', 'ack'),
+      id: fc.integer({ min: 0, max: 120 }),
+      local: fc.integer({ min: 1, max: 2_000 }),
+      probe: fc.integer({ min: 0, max: 120 }),
+      sent: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(step, { minLength: 20, maxLength: 400 }),
+        fc.integer({ min: 1, max: 60 }),
+        (steps, capacity) => {
+          const cache = new HistoryCache(capacity);
+          const model = new Model(capacity);
+          const heldIds = () => new Set(model.messages.map((m) => m.messageId));
+          for (const s of steps) {
+            const id = `m${s.id}`;
+            if (s.kind === 'remove') {
+              cache.remove([id]);
+              model.remove([id]);
+            } else if (s.kind === 'ack') {
+              // An unsent message is acknowledged: replaced by its acknowledged form.
+              const m = message(id, serverTime(s.id));
+              cache.put(m);
+              model.put(m);
+            } else {
+              // add() takes a pushed (acknowledged) message that holds() said is not held, as deliveries do.
+              const m = s.sent || s.kind === 'add' ? message(id, serverTime(s.id)) : message(id, s.local, 'sending');
+              if (s.kind === 'put') cache.put(m);
+              else if (!cache.holds(m)) cache.add(m);
+              if (s.kind === 'put' || !heldIds().has(id)) model.put(m);
+            }
+            expect(cache.all().map((m) => m.messageId)).toEqual(model.messages.map((m) => m.messageId));
+            const ids = heldIds();
+            for (const probe of [
+              message(`m${s.probe}`, serverTime(s.probe)),
+              message(`m${s.probe}`, s.local, 'sending'),
+            ])
+              expect(cache.holds(probe)).toBe(
+                ids.has(probe.messageId) &&
+                  (probe.status === 'success' ||
+                    model.messages.some((m) => m.messageId === probe.messageId && m.status !== 'success')),
+              );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('recent ids', () => {

@@ -1,21 +1,21 @@
-import { IdIndex } from '../../core/id-index.js';
 import type { Message } from './types.js';
 
 /**
  * The newest messages of one conversation, oldest first, at most `capacity`. It holds a contiguous window: every
  * message between its oldest and its newest is in it. Messages not yet acknowledged sort after the others, in the
  * order they were sent.
+ *
+ * There is no index by id. A message arriving (every member of a busy group handles every message of it) is looked
+ * up where it must be: among the unsent messages at the end (my own, not yet acknowledged), or, acknowledged, at
+ * its server time, since timestamps are unique within a conversation and a message keeps the one the server gave it.
+ * Usually it is newer than everything held, which the newest message alone tells. A map by id would be kept up for
+ * every message added and dropped, and read on state that is cold by then, for lookups this order answers anyway.
  */
 export class HistoryCache {
   readonly #capacity: number;
   /** Oldest first; the first `#start` entries have been trimmed off and wait to be dropped in one go. */
   #messages: Message[] = [];
   #start = 0;
-  /**
-   * The same messages by id: a push is looked up here on every arrival (de-duplication), not scanned for, and a full
-   * cache adds and drops an id for each one, which an {@link IdIndex} does without rebuilding itself.
-   */
-  readonly #byId = new IdIndex<Message>();
   /** True once the server said there is nothing older than the oldest message held. */
   complete = false;
   /** Read offsets by user id: everything up to the offset has been read by that user. */
@@ -36,9 +36,38 @@ export class HistoryCache {
     return this.#messages.length - this.#start;
   }
 
-  /** The message with this id, if held. */
+  /** The message with this id, if held; searched from the newest, where sends and their acks are. */
   find(messageId: string): Message | undefined {
-    return this.#byId.get(messageId);
+    const at = this.#lastIndexOf(messageId);
+    return at < 0 ? undefined : this.#messages[at];
+  }
+
+  /**
+   * Whether `message` (its id) is held, for one that may have arrived twice: among the unsent messages at the end,
+   * or, if it is acknowledged, at its server time.
+   */
+  holds(message: Message): boolean {
+    const messages = this.#messages;
+    let end = messages.length;
+    for (; end > this.#start; end--) {
+      const m = messages[end - 1] as Message;
+      if (m.status === 'success') break;
+      if (m.messageId === message.messageId) return true;
+    }
+    if (message.status !== 'success' || end === this.#start) return false;
+    const ts = message.timestamp;
+    // Usually newer than everything held: the newest acknowledged message tells.
+    if ((messages[end - 1] as Message).timestamp < ts) return false;
+    let low = this.#start;
+    let high = end - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const m = messages[mid] as Message;
+      if (m.timestamp < ts) low = mid + 1;
+      else if (m.timestamp > ts) high = mid - 1;
+      else return m.messageId === message.messageId;
+    }
+    return false;
   }
 
   /** Acknowledged messages with these timestamps. */
@@ -73,25 +102,28 @@ export class HistoryCache {
 
   /** Adds or replaces (by messageId) one message. Returns false if an identical id was held and `replace` is off. */
   put(message: Message, replace = true): boolean {
-    const held = this.#byId.get(message.messageId);
-    if (held) {
+    // Replacements are of recent messages (an ack, a status): searched from the newest end.
+    const at = this.#lastIndexOf(message.messageId);
+    if (at >= 0) {
       if (!replace) return false;
-      // Replacements are of recent messages (an ack, a status): search from the newest end.
-      this.#compact();
-      this.#messages.splice(this.#messages.lastIndexOf(held), 1);
+      this.#messages.splice(at, 1);
     }
-    this.#byId.set(message.messageId, message);
+    this.add(message);
+    return true;
+  }
+
+  /** Adds a message the caller knows is not held ({@link holds}, or an id just made). */
+  add(message: Message): void {
     this.#insert(message);
     this.#trim();
-    return true;
   }
 
   /** Adds an older page (from the server), skipping ids already held; `complete` when the server has no more. */
   prepend(page: readonly Message[], complete: boolean): void {
     this.#compact();
-    const older = page.filter((m) => !this.#byId.has(m.messageId));
+    const held = new Set(this.#messages.map((m) => m.messageId));
+    const older = page.filter((m) => !held.has(m.messageId));
     this.#messages = [...older, ...this.#messages].sort(order);
-    for (const m of older) this.#byId.set(m.messageId, m);
     if (complete) this.complete = true;
     this.#trim();
   }
@@ -104,7 +136,6 @@ export class HistoryCache {
       const next = change(m);
       if (!next) return m;
       changed.push(next);
-      this.#byId.set(next.messageId, next);
       return next;
     });
     return changed;
@@ -117,7 +148,6 @@ export class HistoryCache {
     const removed = this.#messages.filter((m) => ids.has(m.messageId));
     if (removed.length === 0) return removed;
     this.#messages = this.#messages.filter((m) => !ids.has(m.messageId));
-    for (const m of removed) this.#byId.delete(m.messageId);
     return removed;
   }
 
@@ -125,7 +155,6 @@ export class HistoryCache {
   reset(): void {
     this.#messages = [];
     this.#start = 0;
-    this.#byId.clear();
     this.complete = false;
   }
 
@@ -145,11 +174,17 @@ export class HistoryCache {
   #trim(): void {
     const extra = this.size - this.#capacity;
     if (extra <= 0) return;
-    for (let i = this.#start; i < this.#start + extra; i++) this.#byId.delete((this.#messages[i] as Message).messageId);
     this.#start += extra;
     this.complete = false;
     // Dropping from the front moves every message held: done once per many trims, not for every new message.
     if (this.#start >= TRIM_BATCH) this.#compact();
+  }
+
+  #lastIndexOf(messageId: string): number {
+    for (let i = this.#messages.length - 1; i >= this.#start; i--) {
+      if ((this.#messages[i] as Message).messageId === messageId) return i;
+    }
+    return -1;
   }
 
   #compact(): void {

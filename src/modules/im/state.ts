@@ -4,14 +4,7 @@ import { ConversationStore, newConversation } from './conversations.js';
 import { HistoryCache } from './history-cache.js';
 import { parseObject, readByOther } from './message.js';
 import { RecentIds } from '../../core/recent-ids.js';
-import {
-  conversationOf,
-  idKeyOf,
-  keyOf,
-  type ConversationRef,
-  type ImEvents,
-  type Message,
-} from './types.js';
+import { conversationOf, idKeyOf, keyOf, type ConversationRef, type ImEvents, type Message } from './types.js';
 
 /** The user this IM session runs as. */
 export interface Me {
@@ -124,14 +117,17 @@ export class ImState {
    * which fires no event).
    */
   known(message: Message, cache: HistoryCache = this.cacheOf(message)): boolean {
-    if (cache.find(message.messageId) !== undefined) return true;
-    return cache.size > 0 && message.timestamp < cache.oldestSuccessTime();
+    if (cache.holds(message)) return true;
+    // A push is usually the newest: then the oldest held (cold by now) need not be read.
+    const ts = message.timestamp;
+    return cache.size > 0 && ts < cache.newestSuccessTime() && ts < cache.oldestSuccessTime();
   }
 
   /**
    * Records a message (sent, being sent, received or fetched) in its cache and the conversation list. `incoming`
    * counts it as unread when it is someone else's and newer than my read offset. `data` is the conversation data
-   * when known (the target's, for a message I send).
+   * when known (the target's, for a message I send). The message is not held yet: {@link known} said so, or it is
+   * one I just created.
    */
   record(
     message: Message,
@@ -139,7 +135,7 @@ export class ImState {
     cache: HistoryCache = this.cacheOf(message),
   ): void {
     const me = this.me.id;
-    cache.put(message);
+    cache.add(message);
     if (!this.conversations.loaded) return;
     const unread =
       options.incoming &&
