@@ -167,4 +167,17 @@ describe('request manager', () => {
     await tick(1700 * 3);
     expect(await result).toMatchObject({ content: 2 });
   });
+
+  it('REQ-9: a request keeps one timer, set when it goes out and cleared by its ack', async () => {
+    const { client, server } = await connected();
+    server.handle('echo', () => ({ code: 200, content: 'ok' }));
+    const set = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    await client.connection.requests.send({ event: 'echo', params: {} });
+    expect(set).toHaveBeenCalledTimes(1);
+    expect(cleared).toHaveBeenCalledTimes(1);
+    expect(cleared).toHaveBeenCalledWith(set.mock.results[0]?.value);
+    set.mockRestore();
+    cleared.mockRestore();
+  });
 });

@@ -34,8 +34,10 @@ interface Entry {
   readonly spec: RequestSpec;
   phase: 'outgoing' | 'pending';
   retried: number;
-  resendTimer: TimerHandle | undefined;
-  readonly totalTimer: TimerHandle;
+  /** When the request fails with 408, on the timers' clock. */
+  readonly deadline: number;
+  /** The one timer of the request: the next resend while pending, else the deadline. */
+  timer: TimerHandle | undefined;
   readonly resolve: (ack: Record<string, unknown>) => void;
   readonly reject: (error: ParleyError) => void;
 }
@@ -64,22 +66,19 @@ export class RequestManager {
     if (state === 'failed') return Promise.reject(ParleyError.of(CODES.TIMEOUT, 'connectFailed'));
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
-      const timeouts = REQUEST_TIMEOUTS[spec.kind ?? 'request'];
       const entry: Entry = {
         id,
         spec,
         phase: 'outgoing',
         retried: 0,
-        resendTimer: undefined,
-        totalTimer: this.#timers.setTimeout(
-          () => this.#settle(id, ParleyError.of(CODES.TIMEOUT, 'timeout')),
-          timeouts.total,
-        ),
+        deadline: this.#timers.now() + REQUEST_TIMEOUTS[spec.kind ?? 'request'].total,
+        timer: undefined,
         resolve,
         reject,
       };
       this.#entries.set(id, entry);
       if (state === 'ready') this.#dispatch(entry);
+      else this.#arm(entry);
     });
   }
 
@@ -98,8 +97,8 @@ export class RequestManager {
   /** The link went down: pending requests wait again, to be emitted once the connection is back. */
   suspend(): void {
     for (const entry of this.#entries.values()) {
-      this.#clearResend(entry);
       entry.phase = 'outgoing';
+      this.#arm(entry);
     }
   }
 
@@ -118,16 +117,7 @@ export class RequestManager {
     entry.phase = 'pending';
     const params = entry.spec.countRetries ? { ...entry.spec.params, retried: entry.retried } : entry.spec.params;
     entry.retried += 1;
-    this.#clearResend(entry);
-    entry.resendTimer = this.#timers.setTimeout(
-      () => {
-        entry.resendTimer = undefined;
-        if (!this.#entries.has(entry.id)) return;
-        if (this.#channel.state() === 'ready') this.#dispatch(entry);
-        else entry.phase = 'outgoing';
-      },
-      REQUEST_TIMEOUTS[entry.spec.kind ?? 'request'].single,
-    );
+    this.#arm(entry);
     this.#channel.emit(entry.spec.event, params, (reply) => {
       if (isOkAck(reply)) this.#settle(entry.id, undefined, reply as Record<string, unknown>);
       else this.#settle(entry.id, ParleyError.fromAck(reply));
@@ -138,14 +128,33 @@ export class RequestManager {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
-    this.#clearResend(entry);
-    this.#timers.clearTimeout(entry.totalTimer);
+    if (entry.timer !== undefined) this.#timers.clearTimeout(entry.timer);
     if (error) entry.reject(error);
     else entry.resolve(ack ?? {});
   }
 
-  #clearResend(entry: Entry): void {
-    if (entry.resendTimer !== undefined) this.#timers.clearTimeout(entry.resendTimer);
-    entry.resendTimer = undefined;
+  /**
+   * (Re)sets the request's one timer: a pending request is emitted again every single timeout, an outgoing one
+   * waits for the connection; either fails once the total timeout has passed. One timer instead of one for each:
+   * every message sent makes a request, and most are acked long before either.
+   */
+  #arm(entry: Entry): void {
+    if (entry.timer !== undefined) this.#timers.clearTimeout(entry.timer);
+    const left = entry.deadline - this.#timers.now();
+    const single = REQUEST_TIMEOUTS[entry.spec.kind ?? 'request'].single;
+    const pending = entry.phase === 'pending' && single < left;
+    entry.timer = this.#timers.setTimeout(
+      () => {
+        entry.timer = undefined;
+        if (!this.#entries.has(entry.id)) return;
+        if (!pending) this.#settle(entry.id, ParleyError.of(CODES.TIMEOUT, 'timeout'));
+        else if (this.#channel.state() === 'ready') this.#dispatch(entry);
+        else {
+          entry.phase = 'outgoing';
+          this.#arm(entry);
+        }
+      },
+      pending ? single : Math.max(0, left),
+    );
   }
 }
