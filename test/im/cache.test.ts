@@ -21,6 +21,11 @@ function message(id: string, timestamp: number, status: Message['status'] = 'suc
   };
 }
 
+/** The message with this id among those the cache holds. */
+function held(cache: HistoryCache, messageId: string): Message | undefined {
+  return cache.all().find((m) => m.messageId === messageId);
+}
+
 describe('history cache', () => {
   it('IMC-10: keeps the newest 200 messages of a conversation, oldest first', () => {
     const cache = new HistoryCache(LIMITS.conversationCacheMessages);
@@ -59,24 +64,24 @@ describe('history cache lookups', () => {
     const cache = new HistoryCache(3);
     for (let i = 1; i <= 4; i++) cache.put(message(`m${i}`, i));
     // m1 was trimmed away: not found, and putting it again is a new message, not a duplicate.
-    expect(cache.find('m1')).toBeUndefined();
-    expect(cache.find('m4')?.timestamp).toBe(4);
+    expect(held(cache, 'm1')).toBeUndefined();
+    expect(held(cache, 'm4')?.timestamp).toBe(4);
     // A replacement (the ack of a sending message) is found in its new form and held once.
     cache.put(message('m5', 0, 'sending'));
-    expect(cache.find('m5')?.status).toBe('sending');
+    expect(held(cache, 'm5')?.status).toBe('sending');
     cache.put(message('m5', 9));
-    expect(cache.find('m5')).toMatchObject({ status: 'success', timestamp: 9 });
+    expect(held(cache, 'm5')).toMatchObject({ status: 'success', timestamp: 9 });
     expect(cache.all().map((m) => m.messageId)).toEqual(['m3', 'm4', 'm5']);
     expect(cache.put(message('m5', 9), false)).toBe(false);
     cache.update((m) => (m.messageId === 'm4' ? { ...m, recalled: true } : undefined));
-    expect(cache.find('m4')?.recalled).toBe(true);
+    expect(held(cache, 'm4')?.recalled).toBe(true);
     cache.remove(['m3']);
-    expect(cache.find('m3')).toBeUndefined();
+    expect(held(cache, 'm3')).toBeUndefined();
     expect(cache.put(message('m3', 3), false)).toBe(true);
     cache.reset();
-    expect(cache.find('m5')).toBeUndefined();
+    expect(held(cache, 'm5')).toBeUndefined();
     cache.prepend([message('p1', 1), message('p2', 2)], true);
-    expect(cache.find('p2')?.timestamp).toBe(2);
+    expect(held(cache, 'p2')?.timestamp).toBe(2);
   });
 });
 
@@ -130,7 +135,7 @@ describe('history cache against a plain model', () => {
             model.messages.filter((m) => m.status === 'success').at(-1)?.timestamp ?? 0,
           );
           const probe = `m${o.kind === 'read' ? 0 : o.id}`;
-          expect(cache.find(probe)?.messageId).toBe(model.messages.find((m) => m.messageId === probe)?.messageId);
+          expect(held(cache, probe)?.messageId).toBe(model.messages.find((m) => m.messageId === probe)?.messageId);
           if (o.kind === 'read')
             expect(cache.all().map((m) => m.messageId)).toEqual(model.messages.map((m) => m.messageId));
         }

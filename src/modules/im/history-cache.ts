@@ -36,12 +36,6 @@ export class HistoryCache {
     return this.#messages.length - this.#start;
   }
 
-  /** The message with this id, if held; searched from the newest, where sends and their acks are. */
-  find(messageId: string): Message | undefined {
-    const at = this.#lastIndexOf(messageId);
-    return at < 0 ? undefined : this.#messages[at];
-  }
-
   /**
    * Whether `message` (its id) is held, for one that may have arrived twice: among the unsent messages at the end,
    * or, if it is acknowledged, at its server time.
