@@ -57,7 +57,9 @@ export function buildMessage(params: {
  * A copy of a chat message in the one layout its scene has throughout the SDK: the properties {@link fromWire} gives
  * a pushed message, in the same order. A busy client holds thousands of messages (pushed, sent, copied into the
  * cache); when all of one scene share one hidden class, the code that sorts, finds and reads them stays monomorphic.
- * Customer-service messages are copied as they are. Properties an app added to the object are not copied.
+ * Each scene's fields are written out in one literal, as in `fromWire`: a spread of shared fields would make another
+ * hidden class. Customer-service messages are copied as they are. Properties an app added to the object are not
+ * copied.
  */
 export function copyMessage(m: Message): Message {
   let copy: Message;
