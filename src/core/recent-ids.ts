@@ -5,23 +5,24 @@
  * client among many in a process, or a tab that was idle). A `Set` with a ring of its ids took three hash lookups
  * per id (has, add, and delete of the oldest), each reading stored strings elsewhere in memory, and left deleted
  * entries that it rehashes away in bursts. Here an open-addressing table of small integers, keyed by a hash of the
- * id that this class computes once per id, answers from two typed arrays; a stored string is only read when its
+ * id that this class computes once per id, answers from a typed array; a stored string is only read when its
  * hash matches. Removal shifts the entries after it back (linear probing without tombstones), so the table never
  * fills up with deleted entries and needs no rebuilding. The slots hold ring positions, so no array of values or of
- * ids is kept beside them (4 KB a client), and the oldest id leaves by its kept hash without its text being read
- * again.
+ * ids is kept beside them, and the oldest id leaves by its kept hash without its text being read again. The table
+ * and each position's hash and slot share one typed array (6.4 KB for 300 ids): one object to reach, not three.
  */
 export class RecentIds {
   readonly #capacity: number;
-  /** `#slots.length - 1`; the table has a power-of-two size of at least twice the capacity. */
+  /** The table's size minus one: a power of two of at least twice the capacity. */
   readonly #mask: number;
-  /** The table: the ring position of the id that lives here, or {@link EMPTY}. */
-  readonly #slots: Int32Array;
+  /**
+   * All the numbers in one array, so that an id touches one object and, per ring position, one stretch of memory:
+   * first the table (`#mask + 1` slots, each the ring position of the id that lives there, or {@link EMPTY}),
+   * then each ring position's id hash and the slot it lives in, side by side (see {@link RecentIds.#hashAt}).
+   */
+  readonly #cells: Int32Array;
   /** The ids in arrival order, as a ring: position `#next` holds the oldest once the ring is full. */
   readonly #ring: string[] = [];
-  /** Each ring position's id hash, and the table slot it lives in. */
-  readonly #hashes: Int32Array;
-  readonly #slotOf: Int32Array;
   #next = 0;
 
   constructor(capacity: number) {
@@ -29,15 +30,15 @@ export class RecentIds {
     let size = 8;
     while (size < this.#capacity * 2) size *= 2;
     this.#mask = size - 1;
-    this.#slots = new Int32Array(size).fill(EMPTY);
-    this.#hashes = new Int32Array(this.#capacity);
-    this.#slotOf = new Int32Array(this.#capacity);
+    this.#cells = new Int32Array(size + 2 * this.#capacity);
+    this.#cells.fill(EMPTY, 0, size);
   }
 
   /** Records `id`; returns false if it was already among the recent ones. */
   add(id: string): boolean {
     const hash = hashId(id);
     if (this.#find(id, hash) !== EMPTY) return false;
+    const cells = this.#cells;
     let position: number;
     if (this.#ring.length < this.#capacity) {
       position = this.#ring.length;
@@ -46,14 +47,15 @@ export class RecentIds {
       position = this.#next;
       this.#next = position + 1 === this.#capacity ? 0 : position + 1;
       // The oldest id leaves first, so that the new one's slot is looked up in the table as it is after that.
-      this.#vacate(this.#slotOf[position] as number);
+      this.#vacate(cells[this.#hashAt(position) + 1] as number);
       this.#ring[position] = id;
     }
     let slot = hash & this.#mask;
-    while (this.#slots[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
-    this.#hashes[position] = hash;
-    this.#slotOf[position] = slot;
-    this.#slots[slot] = position;
+    while (cells[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
+    const at = this.#hashAt(position);
+    cells[at] = hash;
+    cells[at + 1] = slot;
+    cells[slot] = position;
     return true;
   }
 
@@ -67,26 +69,34 @@ export class RecentIds {
     return this.#ring.length;
   }
 
+  /** Where ring position `position` keeps its id's hash; the id's slot follows it. */
+  #hashAt(position: number): number {
+    return this.#mask + 1 + 2 * position;
+  }
+
   /** The ring position of `id`, or {@link EMPTY}. */
   #find(id: string, hash: number): number {
+    const cells = this.#cells;
     for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
-      const at = this.#slots[slot] as number;
-      if (at === EMPTY || (this.#hashes[at] === hash && this.#ring[at] === id)) return at;
+      const at = cells[slot] as number;
+      if (at === EMPTY || (cells[this.#hashAt(at)] === hash && this.#ring[at] === id)) return at;
     }
   }
 
   /** Empties `slot` and moves later entries of its run back where their probe paths allow ({@link staysInRun}). */
   #vacate(slot: number): void {
+    const cells = this.#cells;
     const mask = this.#mask;
     let hole = slot;
-    for (let next = (hole + 1) & mask; this.#slots[next] !== EMPTY; next = (next + 1) & mask) {
-      const at = this.#slots[next] as number;
-      if (staysInRun((this.#hashes[at] as number) & mask, hole, next)) continue;
-      this.#slots[hole] = at;
-      this.#slotOf[at] = hole;
+    for (let next = (hole + 1) & mask; cells[next] !== EMPTY; next = (next + 1) & mask) {
+      const at = cells[next] as number;
+      const hashAt = this.#hashAt(at);
+      if (staysInRun((cells[hashAt] as number) & mask, hole, next)) continue;
+      cells[hole] = at;
+      cells[hashAt + 1] = hole;
       hole = next;
     }
-    this.#slots[hole] = EMPTY;
+    cells[hole] = EMPTY;
   }
 }
 
