@@ -271,4 +271,24 @@ describe('IM flows on the fake server', () => {
     expect(received).toHaveLength(1);
     expect(setup.server.requests('imAck')).toHaveLength(0);
   });
+
+  it('IMC-4: after a reconnect, imAck follows what the new authorize reply says', async () => {
+    const setup = fakeSetup({ modules: ['im'], random: () => 0.5 });
+    setup.server.moduleData = { GIM: { ack: false } };
+    const fake = fakeIm(setup.server, 'me');
+    await Promise.all([setup.client.connect({ id: 'me', data: {} }), tick()]);
+    fake.fromPeer('bob', 'before');
+    // The node behind the address now wants acks (a rolling upgrade, a failover).
+    setup.server.moduleData = { GIM: { ack: true } };
+    setup.server.dropAll();
+    await tick(5000);
+    expect(setup.client.getConnectionStatus()).toBe('reconnected');
+    const after = fake.fromPeer('bob', 'after');
+    expect(setup.server.requests('imAck').map((r) => r.params)).toEqual([{ publishGuid: after.i }]);
+    setup.server.moduleData = { GIM: { ack: false } };
+    setup.server.dropAll();
+    await tick(5000);
+    fake.fromPeer('bob', 'quiet again');
+    expect(setup.server.requests('imAck')).toHaveLength(1);
+  });
 });

@@ -14,15 +14,17 @@ import { fromWire, recalledBy, sceneOf } from './message.js';
 import type { ImState } from './state.js';
 import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
 
+/** How {@link deliver} records: one object for every message, not one each. */
+const INCOMING = { incoming: true } as const;
+
 /**
  * Delivers a message that arrived (by push, or fetched after a reconnect): into its cache and the conversation
  * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
  */
 export function deliver(state: ImState, message: Message, cache = state.cacheOf(message)): void {
   if (message.scene === 'cs') return deliverCs(state, message);
-  const me = state.me.id;
-  state.record(message, { incoming: true }, cache);
-  if (message.scene === 'private' && message.senderId !== me) {
+  state.record(message, INCOMING, cache);
+  if (message.scene === 'private' && message.senderId !== state.me.id) {
     // A user who writes has read what came before: the reference marks my earlier messages read by them.
     const ref: ConversationRef = { type: 'private', id: message.senderId };
     state.cache(ref).advanceOffset(message.senderId, message.timestamp);
@@ -105,11 +107,19 @@ function refFor(scene: unknown, other: string): ConversationRef | undefined {
  */
 export function listenToPushes(connection: Connection, state: ImState, onCsMessage: (payload: unknown) => void): void {
   const pushes = connection.pushes;
+  // Whether to imAck, worked out once per authorize reply rather than read out of it for every message.
+  let ackFor: object | undefined;
+  let ack = true;
   pushes.on(SERVER_PUSHES.imMessage, (payload) => {
     if (sceneOf(payload) === 'cs') return onCsMessage(payload);
     const wire = readWireImMessage(payload);
     if (!wire || wire.t === 'cs') return;
-    if (wantsImAck(connection.moduleData)) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
+    const moduleData = connection.moduleData;
+    if (moduleData !== ackFor) {
+      ackFor = moduleData;
+      ack = wantsImAck(moduleData);
+    }
+    if (ack) connection.notify(CLIENT_NOTICES.imAck, { publishGuid: wire.i });
     if (!state.recent.add(wire.i)) return;
     const message = fromWire(wire, state.senderData);
     if (state.held) {

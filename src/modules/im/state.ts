@@ -134,9 +134,11 @@ export class ImState {
     options: { incoming: boolean; data?: Record<string, unknown> },
     cache: HistoryCache = this.cacheOf(message),
   ): void {
-    const me = this.me.id;
     cache.add(message);
+    // Until the list is loaded there is nothing more to do: not even asking who I am, which every member of a busy
+    // group would do for every message.
     if (!this.conversations.loaded) return;
+    const me = this.me.id;
     const unread =
       options.incoming &&
       message.senderId !== me &&
