@@ -37,20 +37,46 @@ export function buildMessage(params: {
   me: { id: string; data: Record<string, unknown> };
   now: number;
 }): Message {
+  const { type, payload, to, me, now } = params;
+  // Chat messages in one literal each, in copyMessage's order (one layout per scene), not a spread of shared fields.
+  if (to.type === 'group') {
+    return {
+      messageId: randomHexId(),
+      type,
+      timestamp: now,
+      senderId: me.id,
+      payload,
+      status: 'new',
+      recalled: false,
+      scene: 'group',
+      groupId: String(to.id),
+      senderData: me.data,
+    };
+  }
+  if (to.type === 'private') {
+    return {
+      messageId: randomHexId(),
+      type,
+      timestamp: now,
+      senderId: me.id,
+      payload,
+      status: 'new',
+      recalled: false,
+      scene: 'private',
+      receiverId: String(to.id),
+      read: false,
+    };
+  }
   const base = {
     messageId: randomHexId(),
-    type: params.type,
-    timestamp: params.now,
-    senderId: params.me.id,
-    payload: params.payload,
+    type,
+    timestamp: now,
+    senderId: me.id,
+    payload,
     status: 'new' as const,
     recalled: false,
   };
-  if (params.to.type === 'group') {
-    return copyMessage({ ...base, scene: 'group', groupId: String(params.to.id), senderData: params.me.data });
-  }
-  if (params.to.type === 'cs') return { ...base, ...csFields(params.to, params.me.data) };
-  return copyMessage({ ...base, scene: 'private', receiverId: String(params.to.id), read: false });
+  return { ...base, ...csFields(to, me.data) };
 }
 
 /**
