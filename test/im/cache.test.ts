@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ConversationStore, newConversation } from '../../src/modules/im/conversations.js';
 import { HistoryCache } from '../../src/modules/im/history-cache.js';
@@ -27,6 +29,21 @@ function held(cache: HistoryCache, messageId: string): Message | undefined {
 }
 
 describe('history cache', () => {
+  it('IMC-10: lets go of a message as soon as it is trimmed, not when the array is next compacted', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const cache = new HistoryCache(2);
+    const trimmed = new WeakRef(message('old', 1));
+    cache.add(trimmed.deref() as Message);
+    cache.add(message('m2', 2));
+    cache.add(message('m3', 3));
+    // A WeakRef's target lives until the current job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(trimmed.deref()).toBeUndefined();
+    expect(cache.all().map((m) => m.messageId)).toEqual(['m2', 'm3']);
+  });
+
   it('IMC-10: keeps the newest 200 messages of a conversation, oldest first', () => {
     const cache = new HistoryCache(LIMITS.conversationCacheMessages);
     for (let i = 1; i <= 250; i++) cache.put(message(`m${i}`, i));

@@ -162,12 +162,16 @@ export class HistoryCache {
   #insert(message: Message): void {
     let i = this.#messages.length;
     while (i > this.#start && order(this.#messages[i - 1] as Message, message) > 0) i--;
-    this.#messages.splice(i, 0, message);
+    // Nearly always the newest: appended without splice's generic path.
+    if (i === this.#messages.length) this.#messages.push(message);
+    else this.#messages.splice(i, 0, message);
   }
 
   #trim(): void {
     const extra = this.size - this.#capacity;
     if (extra <= 0) return;
+    // The trimmed slots let go of their messages now, so that the collector need not keep them until compaction.
+    this.#messages.fill(RELEASED, this.#start, this.#start + extra);
     this.#start += extra;
     this.complete = false;
     // Dropping from the front moves every message held: done once per many trims, not for every new message.
@@ -187,6 +191,9 @@ export class HistoryCache {
     this.#start = 0;
   }
 }
+
+/** What a trimmed slot holds until the array is compacted: no message. */
+const RELEASED = undefined as unknown as Message;
 
 /** How many trimmed messages may wait before the array is compacted. */
 const TRIM_BATCH = 64;
