@@ -2,7 +2,8 @@
  * One process of im-chat's clients (see bench/scenarios/im-chat.ts): `node --import tsx bench/im-chat-clients.ts`,
  * forked with an IPC channel. It connects the clients `[from, to)` of one side (whole groups, so every delivery it
  * waits for is to its own clients), runs each rate step it is told to at its share of the rate, and reports how many
- * messages it sent and the latency of every delivery, measured on its own clock from the send call to the event.
+ * messages it sent, the latency of every delivery, measured on its own clock from the send call to the event, and the
+ * CPU time the process used over the step.
  */
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../src/index.js';
@@ -16,7 +17,8 @@ export type ToClients =
   | { close: true };
 
 /** What a clients process answers. */
-export type FromClients = { ready: true } | { sent: number; latencies: Float64Array } | { closed: true };
+export type FromClients =
+  { ready: true } | { sent: number; latencies: Float64Array; cpuMicros: number } | { closed: true };
 
 /** Sends one message from client `i` to its group; returns the key its deliveries are reported by. */
 type Send = (i: number, key: string) => string;
@@ -96,6 +98,7 @@ let seq = 0;
 async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number; drainMs: number; tickMs: number }) {
   latencies = [];
   sentAt.clear();
+  const cpuBefore = process.cpuUsage();
   const count = range.to - range.from;
   const start = performance.now();
   let sent = 0;
@@ -111,7 +114,8 @@ async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number
     await new Promise((resolve) => setTimeout(resolve, tickMs));
   }
   await new Promise((resolve) => setTimeout(resolve, drainMs));
-  reply({ sent, latencies: Float64Array.from(latencies) });
+  const cpu = process.cpuUsage(cpuBefore);
+  reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system });
 }
 
 process.on('message', (message: ToClients) => {

@@ -9,21 +9,37 @@ import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
+/** A benchmark server's process, as {@link startServerProcess} started it. */
+export interface ServerProcess {
+  url: string;
+  /** The CPU time (user and system, microseconds) the server's process has used so far, all its threads. */
+  cpuMicros(): Promise<number>;
+  close(): Promise<void>;
+}
+
 /** Starts `bench/serve.ts` for `kind` and resolves with its URL once it listens. */
-export async function startServerProcess(kind: 'parley' | 'raw'): Promise<{ url: string; close(): Promise<void> }> {
+export async function startServerProcess(kind: 'parley' | 'raw'): Promise<ServerProcess> {
   const profile = process.env.BENCH_SERVER_PROFILE;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', ENTRY, kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines = createInterface({ input: child.stdout });
+  const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });
   const url = await new Promise<string>((resolve, reject) => {
     lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`bench server (${kind}) exited with ${String(code)}`)));
   });
   return {
     url,
+    cpuMicros: () =>
+      new Promise<number>((resolve, reject) => {
+        child.once('message', (answer: { cpuMicros?: unknown }) => {
+          if (typeof answer.cpuMicros === 'number') resolve(answer.cpuMicros);
+          else reject(new Error(`bench server (${kind}) answered ${JSON.stringify(answer)}`));
+        });
+        child.send('cpu');
+      }),
     async close() {
       child.kill('SIGTERM');
       await exited;

@@ -40,9 +40,18 @@ const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
 const CLIENTS_ENTRY = fileURLToPath(new URL('../im-chat-clients.ts', import.meta.url));
 
+/** What one step of one side measured. */
+interface StepRun {
+  sent: number;
+  latencies: number[];
+  /** CPU time over the step, microseconds: the clients' processes together, and the server's process. */
+  clientsCpu: number;
+  serverCpu: number;
+}
+
 interface Side {
-  /** Runs one step at `rate` across the processes; returns every process's sent count and latencies together. */
-  step(rate: number, ms?: number): Promise<{ sent: number; latencies: number[] }>;
+  /** Runs one step at `rate` across the processes; returns every process's figures together. */
+  step(rate: number, ms?: number): Promise<StepRun>;
   close(): Promise<void>;
 }
 
@@ -93,18 +102,22 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   }
   return {
     async step(rate, ms = STEP_MS) {
+      const serverBefore = await server.cpuMicros();
       for (const proc of procs) {
         proc.send({ step: { rate: rate * proc.share, ms, drainMs: DRAIN_MS, tickMs: TICK_MS } });
       }
       const answers = await Promise.all(procs.map((proc) => proc.next()));
+      const serverCpu = (await server.cpuMicros()) - serverBefore;
       let sent = 0;
+      let clientsCpu = 0;
       const latencies: number[] = [];
       for (const answer of answers) {
         if (!('sent' in answer)) throw new Error('im-chat clients answered out of turn');
         sent += answer.sent;
+        clientsCpu += answer.cpuMicros;
         for (const value of answer.latencies) latencies.push(value);
       }
-      return { sent, latencies };
+      return { sent, latencies, clientsCpu, serverCpu };
     },
     async close() {
       for (const proc of procs) proc.send({ close: true });
@@ -114,7 +127,9 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   };
 }
 
-type Step = { rate: number; p99: number; delivered: number };
+/** CPU time per message sent, microseconds: where a side's cores went. */
+type CpuPerMessage = { clients: number; server: number };
+type Step = { rate: number; p99: number; delivered: number; cpu_us_per_message: CpuPerMessage };
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
 interface Climb {
@@ -150,12 +165,16 @@ async function climbTogether(climbs: Climb[]): Promise<void> {
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const { sent, latencies } = await side.step(rate);
+  const { sent, latencies, clientsCpu, serverCpu } = await side.step(rate);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
-  console.log(`${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms`);
-  return { rate, p99: round3(p99), delivered: latencies.length };
+  const cpu = { clients: Math.round(clientsCpu / sent), server: Math.round(serverCpu / sent) };
+  console.log(
+    `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms, ` +
+      `CPU per message ${cpu.clients} us clients + ${cpu.server} us server`,
+  );
+  return { rate, p99: round3(p99), delivered: latencies.length, cpu_us_per_message: cpu };
 }
 
 const climbs: Climb[] = [];
@@ -165,6 +184,11 @@ for (const name of ['raw', 'parley'] as const) {
 await climbTogether(climbs);
 for (const climb of climbs) await climb.side.close();
 const [rawResult, parleyResult] = climbs as [Climb, Climb];
+// Where each side's CPU went at the highest rate both held: the figures that say what limits the ratio, and less
+// noisy than the rates themselves.
+const common = Math.min(rawResult.best, parleyResult.best);
+const cpuAt = (climb: Climb) =>
+  [...climb.steps].reverse().find((step) => step.rate === common)?.cpu_us_per_message ?? null;
 
 const result = {
   bench: 'im-chat',
@@ -175,6 +199,9 @@ const result = {
   parley_max_inbound_per_s: parleyResult.best,
   ratio: round3(rawResult.best > 0 ? parleyResult.best / rawResult.best : 0),
   target_ratio: 0.7,
+  cpu_compared_at_per_s: common,
+  raw_cpu_us_per_message: cpuAt(rawResult),
+  parley_cpu_us_per_message: cpuAt(parleyResult),
   raw_steps: rawResult.steps,
   parley_steps: parleyResult.steps,
 };
