@@ -107,9 +107,13 @@ export function readWireImMessage(value: unknown): ReadWireImMessage | undefined
   ) {
     return undefined;
   }
-  const message: ReadWireImMessage = { t, r, s, i, ts, mt };
-  if ('p' in v) message.p = p;
-  if ('d' in v) message.d = d;
+  const hasP = 'p' in v;
+  const hasD = 'd' in v;
+  // A pushed chat message has both: one literal then, not two properties added after it (each a new hidden class,
+  // and room for them allocated apart from the object).
+  const message: ReadWireImMessage = hasP && hasD ? { t, r, s, i, ts, mt, p, d } : { t, r, s, i, ts, mt };
+  if (hasP && !hasD) message.p = p;
+  if (hasD && !hasP) message.d = d;
   if ('accepted' in v) message.accepted = accepted;
   if ('sessionId' in v) message.sessionId = sessionId;
   if ('rc' in v) message.rc = rc;
