@@ -1,20 +1,42 @@
 /**
  * A benchmark server in a process of its own: `node --import tsx bench/serve.ts parley|raw` prints one JSON line
- * `{"url": ...}` once listening, answers `'cpu'` on its IPC channel with `{cpuMicros}` and closes on SIGTERM. See
- * {@link startServerProcess}.
+ * `{"url": ...}` once listening, answers `'usage'` on its IPC channel with its {@link ServerUsage} so far, and closes
+ * on SIGTERM or when the channel closes (the scenario is gone). See {@link startServerProcess}.
  */
+import { readFileSync } from 'node:fs';
+import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
 
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
-// The scenario asks for the CPU time used so far, to tell each step's cost per message.
+/** Write calls and bytes written so far, all files and sockets (Linux's `/proc/self/io`); null elsewhere. */
+function writes(): ServerUsage['writes'] {
+  try {
+    const io = new Map(
+      readFileSync('/proc/self/io', 'utf8')
+        .split('\n')
+        .map((line) => line.split(': ') as [string, string]),
+    );
+    return { calls: Number(io.get('syscw')), bytes: Number(io.get('wchar')) };
+  } catch {
+    return null;
+  }
+}
+
+// The scenario asks what the process has used so far, to tell each step's cost per message.
 process.on('message', (message) => {
-  if (message !== 'cpu') return;
+  if (message !== 'usage') return;
   const { user, system } = process.cpuUsage();
-  process.send?.({ cpuMicros: user + system });
+  const usage: ServerUsage = { cpuMicros: user + system, writes: writes() };
+  process.send?.(usage);
 });
-process.once('SIGTERM', () => {
+/** Closes the server and exits; a close that hangs does not keep the process (or its temporary store) alive. */
+const shutDown = () => {
+  setTimeout(() => process.exit(1), 5000).unref();
   void server.close().then(() => process.exit(0));
-});
+};
+process.once('SIGTERM', shutDown);
+// The scenario is gone (it ended or was killed without closing this server): do not outlive it.
+process.once('disconnect', shutDown);

@@ -9,11 +9,19 @@ import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
+/** What a benchmark server's process has used so far. */
+export interface ServerUsage {
+  /** CPU time, user and system, all threads, in microseconds. */
+  cpuMicros: number;
+  /** Write calls and bytes written (sockets and files alike: a stored message is both), where the system tells. */
+  writes: { calls: number; bytes: number } | null;
+}
+
 /** A benchmark server's process, as {@link startServerProcess} started it. */
 export interface ServerProcess {
   url: string;
-  /** The CPU time (user and system, microseconds) the server's process has used so far, all its threads. */
-  cpuMicros(): Promise<number>;
+  /** What the server's process has used so far. */
+  usage(): Promise<ServerUsage>;
   close(): Promise<void>;
 }
 
@@ -32,13 +40,13 @@ export async function startServerProcess(kind: 'parley' | 'raw'): Promise<Server
   });
   return {
     url,
-    cpuMicros: () =>
-      new Promise<number>((resolve, reject) => {
-        child.once('message', (answer: { cpuMicros?: unknown }) => {
-          if (typeof answer.cpuMicros === 'number') resolve(answer.cpuMicros);
+    usage: () =>
+      new Promise<ServerUsage>((resolve, reject) => {
+        child.once('message', (answer: Partial<ServerUsage>) => {
+          if (typeof answer.cpuMicros === 'number') resolve(answer as ServerUsage);
           else reject(new Error(`bench server (${kind}) answered ${JSON.stringify(answer)}`));
         });
-        child.send('cpu');
+        child.send('usage');
       }),
     async close() {
       child.kill('SIGTERM');

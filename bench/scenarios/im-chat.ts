@@ -47,6 +47,8 @@ interface StepRun {
   /** CPU time over the step, microseconds: the clients' processes together, and the server's process. */
   clientsCpu: number;
   serverCpu: number;
+  /** The server's write calls and bytes over the step, where the system tells (Linux). */
+  serverWrites: { calls: number; bytes: number } | null;
 }
 
 interface Side {
@@ -102,12 +104,17 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   }
   return {
     async step(rate, ms = STEP_MS) {
-      const serverBefore = await server.cpuMicros();
+      const before = await server.usage();
       for (const proc of procs) {
         proc.send({ step: { rate: rate * proc.share, ms, drainMs: DRAIN_MS, tickMs: TICK_MS } });
       }
       const answers = await Promise.all(procs.map((proc) => proc.next()));
-      const serverCpu = (await server.cpuMicros()) - serverBefore;
+      const after = await server.usage();
+      const serverCpu = after.cpuMicros - before.cpuMicros;
+      const serverWrites =
+        before.writes && after.writes
+          ? { calls: after.writes.calls - before.writes.calls, bytes: after.writes.bytes - before.writes.bytes }
+          : null;
       let sent = 0;
       let clientsCpu = 0;
       const latencies: number[] = [];
@@ -117,7 +124,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsCpu += answer.cpuMicros;
         for (const value of answer.latencies) latencies.push(value);
       }
-      return { sent, latencies, clientsCpu, serverCpu };
+      return { sent, latencies, clientsCpu, serverCpu, serverWrites };
     },
     async close() {
       for (const proc of procs) proc.send({ close: true });
@@ -129,7 +136,15 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
 
 /** CPU time per message sent, microseconds: where a side's cores went. */
 type CpuPerMessage = { clients: number; server: number };
-type Step = { rate: number; p99: number; delivered: number; cpu_us_per_message: CpuPerMessage };
+/** The server's writes per message sent (sockets and storage together): what storing a message adds shows here. */
+type WritesPerMessage = { calls: number; bytes: number } | null;
+type Step = {
+  rate: number;
+  p99: number;
+  delivered: number;
+  cpu_us_per_message: CpuPerMessage;
+  server_writes_per_message: WritesPerMessage;
+};
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
 interface Climb {
@@ -165,16 +180,26 @@ async function climbTogether(climbs: Climb[]): Promise<void> {
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const { sent, latencies, clientsCpu, serverCpu } = await side.step(rate);
+  const { sent, latencies, clientsCpu, serverCpu, serverWrites } = await side.step(rate);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
   const cpu = { clients: Math.round(clientsCpu / sent), server: Math.round(serverCpu / sent) };
+  const writes = serverWrites
+    ? { calls: round3(serverWrites.calls / sent), bytes: Math.round(serverWrites.bytes / sent) }
+    : null;
   console.log(
     `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms, ` +
-      `CPU per message ${cpu.clients} us clients + ${cpu.server} us server`,
+      `CPU per message ${cpu.clients} us clients + ${cpu.server} us server` +
+      (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : ''),
   );
-  return { rate, p99: round3(p99), delivered: latencies.length, cpu_us_per_message: cpu };
+  return {
+    rate,
+    p99: round3(p99),
+    delivered: latencies.length,
+    cpu_us_per_message: cpu,
+    server_writes_per_message: writes,
+  };
 }
 
 const climbs: Climb[] = [];
@@ -187,8 +212,7 @@ const [rawResult, parleyResult] = climbs as [Climb, Climb];
 // Where each side's CPU went at the highest rate both held: the figures that say what limits the ratio, and less
 // noisy than the rates themselves.
 const common = Math.min(rawResult.best, parleyResult.best);
-const cpuAt = (climb: Climb) =>
-  [...climb.steps].reverse().find((step) => step.rate === common)?.cpu_us_per_message ?? null;
+const stepAt = (climb: Climb) => [...climb.steps].reverse().find((step) => step.rate === common);
 
 const result = {
   bench: 'im-chat',
@@ -200,8 +224,10 @@ const result = {
   ratio: round3(rawResult.best > 0 ? parleyResult.best / rawResult.best : 0),
   target_ratio: 0.7,
   cpu_compared_at_per_s: common,
-  raw_cpu_us_per_message: cpuAt(rawResult),
-  parley_cpu_us_per_message: cpuAt(parleyResult),
+  raw_cpu_us_per_message: stepAt(rawResult)?.cpu_us_per_message ?? null,
+  parley_cpu_us_per_message: stepAt(parleyResult)?.cpu_us_per_message ?? null,
+  raw_server_writes_per_message: stepAt(rawResult)?.server_writes_per_message ?? null,
+  parley_server_writes_per_message: stepAt(parleyResult)?.server_writes_per_message ?? null,
   raw_steps: rawResult.steps,
   parley_steps: parleyResult.steps,
 };
