@@ -38,7 +38,8 @@ export function buildMessage(params: {
   now: number;
 }): Message {
   const { type, payload, to, me, now } = params;
-  // Chat messages in one literal each, in copyMessage's order (one layout per scene), not a spread of shared fields.
+  // Chat messages in one literal each, in copyMessage's order (one layout per scene), with no spread of shared fields
+  // and no intermediate objects: a few microseconds less per message sent over a thousand clients (sdk-cost).
   if (to.type === 'group') {
     return {
       messageId: randomHexId(),
