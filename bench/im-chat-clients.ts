@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../src/index.js';
 import { BENCH_APP } from './parley-server.js';
+import { type Pauses, watchPauses } from './stats.js';
 import { rawClient } from './raw-im.js';
 
 /** What the scenario sends to a clients process. */
@@ -18,7 +19,9 @@ export type ToClients =
 
 /** What a clients process answers. */
 export type FromClients =
-  { ready: true } | { sent: number; latencies: Float64Array; cpuMicros: number } | { closed: true };
+  { ready: true } | { sent: number; latencies: Float64Array; cpuMicros: number; pauses: Pauses } | { closed: true };
+
+const pauses = watchPauses();
 
 /** Sends one message from client `i` to its group; returns the key its deliveries are reported by. */
 type Send = (i: number, key: string) => string;
@@ -98,6 +101,7 @@ let seq = 0;
 async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number; drainMs: number; tickMs: number }) {
   latencies = [];
   sentAt.clear();
+  pauses.take();
   const cpuBefore = process.cpuUsage();
   const count = range.to - range.from;
   const start = performance.now();
@@ -115,7 +119,7 @@ async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number
   }
   await new Promise((resolve) => setTimeout(resolve, drainMs));
   const cpu = process.cpuUsage(cpuBefore);
-  reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system });
+  reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system, pauses: pauses.take() });
 }
 
 process.on('message', (message: ToClients) => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
+import { watchPauses } from './stats.js';
 
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
@@ -25,11 +26,18 @@ function writes(): ServerUsage['writes'] {
   }
 }
 
+// What held the loop since the last answer: its longest delay, the collector's pauses.
+const pauses = watchPauses();
+
 // The scenario asks what the process has used so far, to tell each step's cost per message.
 process.on('message', (message) => {
   if (message !== 'usage') return;
   const { user, system } = process.cpuUsage();
-  const usage: ServerUsage = { cpuMicros: user + system, writes: writes() };
+  const usage: ServerUsage = {
+    cpuMicros: user + system,
+    writes: writes(),
+    pauses: pauses.take(),
+  };
   process.send?.(usage);
 });
 /** Closes the server and exits; a close that hangs does not keep the process (or its temporary store) alive. */

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Pauses } from './stats.js';
 
 const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
@@ -15,6 +16,8 @@ export interface ServerUsage {
   cpuMicros: number;
   /** Write calls and bytes written (sockets and files alike: a stored message is both), where the system tells. */
   writes: { calls: number; bytes: number } | null;
+  /** What held its event loop since the previous `usage()`. */
+  pauses: Pauses;
 }
 
 /** A benchmark server's process, as {@link startServerProcess} started it. */

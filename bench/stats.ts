@@ -1,4 +1,5 @@
 /** Small statistics helpers shared by the scenarios. */
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 /** The q-quantile (0..1) of `values`, by nearest rank. */
 export function quantile(values: readonly number[], q: number): number {
@@ -11,4 +12,37 @@ export function quantile(values: readonly number[], q: number): number {
 /** Rounds to three decimals for printing. */
 export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * What held a process's event loop over a span, milliseconds: its longest delay and the collector's pauses (all of
+ * them together and the longest). A latency tail that lines up with these comes from that process.
+ */
+export interface Pauses {
+  loopMaxMs: number;
+  gcMs: number;
+  gcMaxMs: number;
+}
+
+/** Watches this process's event loop and collector; `take()` returns what held them since the last `take()`. */
+export function watchPauses(): { take(): Pauses } {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  let gcMs = 0;
+  let gcMaxMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gcMs += entry.duration;
+      gcMaxMs = Math.max(gcMaxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return {
+    take() {
+      const pauses = { loopMaxMs: loop.max / 1e6, gcMs, gcMaxMs };
+      loop.reset();
+      gcMs = 0;
+      gcMaxMs = 0;
+      return pauses;
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FromClients, ToClients } from '../im-chat-clients.js';
 import { startServerProcess } from '../server-process.js';
-import { quantile, round3 } from '../stats.js';
+import { type Pauses, quantile, round3 } from '../stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const GROUP_SIZE = 10;
@@ -39,6 +39,8 @@ const DRAIN_MS = 1500;
 const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
 const CLIENTS_ENTRY = fileURLToPath(new URL('../im-chat-clients.ts', import.meta.url));
+/** `BENCH_CLIENTS_PROFILE=<dir>` writes each clients process's CPU profile there. */
+const CLIENTS_PROFILE = process.env.BENCH_CLIENTS_PROFILE;
 
 /** What one step of one side measured. */
 interface StepRun {
@@ -49,6 +51,10 @@ interface StepRun {
   serverCpu: number;
   /** The server's write calls and bytes over the step, where the system tells (Linux). */
   serverWrites: { calls: number; bytes: number } | null;
+  /** What held the clients' event loops: the longest delay and collector pause of any process, all pauses summed. */
+  clientsPauses: Pauses;
+  /** What held the server's event loop over the step. */
+  serverPauses: Pauses;
 }
 
 interface Side {
@@ -60,7 +66,7 @@ interface Side {
 /** One clients process: its messages in order, as promises. */
 function clientsProcess(): { child: ChildProcess; next(): Promise<FromClients>; send(m: ToClients): void } {
   const child = fork(CLIENTS_ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...(CLIENTS_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${CLIENTS_PROFILE}`] : []), '--import', 'tsx'],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -118,13 +124,17 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
       let sent = 0;
       let clientsCpu = 0;
       const latencies: number[] = [];
+      const clientsPauses: Pauses = { loopMaxMs: 0, gcMs: 0, gcMaxMs: 0 };
       for (const answer of answers) {
         if (!('sent' in answer)) throw new Error('im-chat clients answered out of turn');
         sent += answer.sent;
         clientsCpu += answer.cpuMicros;
+        clientsPauses.loopMaxMs = Math.max(clientsPauses.loopMaxMs, answer.pauses.loopMaxMs);
+        clientsPauses.gcMs += answer.pauses.gcMs;
+        clientsPauses.gcMaxMs = Math.max(clientsPauses.gcMaxMs, answer.pauses.gcMaxMs);
         for (const value of answer.latencies) latencies.push(value);
       }
-      return { sent, latencies, clientsCpu, serverCpu, serverWrites };
+      return { sent, latencies, clientsCpu, serverCpu, serverWrites, clientsPauses, serverPauses: after.pauses };
     },
     async close() {
       for (const proc of procs) proc.send({ close: true });
@@ -140,10 +150,14 @@ type CpuPerMessage = { clients: number; server: number };
 type WritesPerMessage = { calls: number; bytes: number } | null;
 type Step = {
   rate: number;
+  /** The median says whether a side is saturated (queues everywhere) or only paused now and then (a tail). */
+  p50: number;
   p99: number;
   delivered: number;
   cpu_us_per_message: CpuPerMessage;
   server_writes_per_message: WritesPerMessage;
+  /** What held each side's event loops over the step (see {@link Pauses}). */
+  pauses_ms: { clients: PausesMs; server: PausesMs };
 };
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
@@ -178,27 +192,40 @@ async function climbTogether(climbs: Climb[]): Promise<void> {
   }
 }
 
+type PausesMs = { loop_max: number; gc: number; gc_max: number };
+const pausesMs = (p: Pauses): PausesMs => ({
+  loop_max: round3(p.loopMaxMs),
+  gc: Math.round(p.gcMs),
+  gc_max: round3(p.gcMaxMs),
+});
+
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const { sent, latencies, clientsCpu, serverCpu, serverWrites } = await side.step(rate);
+  const { sent, latencies, clientsCpu, serverCpu, serverWrites, clientsPauses, serverPauses } = await side.step(rate);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
+  const p50 = quantile(latencies, 0.5);
   const cpu = { clients: Math.round(clientsCpu / sent), server: Math.round(serverCpu / sent) };
   const writes = serverWrites
     ? { calls: round3(serverWrites.calls / sent), bytes: Math.round(serverWrites.bytes / sent) }
     : null;
   console.log(
-    `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p99 ${round3(p99)} ms, ` +
+    `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p50 ${round3(p50)} ms, p99 ${round3(p99)} ms, ` +
       `CPU per message ${cpu.clients} us clients + ${cpu.server} us server` +
-      (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : ''),
+      (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : '') +
+      `; loop held up to ${round3(clientsPauses.loopMaxMs)} ms in clients, ${round3(serverPauses.loopMaxMs)} ms in ` +
+      `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}) in clients, ` +
+      `${Math.round(serverPauses.gcMs)} ms (longest ${round3(serverPauses.gcMaxMs)}) in server`,
   );
   return {
     rate,
+    p50: round3(p50),
     p99: round3(p99),
     delivered: latencies.length,
     cpu_us_per_message: cpu,
     server_writes_per_message: writes,
+    pauses_ms: { clients: pausesMs(clientsPauses), server: pausesMs(serverPauses) },
   };
 }
 
