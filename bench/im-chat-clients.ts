@@ -132,9 +132,15 @@ process.on('message', (message: ToClients) => {
     } else if ('step' in message) {
       await runStep(message.step);
     } else {
+      closing = true;
       await side?.close();
       reply({ closed: true });
       process.disconnect();
     }
   })();
+});
+// The scenario is gone without closing us (it failed or was killed): a thousand sockets would reconnect forever.
+let closing = false;
+process.once('disconnect', () => {
+  if (!closing) process.exit(1);
 });
