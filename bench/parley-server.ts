@@ -17,24 +17,33 @@ export const BENCH_APP = {
 
 export async function startBenchServer(): Promise<{ url: string; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const server = createParleyServer(
-    {
-      ...loadConfig({}),
-      port: 0,
-      host: '127.0.0.1',
-      sqlite: process.env.BENCH_SQLITE ?? join(dir, 'bench.db'),
-      apps: [BENCH_APP],
-      logLevel: 'silent',
-      rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
-    },
-    { logger: silentLogger() },
-  );
-  const { url } = await server.listen();
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  let server: ReturnType<typeof createParleyServer>;
+  let url: string;
+  try {
+    server = createParleyServer(
+      {
+        ...loadConfig({}),
+        port: 0,
+        host: '127.0.0.1',
+        sqlite: process.env.BENCH_SQLITE ?? join(dir, 'bench.db'),
+        apps: [BENCH_APP],
+        logLevel: 'silent',
+        rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+      },
+      { logger: silentLogger() },
+    );
+    ({ url } = await server.listen());
+  } catch (error) {
+    // A server that does not start (its native module missing, say) leaves no temporary store behind.
+    removeDir();
+    throw error;
+  }
   return {
     url,
     async close() {
       await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     },
   };
 }

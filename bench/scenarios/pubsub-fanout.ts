@@ -206,9 +206,14 @@ if (process.argv[2] === 'servers') {
   // The child: both servers, until the parent says stop.
   const [rawServer, parleyServer] = await Promise.all([startRawServer(), startParleyServer()]);
   process.send?.({ raw: rawServer.url, parley: parleyServer.url });
-  process.once('message', () => {
+  const stop = () => {
+    // A close that hangs does not keep the servers (and Parley's temporary store) alive.
+    setTimeout(() => process.exit(1), 5000).unref();
     void Promise.all([rawServer.close(), parleyServer.close()]).then(() => process.exit(0));
-  });
+  };
+  process.once('message', stop);
+  // The parent is gone (it failed or was killed) without saying stop: do not outlive it.
+  process.once('disconnect', stop);
 } else {
   const child = fork(fileURLToPath(import.meta.url), ['servers'], { execArgv: ['--import', 'tsx'] });
   const urls = await new Promise<{ raw: string; parley: string }>((resolve) =>
