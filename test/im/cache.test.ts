@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ConversationStore, newConversation } from '../../src/modules/im/conversations.js';
+import { compare, ConversationStore, newConversation, refOf } from '../../src/modules/im/conversations.js';
 import { HistoryCache } from '../../src/modules/im/history-cache.js';
 import { RecentIds } from '../../src/core/recent-ids.js';
-import type { Message, PrivateMessage } from '../../src/modules/im/types.js';
+import { keyOf, type Conversation, type Message, type PrivateMessage } from '../../src/modules/im/types.js';
 import { LIMITS } from '../../src/protocol/index.js';
 
 function message(id: string, timestamp: number, status: Message['status'] = 'success'): PrivateMessage {
@@ -277,5 +277,124 @@ describe('conversation list', () => {
     expect(conversations).toHaveLength(200);
     expect(conversations.at(-1)?.userId).toBe('u11');
     expect(store.get({ type: 'private', id: 'u5' })).toBeUndefined();
+  });
+
+  /** The list as a full sort of every conversation in the order first listed would give it, after every change. */
+  class SortedModel {
+    readonly byKey = new Map<string, Conversation>();
+    put(c: Conversation) {
+      this.byKey.set(keyOf(refOf(c)), c);
+      this.trim();
+    }
+    replaceAll(list: readonly Conversation[]) {
+      this.byKey.clear();
+      for (const c of list) this.byKey.set(keyOf(refOf(c)), c);
+      this.trim();
+    }
+    snapshot() {
+      return [...this.byKey.values()].sort(compare);
+    }
+    trim() {
+      const keep = new Set(
+        this.snapshot()
+          .slice(0, LIMITS.conversationListMax)
+          .map((c) => keyOf(refOf(c))),
+      );
+      for (const key of [...this.byKey.keys()]) if (!keep.has(key)) this.byKey.delete(key);
+    }
+  }
+
+  /** A conversation with user `u<id>`, its last message at `ts`. */
+  const listed = (id: number, ts: number, top = false, unread = id % 3): Conversation => ({
+    ...newConversation({ type: 'private', id: `u${id}` }, message(`m${id}-${ts}`, ts), {}),
+    top,
+    unread,
+  });
+  /** Few times and pins, so that ties come up; ids up to `maxId`. */
+  const conversationOf = (maxId: number) =>
+    fc
+      .record({ id: fc.integer({ min: 0, max: maxId }), ts: fc.integer({ min: 0, max: 6 }), top: fc.boolean() })
+      .map(({ id, ts, top }) => listed(id, ts, top));
+  /** Updates and removals mostly name a listed conversation (`pick` indexes them), now and then one that is not. */
+  const target = fc.record({ pick: fc.nat(), listed: fc.boolean() });
+  const changeOf = (maxId: number) =>
+    fc.oneof(
+      { arbitrary: fc.record({ put: conversationOf(maxId) }), weight: 4 },
+      { arbitrary: fc.record({ update: target, ts: fc.integer({ min: 0, max: 9 }), top: fc.boolean() }), weight: 4 },
+      { arbitrary: fc.record({ remove: target }), weight: 1 },
+      { arbitrary: fc.record({ replaceAll: fc.array(conversationOf(maxId), { maxLength: 8 }) }), weight: 1 },
+    );
+  type Change =
+    | { put: Conversation }
+    | { update: { pick: number; listed: boolean }; ts: number; top: boolean }
+    | { remove: { pick: number; listed: boolean } }
+    | { replaceAll: Conversation[] };
+
+  /** Applies `changes` to the store and the model alike; after each, both lists and totals must agree. */
+  const agree = (initial: readonly Conversation[], changes: readonly Change[]) => {
+    const store = new ConversationStore();
+    const model = new SortedModel();
+    store.replaceAll(initial);
+    model.replaceAll(initial);
+    const refTo = ({ pick, listed }: { pick: number; listed: boolean }) => {
+      const ids = [...model.byKey.values()].map((c) => c.userId as string);
+      const id = listed && ids.length > 0 ? (ids[pick % ids.length] as string) : `u${pick % 300}`;
+      return { type: 'private', id } as const;
+    };
+    const check = () => {
+      const { conversations, unreadTotal } = store.snapshot();
+      const expected = model.snapshot();
+      expect(conversations).toEqual(expected);
+      expect(unreadTotal).toBe(expected.reduce((sum, c) => sum + c.unread, 0));
+    };
+    check();
+    for (const c of changes) {
+      if ('put' in c) {
+        store.put(c.put);
+        model.put(c.put);
+      } else if ('update' in c) {
+        const ref = refTo(c.update);
+        const move = (old: Conversation): Conversation => ({
+          ...old,
+          top: c.top,
+          lastMessage: message(`m${ref.id}-${c.ts}`, c.ts),
+          unread: old.unread + 1,
+        });
+        const before = model.byKey.get(keyOf(ref));
+        expect(store.update(ref, move)).toBe(before !== undefined);
+        if (before) model.put(move(before));
+      } else if ('remove' in c) {
+        const ref = refTo(c.remove);
+        expect(store.remove(ref)).toBe(model.byKey.delete(keyOf(ref)));
+      } else {
+        store.replaceAll(c.replaceAll);
+        model.replaceAll(c.replaceAll);
+      }
+      check();
+    }
+  };
+
+  it('IMC-12: keeps the order a full sort gives through any changes, ties in the order first listed', () => {
+    fc.assert(
+      fc.property(fc.array(changeOf(20), { maxLength: 60 }), (changes) => agree([], changes)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('IMC-12: a full list drops the lowest ranked as conversations come and move, ties the last listed', () => {
+    const full = fc.uniqueArray(conversationOf(299), {
+      minLength: LIMITS.conversationListMax - 2,
+      maxLength: LIMITS.conversationListMax + 20,
+      selector: (c) => c.userId,
+    });
+    fc.assert(
+      fc.property(full, fc.array(changeOf(299), { maxLength: 30 }), (initial, changes) => agree(initial, changes)),
+      { numRuns: 100 },
+    );
+    // Every conversation at the same time: the first 200 listed stay.
+    const store = new ConversationStore();
+    for (let i = 0; i < LIMITS.conversationListMax + 5; i++) store.put(listed(i, 7));
+    const ids = store.snapshot().conversations.map((c) => c.userId);
+    expect(ids).toEqual(Array.from({ length: LIMITS.conversationListMax }, (_, i) => `u${i}`));
   });
 });
