@@ -122,6 +122,8 @@ async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number
   reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system, pauses: pauses.take() });
 }
 
+/** True once the scenario asked us to close: the channel then closes by our own hand. */
+let closing = false;
 process.on('message', (message: ToClients) => {
   void (async () => {
     if ('kind' in message) {
@@ -140,7 +142,6 @@ process.on('message', (message: ToClients) => {
   })();
 });
 // The scenario is gone without closing us (it failed or was killed): a thousand sockets would reconnect forever.
-let closing = false;
 process.once('disconnect', () => {
   if (!closing) process.exit(1);
 });

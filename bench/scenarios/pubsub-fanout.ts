@@ -206,7 +206,10 @@ if (process.argv[2] === 'servers') {
   // The child: both servers, until the parent says stop.
   const [rawServer, parleyServer] = await Promise.all([startRawServer(), startParleyServer()]);
   process.send?.({ raw: rawServer.url, parley: parleyServer.url });
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     // A close that hangs does not keep the servers (and Parley's temporary store) alive.
     setTimeout(() => process.exit(1), 5000).unref();
     void Promise.all([rawServer.close(), parleyServer.close()]).then(() => process.exit(0));
