@@ -7,13 +7,20 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../src/index.js';
+import { CLIENT_EVENTS, SERVER_PUSHES } from '../src/protocol/events.js';
 import { BENCH_APP } from './parley-server.js';
 import { type Pauses, watchPauses } from './stats.js';
 import { rawClient } from './raw-im.js';
 
+/**
+ * How Parley's side connects: `sdk`, each client a `parley-im` client (the default: what an app runs); `wire`, each
+ * a bare socket.io client speaking Parley's protocol, as raw's clients do, so that the run measures the servers alone.
+ */
+export type ParleyClients = 'sdk' | 'wire';
+
 /** What the scenario sends to a clients process. */
 export type ToClients =
-  | { kind: 'raw' | 'parley'; url: string; from: number; to: number; groupSize: number }
+  | { kind: 'raw' | 'parley'; clients: ParleyClients; url: string; from: number; to: number; groupSize: number }
   | { step: { rate: number; ms: number; drainMs: number; tickMs: number } }
   | { close: true };
 
@@ -54,6 +61,50 @@ async function connectRaw(url: string, from: number, to: number, groupSize: numb
     sockets[i]?.emit(
       'publishIM',
       { t: 'group', to: `g${Math.floor(i / groupSize)}`, p: '{"text":"hi"}', guid: key },
+      () => undefined,
+    );
+    return key;
+  };
+  const close = () => {
+    for (const s of sockets) s?.close();
+    return Promise.resolve();
+  };
+  return { send, close };
+}
+
+/**
+ * Parley's side without the SDK: per client, a socket.io client that authorizes, subscribes to its group and sends
+ * `publishIM` as the SDK would put it on the wire, and hands each pushed message to the same bare handler as raw's.
+ */
+async function connectParleyWire(url: string, from: number, to: number, groupSize: number) {
+  const sockets: Array<Awaited<ReturnType<typeof rawClient>>> = [];
+  const request = (socket: Awaited<ReturnType<typeof rawClient>>, event: string, params: object) =>
+    new Promise<void>((resolve, reject) => {
+      socket.emit(event, params, (reply: { code?: number; content?: unknown }) => {
+        if (reply.code === 200) resolve();
+        else reject(new Error(`${event}: ${JSON.stringify(reply)}`));
+      });
+    });
+  await inBatches(from, to, 50, async (i) => {
+    const socket = await rawClient(url, `u${i}`);
+    await request(socket, CLIENT_EVENTS.authorize, {
+      appkey: BENCH_APP.appkey,
+      userId: `u${i}`,
+      userData: JSON.stringify({ n: i }),
+      sid: null,
+      mP: { GIM: null },
+      a: false,
+    });
+    await request(socket, CLIENT_EVENTS.subscribeGroups, { groupIds: [`g${Math.floor(i / groupSize)}`] });
+    socket.on(SERVER_PUSHES.imMessage, (m: { i: string; s: string }) => {
+      if (m.s !== `u${i}`) deliver(m.i);
+    });
+    sockets[i] = socket;
+  });
+  const send: Send = (i, key) => {
+    sockets[i]?.emit(
+      CLIENT_EVENTS.publishIM,
+      { t: 'group', to: `g${Math.floor(i / groupSize)}`, mt: 'text', p: '{"text":"hi"}', guid: key },
       () => undefined,
     );
     return key;
@@ -128,7 +179,8 @@ process.on('message', (message: ToClients) => {
   void (async () => {
     if ('kind' in message) {
       range = { from: message.from, to: message.to };
-      const connect = message.kind === 'raw' ? connectRaw : connectParley;
+      const connect =
+        message.kind === 'raw' ? connectRaw : message.clients === 'wire' ? connectParleyWire : connectParley;
       side = await connect(message.url, message.from, message.to, message.groupSize);
       reply({ ready: true });
     } else if ('step' in message) {

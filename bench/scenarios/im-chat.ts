@@ -11,7 +11,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FromClients, ToClients } from '../im-chat-clients.js';
+import type { FromClients, ParleyClients, ToClients } from '../im-chat-clients.js';
 import { startServerProcess } from '../server-process.js';
 import { type Pauses, quantile, round3 } from '../stats.js';
 
@@ -39,6 +39,11 @@ const DRAIN_MS = 1500;
 const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
 const CLIENTS_ENTRY = fileURLToPath(new URL('../im-chat-clients.ts', import.meta.url));
+/**
+ * `BENCH_IM_CLIENTS=wire`: Parley's clients are bare socket.io clients speaking its protocol, like raw's, so that the
+ * run compares the servers alone; the default, `sdk`, runs `parley-im` in every client, as apps do.
+ */
+const PARLEY_CLIENTS: ParleyClients = process.env.BENCH_IM_CLIENTS === 'wire' ? 'wire' : 'sdk';
 /** `BENCH_CLIENTS_PROFILE=<dir>` writes each clients process's CPU profile there. */
 const CLIENTS_PROFILE = process.env.BENCH_CLIENTS_PROFILE;
 
@@ -105,7 +110,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   });
   // One process connects at a time, as one process did before: a thousand handshakes at once are their own test.
   for (const proc of procs) {
-    proc.send({ kind, url: server.url, from: proc.from, to: proc.to, groupSize: GROUP_SIZE });
+    proc.send({ kind, clients: PARLEY_CLIENTS, url: server.url, from: proc.from, to: proc.to, groupSize: GROUP_SIZE });
     await proc.next();
   }
   return {
@@ -246,6 +251,7 @@ const result = {
   clients: CLIENTS,
   group_size: GROUP_SIZE,
   client_processes: PROCESSES,
+  parley_clients: PARLEY_CLIENTS,
   raw_max_inbound_per_s: rawResult.best,
   parley_max_inbound_per_s: parleyResult.best,
   ratio: round3(rawResult.best > 0 ? parleyResult.best / rawResult.best : 0),
