@@ -47,55 +47,23 @@ async function inBatches(from: number, to: number, size: number, make: (i: numbe
   }
 }
 
-async function connectRaw(url: string, from: number, to: number, groupSize: number) {
-  const sockets: Array<Awaited<ReturnType<typeof rawClient>>> = [];
-  await inBatches(from, to, 50, async (i) => {
-    const socket = await rawClient(url, `u${i}`);
-    socket.emit('join', `g${Math.floor(i / groupSize)}`);
-    socket.on('imMessage', (m: { i: string; s: string }) => {
-      if (m.s !== `u${i}`) deliver(m.i);
-    });
-    sockets[i] = socket;
-  });
-  const send: Send = (i, key) => {
-    sockets[i]?.emit(
-      'publishIM',
-      { t: 'group', to: `g${Math.floor(i / groupSize)}`, p: '{"text":"hi"}', guid: key },
-      () => undefined,
-    );
-    return key;
-  };
-  const close = () => {
-    for (const s of sockets) s?.close();
-    return Promise.resolve();
-  };
-  return { send, close };
-}
+type BareSocket = Awaited<ReturnType<typeof rawClient>>;
 
 /**
- * Parley's side without the SDK: per client, a socket.io client that authorizes, subscribes to its group and sends
- * `publishIM` as the SDK would put it on the wire, and hands each pushed message to the same bare handler as raw's.
+ * Bare socket.io clients, the same on both sides: each joins its group its side's way, hands every pushed message
+ * to the same handler, and sends the same `publishIM`.
  */
-async function connectParleyWire(url: string, from: number, to: number, groupSize: number) {
-  const sockets: Array<Awaited<ReturnType<typeof rawClient>>> = [];
-  const request = (socket: Awaited<ReturnType<typeof rawClient>>, event: string, params: object) =>
-    new Promise<void>((resolve, reject) => {
-      socket.emit(event, params, (reply: { code?: number; content?: unknown }) => {
-        if (reply.code === 200) resolve();
-        else reject(new Error(`${event}: ${JSON.stringify(reply)}`));
-      });
-    });
+async function connectBare(
+  url: string,
+  from: number,
+  to: number,
+  groupSize: number,
+  join: (socket: BareSocket, i: number, group: string) => Promise<void>,
+) {
+  const sockets: BareSocket[] = [];
   await inBatches(from, to, 50, async (i) => {
     const socket = await rawClient(url, `u${i}`);
-    await request(socket, CLIENT_EVENTS.authorize, {
-      appkey: BENCH_APP.appkey,
-      userId: `u${i}`,
-      userData: JSON.stringify({ n: i }),
-      sid: null,
-      mP: { GIM: null },
-      a: false,
-    });
-    await request(socket, CLIENT_EVENTS.subscribeGroups, { groupIds: [`g${Math.floor(i / groupSize)}`] });
+    await join(socket, i, `g${Math.floor(i / groupSize)}`);
     socket.on(SERVER_PUSHES.imMessage, (m: { i: string; s: string }) => {
       if (m.s !== `u${i}`) deliver(m.i);
     });
@@ -115,6 +83,39 @@ async function connectParleyWire(url: string, from: number, to: number, groupSiz
   };
   return { send, close };
 }
+
+/** Raw's side: a client joins its group's room. */
+const connectRaw = (url: string, from: number, to: number, groupSize: number) =>
+  connectBare(url, from, to, groupSize, (socket, _i, group) => {
+    socket.emit('join', group);
+    return Promise.resolve();
+  });
+
+/** A request on a bare socket to a Parley server; rejects unless it is answered with code 200. */
+const request = (socket: BareSocket, event: string, params: object) =>
+  new Promise<void>((resolve, reject) => {
+    socket.emit(event, params, (reply: { code?: number; content?: unknown }) => {
+      if (reply.code === 200) resolve();
+      else reject(new Error(`${event}: ${JSON.stringify(reply)}`));
+    });
+  });
+
+/**
+ * Parley's side without the SDK: a client authorizes and subscribes to its group as the SDK would put it on the
+ * wire, then sends and receives like raw's.
+ */
+const connectParleyWire = (url: string, from: number, to: number, groupSize: number) =>
+  connectBare(url, from, to, groupSize, async (socket, i, group) => {
+    await request(socket, CLIENT_EVENTS.authorize, {
+      appkey: BENCH_APP.appkey,
+      userId: `u${i}`,
+      userData: JSON.stringify({ n: i }),
+      sid: null,
+      mP: { GIM: null },
+      a: false,
+    });
+    await request(socket, CLIENT_EVENTS.subscribeGroups, { groupIds: [group] });
+  });
 
 async function connectParley(url: string, from: number, to: number, groupSize: number) {
   const clients: ParleyClient[] = [];
