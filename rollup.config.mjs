@@ -3,7 +3,7 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 // Runtime dependencies stay external: the app's bundler de-duplicates them.
-const external = (id) => /^(socket\.io-client|eventemitter3|zod|react)(\/|$)/.test(id);
+const external = (id) => /^(ws|eventemitter3|zod|react)(\/|$)/.test(id);
 const input = { index: 'src/index.ts', protocol: 'src/protocol/index.ts', react: 'src/react/index.ts' };
 
 export default [
