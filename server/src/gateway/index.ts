@@ -81,6 +81,9 @@ const REQUEST_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_EVENTS)
 const NOTICE_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_NOTICES));
 const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
 
+/** User room names the gateway keeps made (see `roomOf`). */
+const ROOM_NAMES_KEPT = 100_000;
+
 /** The room holding every connection of one user of one app. */
 function userRoom(appkey: string, userId: string): string {
   return `user:${appkey}:${userId}`;
@@ -109,11 +112,37 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
   };
 
+  /**
+   * Users' room names, made once: a group message pushes to every member's room, and a name made anew is hashed
+   * anew where socket.io looks it up. Bounded; past the bound it starts over.
+   */
+  const rooms = new Map<string, Map<string, string>>();
+  let roomCount = 0;
+  const roomOf = (appkey: string, userId: string): string => {
+    let ofApp = rooms.get(appkey);
+    if (!ofApp) {
+      ofApp = new Map();
+      rooms.set(appkey, ofApp);
+    }
+    let room = ofApp.get(userId);
+    if (room === undefined) {
+      if (roomCount >= ROOM_NAMES_KEPT) {
+        for (const names of rooms.values()) names.clear();
+        roomCount = 0;
+      }
+      room = userRoom(appkey, userId);
+      ofApp.set(userId, room);
+      roomCount += 1;
+    }
+    return room;
+  };
+
   const pusher: Pusher = {
     toUsers({ appkey, userIds, event, payload, exceptConnectionId }) {
       // io.to([]) would broadcast to everyone.
       if (userIds.length === 0) return;
-      const rooms = [...new Set(userIds)].map((u) => userRoom(appkey, u));
+      // A user named twice is one room: socket.io keeps the rooms in a set.
+      const rooms = userIds.map((u) => roomOf(appkey, u));
       // Every socket is in the room named by its id, so except() leaves out exactly that connection.
       const target = exceptConnectionId ? io.to(rooms).except(exceptConnectionId) : io.to(rooms);
       target.emit(event, payload);

@@ -14,8 +14,8 @@ export interface GroupService {
   unsubscribe(actor: Actor, groupId: string): Promise<void>;
   /** Whether `userId` is a member. */
   isMember(appkey: string, groupId: string, userId: string): Promise<boolean>;
-  /** The members of a group. */
-  members(appkey: string, groupId: string): Promise<string[]>;
+  /** The members of a group (not to be changed: the store may keep this very array). */
+  members(appkey: string, groupId: string): Promise<readonly string[]>;
   /**
    * IM-22: whether `actor` may send to the group: always, unless the app requires access tokens; then a member,
    * or the holder of a token naming the group.

@@ -79,8 +79,12 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
   const sends = new KeyedMutex();
 
   /** Who is on a conversation besides `me`: the other user, or the group's members. */
-  const audience = async (appkey: string, scene: ChatScene, me: string, targetId: string) =>
-    scene === 'private' ? [targetId, me] : [...new Set([...(await groups.members(appkey, targetId)), me])];
+  const audience = async (appkey: string, scene: ChatScene, me: string, targetId: string) => {
+    if (scene === 'private') return [targetId, me];
+    // Members are unique; the store's own array serves as it is when the sender is one of them, as usually.
+    const members = await groups.members(appkey, targetId);
+    return members.includes(me) ? members : [...members, me];
+  };
 
   /**
    * IM-9: the conversation `actor` may read. A private key always contains the requester, so nobody reads a pair

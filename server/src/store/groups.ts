@@ -14,8 +14,8 @@ export interface GroupStore {
   join(params: { appkey: string; userId: string; groupIds: readonly string[]; now: number }): Promise<string[]>;
   /** Ends a membership; returns whether there was one. */
   leave(params: { appkey: string; userId: string; groupId: string }): Promise<boolean>;
-  /** The members of a group. */
-  members(appkey: string, groupId: string): Promise<string[]>;
+  /** The members of a group; on SQLite the array the store keeps (every group send reads it), so never change it. */
+  members(appkey: string, groupId: string): Promise<readonly string[]>;
   /** The groups a user is a member of. */
   groupsOf(appkey: string, userId: string): Promise<string[]>;
   /** Whether `userId` is a member of `groupId`. */
@@ -73,13 +73,13 @@ export function createGroupStore(db: Kysely<Database>, sync?: SyncSqlite): Group
     async members(appkey, groupId) {
       const key = cacheKey(appkey, groupId);
       const known = cached.get(key);
-      if (known) return [...known];
+      if (known) return known;
       const quick = sync?.transaction(() => sync.prepare(MEMBERS_SQL).all(appkey, groupId) as { user_id: string }[]);
       if (quick) {
         const members = quick.value.map((r) => r.user_id);
         cached.set(key, members);
         if (cached.size > MEMBER_CACHE_GROUPS) cached.delete(cached.keys().next().value as string);
-        return [...members];
+        return members;
       }
       const rows = await db
         .selectFrom('im_group_members')

@@ -249,7 +249,8 @@ export function createMessageStore(
     if (scene === 'group') {
       const data = rows.find((r) => r.data !== null)?.data ?? null;
       s.prepare(HOT_SQL.touchHead).run(appkey, convKey, ts, data);
-      const missing = shown ? rows.filter((r) => !shown.has(appkey, r.ownerId, r.targetId)) : rows;
+      // Every row of a group message is for the group (IM-6): one look-up for all its members.
+      const missing = shown ? shown.missing(appkey, message.targetId, rows) : rows;
       if (missing.length > 0) {
         const owners = JSON.stringify(missing.map((r) => [r.ownerId, r.targetId]));
         s.prepare(HOT_SQL.touchMembers).run(appkey, scene, convKey, ts, owners);
