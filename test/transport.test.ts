@@ -3,6 +3,7 @@
  * on a bare WebSocket server that records what each puts on the wire.
  */
 import { createServer } from 'node:http';
+import { createServer as createTcpServer, type Socket as TcpSocket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as socketIoClient } from 'socket.io-client';
@@ -218,6 +219,28 @@ describe('WIRE-8: the SDK socket.io transport', () => {
     expect(server.frames).toEqual(['40', '420["never",null]', '41']);
     expect(r.log).toEqual(['open']);
     expect(replies).toEqual([]);
+  });
+
+  it('closes an attempt still waiting for its handshake without reporting or throwing', async () => {
+    // A server that takes the connection and never answers the upgrade: the attempt stays in its handshake.
+    const accepted: TcpSocket[] = [];
+    const silent = createTcpServer((socket) => accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of accepted) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const r = recorder();
+    const socket = socketIoTransport(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, r.handlers);
+    await until(() => accepted.length === 1);
+    socket.close();
+    // The aborted handshake reports on the next ticks; an unhandled 'error' there would fail the run.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.log).toEqual([]);
   });
 
   it('drops a link that sends a malformed packet', async () => {

@@ -42,6 +42,8 @@ interface WebSocketLike {
 
 const OPEN = 1;
 
+const ignore = (): void => undefined;
+
 /**
  * Opens a WebSocket: the `ws` package under Node (Node 20 has no global WebSocket, and `ws` is the one socket.io's
  * own client uses there), the platform's elsewhere (browsers, React Native, mini-program shims).
@@ -85,7 +87,10 @@ export const socketIoTransport: Transport = (url, handlers) => {
     acks.clear();
     buffered = [];
     if (socket) {
-      socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
+      socket.onopen = socket.onclose = socket.onmessage = null;
+      // An attempt closed during its handshake still reports an error, which `ws` throws when nobody listens.
+      socket.onerror = ignore;
+      if (socket instanceof NodeWebSocket) socket.removeAllListeners('message');
     }
   };
   /** The link is gone, for `reason`: before the namespace was joined it is a failed attempt, after it a close. */

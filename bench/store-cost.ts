@@ -1,0 +1,124 @@
+/**
+ * The server's storage cost per group message, alone: `node --import tsx bench/store-cost.ts`. The SQLite store
+ * (a temporary file, WAL, its checkpointer thread running, as a server has it) stores group messages through
+ * `messages.send`, in batches of `STORE_COST_BATCH` (11: what the server's loop gathers per turn at about 3 000
+ * messages a second in `im-chat`), a hundred groups of ten sending in turn at random. It prints one JSON line: CPU
+ * microseconds per message for the whole process and for its main thread alone (Linux), and the write calls per
+ * message. In `im-chat` the server's main thread is what saturates first, so the main thread's figure is the one a
+ * change to storage has to move; run it more than once (`STORE_COST_RUNS`), on a quiet machine.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../server/src/store/index.js';
+import { round3 } from './stats.js';
+
+const GROUPS = 100;
+const GROUP_SIZE = 10;
+const BATCH = Number(process.env.STORE_COST_BATCH ?? 11);
+/** Enough for the tables to grow past the page cache's first pages and the code to be compiled. */
+const WARMUP = Number(process.env.STORE_COST_WARMUP ?? 30_000);
+const MESSAGES = Number(process.env.STORE_COST_MESSAGES ?? 60_000);
+const RUNS = Number(process.env.STORE_COST_RUNS ?? 3);
+
+/** This thread's CPU time so far in microseconds, from `/proc/thread-self/stat` (Linux); null elsewhere. */
+function threadCpuMicros(): number | null {
+  try {
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the whole line.
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1e6) / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write calls so far, all threads (`/proc/self/io`); null elsewhere. */
+function writeCalls(): number | null {
+  try {
+    const line = readFileSync('/proc/self/io', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('syscw:'));
+    return line ? Number(line.split(': ')[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-store-cost-'));
+const store = await openStore({
+  sqlite: join(dir, 'store.db'),
+  dataDir: dir,
+  databaseUrl: undefined,
+  databaseSchema: undefined,
+});
+let seq = 0;
+
+/** One group message from a random member of a random group, as the message service hands it to the store. */
+function sendOne(): Promise<unknown> {
+  const group = Math.floor(Math.random() * GROUPS);
+  const sender = `u${group * GROUP_SIZE + Math.floor(Math.random() * GROUP_SIZE)}`;
+  const rows = Array.from({ length: GROUP_SIZE }, (_, k) => ({
+    ownerId: `u${group * GROUP_SIZE + k}`,
+    targetId: `g${group}`,
+    data: '{}',
+  }));
+  return store.messages.send({
+    message: {
+      appkey: 'bench',
+      convKey: `group:g${group}`,
+      scene: 'group',
+      messageId: `${seq++}-${Math.random().toString(36).slice(2)}`,
+      senderId: sender,
+      targetId: `g${group}`,
+      type: 'text',
+      payload: '{"text":"hi"}',
+      senderData: `{"n":"${sender}"}`,
+    },
+    now: Date.now(),
+    rows,
+    readerId: sender,
+    stored: () => undefined,
+  });
+}
+
+async function sendMany(count: number): Promise<void> {
+  for (let sent = 0; sent < count; sent += BATCH) {
+    await Promise.all(Array.from({ length: Math.min(BATCH, count - sent) }, sendOne));
+  }
+}
+
+await sendMany(WARMUP);
+const runs: Array<{ process: number; main: number | null; writes: number | null }> = [];
+for (let run = 0; run < RUNS; run++) {
+  const cpu = process.cpuUsage();
+  const main = threadCpuMicros();
+  const writes = writeCalls();
+  await sendMany(MESSAGES);
+  const used = process.cpuUsage(cpu);
+  const mainAfter = threadCpuMicros();
+  const writesAfter = writeCalls();
+  runs.push({
+    process: (used.user + used.system) / MESSAGES,
+    main: main !== null && mainAfter !== null ? (mainAfter - main) / MESSAGES : null,
+    writes: writes !== null && writesAfter !== null ? (writesAfter - writes) / MESSAGES : null,
+  });
+}
+await store.close();
+rmSync(dir, { recursive: true, force: true });
+// Noise only ever adds: the least of the runs counts.
+const least = (pick: (r: (typeof runs)[number]) => number | null) => {
+  const values = runs.map(pick).filter((v): v is number => v !== null);
+  return values.length > 0 ? round3(Math.min(...values)) : null;
+};
+console.log(
+  JSON.stringify({
+    bench: 'store-cost',
+    batch: BATCH,
+    messages: MESSAGES,
+    runs: RUNS,
+    process_cpu_us_per_message: least((r) => r.process),
+    main_thread_cpu_us_per_message: least((r) => r.main),
+    write_calls_per_message: least((r) => r.writes),
+  }),
+);
