@@ -26,7 +26,7 @@ export interface TransportSocket {
  */
 export type Transport = (url: string, handlers: TransportHandlers) => TransportSocket;
 
-/** The engine.io path every Parley server (and the reference's cloud) serves socket.io on. */
+/** The engine.io path a Parley server serves socket.io on (WIRE-1). */
 const PATH = '/socket.io/';
 
 /** The one WebSocket surface both the browser's and the `ws` package's sockets offer. */
@@ -40,6 +40,7 @@ interface WebSocketLike {
   close(): void;
 }
 
+/** `WebSocket.OPEN`, the same number on every platform. */
 const OPEN = 1;
 
 const ignore = (): void => undefined;
@@ -56,7 +57,7 @@ function openWebSocket(url: string): WebSocketLike {
   return new Platform(url);
 }
 
-/** `http(s)://host[:port][/prefix]` as the engine.io WebSocket URL of its socket.io endpoint. */
+/** `http(s)://host[:port]` as the engine.io WebSocket URL of its socket.io endpoint; a path in `url` is not used. */
 export function webSocketUrl(url: string): string {
   const parsed = new URL(url);
   const scheme = parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? 'wss:' : 'ws:';
@@ -67,7 +68,7 @@ export function webSocketUrl(url: string): string {
  * The socket.io v4 protocol over one WebSocket (engine.io v4, websocket transport only), as far as Parley's SDK
  * uses it: connect to the main namespace, events with or without an ack, acks, the server's heartbeat and
  * disconnect. No polling, no upgrade, no binary attachments, no reconnection: the connection core owns all of that.
- * It puts the same frames on the wire as `socket.io-client` with `transports: ['websocket']` (PROTOCOL-1, docs/protocol.md),
+ * It puts the same frames on the wire as `socket.io-client` with `transports: ['websocket']` (WIRE-8 in docs/protocol.md),
  * with a fraction of its work per packet: a busy client receives every message of every group it is in.
  */
 export const socketIoTransport: Transport = (url, handlers) => {
