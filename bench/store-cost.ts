@@ -4,8 +4,9 @@
  * `messages.send`, in batches of `STORE_COST_BATCH` (11: what the server's loop gathers per turn at about 3 000
  * messages a second in `im-chat`), a hundred groups of ten sending in turn at random. It prints one JSON line: CPU
  * microseconds per message for the whole process and for its main thread alone (Linux), and the write calls per
- * message. In `im-chat` the server's main thread is what saturates first, so the main thread's figure is the one a
- * change to storage has to move; run it more than once (`STORE_COST_RUNS`), on a quiet machine.
+ * message. On `im-chat`'s two cores what the whole process spends is what limits the ratio (docs/benchmarks.md); the
+ * main thread's share says what a change of thread would move. Thread CPU is read in clock ticks of 10 ms (Linux's
+ * usual 100 Hz). Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -78,6 +78,15 @@ function recorder() {
   return { handlers, log, pushes, next };
 }
 
+/** A transport opened on `url`, closed after the test, once its namespace is joined. */
+async function opened(url: string) {
+  const r = recorder();
+  const socket = socketIoTransport(url, r.handlers);
+  cleanups.push(() => socket.close());
+  await r.next('open');
+  return { r, socket };
+}
+
 /** Resolves once `check` holds, polling each turn of the event loop (the test's own timeout bounds it). */
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setImmediate(resolve));
@@ -101,10 +110,7 @@ describe('WIRE-8: the SDK socket.io transport', () => {
         });
       }),
     );
-    const r = recorder();
-    const socket = socketIoTransport(url, r.handlers);
-    cleanups.push(() => socket.close());
-    await r.next('open');
+    const { r, socket } = await opened(url);
     const replies: unknown[] = [];
     socket.emit('echo', { text: 'hi', ids: [1, 2] }, (reply) => replies.push(reply));
     await until(() => r.pushes.length === 2);
@@ -124,10 +130,7 @@ describe('WIRE-8: the SDK socket.io transport', () => {
       emit('manualDisconnect', undefined);
     };
     const ours = await bareServer();
-    const r = recorder();
-    const socket = socketIoTransport(ours.url, r.handlers);
-    cleanups.push(() => socket.close());
-    await r.next('open');
+    const { socket } = await opened(ours.url);
     emitAll((event, payload, ack) => socket.emit(event, payload, ack));
     await until(() => ours.frames.length === 5);
 
@@ -155,10 +158,7 @@ describe('WIRE-8: the SDK socket.io transport', () => {
 
   it('answers the server heartbeat, and reports a ping timeout when it stops', async () => {
     const server = await bareServer({ pingInterval: 40, pingTimeout: 40 });
-    const r = recorder();
-    const socket = socketIoTransport(server.url, r.handlers);
-    cleanups.push(() => socket.close());
-    await r.next('open');
+    const { r } = await opened(server.url);
     const closed = r.next('close');
     server.sockets[0]?.send('2');
     await until(() => server.frames.includes('3'));
@@ -177,10 +177,7 @@ describe('WIRE-8: the SDK socket.io transport', () => {
       ['kick', 'io server disconnect'],
       ['drop', 'transport close'],
     ] as const) {
-      const r = recorder();
-      const socket = socketIoTransport(url, r.handlers);
-      cleanups.push(() => socket.close());
-      await r.next('open');
+      const { r, socket } = await opened(url);
       const closed = r.next('close');
       socket.emit(event, null);
       expect(await closed).toBe(reason);
@@ -245,10 +242,7 @@ describe('WIRE-8: the SDK socket.io transport', () => {
 
   it('drops a link that sends a malformed packet', async () => {
     const server = await bareServer();
-    const r = recorder();
-    const socket = socketIoTransport(server.url, r.handlers);
-    cleanups.push(() => socket.close());
-    await r.next('open');
+    const { r } = await opened(server.url);
     const closed = r.next('close');
     server.sockets[0]?.send('42["broken"');
     expect(await closed).toBe('parse error');

@@ -45,6 +45,13 @@ const OPEN = 1;
 
 const ignore = (): void => undefined;
 
+/** Where the run of decimal digits (a packet's ack id) that starts at `from` ends. */
+function afterDigits(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  return end;
+}
+
 /**
  * Opens a WebSocket: the `ws` package under Node (Node 20 has no global WebSocket, and `ws` is the one socket.io's
  * own client uses there), the platform's elsewhere (browsers, React Native, mini-program shims).
@@ -136,8 +143,7 @@ export const socketIoTransport: Transport = (url, handlers) => {
     switch (type) {
       case 2: {
         // EVENT; an id the server may send asks for an ack the SDK never gives (pushes need none).
-        let start = 1;
-        while (start < packet.length && packet.charCodeAt(start) >= 48 && packet.charCodeAt(start) <= 57) start++;
+        const start = afterDigits(packet, 1);
         let args: unknown;
         try {
           args = JSON.parse(packet.slice(start));
@@ -149,8 +155,7 @@ export const socketIoTransport: Transport = (url, handlers) => {
       }
       case 3: {
         // ACK: `3<id>[...]`.
-        let end = 1;
-        while (end < packet.length && packet.charCodeAt(end) >= 48 && packet.charCodeAt(end) <= 57) end++;
+        const end = afterDigits(packet, 1);
         const id = Number(packet.slice(1, end));
         const ack = acks.get(id);
         if (!ack) return;

@@ -17,11 +17,6 @@ export class ShownRows {
     this.#max = max;
   }
 
-  /** Whether the row of `ownerId` for `targetId` is known to be there and shown. */
-  has(appkey: string, ownerId: string, targetId: string): boolean {
-    return this.#byTarget.get(targetKey(appkey, targetId))?.has(ownerId) ?? false;
-  }
-
   /** Of these owners' rows for `targetId`, the ones not known to be there and shown, in the order given. */
   missing<T extends { ownerId: string }>(appkey: string, targetId: string, rows: readonly T[]): T[] {
     const owners = this.#byTarget.get(targetKey(appkey, targetId));
