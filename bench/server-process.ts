@@ -1,7 +1,7 @@
 /**
  * Runs a benchmark server in a child process, so that it has a core of its own instead of sharing one event loop
  * with a thousand clients: what is measured is the server and the SDK, not one process juggling both. Both sides
- * of a comparison run this way. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile there.
+ * of a comparison run this way. `BENCH_SERVER_PROFILE=<dir>` writes the server's CPU profile there (see `serve.ts`).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -25,14 +25,14 @@ export interface ServerProcess {
   url: string;
   /** What the server's process has used so far. */
   usage(): Promise<ServerUsage>;
+  /** With `BENCH_SERVER_PROFILE`: the profile starts over here (after a warm-up, say); otherwise nothing. */
+  restartProfile(): void;
   close(): Promise<void>;
 }
 
 /** Starts `bench/serve.ts` for `kind` and resolves with its URL once it listens. */
 export async function startServerProcess(kind: 'parley' | 'raw'): Promise<ServerProcess> {
-  const profile = process.env.BENCH_SERVER_PROFILE;
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', ENTRY, kind], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -51,6 +51,9 @@ export async function startServerProcess(kind: 'parley' | 'raw'): Promise<Server
         });
         child.send('usage');
       }),
+    restartProfile() {
+      if (process.env.BENCH_SERVER_PROFILE) child.send('restart-profile');
+    },
     async close() {
       child.kill('SIGTERM');
       await exited;

@@ -65,6 +65,8 @@ interface StepRun {
 interface Side {
   /** Runs one step at `rate` across the processes; returns every process's figures together. */
   step(rate: number, ms?: number): Promise<StepRun>;
+  /** Starts the server's profile over, when there is one (`BENCH_SERVER_PROFILE`). */
+  restartProfile(): void;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
       }
       return { sent, latencies, clientsCpu, serverCpu, serverWrites, clientsPauses, serverPauses: after.pauses };
     },
+    restartProfile: () => server.restartProfile(),
     async close() {
       for (const proc of procs) proc.send({ close: true });
       await Promise.all(procs.map((proc) => proc.next()));
@@ -184,6 +187,8 @@ async function climbTogether(climbs: Climb[]): Promise<void> {
     const { sent } = await climb.side.step(WARMUP_RATE, WARMUP_MS);
     console.log(`${climb.name}: warmed up with ${sent} messages at ${WARMUP_RATE}/s`);
   }
+  // A server profile (BENCH_SERVER_PROFILE) covers the measured steps only.
+  for (const climb of climbs) climb.side.restartProfile();
   for (const [index, rate] of RATES.entries()) {
     const turn = index % 2 === 0 ? climbs : [...climbs].reverse();
     for (const climb of turn.filter((c) => !c.stopped)) {
