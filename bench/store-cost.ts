@@ -6,12 +6,15 @@
  * microseconds per message for the whole process and for its main thread alone (Linux), and the write calls per
  * message. On `im-chat`'s two cores what the whole process spends is what limits the ratio (docs/benchmarks.md); the
  * main thread's share says what a change of thread would move. Thread CPU is read in clock ticks of 10 ms (Linux's
- * usual 100 Hz). Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
+ * usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`); `STORE_COST_IDS=random` sends random ones, as the
+ * reference client does. Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../server/src/store/index.js';
+import { randomBytes } from 'node:crypto';
+import { timeOrderedHexId } from '../src/core/ids.js';
 import { round3 } from './stats.js';
 
 const GROUPS = 100;
@@ -21,6 +24,8 @@ const BATCH = Number(process.env.STORE_COST_BATCH ?? 11);
 const WARMUP = Number(process.env.STORE_COST_WARMUP ?? 30_000);
 const MESSAGES = Number(process.env.STORE_COST_MESSAGES ?? 60_000);
 const RUNS = Number(process.env.STORE_COST_RUNS ?? 3);
+const IDS = process.env.STORE_COST_IDS === 'random' ? 'random' : 'sdk';
+const newId = IDS === 'random' ? () => randomBytes(16).toString('hex') : () => timeOrderedHexId();
 
 /** This thread's CPU time so far in microseconds, from `/proc/thread-self/stat` (Linux); null elsewhere. */
 function threadCpuMicros(): number | null {
@@ -53,7 +58,6 @@ const store = await openStore({
   databaseUrl: undefined,
   databaseSchema: undefined,
 });
-let seq = 0;
 
 /** One group message from a random member of a random group, as the message service hands it to the store. */
 function sendOne(): Promise<unknown> {
@@ -69,7 +73,7 @@ function sendOne(): Promise<unknown> {
       appkey: 'bench',
       convKey: `group:g${group}`,
       scene: 'group',
-      messageId: `${seq++}-${Math.random().toString(36).slice(2)}`,
+      messageId: newId(),
       senderId: sender,
       targetId: `g${group}`,
       type: 'text',
@@ -116,6 +120,7 @@ console.log(
   JSON.stringify({
     bench: 'store-cost',
     batch: BATCH,
+    ids: IDS,
     messages: MESSAGES,
     runs: RUNS,
     process_cpu_us_per_message: least((r) => r.process),

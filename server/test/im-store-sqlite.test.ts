@@ -62,4 +62,25 @@ describe('the SQLite message store', () => {
     const page = await messages.page({ appkey: 'app', convKey: 'g:g1', viewerId: 'u1', before: undefined, limit: 10 });
     expect(page.map((m) => [m.messageId, m.ts])).toEqual([['m1', 1000]]);
   });
+
+  it('indexes the idempotency key message id first, and an upgraded store still answers a resend', async () => {
+    const raw = new BetterSqlite3(':memory:');
+    const cached = withStatementCache(raw);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    const migrator = new Migrator({ db, provider: migrationProvider });
+    expect((await migrator.migrateTo('0009_pubsub_messages_by_time')).error).toBeUndefined();
+    const before = createMessageStore(db, 'sqlite', createConversationStore(db), createSyncSqlite(cached));
+    const first = await before.send(send('m1', 1000));
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const columns = (index: string) =>
+      (raw.pragma(`index_info(${index})`) as Array<{ name: string }>).map((c) => c.name);
+    // Time-ordered ids (the SDK's) then land at the index's end instead of at their sender's place.
+    expect(columns('im_messages_dedupe')).toEqual(['appkey', 'message_id', 'sender_id']);
+    expect(columns('cs_messages_dedupe')).toEqual(['appkey', 'message_id', 'sender_id']);
+    const after = createMessageStore(db, 'sqlite', createConversationStore(db), createSyncSqlite(cached));
+    expect(await after.send(send('m1', 3000))).toEqual({ message: first.message, duplicate: true });
+    expect((await after.append(message('m1'), 4000)).duplicate).toBe(true);
+    const page = await after.page({ appkey: 'app', convKey: 'g:g1', viewerId: 'u1', before: undefined, limit: 10 });
+    expect(page.map((m) => [m.messageId, m.ts])).toEqual([['m1', 1000]]);
+  });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { randomHexId } from '../../src/core/ids.js';
+import { timeOrderedHexId } from '../../src/core/ids.js';
+import { buildMessage } from '../../src/modules/im/message.js';
 import { readWireImMessage, utf8ByteLength, wireImMessageSchema } from '../../src/protocol/index.js';
 
 const FIELDS = ['t', 'r', 's', 'i', 'ts', 'mt', 'p', 'd', 'tid', 'accepted', 'sessionId', 'rc', 'recaller'] as const;
@@ -93,14 +94,39 @@ describe('utf8ByteLength', () => {
   });
 });
 
-describe('randomHexId', () => {
+describe('timeOrderedHexId', () => {
   it('IMC-1: 32 lowercase hex characters, different each time', () => {
-    const ids = new Set(Array.from({ length: 1000 }, () => randomHexId()));
+    const ids = new Set(Array.from({ length: 1000 }, () => timeOrderedHexId()));
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
-    // Every hex digit shows up in every position over enough ids: no byte is mapped wrong.
-    const seen = Array.from({ length: 32 }, () => new Set<string>());
-    for (const id of ids) [...id].forEach((ch, i) => seen[i]?.add(ch));
+    // Every hex digit shows up in every random position over enough ids: no byte is mapped wrong.
+    const seen = Array.from({ length: 20 }, () => new Set<string>());
+    for (const id of ids) [...id.slice(12)].forEach((ch, i) => seen[i]?.add(ch));
     expect(seen.every((chars) => chars.size === 16)).toBe(true);
+  });
+
+  it('IMC-1: starts with the time in milliseconds, so that ids made later sort later', () => {
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 123);
+    expect(timeOrderedHexId(at).slice(0, 12)).toBe(at.toString(16).padStart(12, '0'));
+    expect(timeOrderedHexId(0).slice(0, 12)).toBe('000000000000');
+    const times = [at - 86_400_000, at - 1, at, at + 1, at + 16, at + 4096, at + 86_400_000];
+    const ids = times.map((t) => timeOrderedHexId(t));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('IMC-1: a message built later gets a later id, in every scene', () => {
+    const me = { id: 'u1', data: {} };
+    for (const to of [
+      { type: 'private', id: 'u2', data: {} },
+      { type: 'group', id: 'g1', data: {} },
+      { type: 'cs', id: 'team', data: {} },
+    ] as const) {
+      const at = Date.UTC(2026, 10, 25);
+      const ids = [at, at + 1, at + 60_000].map(
+        (now) => buildMessage({ type: 'text', payload: { text: 'hi' }, to, me, now }).messageId,
+      );
+      expect([...ids].sort(), to.type).toEqual(ids);
+      expect(ids[0]?.slice(0, 12)).toBe(at.toString(16).padStart(12, '0'));
+    }
   });
 });

@@ -106,8 +106,8 @@ function byGuidQuery(db: Kysely<Database>, appkey: string, senderId: string, mes
     .selectFrom('im_messages')
     .selectAll()
     .where('appkey', '=', appkey)
-    .where('sender_id', '=', senderId)
-    .where('message_id', '=', messageId);
+    .where('message_id', '=', messageId)
+    .where('sender_id', '=', senderId);
 }
 
 /** The newest timestamp of a conversation. */
@@ -144,13 +144,13 @@ function messageRow(message: NewMessage, ts: number): ImMessagesTable {
  * query or upsert of the same name in this file or in conversations.ts, which the store contract suite checks.
  */
 const HOT_SQL = {
-  byGuid: 'select * from im_messages where appkey = ? and sender_id = ? and message_id = ?',
+  byGuid: 'select * from im_messages where appkey = ? and message_id = ? and sender_id = ?',
   newest: 'select ts from im_messages where appkey = ? and conv_key = ? order by ts desc limit 1',
   // A message id already stored (a resend) inserts nothing: the caller then reads the first one back.
   insert:
     'insert into im_messages (appkey, conv_key, ts, scene, message_id, sender_id, target_id, type, payload, ' +
     'sender_data, recalled, recaller) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, null) ' +
-    'on conflict (appkey, sender_id, message_id) do nothing',
+    'on conflict (appkey, message_id, sender_id) do nothing',
   // One statement for all of a message's conversation rows (a group's members): the owners come as a JSON array
   // of [ownerId, targetId, data?], read with json_each.
   touchWithData:
@@ -228,7 +228,7 @@ export function createMessageStore(
       .prepare(HOT_SQL.insert)
       .run(m.appkey, m.convKey, ts, m.scene, m.messageId, m.senderId, m.targetId, m.type, m.payload, m.senderData);
     if (changes === 0) {
-      const first = s.prepare(HOT_SQL.byGuid).get(m.appkey, m.senderId, m.messageId) as ImMessagesTable;
+      const first = s.prepare(HOT_SQL.byGuid).get(m.appkey, m.messageId, m.senderId) as ImMessagesTable;
       return { message: toMessage(first), duplicate: true };
     }
     rememberNewest(key, ts);

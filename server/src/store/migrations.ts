@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { csMigration } from './cs-migration.js';
+import { dedupeOrderMigration } from './dedupe-order-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
@@ -161,6 +162,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_pubsub_sessions': pubsubSessionsMigration,
   '0008_member_username_changed': memberUsernameMigration,
   '0009_pubsub_messages_by_time': pubsubTimeMigration,
+  '0010_dedupe_by_message_id': dedupeOrderMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

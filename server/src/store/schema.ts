@@ -20,7 +20,8 @@ export interface UsersTable {
 
 /**
  * `im_messages`: one row per IM message. The key (appkey, conv_key, ts) makes timestamps unique per conversation;
- * (appkey, sender_id, message_id) is unique too, which de-duplicates re-sent messages.
+ * (appkey, message_id, sender_id) is unique too, which de-duplicates re-sent messages (indexed in that order since
+ * 0010: the SDK's ids begin with their time, so new ones land at the index's end).
  */
 export interface ImMessagesTable {
   appkey: string;

@@ -6,7 +6,7 @@ import {
   type WireImMessage,
 } from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
-import { randomHexId } from '../../core/ids.js';
+import { timeOrderedHexId } from '../../core/ids.js';
 import { csFields, csFromWire, type CsWireFields } from './cs-message.js';
 import type { Message, MessageTarget, PrivateMessage } from './types.js';
 
@@ -42,7 +42,7 @@ export function buildMessage(params: {
   // and no intermediate objects: a few microseconds less per message sent over a thousand clients (sdk-cost).
   if (to.type === 'group') {
     return {
-      messageId: randomHexId(),
+      messageId: timeOrderedHexId(now),
       type,
       timestamp: now,
       senderId: me.id,
@@ -56,7 +56,7 @@ export function buildMessage(params: {
   }
   if (to.type === 'private') {
     return {
-      messageId: randomHexId(),
+      messageId: timeOrderedHexId(now),
       type,
       timestamp: now,
       senderId: me.id,
@@ -69,7 +69,7 @@ export function buildMessage(params: {
     };
   }
   const base = {
-    messageId: randomHexId(),
+    messageId: timeOrderedHexId(now),
     type,
     timestamp: now,
     senderId: me.id,

@@ -13,7 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ParleyError } from '../../core/errors.js';
-import { randomHexId } from '../../core/ids.js';
+import { timeOrderedHexId } from '../../core/ids.js';
 import { ChannelPresence, toMember } from './presence.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import type {
@@ -71,7 +71,7 @@ export class Pubsub {
   async publish(options: PublishOptions): Promise<PublishResult> {
     this.#ready();
     const { channel, message, qos, notification } = validatePublish(options);
-    const guid = randomHexId();
+    const guid = timeOrderedHexId();
     const ack = await this.#connection.requests.send({
       event: CLIENT_EVENTS.publish,
       params: { channel, content: message, nt: notification, at: options.accessToken, guid, q: qos },
