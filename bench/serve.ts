@@ -7,13 +7,13 @@
  * left out), starts the profile over on `'restart-profile'` (a scenario sends it once warm), and writes
  * `<dir>/<kind>-<pid>.cpuprofile` when it closes.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
-import { watchPauses } from './stats.js';
+import { processWrites, threadCpuMicros, watchPauses } from './stats.js';
 
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
@@ -39,20 +39,6 @@ async function startProfiler(dir: string | undefined) {
     },
   };
 }
-/** Write calls and bytes written so far, all files and sockets (Linux's `/proc/self/io`); null elsewhere. */
-function writes(): ServerUsage['writes'] {
-  try {
-    const io = new Map(
-      readFileSync('/proc/self/io', 'utf8')
-        .split('\n')
-        .map((line) => line.split(': ') as [string, string]),
-    );
-    return { calls: Number(io.get('syscw')), bytes: Number(io.get('wchar')) };
-  } catch {
-    return null;
-  }
-}
-
 // What held the loop since the last answer: its longest delay, the collector's pauses.
 const pauses = watchPauses();
 
@@ -63,7 +49,8 @@ process.on('message', (message) => {
   const { user, system } = process.cpuUsage();
   const usage: ServerUsage = {
     cpuMicros: user + system,
-    writes: writes(),
+    mainThreadCpuMicros: threadCpuMicros(),
+    writes: processWrites(),
     pauses: pauses.take(),
   };
   process.send?.(usage);

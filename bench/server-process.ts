@@ -14,6 +14,11 @@ const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 export interface ServerUsage {
   /** CPU time, user and system, all threads, in microseconds. */
   cpuMicros: number;
+  /**
+   * The main thread's share of it, where the system tells (Linux, in 10 ms ticks): the rest is SQLite's checkpointer,
+   * the collector's helpers and libuv's pool.
+   */
+  mainThreadCpuMicros: number | null;
   /** Write calls and bytes written (sockets and files alike: a stored message is both), where the system tells. */
   writes: { calls: number; bytes: number } | null;
   /** What held its event loop since the previous `usage()`. */

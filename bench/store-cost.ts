@@ -9,13 +9,13 @@
  * usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`); `STORE_COST_IDS=random` sends random ones, as the
  * reference client does. Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../server/src/store/index.js';
 import { randomBytes } from 'node:crypto';
 import { timeOrderedHexId } from '../src/core/ids.js';
-import { round3 } from './stats.js';
+import { processWrites, round3, threadCpuMicros } from './stats.js';
 
 const GROUPS = 100;
 const GROUP_SIZE = 10;
@@ -26,30 +26,6 @@ const MESSAGES = Number(process.env.STORE_COST_MESSAGES ?? 60_000);
 const RUNS = Number(process.env.STORE_COST_RUNS ?? 3);
 const IDS = process.env.STORE_COST_IDS === 'random' ? 'random' : 'sdk';
 const newId = IDS === 'random' ? () => randomBytes(16).toString('hex') : () => timeOrderedHexId();
-
-/** This thread's CPU time so far in microseconds, from `/proc/thread-self/stat` (Linux); null elsewhere. */
-function threadCpuMicros(): number | null {
-  try {
-    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the whole line.
-    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1e6) / 100 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Write calls so far, all threads (`/proc/self/io`); null elsewhere. */
-function writeCalls(): number | null {
-  try {
-    const line = readFileSync('/proc/self/io', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('syscw:'));
-    return line ? Number(line.split(': ')[1]) : null;
-  } catch {
-    return null;
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-store-cost-'));
 const store = await openStore({
@@ -98,11 +74,11 @@ const runs: Array<{ process: number; main: number | null; writes: number | null 
 for (let run = 0; run < RUNS; run++) {
   const cpu = process.cpuUsage();
   const main = threadCpuMicros();
-  const writes = writeCalls();
+  const writes = processWrites()?.calls ?? null;
   await sendMany(MESSAGES);
   const used = process.cpuUsage(cpu);
   const mainAfter = threadCpuMicros();
-  const writesAfter = writeCalls();
+  const writesAfter = processWrites()?.calls ?? null;
   runs.push({
     process: (used.user + used.system) / MESSAGES,
     main: main !== null && mainAfter !== null ? (mainAfter - main) / MESSAGES : null,

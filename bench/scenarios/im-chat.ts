@@ -54,6 +54,8 @@ interface StepRun {
   /** CPU time over the step, microseconds: the clients' processes together, and the server's process. */
   clientsCpu: number;
   serverCpu: number;
+  /** The server's main thread's share of `serverCpu`, where the system tells. */
+  serverMainCpu: number | null;
   /** The server's write calls and bytes over the step, where the system tells (Linux). */
   serverWrites: { calls: number; bytes: number } | null;
   /** What held the clients' event loops: the longest delay and collector pause of any process, all pauses summed. */
@@ -124,6 +126,10 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
       const answers = await Promise.all(procs.map((proc) => proc.next()));
       const after = await server.usage();
       const serverCpu = after.cpuMicros - before.cpuMicros;
+      const serverMainCpu =
+        before.mainThreadCpuMicros !== null && after.mainThreadCpuMicros !== null
+          ? after.mainThreadCpuMicros - before.mainThreadCpuMicros
+          : null;
       const serverWrites =
         before.writes && after.writes
           ? { calls: after.writes.calls - before.writes.calls, bytes: after.writes.bytes - before.writes.bytes }
@@ -141,7 +147,16 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsPauses.gcMaxMs = Math.max(clientsPauses.gcMaxMs, answer.pauses.gcMaxMs);
         for (const value of answer.latencies) latencies.push(value);
       }
-      return { sent, latencies, clientsCpu, serverCpu, serverWrites, clientsPauses, serverPauses: after.pauses };
+      return {
+        sent,
+        latencies,
+        clientsCpu,
+        serverCpu,
+        serverMainCpu,
+        serverWrites,
+        clientsPauses,
+        serverPauses: after.pauses,
+      };
     },
     restartProfile: () => server.restartProfile(),
     async close() {
@@ -152,8 +167,12 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
   };
 }
 
-/** CPU time per message sent, microseconds: where a side's cores went. */
-type CpuPerMessage = { clients: number; server: number };
+/**
+ * CPU time per message sent, microseconds: where a side's cores went. `server_main_thread` is the server's main
+ * thread's share of `server` (null where the system does not tell): what its other threads (SQLite's checkpointer,
+ * the collector's helpers) spend is the difference.
+ */
+type CpuPerMessage = { clients: number; server: number; server_main_thread: number | null };
 /** The server's writes per message sent (sockets and storage together): what storing a message adds shows here. */
 type WritesPerMessage = { calls: number; bytes: number } | null;
 type Step = {
@@ -211,18 +230,24 @@ const pausesMs = (p: Pauses): PausesMs => ({
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const { sent, latencies, clientsCpu, serverCpu, serverWrites, clientsPauses, serverPauses } = await side.step(rate);
+  const { sent, latencies, clientsCpu, serverCpu, serverMainCpu, serverWrites, clientsPauses, serverPauses } =
+    await side.step(rate);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
   const p50 = quantile(latencies, 0.5);
-  const cpu = { clients: Math.round(clientsCpu / sent), server: Math.round(serverCpu / sent) };
+  const cpu: CpuPerMessage = {
+    clients: Math.round(clientsCpu / sent),
+    server: Math.round(serverCpu / sent),
+    server_main_thread: serverMainCpu === null ? null : Math.round(serverMainCpu / sent),
+  };
   const writes = serverWrites
     ? { calls: round3(serverWrites.calls / sent), bytes: Math.round(serverWrites.bytes / sent) }
     : null;
   console.log(
     `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p50 ${round3(p50)} ms, p99 ${round3(p99)} ms, ` +
       `CPU per message ${cpu.clients} us clients + ${cpu.server} us server` +
+      (cpu.server_main_thread === null ? '' : ` (${cpu.server_main_thread} us on its main thread)`) +
       (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : '') +
       `; loop held up to ${round3(clientsPauses.loopMaxMs)} ms in clients, ${round3(serverPauses.loopMaxMs)} ms in ` +
       `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}) in clients, ` +
