@@ -33,10 +33,11 @@ function fillRandom(at: number, bytes: number): void {
 }
 
 /**
- * 32 hex characters (the reference's form for message ids and publish guids), the first 12 of them the time in milliseconds (`now`), the other 20
- * random (80 bits), as a UUIDv7 is made. Ids made later sort later, so a server's index of them grows at its end,
- * where a batch of new ids shares a page or two, instead of writing a page at a random place for each id. The
- * SDK's message ids and publish guids are made here; the server accepts any id and relies on no order.
+ * 32 hex characters (the reference's form for message ids and publish guids), the first 12 of them the time in
+ * milliseconds (`now`), the other 20 random (80 bits), as a UUIDv7 is made. Ids made later sort later, so a
+ * server's index of them grows at its end, where a batch of new ids shares a page or two, instead of writing a page
+ * at a random place for each id. The SDK's message ids and publish guids are made here; the server accepts any id
+ * and relies on no order.
  */
 export function timeOrderedHexId(now: number = Date.now()): string {
   let time = Math.max(0, Math.floor(now));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ParleyError, type Message } from '../../src/index.js';
 import { fakeIm } from '../support/fake-im.js';
 import { fakeSetup } from '../support/setup.js';
@@ -20,6 +20,18 @@ function collect<T>(subscribe: (fn: (value: T) => void) => unknown): T[] {
 }
 
 describe('IM flows on the fake server', () => {
+  it('IMC-1: a message id begins with its creation time, so that a message created later has a later id', async () => {
+    const { im } = await connectedIm();
+    const at = Date.UTC(2026, 10, 25, 12);
+    vi.setSystemTime(at);
+    const first = im.createTextMessage({ text: 'a', to: { type: 'group', id: 'g1' } });
+    await tick(1);
+    const second = im.createTextMessage({ text: 'b', to: { type: 'private', id: 'bob' } });
+    expect(first.messageId.slice(0, 12)).toBe(at.toString(16).padStart(12, '0'));
+    expect(second.messageId.slice(0, 12)).toBe((at + 1).toString(16).padStart(12, '0'));
+    expect(first.messageId < second.messageId).toBe(true);
+  });
+
   it('IMC-1: a sent message goes new -> sending -> success with the server timestamp', async () => {
     const { im, server } = await connectedIm();
     const message = im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob', data: { name: 'Bob' } } });

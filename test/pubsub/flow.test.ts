@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES, type ChannelPresenceEvent, type PubsubMessage } from '../../src/index.js';
 import { NO_REPLY as NO_ACK } from '../support/fake-server.js';
 import { fakeSetup } from '../support/setup.js';
@@ -48,6 +48,15 @@ describe('pub/sub flows on the fake server', () => {
       retried: 0,
     });
     expect(result).toEqual({ guid: expect.stringMatching(/^[0-9a-f]{32}$/), time: 1234 });
+  });
+
+  it('PUB-3: a publish guid begins with the time it was made (as message ids do, IMC-1)', async () => {
+    const { pubsub, server } = await connected();
+    server.handle('publish', (p) => ok({ time: 1234, guid: p.guid }));
+    const at = Date.UTC(2026, 10, 25, 12);
+    vi.setSystemTime(at);
+    const [result] = await Promise.all([pubsub.publish({ channel: 'c', message: 'hi' }), tick()]);
+    expect(result.guid.slice(0, 12)).toBe(at.toString(16).padStart(12, '0'));
   });
 
   it('PUB-10 REQ-2: an unacked publish is re-sent with the same guid and a growing retried count', async () => {
