@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { ConversationStore, ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
+import type { SenderRead, SenderReads } from './sender-reads.js';
 import type { ShownRows } from './shown-rows.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 
@@ -181,6 +182,12 @@ const HOT_SQL = {
 /** A group conversation row a send created or showed again: appkey, owner, group. */
 type ShownRow = [appkey: string, ownerId: string, targetId: string];
 
+/** What one send of a batch leaves to do once the batch commits: rows to remember, the sender's offset to raise. */
+interface AfterCommit {
+  shown: ShownRow[];
+  read?: { read: SenderRead; rowid: number };
+}
+
 /** Conversations whose newest timestamp the SQLite send path keeps in memory. */
 const NEWEST_TIMES_KEPT = 10_000;
 
@@ -198,6 +205,7 @@ export function createMessageStore(
   conversations: ConversationStore,
   sync?: SyncSqlite,
   shown?: ShownRows,
+  senderReads?: SenderReads,
 ): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
     const row = await byGuidQuery(db, appkey, senderId, messageId).executeTakeFirst();
@@ -215,7 +223,7 @@ export function createMessageStore(
     if (newestTimes.size > NEWEST_TIMES_KEPT) newestTimes.delete(newestTimes.keys().next().value as string);
   };
   /** SQLite: the append inside a synchronous transaction; one node, so no unique-key race to retry. */
-  const appendNow = (s: SyncSqlite, message: NewMessage, now: number): AppendResult => {
+  const appendNow = (s: SyncSqlite, message: NewMessage, now: number): AppendResult & { rowid?: number } => {
     const key = `${message.appkey}\n${message.convKey}`;
     let newest = newestTimes.get(key);
     if (newest === undefined) {
@@ -224,7 +232,7 @@ export function createMessageStore(
     }
     const ts = Math.max(now, newest + 1);
     const m = message;
-    const { changes } = s
+    const { changes, lastInsertRowid } = s
       .prepare(HOT_SQL.insert)
       .run(m.appkey, m.convKey, ts, m.scene, m.messageId, m.senderId, m.targetId, m.type, m.payload, m.senderData);
     if (changes === 0) {
@@ -233,17 +241,17 @@ export function createMessageStore(
     }
     rememberNewest(key, ts);
     const { appkey: _appkey, ...rest } = message;
-    return { message: { ...rest, ts, recalled: false, recaller: null }, duplicate: false };
+    return {
+      message: { ...rest, ts, recalled: false, recaller: null },
+      duplicate: false,
+      rowid: Number(lastInsertRowid),
+    };
   };
 
   /** SQLite: everything {@link MessageStore.send} writes, inside the caller's transaction. */
-  const sendNow = (
-    s: SyncSqlite,
-    { message, now, rows, readerId }: SendParams,
-    shownRows: ShownRow[],
-  ): AppendResult => {
+  const sendNow = (s: SyncSqlite, { message, now, rows, readerId }: SendParams, after: AfterCommit): AppendResult => {
     const { appkey, convKey, scene } = message;
-    const result = appendNow(s, message, now);
+    const { rowid, ...result } = appendNow(s, message, now);
     if (result.duplicate) return result;
     const ts = result.message.ts;
     if (scene === 'group') {
@@ -255,7 +263,7 @@ export function createMessageStore(
         const owners = JSON.stringify(missing.map((r) => [r.ownerId, r.targetId]));
         s.prepare(HOT_SQL.touchMembers).run(appkey, scene, convKey, ts, owners);
         // Marked by the caller once the batch commits: rows of a rolled back send are not there.
-        for (const r of missing) shownRows.push([appkey, r.ownerId, r.targetId]);
+        for (const r of missing) after.shown.push([appkey, r.ownerId, r.targetId]);
       }
     } else {
       const withData = rows.filter((r) => r.data !== null).map((r) => [r.ownerId, r.targetId, r.data]);
@@ -267,7 +275,10 @@ export function createMessageStore(
         s.prepare(HOT_SQL.touchKeepData).run(appkey, scene, convKey, ts, JSON.stringify(keepData));
       }
     }
-    s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
+    const read = { appkey, convKey, userId: readerId, ts };
+    // IM-7: written with others a moment later (sender-reads.ts), or here when nothing keeps it.
+    if (senderReads && rowid !== undefined) after.read = { read, rowid };
+    else s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
     return result;
   };
 
@@ -293,13 +304,13 @@ export function createMessageStore(
     const items = queued;
     queued = [];
     let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
-    const shownRows = items.map((): ShownRow[] => []);
+    const afters = items.map((): AfterCommit => ({ shown: [] }));
     try {
       outcomes = sync?.batch(
         items.map(
           ({ params }, i) =>
             () =>
-              sendNow(sync, params, shownRows[i] as ShownRow[]),
+              sendNow(sync, params, afters[i] as AfterCommit),
         ),
       );
     } catch (error) {
@@ -323,7 +334,11 @@ export function createMessageStore(
     }
     items.forEach(({ params, settle }, i) => {
       const outcome = outcomes[i] as { value: AppendResult } | { error: unknown };
-      if ('value' in outcome) for (const row of shownRows[i] as ShownRow[]) shown?.add(...row);
+      if ('value' in outcome) {
+        const after = afters[i] as AfterCommit;
+        for (const row of after.shown) shown?.add(...row);
+        if (after.read) senderReads?.note(after.read.read, after.read.rowid);
+      }
       try {
         if ('value' in outcome && !outcome.value.duplicate) params.stored(outcome.value.message);
       } finally {
@@ -343,7 +358,10 @@ export function createMessageStore(
   const store: MessageStore = {
     async append(message, now) {
       const quick = sync?.transaction(() => appendNow(sync, message, now));
-      if (quick) return quick.value;
+      if (quick) {
+        const { rowid: _rowid, ...result } = quick.value;
+        return result;
+      }
       let lastError: unknown;
       for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt += 1) {
         try {
@@ -506,7 +524,7 @@ export function createMessageStore(
         .where('conv_key', '=', convKey)
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
-      return Number(row.read_ts);
+      return Math.max(Number(row.read_ts), senderReads?.offset(appkey, convKey, userId) ?? 0);
     },
 
     async readOffsets(appkey, convKey, userIds) {
@@ -519,6 +537,12 @@ export function createMessageStore(
         .where('user_id', 'in', [...userIds])
         .execute();
       const found = new Map(rows.map((r) => [r.user_id, Number(r.read_ts)]));
+      if (senderReads) {
+        for (const userId of userIds) {
+          const pending = senderReads.offset(appkey, convKey, userId);
+          if (pending !== undefined && pending > (found.get(userId) ?? 0)) found.set(userId, pending);
+        }
+      }
       // In the order asked, so that callers and tests see a stable shape.
       return userIds.filter((u) => found.has(u)).map((userId) => ({ userId, offset: found.get(userId) ?? 0 }));
     },

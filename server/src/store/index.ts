@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
+import { SenderReads } from './sender-reads.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
@@ -150,12 +151,20 @@ function wrap(
   let closed = false;
   // SQLite is one process: what it wrote can be remembered (shown-rows.ts). Several nodes share PostgreSQL.
   const shown = sync ? new ShownRows() : undefined;
+  // SQLite: senders' read offsets are written together, a moment after their messages (sender-reads.ts).
+  const senderReads = sync
+    ? new SenderReads(sync, (err) =>
+        process.emitWarning(
+          `Writing senders' read offsets failed: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      )
+    : undefined;
   const conversations = createConversationStore(db, shown);
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect, conversations, sync, shown),
+    messages: createMessageStore(db, dialect, conversations, sync, shown, senderReads),
     conversations,
     groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
@@ -180,10 +189,12 @@ function wrap(
           cause: error,
         });
       }
+      senderReads?.recover();
     },
     async close() {
       if (closed) return;
       closed = true;
+      senderReads?.close();
       await beforeClose();
       await db.destroy();
     },

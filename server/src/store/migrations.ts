@@ -7,6 +7,7 @@ import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
 import { pubsubTimeMigration } from './pubsub-time-migration.js';
 import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
+import { storeMarksMigration } from './store-marks-migration.js';
 
 /**
  * The one migration set, valid on SQLite and PostgreSQL: only portable column types (`varchar`, `bigint`) and
@@ -163,6 +164,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_member_username_changed': memberUsernameMigration,
   '0009_pubsub_messages_by_time': pubsubTimeMigration,
   '0010_dedupe_by_message_id': dedupeOrderMigration,
+  '0011_store_marks': storeMarksMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -59,6 +59,12 @@ export interface ImReadOffsetsTable {
   read_ts: number;
 }
 
+/** `store_marks`: named numbers the store keeps about itself (`store-marks-migration.ts`). */
+export interface StoreMarksTable {
+  name: string;
+  value: number;
+}
+
 /** `im_conversations`: one row per user and conversation, as the conversation list shows it. */
 export interface ImConversationsTable {
   appkey: string;
@@ -175,6 +181,7 @@ export interface Database {
   im_messages: ImMessagesTable;
   im_deletions: ImDeletionsTable;
   im_read_offsets: ImReadOffsetsTable;
+  store_marks: StoreMarksTable;
   im_conversations: ImConversationsTable;
   im_conversation_heads: ImConversationHeadsTable;
   im_group_members: ImGroupMembersTable;

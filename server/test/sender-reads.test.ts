@@ -1,0 +1,150 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openStore, type Store } from '../src/store/index.js';
+import type { SendParams } from '../src/store/im.js';
+
+const STORE_MODULE = fileURLToPath(new URL('../src/store/index.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-sender-reads-'));
+  dirs.push(dir);
+  return join(dir, 'store.db');
+}
+
+async function open(file: string): Promise<Store> {
+  const store = await openStore({ sqlite: file, dataDir: tmpdir(), databaseUrl: undefined, databaseSchema: undefined });
+  stores.push(store);
+  return store;
+}
+
+/** What the file holds, read on a connection of its own. */
+function storedOffsets(file: string): Array<{ conv_key: string; user_id: string; read_ts: number }> {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    return db
+      .prepare('select conv_key, user_id, read_ts from im_read_offsets order by conv_key, user_id')
+      .all() as Array<{ conv_key: string; user_id: string; read_ts: number }>;
+  } finally {
+    db.close();
+  }
+}
+
+const groupSend = (messageId: string, senderId: string, now: number): SendParams => ({
+  message: {
+    appkey: 'app',
+    convKey: 'group:g1',
+    scene: 'group',
+    messageId,
+    senderId,
+    targetId: 'g1',
+    type: 'text',
+    payload: '{"text":"hi"}',
+    senderData: '{}',
+  },
+  now,
+  rows: [
+    { ownerId: 'u1', targetId: 'g1', data: null },
+    { ownerId: 'u2', targetId: 'g1', data: null },
+  ],
+  readerId: senderId,
+  stored: () => undefined,
+});
+
+describe("senders' read offsets on SQLite (IM-7)", () => {
+  it('are answered at once, and written within a second, each once', async () => {
+    const file = tempFile();
+    const store = await open(file);
+    await store.messages.send(groupSend('m1', 'u1', 1000));
+    await store.messages.send(groupSend('m2', 'u2', 2000));
+    await store.messages.send(groupSend('m3', 'u1', 3000));
+    expect(await store.messages.readOffsets('app', 'group:g1', ['u1', 'u2', 'u3'])).toEqual([
+      { userId: 'u1', offset: 3000 },
+      { userId: 'u2', offset: 2000 },
+    ]);
+    // Marking read below what a send raised keeps the higher offset, as it always did.
+    expect(await store.messages.raiseReadOffset({ appkey: 'app', convKey: 'group:g1', userId: 'u2', ts: 1500 })).toBe(
+      2000,
+    );
+    // Not in the file yet: that is the write each send no longer makes.
+    expect(storedOffsets(file).filter((o) => o.user_id === 'u1')).toEqual([]);
+    await vi.waitFor(
+      () =>
+        expect(storedOffsets(file)).toEqual([
+          { conv_key: 'group:g1', user_id: 'u1', read_ts: 3000 },
+          { conv_key: 'group:g1', user_id: 'u2', read_ts: 2000 },
+        ]),
+      { timeout: 3000, interval: 100 },
+    );
+    expect(await store.messages.readOffsets('app', 'group:g1', ['u1'])).toEqual([{ userId: 'u1', offset: 3000 }]);
+  });
+
+  it('are written when the store closes', async () => {
+    const file = tempFile();
+    const store = await open(file);
+    await store.messages.send(groupSend('m1', 'u1', 1000));
+    await store.close();
+    expect(storedOffsets(file)).toEqual([{ conv_key: 'group:g1', user_id: 'u1', read_ts: 1000 }]);
+    const again = await open(file);
+    expect(await again.messages.readOffsets('app', 'group:g1', ['u1'])).toEqual([{ userId: 'u1', offset: 1000 }]);
+  });
+
+  it('survive a crash: the next start raises them from the messages stored after the mark', async () => {
+    const file = tempFile();
+    // A server process that stores, has one second's offsets written, stores more, and is killed before the next.
+    const script = join(file, '..', 'crash.mts');
+    writeFileSync(
+      script,
+      `import { openStore } from ${JSON.stringify(STORE_MODULE)};
+const store = await openStore({ sqlite: ${JSON.stringify(file)}, dataDir: ${JSON.stringify(tmpdir())} });
+const send = (messageId, senderId, convKey, targetId, now) =>
+  store.messages.send({
+    message: { appkey: 'app', convKey, scene: 'group', messageId, senderId, targetId, type: 'text', payload: '{}', senderData: '{}' },
+    now,
+    rows: [{ ownerId: senderId, targetId, data: null }],
+    readerId: senderId,
+    stored: () => undefined,
+  });
+await send('a1', 'u1', 'group:g1', 'g1', 1000);
+await store.messages.raiseReadOffset({ appkey: 'app', convKey: 'group:g1', userId: 'u2', ts: 5000 });
+await new Promise((resolve) => setTimeout(resolve, 1500));
+await send('a2', 'u1', 'group:g1', 'g1', 2000);
+await send('a3', 'u2', 'group:g1', 'g1', 3000);
+await send('b1', 'u1', 'group:g2', 'g2', 4000);
+process.kill(process.pid, 'SIGKILL');
+`,
+    );
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    // The first second was written; what came after died with the process.
+    expect(storedOffsets(file)).toEqual([
+      { conv_key: 'group:g1', user_id: 'u1', read_ts: 1000 },
+      { conv_key: 'group:g1', user_id: 'u2', read_ts: 5000 },
+    ]);
+    const store = await open(file);
+    expect(await store.messages.readOffsets('app', 'group:g1', ['u1', 'u2'])).toEqual([
+      { userId: 'u1', offset: 2000 },
+      // Never lowered: u2 had read past its own message.
+      { userId: 'u2', offset: 5000 },
+    ]);
+    expect(await store.messages.readOffsets('app', 'group:g2', ['u1'])).toEqual([{ userId: 'u1', offset: 4000 }]);
+    // Written at start, not only remembered.
+    expect(storedOffsets(file)).toEqual([
+      { conv_key: 'group:g1', user_id: 'u1', read_ts: 2000 },
+      { conv_key: 'group:g1', user_id: 'u2', read_ts: 5000 },
+      { conv_key: 'group:g2', user_id: 'u1', read_ts: 4000 },
+    ]);
+  });
+});
