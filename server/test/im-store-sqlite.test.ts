@@ -3,6 +3,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createConversationStore } from '../src/store/conversations.js';
 import { createMessageStore, type NewMessage, type SendParams } from '../src/store/im.js';
+import { LaterWrites } from '../src/store/later-writes.js';
 import { migrationProvider } from '../src/store/migrations.js';
 import type { Database } from '../src/store/schema.js';
 import { withStatementCache } from '../src/store/statement-cache.js';
@@ -61,6 +62,43 @@ describe('the SQLite message store', () => {
     expect(again).toEqual({ message: first.message, duplicate: true });
     const page = await messages.page({ appkey: 'app', convKey: 'g:g1', viewerId: 'u1', before: undefined, limit: 10 });
     expect(page.map((m) => [m.messageId, m.ts])).toEqual([['m1', 1000]]);
+  });
+
+  it("writes a group head's new data even after a send the slow way changed it", async () => {
+    const raw = new BetterSqlite3(':memory:');
+    const cached = withStatementCache(raw);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+    const sync = createSyncSqlite(cached);
+    const later = new LaterWrites(sync, (err) => {
+      throw err;
+    });
+    later.recover();
+    const conversations = createConversationStore(db, undefined, later);
+    const messages = createMessageStore(db, 'sqlite', conversations, sync, undefined, later);
+    const withData = (messageId: string, now: number, data: string): SendParams => ({
+      ...send(messageId, now),
+      rows: [{ ownerId: 'u1', targetId: 'g1', data }],
+    });
+    const head = () => raw.prepare('select last_ts, data from im_conversation_heads').all();
+    await messages.send(withData('m1', 1000, '{"n":"x"}'));
+    // An asynchronous transaction holds the connection: the next send goes the slow way, after it.
+    let release = () => undefined as void;
+    const held = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('im_messages').select('ts').execute();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const slow = messages.send(withData('m2', 2000, '{"n":"y"}'));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await held;
+    await slow;
+    expect(head()).toEqual([{ last_ts: 2000, data: '{"n":"y"}' }]);
+    // The synchronous path knew the head's data as x: it must not take x for unchanged.
+    await messages.send(withData('m3', 3000, '{"n":"x"}'));
+    expect(head()).toEqual([{ last_ts: 3000, data: '{"n":"x"}' }]);
+    later.close();
   });
 
   it('indexes the idempotency key message id first, and an upgraded store still answers a resend', async () => {

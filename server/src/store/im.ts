@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { ConversationStore, ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
-import type { SenderRead, SenderReads } from './sender-reads.js';
+import type { LaterWrites } from './later-writes.js';
 import type { ShownRows } from './shown-rows.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 
@@ -182,10 +182,16 @@ const HOT_SQL = {
 /** A group conversation row a send created or showed again: appkey, owner, group. */
 type ShownRow = [appkey: string, ownerId: string, targetId: string];
 
-/** What one send of a batch leaves to do once the batch commits: rows to remember, the sender's offset to raise. */
+/** What one send of a batch leaves to do once the batch commits (the rows it made were rolled back otherwise). */
 interface AfterCommit {
+  /** Group conversation rows the send created or showed again. */
   shown: ShownRow[];
-  read?: { read: SenderRead; rowid: number };
+  /** The message's rowid, when its bookkeeping is left to {@link LaterWrites}. */
+  later?: number;
+  /** The group's head was written with this data. */
+  headWritten?: { data: string | null };
+  /** The group's head is to move to the message, later. */
+  moveHead?: boolean;
 }
 
 /** Conversations whose newest timestamp the SQLite send path keeps in memory. */
@@ -205,7 +211,7 @@ export function createMessageStore(
   conversations: ConversationStore,
   sync?: SyncSqlite,
   shown?: ShownRows,
-  senderReads?: SenderReads,
+  later?: LaterWrites,
 ): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
     const row = await byGuidQuery(db, appkey, senderId, messageId).executeTakeFirst();
@@ -254,9 +260,17 @@ export function createMessageStore(
     const { rowid, ...result } = appendNow(s, message, now);
     if (result.duplicate) return result;
     const ts = result.message.ts;
+    const deferred = later && rowid !== undefined;
+    if (deferred) after.later = rowid;
     if (scene === 'group') {
       const data = rows.find((r) => r.data !== null)?.data ?? null;
-      s.prepare(HOT_SQL.touchHead).run(appkey, convKey, ts, data);
+      // IM-6: while the data stays the same only the head's time moves, which can be written later.
+      if (deferred && later.headDataKnown(appkey, convKey, data)) {
+        after.moveHead = true;
+      } else {
+        s.prepare(HOT_SQL.touchHead).run(appkey, convKey, ts, data);
+        after.headWritten = { data };
+      }
       // Every row of a group message is for the group (IM-6): one look-up for all its members.
       const missing = shown ? shown.missing(appkey, message.targetId, rows) : rows;
       if (missing.length > 0) {
@@ -275,10 +289,8 @@ export function createMessageStore(
         s.prepare(HOT_SQL.touchKeepData).run(appkey, scene, convKey, ts, JSON.stringify(keepData));
       }
     }
-    const read = { appkey, convKey, userId: readerId, ts };
-    // IM-7: written with others a moment later (sender-reads.ts), or here when nothing keeps it.
-    if (senderReads && rowid !== undefined) after.read = { read, rowid };
-    else s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
+    // IM-7: written with others a moment later (later-writes.ts), or here when nothing keeps it.
+    if (!deferred) s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
     return result;
   };
 
@@ -288,6 +300,8 @@ export function createMessageStore(
     const result = await store.append(message, now);
     if (result.duplicate) return result;
     stored(result.message);
+    // Its head's data may change here, where the synchronous path does not see it.
+    later?.forgetHead(appkey, convKey);
     await conversations.touch({ appkey, scene, convKey, lastTs: result.message.ts, rows });
     await store.raiseReadOffset({ appkey, convKey, userId: readerId, ts: result.message.ts });
     return result;
@@ -337,7 +351,13 @@ export function createMessageStore(
       if ('value' in outcome) {
         const after = afters[i] as AfterCommit;
         for (const row of after.shown) shown?.add(...row);
-        if (after.read) senderReads?.note(after.read.read, after.read.rowid);
+        const { appkey, convKey } = params.message;
+        if (after.headWritten) later?.headWritten(appkey, convKey, after.headWritten.data);
+        if (later && after.later !== undefined && !outcome.value.duplicate) {
+          const ts = outcome.value.message.ts;
+          later.raiseRead({ appkey, convKey, userId: params.readerId, ts }, after.later);
+          if (after.moveHead) later.moveHead({ appkey, convKey, ts }, after.later);
+        }
       }
       try {
         if ('value' in outcome && !outcome.value.duplicate) params.stored(outcome.value.message);
@@ -524,7 +544,7 @@ export function createMessageStore(
         .where('conv_key', '=', convKey)
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
-      return Math.max(Number(row.read_ts), senderReads?.offset(appkey, convKey, userId) ?? 0);
+      return Math.max(Number(row.read_ts), later?.readOffset(appkey, convKey, userId) ?? 0);
     },
 
     async readOffsets(appkey, convKey, userIds) {
@@ -537,9 +557,9 @@ export function createMessageStore(
         .where('user_id', 'in', [...userIds])
         .execute();
       const found = new Map(rows.map((r) => [r.user_id, Number(r.read_ts)]));
-      if (senderReads) {
+      if (later) {
         for (const userId of userIds) {
-          const pending = senderReads.offset(appkey, convKey, userId);
+          const pending = later.readOffset(appkey, convKey, userId);
           if (pending !== undefined && pending > (found.get(userId) ?? 0)) found.set(userId, pending);
         }
       }

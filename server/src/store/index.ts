@@ -7,7 +7,7 @@ import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
-import { SenderReads } from './sender-reads.js';
+import { LaterWrites } from './later-writes.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
@@ -151,20 +151,18 @@ function wrap(
   let closed = false;
   // SQLite is one process: what it wrote can be remembered (shown-rows.ts). Several nodes share PostgreSQL.
   const shown = sync ? new ShownRows() : undefined;
-  // SQLite: senders' read offsets are written together, a moment after their messages (sender-reads.ts).
-  const senderReads = sync
-    ? new SenderReads(sync, (err) =>
-        process.emitWarning(
-          `Writing senders' read offsets failed: ${err instanceof Error ? err.message : String(err)}`,
-        ),
+  // SQLite: senders' read offsets and groups' head times are written a moment after their messages (later-writes.ts).
+  const later = sync
+    ? new LaterWrites(sync, (err) =>
+        process.emitWarning(`Writing IM bookkeeping failed: ${err instanceof Error ? err.message : String(err)}`),
       )
     : undefined;
-  const conversations = createConversationStore(db, shown);
+  const conversations = createConversationStore(db, shown, later);
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect, conversations, sync, shown, senderReads),
+    messages: createMessageStore(db, dialect, conversations, sync, shown, later),
     conversations,
     groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
@@ -189,12 +187,12 @@ function wrap(
           cause: error,
         });
       }
-      senderReads?.recover();
+      later?.recover();
     },
     async close() {
       if (closed) return;
       closed = true;
-      senderReads?.close();
+      later?.close();
       await beforeClose();
       await db.destroy();
     },

@@ -31,18 +31,21 @@ async function open(file: string): Promise<Store> {
 }
 
 /** What the file holds, read on a connection of its own. */
-function storedOffsets(file: string): Array<{ conv_key: string; user_id: string; read_ts: number }> {
+function inFile(file: string, query: string): Array<Record<string, unknown>> {
   const db = new BetterSqlite3(file, { readonly: true });
   try {
-    return db
-      .prepare('select conv_key, user_id, read_ts from im_read_offsets order by conv_key, user_id')
-      .all() as Array<{ conv_key: string; user_id: string; read_ts: number }>;
+    return db.prepare(query).all() as Array<Record<string, unknown>>;
   } finally {
     db.close();
   }
 }
 
-const groupSend = (messageId: string, senderId: string, now: number): SendParams => ({
+const storedOffsets = (file: string) =>
+  inFile(file, 'select conv_key, user_id, read_ts from im_read_offsets order by conv_key, user_id');
+const storedHeads = (file: string) =>
+  inFile(file, 'select conv_key, last_ts, data from im_conversation_heads order by conv_key');
+
+const groupSend = (messageId: string, senderId: string, now: number, data: string | null = null): SendParams => ({
   message: {
     appkey: 'app',
     convKey: 'group:g1',
@@ -56,15 +59,15 @@ const groupSend = (messageId: string, senderId: string, now: number): SendParams
   },
   now,
   rows: [
-    { ownerId: 'u1', targetId: 'g1', data: null },
-    { ownerId: 'u2', targetId: 'g1', data: null },
+    { ownerId: 'u1', targetId: 'g1', data },
+    { ownerId: 'u2', targetId: 'g1', data },
   ],
   readerId: senderId,
   stored: () => undefined,
 });
 
-describe("senders' read offsets on SQLite (IM-7)", () => {
-  it('are answered at once, and written within a second, each once', async () => {
+describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head times (IM-6)", () => {
+  it('answers read offsets at once, and writes them within a second, each once', async () => {
     const file = tempFile();
     const store = await open(file);
     await store.messages.send(groupSend('m1', 'u1', 1000));
@@ -91,7 +94,7 @@ describe("senders' read offsets on SQLite (IM-7)", () => {
     expect(await store.messages.readOffsets('app', 'group:g1', ['u1'])).toEqual([{ userId: 'u1', offset: 3000 }]);
   });
 
-  it('are written when the store closes', async () => {
+  it('writes read offsets when the store closes', async () => {
     const file = tempFile();
     const store = await open(file);
     await store.messages.send(groupSend('m1', 'u1', 1000));
@@ -101,7 +104,25 @@ describe("senders' read offsets on SQLite (IM-7)", () => {
     expect(await again.messages.readOffsets('app', 'group:g1', ['u1'])).toEqual([{ userId: 'u1', offset: 1000 }]);
   });
 
-  it('survive a crash: the next start raises them from the messages stored after the mark', async () => {
+  it('moves a head later while its data stays, and writes it before conversations are read', async () => {
+    const file = tempFile();
+    const store = await open(file);
+    await store.messages.send(groupSend('m1', 'u1', 1000, '{"name":"g"}'));
+    await store.messages.send(groupSend('m2', 'u2', 2000, '{"name":"g"}'));
+    // The first message of the group wrote its head with its data; the second left the time for later.
+    expect(storedHeads(file)).toEqual([{ conv_key: 'group:g1', last_ts: 1000, data: '{"name":"g"}' }]);
+    const listed = await store.conversations.list('app', 'u1', 10);
+    expect(listed.map((c) => [c.targetId, c.lastTs, c.data])).toEqual([['g1', 2000, '{"name":"g"}']]);
+    expect(storedHeads(file)).toEqual([{ conv_key: 'group:g1', last_ts: 2000, data: '{"name":"g"}' }]);
+    // New data is written with its message at once.
+    await store.messages.send(groupSend('m3', 'u1', 3000, '{"name":"h"}'));
+    expect(storedHeads(file)).toEqual([{ conv_key: 'group:g1', last_ts: 3000, data: '{"name":"h"}' }]);
+    await store.messages.send(groupSend('m4', 'u1', 4000, '{"name":"h"}'));
+    const found = await store.conversations.find({ appkey: 'app', ownerId: 'u2', scene: 'group', targetId: 'g1' });
+    expect([found?.lastTs, found?.data]).toEqual([4000, '{"name":"h"}']);
+  });
+
+  it('survives a crash: the next start makes the writes of the messages stored after the mark', async () => {
     const file = tempFile();
     // A server process that stores, has one second's offsets written, stores more, and is killed before the next.
     const script = join(file, '..', 'crash.mts');
@@ -113,7 +134,7 @@ const send = (messageId, senderId, convKey, targetId, now) =>
   store.messages.send({
     message: { appkey: 'app', convKey, scene: 'group', messageId, senderId, targetId, type: 'text', payload: '{}', senderData: '{}' },
     now,
-    rows: [{ ownerId: senderId, targetId, data: null }],
+    rows: [{ ownerId: senderId, targetId, data: '{}' }],
     readerId: senderId,
     stored: () => undefined,
   });
@@ -128,10 +149,14 @@ process.kill(process.pid, 'SIGKILL');
     );
     const child = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8' });
     expect(child.signal, child.stderr).toBe('SIGKILL');
-    // The first second was written; what came after died with the process.
+    // The first second was written; what came after died with the process, but for the new group's head.
     expect(storedOffsets(file)).toEqual([
       { conv_key: 'group:g1', user_id: 'u1', read_ts: 1000 },
       { conv_key: 'group:g1', user_id: 'u2', read_ts: 5000 },
+    ]);
+    expect(storedHeads(file)).toEqual([
+      { conv_key: 'group:g1', last_ts: 1000, data: '{}' },
+      { conv_key: 'group:g2', last_ts: 4000, data: '{}' },
     ]);
     const store = await open(file);
     expect(await store.messages.readOffsets('app', 'group:g1', ['u1', 'u2'])).toEqual([
@@ -140,6 +165,10 @@ process.kill(process.pid, 'SIGKILL');
       { userId: 'u2', offset: 5000 },
     ]);
     expect(await store.messages.readOffsets('app', 'group:g2', ['u1'])).toEqual([{ userId: 'u1', offset: 4000 }]);
+    expect(storedHeads(file)).toEqual([
+      { conv_key: 'group:g1', last_ts: 3000, data: '{}' },
+      { conv_key: 'group:g2', last_ts: 4000, data: '{}' },
+    ]);
     // Written at start, not only remembered.
     expect(storedOffsets(file)).toEqual([
       { conv_key: 'group:g1', user_id: 'u1', read_ts: 2000 },

@@ -1,0 +1,218 @@
+import type { SyncSqlite } from './sync-sqlite.js';
+
+/** How long a write waits in memory before it is made, in milliseconds. */
+const FLUSH_MS = 1000;
+
+/** The `store_marks` row saying up to which message (rowid of `im_messages`) the later writes are made. */
+const MARK = 'im_later_writes';
+
+/** Group heads whose data this store remembers (see {@link LaterWrites.headDataKnown}). */
+const HEAD_DATA_KEPT = 10_000;
+
+const SQL = {
+  raiseRead:
+    'insert into im_read_offsets (appkey, conv_key, user_id, read_ts) values (?, ?, ?, ?) ' +
+    'on conflict (appkey, conv_key, user_id) do update set read_ts = max(excluded.read_ts, im_read_offsets.read_ts)',
+  // The head's time only: its data stays (a head is first written with its message, with data, see im.ts).
+  moveHead:
+    'insert into im_conversation_heads (appkey, conv_key, last_ts, data) values (?, ?, ?, null) ' +
+    'on conflict (appkey, conv_key) do update set last_ts = max(excluded.last_ts, im_conversation_heads.last_ts)',
+  mark: 'select value from store_marks where name = ?',
+  setMark:
+    'insert into store_marks (name, value) values (?, ?) on conflict (name) do update set value = excluded.value',
+  lastRowid: 'select coalesce(max(rowid), 0) as r from im_messages',
+  // Each sender's newest message per conversation, among the messages stored after the mark.
+  sendersAfter:
+    'select appkey, conv_key, sender_id, max(ts) as ts from im_messages where rowid > ? ' +
+    'group by appkey, conv_key, sender_id',
+  // Each group's newest message, among the messages stored after the mark.
+  groupsAfter:
+    "select appkey, conv_key, max(ts) as ts from im_messages where rowid > ? and scene = 'group' " +
+    'group by appkey, conv_key',
+} as const;
+
+/** A sender's read offset to raise: IM-7, sending reads everything before the message. */
+export interface SenderRead {
+  appkey: string;
+  convKey: string;
+  userId: string;
+  ts: number;
+}
+
+/** A group head to move to its newest message (IM-6). */
+export interface HeadMove {
+  appkey: string;
+  convKey: string;
+  ts: number;
+}
+
+/**
+ * SQLite only: bookkeeping of a send made a moment after the message, many at once: the sender's read offset (IM-7)
+ * and, while its data stays the same, the group head's time (IM-6). Each made in the message's own transaction
+ * dirtied one more page of the log per message (a fourth or a fifth of what a message writes when it commits
+ * alone); made once a second, a busy sender's offset and a busy group's head are written once, and all of them share
+ * a few pages. Meanwhile the store answers offsets from memory ({@link readOffset}) and makes the writes before it
+ * lists conversations ({@link flush}), so nobody sees the difference.
+ *
+ * Nothing is lost in a crash: `store_marks` says up to which message (rowid of `im_messages`, which only grows, as
+ * messages are never deleted) these writes are made, and {@link recover} makes, at start, those of every message
+ * after it: both follow from the messages alone. One process writes an SQLite file, so memory and file never
+ * disagree.
+ */
+export class LaterWrites {
+  readonly #sync: SyncSqlite;
+  readonly #onError: (err: unknown) => void;
+  readonly #reads = new Map<string, SenderRead>();
+  readonly #heads = new Map<string, HeadMove>();
+  /** The data of group heads as last written, by appkey and conversation. */
+  readonly #headData = new Map<string, string>();
+  /** The rowid of the newest message whose writes are pending. */
+  #upTo = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  /** `onError`: a write failed; it stays in memory and the next attempt makes it. */
+  constructor(sync: SyncSqlite, onError: (err: unknown) => void) {
+    this.#sync = sync;
+    this.#onError = onError;
+  }
+
+  /** Raises a sender's read offset, for a message (`rowid`) just committed; written within {@link FLUSH_MS}. */
+  raiseRead(read: SenderRead, rowid: number): void {
+    const key = keyOf(read.appkey, read.convKey, read.userId);
+    const known = this.#reads.get(key);
+    if (!known || known.ts < read.ts) this.#reads.set(key, read);
+    this.#pending(rowid);
+  }
+
+  /** Moves a group's head to a message (`rowid`) just committed; written within {@link FLUSH_MS}. */
+  moveHead(head: HeadMove, rowid: number): void {
+    const key = keyOf(head.appkey, head.convKey);
+    const known = this.#heads.get(key);
+    if (!known || known.ts < head.ts) this.#heads.set(key, head);
+    this.#pending(rowid);
+  }
+
+  /**
+   * Whether the group's head is stored with this data (null: a message without data, which keeps the head's):
+   * then only its time moves, and {@link moveHead} can make that later.
+   */
+  headDataKnown(appkey: string, convKey: string, data: string | null): boolean {
+    const known = this.#headData.get(keyOf(appkey, convKey));
+    return known !== undefined && (data === null || data === known);
+  }
+
+  /** The group's head was just written with this data, in a committed transaction. */
+  headWritten(appkey: string, convKey: string, data: string | null): void {
+    const key = keyOf(appkey, convKey);
+    // Unknown after a write without data onto a head that may not have had any: written again next time.
+    if (data === null) {
+      if (!this.#headData.has(key)) return;
+    } else {
+      this.#headData.delete(key);
+      this.#headData.set(key, data);
+    }
+    if (this.#headData.size > HEAD_DATA_KEPT) this.#headData.delete(this.#headData.keys().next().value as string);
+  }
+
+  /** The group's head may have been written elsewhere (the store's asynchronous path): its next message writes it. */
+  forgetHead(appkey: string, convKey: string): void {
+    this.#headData.delete(keyOf(appkey, convKey));
+  }
+
+  /** The read offset of `userId` a send raised and that is not written yet, if any. */
+  readOffset(appkey: string, convKey: string, userId: string): number | undefined {
+    return this.#reads.get(keyOf(appkey, convKey, userId))?.ts;
+  }
+
+  /**
+   * Makes every pending write, and moves the mark, in one transaction. Returns false when it could not (an
+   * asynchronous transaction holds the connection, or the write failed): the timer tries again.
+   */
+  flush(): boolean {
+    if (this.#reads.size === 0 && this.#heads.size === 0) return true;
+    const reads = [...this.#reads.values()];
+    const heads = [...this.#heads.values()];
+    const upTo = this.#upTo;
+    let written: { value: void } | undefined;
+    try {
+      written = this.#sync.transaction(() => {
+        const raise = this.#sync.prepare(SQL.raiseRead);
+        for (const r of reads) raise.run(r.appkey, r.convKey, r.userId, r.ts);
+        const move = this.#sync.prepare(SQL.moveHead);
+        for (const h of heads) move.run(h.appkey, h.convKey, h.ts);
+        this.#sync.prepare(SQL.setMark).run(MARK, upTo);
+      });
+    } catch (err) {
+      this.#onError(err);
+    }
+    if (!written) {
+      this.#schedule();
+      return false;
+    }
+    // Nothing ran between the copies and the commit: the transaction is synchronous.
+    this.#reads.clear();
+    this.#heads.clear();
+    return true;
+  }
+
+  /**
+   * At start, after the migrations: makes the writes of every message stored after the mark (a crash kept them
+   * from being made). A store without a mark (new, or written before the mark existed, when each send made them at
+   * once) is marked at its newest message.
+   */
+  recover(): void {
+    const mark = this.#sync.prepare(SQL.mark).get(MARK) as { value: number | bigint } | undefined;
+    this.#sync.transaction(() => {
+      let upTo = Number((this.#sync.prepare(SQL.lastRowid).get() as { r: number | bigint }).r);
+      if (mark) {
+        const after = Number(mark.value);
+        const raise = this.#sync.prepare(SQL.raiseRead);
+        const senders = this.#sync.prepare(SQL.sendersAfter).all(after) as Array<{
+          appkey: string;
+          conv_key: string;
+          sender_id: string;
+          ts: number | bigint;
+        }>;
+        for (const s of senders) raise.run(s.appkey, s.conv_key, s.sender_id, Number(s.ts));
+        const move = this.#sync.prepare(SQL.moveHead);
+        const groups = this.#sync.prepare(SQL.groupsAfter).all(after) as Array<{
+          appkey: string;
+          conv_key: string;
+          ts: number | bigint;
+        }>;
+        for (const g of groups) move.run(g.appkey, g.conv_key, Number(g.ts));
+        upTo = Math.max(upTo, after);
+      }
+      this.#sync.prepare(SQL.setMark).run(MARK, upTo);
+    });
+  }
+
+  /** Makes what is pending and stops the timer: the store is closing. */
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.flush();
+  }
+
+  #pending(rowid: number): void {
+    if (rowid > this.#upTo) this.#upTo = rowid;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, FLUSH_MS);
+    // A server that is done must not wait a second for this: close() makes what is left.
+    this.#timer.unref();
+  }
+}
+
+/** JSON, so that ids holding any character cannot collide. */
+function keyOf(...parts: string[]): string {
+  return JSON.stringify(parts);
+}
