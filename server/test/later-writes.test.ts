@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { openStore, type Store } from '../src/store/index.js';
+import { LaterWrites } from '../src/store/later-writes.js';
+import { migrationProvider } from '../src/store/migrations.js';
+import type { Database } from '../src/store/schema.js';
+import { withStatementCache } from '../src/store/statement-cache.js';
+import { createSyncSqlite } from '../src/store/sync-sqlite.js';
 import type { SendParams } from '../src/store/im.js';
 
 const STORE_MODULE = fileURLToPath(new URL('../src/store/index.ts', import.meta.url));
@@ -120,6 +126,30 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     await store.messages.send(groupSend('m4', 'u1', 4000, '{"name":"h"}'));
     const found = await store.conversations.find({ appkey: 'app', ownerId: 'u2', scene: 'group', targetId: 'g1' });
     expect([found?.lastTs, found?.data]).toEqual([4000, '{"name":"h"}']);
+  });
+
+  it('makes a long backlog a thousand writes a turn, the mark below the oldest write left', async () => {
+    const raw = new BetterSqlite3(':memory:');
+    const cached = withStatementCache(raw);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+    const later = new LaterWrites(createSyncSqlite(cached), (err) => {
+      throw err;
+    });
+    later.recover();
+    for (let i = 1; i <= 2500; i += 1) {
+      later.raiseRead({ appkey: 'app', convKey: `group:g${i % 50}`, userId: `u${i}`, ts: i }, 100 + i);
+    }
+    const count = () => (raw.prepare('select count(*) as n from im_read_offsets').get() as { n: number }).n;
+    const mark = () =>
+      (raw.prepare("select value from store_marks where name = 'im_later_writes'").get() as { value: number }).value;
+    expect(later.flush(1000)).toBe(true);
+    expect([count(), mark()]).toEqual([1000, 1100]);
+    // Still answered from memory meanwhile.
+    expect(later.readOffset('app', 'group:g0', 'u2500')).toBe(2500);
+    await vi.waitFor(() => expect([count(), mark()]).toEqual([2500, 2600]), { timeout: 2000, interval: 10 });
+    expect(later.readOffset('app', 'group:g0', 'u2500')).toBeUndefined();
+    later.close();
   });
 
   it('survives a crash: the next start makes the writes of the messages stored after the mark', async () => {

@@ -6,6 +6,12 @@ const FLUSH_MS = 1000;
 /** The `store_marks` row saying up to which message (rowid of `im_messages`) the later writes are made. */
 const MARK = 'im_later_writes';
 
+/**
+ * Writes per transaction when the timer makes them: a turn of the event loop holds the server for about 3 ms per
+ * thousand on a small machine; more wait for the next turn.
+ */
+const CHUNK = 1000;
+
 /** Group heads whose data this store remembers (see {@link LaterWrites.headDataKnown}). */
 const HEAD_DATA_KEPT = 10_000;
 
@@ -62,8 +68,9 @@ export interface HeadMove {
 export class LaterWrites {
   readonly #sync: SyncSqlite;
   readonly #onError: (err: unknown) => void;
-  readonly #reads = new Map<string, SenderRead>();
-  readonly #heads = new Map<string, HeadMove>();
+  /** Pending writes, each with the rowid of the newest message it stands for. */
+  readonly #reads = new Map<string, { read: SenderRead; rowid: number }>();
+  readonly #heads = new Map<string, { head: HeadMove; rowid: number }>();
   /** The data of group heads as last written, by appkey and conversation. */
   readonly #headData = new Map<string, string>();
   /** The rowid of the newest message whose writes are pending. */
@@ -81,7 +88,7 @@ export class LaterWrites {
   raiseRead(read: SenderRead, rowid: number): void {
     const key = keyOf(read.appkey, read.convKey, read.userId);
     const known = this.#reads.get(key);
-    if (!known || known.ts < read.ts) this.#reads.set(key, read);
+    if (!known || known.read.ts < read.ts) this.#reads.set(key, { read, rowid });
     this.#pending(rowid);
   }
 
@@ -89,7 +96,7 @@ export class LaterWrites {
   moveHead(head: HeadMove, rowid: number): void {
     const key = keyOf(head.appkey, head.convKey);
     const known = this.#heads.get(key);
-    if (!known || known.ts < head.ts) this.#heads.set(key, head);
+    if (!known || known.head.ts < head.ts) this.#heads.set(key, { head, rowid });
     this.#pending(rowid);
   }
 
@@ -122,26 +129,29 @@ export class LaterWrites {
 
   /** The read offset of `userId` a send raised and that is not written yet, if any. */
   readOffset(appkey: string, convKey: string, userId: string): number | undefined {
-    return this.#reads.get(keyOf(appkey, convKey, userId))?.ts;
+    return this.#reads.get(keyOf(appkey, convKey, userId))?.read.ts;
   }
 
   /**
-   * Makes every pending write, and moves the mark, in one transaction. Returns false when it could not (an
-   * asynchronous transaction holds the connection, or the write failed): the timer tries again.
+   * Makes the pending writes, at most `limit` of them, and moves the mark, in one transaction; what is left follows
+   * in the next turns of the event loop. Returns false when it could not (an asynchronous transaction holds the
+   * connection, or the write failed): the timer tries again.
    */
-  flush(): boolean {
+  flush(limit = Infinity): boolean {
     if (this.#reads.size === 0 && this.#heads.size === 0) return true;
-    const reads = [...this.#reads.values()];
-    const heads = [...this.#heads.values()];
-    const upTo = this.#upTo;
+    const reads = take(this.#reads, limit);
+    const heads = take(this.#heads, limit - reads.length);
+    const left = this.#reads.size + this.#heads.size - reads.length - heads.length;
+    // The writes left stand for messages after the mark: a crash now has recover() make them.
+    const mark = left === 0 ? this.#upTo : this.#oldestLeft(reads, heads) - 1;
     let written: { value: void } | undefined;
     try {
       written = this.#sync.transaction(() => {
         const raise = this.#sync.prepare(SQL.raiseRead);
-        for (const r of reads) raise.run(r.appkey, r.convKey, r.userId, r.ts);
+        for (const [, { read: r }] of reads) raise.run(r.appkey, r.convKey, r.userId, r.ts);
         const move = this.#sync.prepare(SQL.moveHead);
-        for (const h of heads) move.run(h.appkey, h.convKey, h.ts);
-        this.#sync.prepare(SQL.setMark).run(MARK, upTo);
+        for (const [, { head: h }] of heads) move.run(h.appkey, h.convKey, h.ts);
+        this.#sync.prepare(SQL.setMark).run(MARK, mark);
       });
     } catch (err) {
       this.#onError(err);
@@ -151,8 +161,9 @@ export class LaterWrites {
       return false;
     }
     // Nothing ran between the copies and the commit: the transaction is synchronous.
-    this.#reads.clear();
-    this.#heads.clear();
+    for (const [key] of reads) this.#reads.delete(key);
+    for (const [key] of heads) this.#heads.delete(key);
+    if (left > 0 && !this.#closed) setImmediate(() => this.flush(CHUNK));
     return true;
   }
 
@@ -196,6 +207,15 @@ export class LaterWrites {
     this.flush();
   }
 
+  /** The rowid of the oldest message among the writes not taken. */
+  #oldestLeft(reads: ReadonlyArray<[string, unknown]>, heads: ReadonlyArray<[string, unknown]>): number {
+    const taken = new Set([...reads.map(([key]) => key), ...heads.map(([key]) => `h${key}`)]);
+    let oldest = this.#upTo;
+    for (const [key, { rowid }] of this.#reads) if (!taken.has(key) && rowid < oldest) oldest = rowid;
+    for (const [key, { rowid }] of this.#heads) if (!taken.has(`h${key}`) && rowid < oldest) oldest = rowid;
+    return oldest;
+  }
+
   #pending(rowid: number): void {
     if (rowid > this.#upTo) this.#upTo = rowid;
     this.#schedule();
@@ -205,11 +225,22 @@ export class LaterWrites {
     if (this.#timer !== undefined || this.#closed) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.flush();
+      this.flush(CHUNK);
     }, FLUSH_MS);
     // A server that is done must not wait a second for this: close() makes what is left.
     this.#timer.unref();
   }
+}
+
+/** The first `limit` entries of a map, in the order they came. */
+function take<V>(map: ReadonlyMap<string, V>, limit: number): Array<[string, V]> {
+  const taken: Array<[string, V]> = [];
+  if (limit <= 0) return taken;
+  for (const entry of map) {
+    taken.push(entry);
+    if (taken.length >= limit) break;
+  }
+  return taken;
 }
 
 /** JSON, so that ids holding any character cannot collide. */
