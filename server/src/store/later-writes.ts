@@ -54,10 +54,9 @@ export interface HeadMove {
 
 /**
  * SQLite only: bookkeeping of a send made a moment after the message, many at once: the sender's read offset (IM-7)
- * and, while its data stays the same, the group head's time (IM-6). Each made in the message's own transaction
- * dirtied one more page of the log per message (a fourth or a fifth of what a message writes when it commits
- * alone); made once a second, a busy sender's offset and a busy group's head are written once, and all of them share
- * a few pages. Meanwhile the store answers offsets from memory ({@link readOffset}) and makes the writes before it
+ * and, while its data stays the same, the group head's time (IM-6). Made in the message's own transaction, each
+ * dirtied a page of the log per message (together two of the five pages a message alone in its commit writes); made
+ * once a second, a busy sender's offset and a busy group's head are written once, and all of them share a few pages. Meanwhile the store answers offsets from memory ({@link readOffset}) and makes the writes before it
  * lists conversations ({@link flush}), so nobody sees the difference.
  *
  * Nothing is lost in a crash: `store_marks` says up to which message (rowid of `im_messages`, which only grows, as
