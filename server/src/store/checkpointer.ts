@@ -9,6 +9,8 @@ const INTERVAL_MS = 1000;
  * what its file is cut back to when it starts over (`journal_size_limit`), in bytes.
  */
 const MAX_LOG_BYTES = 32 * 1024 * 1024;
+/** Ticks the worker waits for the writer to start the log over before it goes on without it. */
+const RESTART_WAIT_PASSES = 10;
 
 // Runs in a worker thread with its own connection: a PASSIVE checkpoint there copies the log into the database
 // without blocking the server's writes, while an automatic checkpoint on the server's connection would stop its
@@ -20,20 +22,34 @@ const MAX_LOG_BYTES = 32 * 1024 * 1024;
 // transactions (restartLog): little is left to copy, and its next write starts the log from the beginning. The
 // worker never takes the write lock itself: a deferred transaction of the server that reads and then writes would
 // get 'database is locked' at once.
+//
+// After it says 'restart', the worker makes no pass until the writer answers 'restarted' (or RESTART_WAIT_PASSES
+// ticks have gone by): the writer's checkpoint gives up at once when a pass holds the log, and on a busy machine,
+// where a pass can take longer than the interval, it found one running nearly every time and the log grew by tens
+// of megabytes a second.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
+let waiting = 0;
 const checkpoint = () => {
+  if (waiting > 0) {
+    waiting -= 1;
+    return;
+  }
   const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
   if (!passive || passive.log <= 0) return;
-  if (passive.checkpointed === passive.log || passive.log > workerData.maxFrames) parentPort.postMessage('restart');
+  if (passive.checkpointed === passive.log || passive.log > workerData.maxFrames) {
+    waiting = workerData.restartWaitPasses;
+    parentPort.postMessage('restart');
+  }
 };
 const timer = setInterval(() => {
   try { checkpoint(); } catch (err) { parentPort.postMessage(String(err && err.message)); }
 }, workerData.intervalMs);
 parentPort.on('message', (msg) => {
+  if (msg === 'restarted') waiting = 0;
   if (msg !== 'close') return;
   clearInterval(timer);
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
@@ -93,13 +109,18 @@ export function startCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, intervalMs, maxFrames },
+    workerData: { file, driver, intervalMs, maxFrames, restartWaitPasses: RESTART_WAIT_PASSES },
   });
   worker.unref();
   worker.on('message', (message: unknown) => {
     // Between two transactions of the writer: the worker has copied (nearly) everything.
-    if (message === 'restart') setImmediate(() => restartLog(writer, onError));
-    else if (message !== 'closed') onError(String(message));
+    if (message === 'restart') {
+      setImmediate(() => {
+        restartLog(writer, onError);
+        // Whether it could or not: the worker goes on with its passes.
+        if (writer.open) worker.postMessage('restarted');
+      });
+    } else if (message !== 'closed') onError(String(message));
   });
   worker.on('error', (err) => onError(err.message));
   return {
