@@ -152,6 +152,23 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     later.close();
   });
 
+  it('keeps apart ids that would run together', () => {
+    const raw = new BetterSqlite3(':memory:');
+    const later = new LaterWrites(createSyncSqlite(withStatementCache(raw)), (err) => {
+      throw err;
+    });
+    later.raiseRead({ appkey: 'app', convKey: 'group:g', userId: 'u1', ts: 1 }, 1);
+    later.raiseRead({ appkey: 'app', convKey: '1group:g', userId: 'u', ts: 2 }, 2);
+    later.raiseRead({ appkey: 'app1', convKey: 'group:g', userId: 'u', ts: 3 }, 3);
+    expect([
+      later.readOffset('app', 'group:g', 'u1'),
+      later.readOffset('app', '1group:g', 'u'),
+      later.readOffset('app1', 'group:g', 'u'),
+      later.readOffset('app', '1group:g', 'u1'),
+    ]).toEqual([1, 2, 3, undefined]);
+    raw.close();
+  });
+
   it('survives a crash: the next start makes the writes of the messages stored after the mark', async () => {
     const file = tempFile();
     // A server process that stores, has one second's offsets written, stores more, and is killed before the next.
