@@ -19,7 +19,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const dirs: string[] = [];
 const stores: Store[] = [];
+const cleanups: Array<() => void> = [];
 afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
   for (const store of stores.splice(0)) await store.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -50,6 +52,23 @@ const storedOffsets = (file: string) =>
   inFile(file, 'select conv_key, user_id, read_ts from im_read_offsets order by conv_key, user_id');
 const storedHeads = (file: string) =>
   inFile(file, 'select conv_key, last_ts, data from im_conversation_heads order by conv_key');
+
+/** Later writes on a migrated in-memory store, closed (its timer stopped) after the test. */
+async function laterOnMemory() {
+  const raw = new BetterSqlite3(':memory:');
+  const cached = withStatementCache(raw);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+  const errors: unknown[] = [];
+  const later = new LaterWrites(createSyncSqlite(cached), (err) => errors.push(err));
+  later.recover();
+  cleanups.push(() => {
+    later.close();
+    raw.close();
+    expect(errors).toEqual([]);
+  });
+  return { raw, later };
+}
 
 const groupSend = (messageId: string, senderId: string, now: number, data: string | null = null): SendParams => ({
   message: {
@@ -129,14 +148,7 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
   });
 
   it('makes a long backlog a thousand writes a turn, the mark below the oldest write left', async () => {
-    const raw = new BetterSqlite3(':memory:');
-    const cached = withStatementCache(raw);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
-    const later = new LaterWrites(createSyncSqlite(cached), (err) => {
-      throw err;
-    });
-    later.recover();
+    const { raw, later } = await laterOnMemory();
     for (let i = 1; i <= 2500; i += 1) {
       later.raiseRead({ appkey: 'app', convKey: `group:g${i % 50}`, userId: `u${i}`, ts: i }, 100 + i);
     }
@@ -149,14 +161,10 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     expect(later.readOffset('app', 'group:g0', 'u2500')).toBe(2500);
     await vi.waitFor(() => expect([count(), mark()]).toEqual([2500, 2600]), { timeout: 2000, interval: 10 });
     expect(later.readOffset('app', 'group:g0', 'u2500')).toBeUndefined();
-    later.close();
   });
 
-  it('keeps apart ids that would run together', () => {
-    const raw = new BetterSqlite3(':memory:');
-    const later = new LaterWrites(createSyncSqlite(withStatementCache(raw)), (err) => {
-      throw err;
-    });
+  it('keeps apart ids that would run together', async () => {
+    const { later } = await laterOnMemory();
     later.raiseRead({ appkey: 'app', convKey: 'group:g', userId: 'u1', ts: 1 }, 1);
     later.raiseRead({ appkey: 'app', convKey: '1group:g', userId: 'u', ts: 2 }, 2);
     later.raiseRead({ appkey: 'app1', convKey: 'group:g', userId: 'u', ts: 3 }, 3);
@@ -166,7 +174,6 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
       later.readOffset('app1', 'group:g', 'u'),
       later.readOffset('app', '1group:g', 'u1'),
     ]).toEqual([1, 2, 3, undefined]);
-    raw.close();
   });
 
   it('survives a crash: the next start makes the writes of the messages stored after the mark', async () => {
