@@ -144,7 +144,7 @@ function messageRow(message: NewMessage, ts: number): ImMessagesTable {
  * The send path on SQLite as hand-written statements (see {@link SyncSqlite.prepare}); each mirrors the Kysely
  * query or upsert of the same name in this file or in conversations.ts, which the store contract suite checks.
  */
-const HOT_SQL = {
+export const HOT_SQL = {
   byGuid: 'select * from im_messages where appkey = ? and message_id = ? and sender_id = ?',
   newest: 'select ts from im_messages where appkey = ? and conv_key = ? order by ts desc limit 1',
   // A message id already stored (a resend) inserts nothing: the caller then reads the first one back.

@@ -1,3 +1,4 @@
+import { HOT_SQL } from './im.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 
 /** How long a write waits in memory before it is made, in milliseconds. */
@@ -16,9 +17,8 @@ const CHUNK = 1000;
 const HEAD_DATA_KEPT = 10_000;
 
 const SQL = {
-  raiseRead:
-    'insert into im_read_offsets (appkey, conv_key, user_id, read_ts) values (?, ?, ?, ?) ' +
-    'on conflict (appkey, conv_key, user_id) do update set read_ts = max(excluded.read_ts, im_read_offsets.read_ts)',
+  // The same upsert as a send makes when nothing keeps it for later.
+  raiseRead: HOT_SQL.raiseOffset,
   // The head's time only: its data stays (a head is first written with its message, with data, see im.ts).
   moveHead:
     'insert into im_conversation_heads (appkey, conv_key, last_ts, data) values (?, ?, ?, null) ' +
