@@ -2,8 +2,15 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** How often the background connection folds the write-ahead log back into the database file. */
-const INTERVAL_MS = 1000;
+/**
+ * How often the background connection folds the write-ahead log back into the database file. Each pass that copies
+ * everything is followed by a restart on the server's connection (restartLog), which copies what was written during
+ * the pass and syncs both files on the server's thread: the longer the interval, the more there is to copy and sync
+ * then. At a thousand messages a second that hold took 4-6 ms once a second at 1 000 ms, 10-17 ms once every two
+ * seconds at 2 000 ms, and 2-2.5 ms four times a second at 250 ms, where `im-latency`'s p99 was lowest
+ * (docs/benchmarks.md).
+ */
+const INTERVAL_MS = 250;
 /**
  * How long the write-ahead log may get before the writer checkpoints itself even after an incomplete pass, and
  * what its file is cut back to when it starts over (`journal_size_limit`), in bytes.
@@ -73,7 +80,7 @@ export interface CheckpointerOptions {
   writer: BetterSqlite3.Database;
   /** A checkpoint failed; the next tick tries again and the log only grows meanwhile. */
   onError: (message: string) => void;
-  /** Milliseconds between checkpoints; 1 000 by default. */
+  /** Milliseconds between checkpoints; 250 by default. */
   intervalMs?: number;
   /** The log's size past which the writer checkpoints even after an incomplete pass; 32 MiB by default. */
   maxLogBytes?: number;
