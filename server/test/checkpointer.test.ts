@@ -126,6 +126,28 @@ describe('the SQLite checkpointer', () => {
     expect(statSync(`${file}-wal`).size).toBeLessThan(transactions * 20 * 1000);
   });
 
+  it('leaves an idle writer alone once its log is copied', async () => {
+    const { db, batch, errors } = writer(10);
+    let restarts = 0;
+    const pragma = db.pragma.bind(db);
+    db.pragma = (source: string, options?: BetterSqlite3.PragmaOptions) => {
+      if (source === 'wal_checkpoint(RESTART)') restarts += 1;
+      return pragma(source, options);
+    };
+    batch(50);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const afterWrites = restarts;
+    // Fifty passes with nothing written: the log was copied to its end, and the next write starts it over itself.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(errors).toEqual([]);
+    expect(afterWrites).toBeGreaterThanOrEqual(1);
+    expect(restarts).toBe(afterWrites);
+    // And it does: a write now goes to the log's beginning, which a long log would not let it do.
+    batch(1);
+    const [after] = pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>;
+    expect(after?.log).toBeLessThan(10);
+  });
+
   it('closes even when a pass has just asked for a restart', async () => {
     for (let round = 0; round < 20; round++) {
       const { batch } = writer(1);

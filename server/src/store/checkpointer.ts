@@ -34,21 +34,26 @@ const RESTART_WAIT_PASSES = 10;
 // ticks have gone by): the writer's checkpoint gives up at once when a pass holds the log, and on a busy machine,
 // where a pass can take longer than the interval, it found one running nearly every time and the log grew by tens
 // of megabytes a second.
+//
+// Nor does it ask again while the log has not grown since it last asked: a log copied to its end starts over by
+// itself at the writer's next write, so an idle server's writer is left alone.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
 let waiting = 0;
+let askedAt = -1;
 const checkpoint = () => {
   if (waiting > 0) {
     waiting -= 1;
     return;
   }
   const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (!passive || passive.log <= 0) return;
+  if (!passive || passive.log <= 0 || passive.log === askedAt) return;
   if (passive.checkpointed === passive.log || passive.log > workerData.maxFrames) {
     waiting = workerData.restartWaitPasses;
+    askedAt = passive.log;
     parentPort.postMessage('restart');
   }
 };
