@@ -20,10 +20,12 @@ const GROUP_SIZE = 10;
 /** Processes each side's clients are spread over, whole groups each; more than one only pays with more than two cores. */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 // Up to well past what raw socket.io holds on a 2-core machine: a shorter list would cap the raw figure and flatter
-// the ratio. Each side stops at its first step over budget.
+// the ratio. Each side stops at its first step over budget. From 500/s up the steps are a tenth or so apart: on a
+// slow machine, where both sides stop near 1 000/s, a step from 500 to 1 000 made the ratio 0.5 or 1 by chance.
 const RATES = (
   process.env.BENCH_RATES ??
-  '250,500,1000,1250,1500,1750,2000,2250,2500,2750,3000,3300,3600,4000,4400,4800,5300,5800,6400,7000,8000,10000,12000'
+  '250,500,600,700,800,900,1000,1100,1250,1400,1500,1650,1800,2000,2250,2500,2750,3000,3300,3600,4000,4400,4800,5300,' +
+    '5800,6400,7000,8000,10000,12000'
 )
   .split(',')
   .map(Number);
