@@ -45,17 +45,23 @@ function writer(intervalMs?: number, maxLogBytes?: number) {
   return { db, file, batch, errors };
 }
 
+/** Ten rows of 1 000 bytes every 2 ms or so for `ms`, as steady chat traffic writes; returns the rows' bytes. */
+async function writeSteadily(batch: (rows: number) => void, ms: number): Promise<number> {
+  const until = Date.now() + ms;
+  let written = 0;
+  while (Date.now() < until) {
+    batch(10);
+    written += 10 * 1000;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return written;
+}
+
 describe('the SQLite checkpointer', () => {
   it('keeps the write-ahead log from growing while another connection writes without a pause', async () => {
     const { file, batch, errors } = writer(50);
     // About 5 MB a second into the log for 1.5 s: what steady chat traffic does.
-    const until = Date.now() + 1500;
-    let written = 0;
-    while (Date.now() < until) {
-      batch(10);
-      written += 10 * 1000;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    const written = await writeSteadily(batch, 1500);
     const walBytes = statSync(`${file}-wal`).size;
     expect(errors).toEqual([]);
     // A log that never starts over holds everything written (more, with page overhead); one that does holds a
@@ -67,13 +73,7 @@ describe('the SQLite checkpointer', () => {
   it('by default starts the log over several times a second, so that each restart has little to copy', async () => {
     const { file, batch, errors } = writer();
     // Steady writes for 0.9 s: a pass a second would not have come yet, and the log would hold all of them.
-    const until = Date.now() + 900;
-    let written = 0;
-    while (Date.now() < until) {
-      batch(10);
-      written += 10 * 1000;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    const written = await writeSteadily(batch, 900);
     const walBytes = statSync(`${file}-wal`).size;
     expect(errors).toEqual([]);
     expect(written).toBeGreaterThan(2_000_000);
