@@ -3,12 +3,10 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
- * How often the background connection folds the write-ahead log back into the database file. Each pass that copies
- * everything is followed by a restart on the server's connection (restartLog), which copies what was written during
- * the pass and syncs both files on the server's thread: the longer the interval, the more there is to copy and sync
- * then. At a thousand messages a second that hold took 4-6 ms once a second at 1 000 ms, 10-17 ms once every two
- * seconds at 2 000 ms, and 2-2.5 ms four times a second at 250 ms, where `im-latency`'s p99 was lowest
- * (docs/benchmarks.md).
+ * How often the background connection folds the write-ahead log back into the database file. The log starts over
+ * when a pass has copied all of it; when passes keep missing the end, the server's connection copies the rest itself
+ * (restartLog), on its own thread: the longer the interval, the more it then has to copy and sync (2-2.5 ms at 250 ms
+ * and a thousand messages a second, 4-6 ms at 1 000 ms, docs/benchmarks.md).
  */
 const INTERVAL_MS = 250;
 /**
@@ -18,30 +16,41 @@ const INTERVAL_MS = 250;
 const MAX_LOG_BYTES = 32 * 1024 * 1024;
 /** Ticks the worker waits for the writer to start the log over before it goes on without it. */
 const RESTART_WAIT_PASSES = 10;
+/**
+ * Passes a tick makes at most, one after the other, to reach the end of a log the server keeps writing: each copies
+ * what was written during the one before, so they get shorter, and at a thousand messages a second on a slow machine
+ * the second or third nearly always finds nothing new.
+ */
+const CATCH_UP_PASSES = 8;
 
 // Runs in a worker thread with its own connection: a PASSIVE checkpoint there copies the log into the database
 // without blocking the server's writes, while an automatic checkpoint on the server's connection would stop its
 // event loop for the whole copy and the fsync.
 //
-// A PASSIVE checkpoint from another connection never makes a writer that keeps writing start the log over, so the
-// log grew without end (a gigabyte in a minute of steady chat). After a pass that copied everything, or when the log
-// is past MAX_LOG_BYTES, the worker says 'restart', and the writing connection checkpoints itself between two of its
-// transactions (restartLog): little is left to copy, and its next write starts the log from the beginning. The
-// worker never takes the write lock itself: a deferred transaction of the server that reads and then writes would
+// The log starts over at the writer's next write once a checkpoint has copied all of it (SQLite does that by
+// itself, without a checkpoint on the writer's thread). A single PASSIVE pass from another connection never gets
+// there while the writer keeps writing, since the writer adds to the log during the pass, and the log grew without
+// end (a gigabyte in a minute of steady chat). So each tick makes passes one after the other until one finds that
+// nothing was written since the last (CATCH_UP_PASSES at most).
+//
+// Only when a tick's passes all miss the end (a busy machine, or a transaction of the server held open across turns
+// of its event loop, keeps them from it), or the log is past MAX_LOG_BYTES, does the worker say 'restart', and the
+// writing connection checkpoints itself between two of its transactions (restartLog): little is left to copy, and
+// its next write starts the log from the beginning. Done after every pass, as before, that held the server's thread
+// 2-2.5 ms four times a second at a thousand messages a second on a slow machine. The worker never takes the write
+// lock itself: a deferred transaction of the server that reads and then writes would
 // get 'database is locked' at once.
 //
 // After it says 'restart', the worker makes no pass until the writer answers 'restarted' (or RESTART_WAIT_PASSES
 // ticks have gone by): the writer's checkpoint gives up at once when a pass holds the log, and on a busy machine,
 // where a pass can take longer than the interval, it found one running nearly every time and the log grew by tens
-// of megabytes a second.
-//
-// Nor does it ask again while the log has not grown since it last asked: a log copied to its end starts over by
-// itself at the writer's next write, so an idle server's writer is left alone.
+// of megabytes a second. Nor does it ask again while the log has not grown since it last asked.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
+const pass = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 let waiting = 0;
 let askedAt = -1;
 const checkpoint = () => {
@@ -49,11 +58,20 @@ const checkpoint = () => {
     waiting -= 1;
     return;
   }
-  const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (!passive || passive.log <= 0 || passive.log === askedAt) return;
-  if (passive.checkpointed === passive.log || passive.log > workerData.maxFrames) {
+  let last = pass();
+  for (let i = 1; i < workerData.catchUpPasses; i += 1) {
+    if (!last || last.log <= 0) return;
+    const next = pass();
+    // The writer started the log over, or wrote nothing since the last pass, which copied everything: its next
+    // write starts the log over.
+    if (!next || next.log < last.log || (next.log === last.log && next.checkpointed === next.log)) return;
+    last = next;
+  }
+  if (!last || last.log <= 0) return;
+  if (last.log === askedAt) return;
+  if (last.checkpointed === last.log || last.log > workerData.maxFrames) {
     waiting = workerData.restartWaitPasses;
-    askedAt = passive.log;
+    askedAt = last.log;
     parentPort.postMessage('restart');
   }
 };
@@ -121,7 +139,14 @@ export function startCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver, intervalMs, maxFrames, restartWaitPasses: RESTART_WAIT_PASSES },
+    workerData: {
+      file,
+      driver,
+      intervalMs,
+      maxFrames,
+      restartWaitPasses: RESTART_WAIT_PASSES,
+      catchUpPasses: CATCH_UP_PASSES,
+    },
   });
   worker.unref();
   worker.on('message', (message: unknown) => {
