@@ -38,8 +38,8 @@ const CATCH_UP_PASSES = 8;
 // writing connection checkpoints itself between two of its transactions (restartLog): little is left to copy, and
 // its next write starts the log from the beginning. Done after every pass, as before, that held the server's thread
 // 2-2.5 ms four times a second at a thousand messages a second on a slow machine. The worker never takes the write
-// lock itself: a deferred transaction of the server that reads and then writes would
-// get 'database is locked' at once.
+// lock itself: a deferred transaction of the server that reads and then writes would get 'database is locked' at
+// once.
 //
 // After it says 'restart', the worker makes no pass until the writer answers 'restarted' (or RESTART_WAIT_PASSES
 // ticks have gone by): the writer's checkpoint gives up at once when a pass holds the log, and on a busy machine,
