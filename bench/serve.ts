@@ -5,11 +5,14 @@
  *
  * With `BENCH_SERVER_PROFILE=<dir>` it profiles its CPU from the moment it listens (module loading and compiling
  * left out), starts the profile over on `'restart-profile'` (a scenario sends it once warm), and writes
- * `<dir>/<kind>-<pid>.cpuprofile` when it closes.
+ * `<dir>/<kind>-<pid>.cpuprofile` when it closes. With `BENCH_SERVER_TIMINGS=<dir>` it records what held its thread
+ * (see {@link recordTimings}).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
@@ -18,6 +21,7 @@ import { processWrites, threadCpuMicros, watchPauses } from './stats.js';
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
 const profiler = await startProfiler(process.env.BENCH_SERVER_PROFILE);
+const timings = recordTimings(process.env.BENCH_SERVER_TIMINGS);
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 
 /** The main thread's CPU profile, to be written to `dir`; nothing when no dir is given. */
@@ -36,6 +40,42 @@ async function startProfiler(dir: string | undefined) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${kind}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+/**
+ * With `dir`, records in wall-clock time what held the server's thread: every step of Parley's SQLite store (the
+ * `parley:store` diagnostics channel: send batches with their pushes, later writes, log restarts), each turn of the
+ * event loop that came more than 5 ms late, and each collection over 2 ms; written to `<dir>/<kind>-<pid>.timings`
+ * as one JSON object a line when the server closes. Beside a client's latencies, it tells which hold made a tail.
+ */
+function recordTimings(dir: string | undefined) {
+  if (!dir) return undefined;
+  const lines: string[] = [];
+  const record = (what: object, at = performance.timeOrigin + performance.now()) =>
+    lines.push(JSON.stringify({ at: Math.round(at * 10) / 10, ...what }));
+  const onStore = (message: unknown) => record(message as object);
+  subscribe('parley:store', onStore);
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > 6) record({ kind: 'loop-late', ms: now - last - 1 }, performance.timeOrigin + last);
+    last = now;
+  }, 1);
+  timer.unref();
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration > 2) record({ kind: 'gc', ms: entry.duration }, performance.timeOrigin + entry.startTime);
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  return {
+    write() {
+      clearInterval(timer);
+      gc.disconnect();
+      unsubscribe('parley:store', onStore);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${kind}-${process.pid}.timings`), lines.join('\n') + '\n');
     },
   };
 }
@@ -58,6 +98,7 @@ process.on('message', (message) => {
 /** Closes the server and exits; a close that hangs does not keep the process (or its temporary store) alive. */
 const shutDown = () => {
   setTimeout(() => process.exit(1), 5000).unref();
+  timings?.write();
   void (profiler?.write() ?? Promise.resolve()).then(() => server.close()).then(() => process.exit(0));
 };
 process.once('SIGTERM', shutDown);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { publishTiming, timingStart } from './timing.js';
 
 /**
  * How often the background connection folds the write-ahead log back into the database file. The log starts over
@@ -115,6 +116,7 @@ export interface CheckpointerOptions {
  */
 function restartLog(database: BetterSqlite3.Database, onError: (message: string) => void): void {
   if (!database.open || database.inTransaction) return;
+  const started = timingStart();
   const busyTimeout = database.pragma('busy_timeout', { simple: true }) as number;
   database.pragma('busy_timeout = 0');
   try {
@@ -124,6 +126,7 @@ function restartLog(database: BetterSqlite3.Database, onError: (message: string)
   } finally {
     database.pragma(`busy_timeout = ${busyTimeout}`);
   }
+  publishTiming(started, (ms) => ({ kind: 'log-restart', ms }));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Database, ImMessagesTable } from './schema.js';
 import type { LaterWrites } from './later-writes.js';
 import type { ShownRows } from './shown-rows.js';
 import type { SyncSqlite } from './sync-sqlite.js';
+import { publishTiming, timingStart } from './timing.js';
 
 /** A message to store; the store assigns its timestamp. */
 export interface NewMessage {
@@ -315,6 +316,7 @@ export function createMessageStore(
   let queued: Array<{ params: SendParams; settle: (outcome: { value: AppendResult } | { error: unknown }) => void }> =
     [];
   const flush = () => {
+    const started = timingStart();
     const items = queued;
     queued = [];
     let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
@@ -346,6 +348,7 @@ export function createMessageStore(
       );
       return;
     }
+    const committed = timingStart();
     items.forEach(({ params, settle }, i) => {
       const outcome = outcomes[i] as { value: AppendResult } | { error: unknown };
       if ('value' in outcome) {
@@ -365,6 +368,14 @@ export function createMessageStore(
         settle(outcome);
       }
     });
+    if (started !== 0) {
+      publishTiming(committed, (pushMs) => ({
+        kind: 'send-batch',
+        messages: items.length,
+        storeMs: committed - started,
+        pushMs,
+      }));
+    }
   };
   const queueSend = (params: SendParams) =>
     new Promise<AppendResult>((resolve, reject) => {

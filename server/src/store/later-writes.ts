@@ -1,5 +1,6 @@
 import { HOT_SQL } from './im.js';
 import type { SyncSqlite } from './sync-sqlite.js';
+import { publishTiming, timingStart } from './timing.js';
 
 /** How long a write waits in memory before it is made, in milliseconds. */
 const FLUSH_MS = 1000;
@@ -144,6 +145,7 @@ export class LaterWrites {
     // The writes left stand for messages after the mark: a crash now has recover() make them.
     const mark = left === 0 ? this.#upTo : this.#oldestLeft(reads, heads) - 1;
     let written: { value: void } | undefined;
+    const started = timingStart();
     try {
       written = this.#sync.transaction(() => {
         const raise = this.#sync.prepare(SQL.raiseRead);
@@ -159,6 +161,7 @@ export class LaterWrites {
       this.#schedule();
       return false;
     }
+    publishTiming(started, (ms) => ({ kind: 'later-writes', writes: reads.length + heads.length, ms }));
     // Nothing ran between the copies and the commit: the transaction is synchronous.
     for (const [key] of reads) this.#reads.delete(key);
     for (const [key] of heads) this.#heads.delete(key);

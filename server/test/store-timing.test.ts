@@ -1,0 +1,153 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
+import { openStore, type Store } from '../src/store/index.js';
+import type { SendParams } from '../src/store/im.js';
+import type { StoreTiming } from '../src/store/timing.js';
+
+const dirs: string[] = [];
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-timing-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Collects what the `parley:store` channel publishes until the test ends (or `stop()`). */
+function listen(): { timings: StoreTiming[]; stop(): void } {
+  const timings: StoreTiming[] = [];
+  const onMessage = (message: unknown) => timings.push(message as StoreTiming);
+  subscribe('parley:store', onMessage);
+  const stop = () => void unsubscribe('parley:store', onMessage);
+  cleanups.push(stop);
+  return { timings, stop };
+}
+
+async function sqliteStore(): Promise<Store> {
+  const dir = tempDir();
+  const store = await openStore({
+    sqlite: join(dir, 'store.db'),
+    dataDir: dir,
+    databaseUrl: undefined,
+    databaseSchema: undefined,
+  });
+  cleanups.push(() => store.close());
+  return store;
+}
+
+const groupSend = (messageId: string, stored: () => void): SendParams => ({
+  message: {
+    appkey: 'app',
+    convKey: 'group:g1',
+    scene: 'group',
+    messageId,
+    senderId: 'u1',
+    targetId: 'g1',
+    type: 'text',
+    payload: '{"text":"hi"}',
+    senderData: '{}',
+  },
+  now: Date.now(),
+  rows: [{ ownerId: 'u1', targetId: 'g1', data: null }],
+  readerId: 'u1',
+  stored,
+});
+
+/** Holds the thread for `ms`, as a push to many sockets would. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe("the SQLite store's timings (diagnostics channel parley:store)", () => {
+  it('times each batch of sends: how many, the transaction, and the pushes after its commit', async () => {
+    const store = await sqliteStore();
+    const { timings } = listen();
+    // Three sends in one turn of the event loop are one batch; each push holds the thread 4 ms.
+    await Promise.all(['m1', 'm2', 'm3'].map((id) => store.messages.send(groupSend(id, () => busy(4)))));
+    const batches = timings.filter((t) => t.kind === 'send-batch');
+    expect(batches).toHaveLength(1);
+    const [batch] = batches;
+    expect(batch).toMatchObject({ kind: 'send-batch', messages: 3 });
+    if (batch?.kind !== 'send-batch') throw new Error('no batch');
+    expect(batch.storeMs).toBeGreaterThanOrEqual(0);
+    // The pushes are timed apart from the transaction: three of 4 ms.
+    expect(batch.pushMs).toBeGreaterThanOrEqual(12);
+    expect(batch.storeMs).toBeLessThan(batch.pushMs);
+  });
+
+  it("times the later writes (senders' read offsets, groups' heads) when they are made", async () => {
+    const store = await sqliteStore();
+    await store.messages.send(groupSend('m1', () => undefined));
+    const { timings } = listen();
+    // Closing makes what is pending: the sender's read offset and the group head of m1's send.
+    await store.close();
+    const later = timings.filter((t) => t.kind === 'later-writes');
+    expect(later).toHaveLength(1);
+    expect(later[0]).toMatchObject({ kind: 'later-writes' });
+    if (later[0]?.kind !== 'later-writes') throw new Error('no later writes');
+    expect(later[0].writes).toBeGreaterThanOrEqual(1);
+    expect(later[0].ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('publishes nothing, and measures nothing, while nobody listens', async () => {
+    const store = await sqliteStore();
+    const { timings, stop } = listen();
+    await store.messages.send(groupSend('m1', () => undefined));
+    expect(timings.filter((t) => t.kind === 'send-batch')).toHaveLength(1);
+    stop();
+    await store.messages.send(groupSend('m2', () => undefined));
+    await store.close();
+    expect(timings).toHaveLength(1);
+  });
+
+  it("times each start of the log over on the writer's own thread", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'log.db');
+    const db = new BetterSqlite3(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('create table t (id integer primary key, v text)');
+    let restarts = 0;
+    const pragma = db.pragma.bind(db);
+    db.pragma = (source: string, options?: BetterSqlite3.PragmaOptions) => {
+      if (source === 'wal_checkpoint(RESTART)') restarts += 1;
+      return pragma(source, options);
+    };
+    const { timings } = listen();
+    // Passes back to back and a small log: the writer is asked to finish the log itself now and then.
+    const checkpointer: Checkpointer = startCheckpointer(file, {
+      writer: db,
+      onError: () => undefined,
+      intervalMs: 1,
+      maxLogBytes: 256 * 1024,
+    });
+    cleanups.push(() => {
+      db.close();
+    });
+    cleanups.push(() => checkpointer.close());
+    const insert = db.prepare('insert into t (v) values (?)');
+    const batch = db.transaction(() => {
+      for (let i = 0; i < 20; i++) insert.run('x'.repeat(1000));
+    });
+    const until = Date.now() + 1500;
+    while (Date.now() < until && restarts < 3) {
+      batch();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(restarts).toBeGreaterThan(0);
+    const logRestarts = timings.filter((t) => t.kind === 'log-restart');
+    expect(logRestarts).toHaveLength(restarts);
+    for (const t of logRestarts) expect(t.kind === 'log-restart' && t.ms >= 0).toBe(true);
+  });
+});
