@@ -2,8 +2,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
+import type { StoreTiming } from '../src/store/timing.js';
 
 const dirs: string[] = [];
 const open: Array<{ db: BetterSqlite3.Database; checkpointer: Checkpointer }> = [];
@@ -177,5 +179,28 @@ describe('the SQLite checkpointer', () => {
       db.close();
       expect(closed).toBe(true);
     }
+  });
+
+  it("times each start of the log over on the writer's own thread (diagnostics channel parley:store)", async () => {
+    // Passes back to back and a small log: the writer is asked to finish the log itself now and then.
+    const { db, batch, errors } = writer(1, 256 * 1024);
+    const restarts = countRestarts(db);
+    const timings: StoreTiming[] = [];
+    const onMessage = (message: unknown) => timings.push(message as StoreTiming);
+    subscribe('parley:store', onMessage);
+    try {
+      const until = Date.now() + 1500;
+      while (Date.now() < until && restarts() < 3) {
+        batch(20);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      unsubscribe('parley:store', onMessage);
+    }
+    expect(errors).toEqual([]);
+    expect(restarts()).toBeGreaterThan(0);
+    const logRestarts = timings.filter((t) => t.kind === 'log-restart');
+    expect(logRestarts).toHaveLength(restarts());
+    for (const t of logRestarts) expect(t.kind === 'log-restart' && t.ms >= 0).toBe(true);
   });
 });

@@ -2,9 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
 import { openStore, type Store } from '../src/store/index.js';
 import type { SendParams } from '../src/store/im.js';
 import type { StoreTiming } from '../src/store/timing.js';
@@ -108,46 +106,5 @@ describe("the SQLite store's timings (diagnostics channel parley:store)", () => 
     await store.messages.send(groupSend('m2', () => undefined));
     await store.close();
     expect(timings).toHaveLength(1);
-  });
-
-  it("times each start of the log over on the writer's own thread", async () => {
-    const dir = tempDir();
-    const file = join(dir, 'log.db');
-    const db = new BetterSqlite3(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('wal_autocheckpoint = 0');
-    db.exec('create table t (id integer primary key, v text)');
-    let restarts = 0;
-    const pragma = db.pragma.bind(db);
-    db.pragma = (source: string, options?: BetterSqlite3.PragmaOptions) => {
-      if (source === 'wal_checkpoint(RESTART)') restarts += 1;
-      return pragma(source, options);
-    };
-    const { timings } = listen();
-    // Passes back to back and a small log: the writer is asked to finish the log itself now and then.
-    const checkpointer: Checkpointer = startCheckpointer(file, {
-      writer: db,
-      onError: () => undefined,
-      intervalMs: 1,
-      maxLogBytes: 256 * 1024,
-    });
-    cleanups.push(() => {
-      db.close();
-    });
-    cleanups.push(() => checkpointer.close());
-    const insert = db.prepare('insert into t (v) values (?)');
-    const batch = db.transaction(() => {
-      for (let i = 0; i < 20; i++) insert.run('x'.repeat(1000));
-    });
-    const until = Date.now() + 1500;
-    while (Date.now() < until && restarts < 3) {
-      batch();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(restarts).toBeGreaterThan(0);
-    const logRestarts = timings.filter((t) => t.kind === 'log-restart');
-    expect(logRestarts).toHaveLength(restarts);
-    for (const t of logRestarts) expect(t.kind === 'log-restart' && t.ms >= 0).toBe(true);
   });
 });
