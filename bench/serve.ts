@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { PerformanceObserver, constants, performance } from 'node:perf_hooks';
 import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
@@ -43,6 +43,16 @@ async function startProfiler(dir: string | undefined) {
     },
   };
 }
+
+/** The collection's kind, from a `gc` performance entry's `detail.kind`. */
+function gcKind(flag: number | undefined): string {
+  if (flag === constants.NODE_PERFORMANCE_GC_MAJOR) return 'major';
+  if (flag === constants.NODE_PERFORMANCE_GC_MINOR) return 'minor';
+  if (flag === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental';
+  if (flag === constants.NODE_PERFORMANCE_GC_WEAKCB) return 'weak callbacks';
+  return 'unknown';
+}
+
 /**
  * With `dir`, records in wall-clock time what held the server's thread: every step of Parley's SQLite store (the
  * `parley:store` diagnostics channel: send batches with their pushes, later writes, log restarts), each turn of the
@@ -65,7 +75,10 @@ function recordTimings(dir: string | undefined) {
   timer.unref();
   const gc = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if (entry.duration > 2) record({ kind: 'gc', ms: entry.duration }, performance.timeOrigin + entry.startTime);
+      if (entry.duration > 2) {
+        const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
+        record({ kind: 'gc', gc: gcKind(detail?.kind), ms: entry.duration }, performance.timeOrigin + entry.startTime);
+      }
     }
   });
   gc.observe({ entryTypes: ['gc'] });
