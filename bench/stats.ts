@@ -1,6 +1,7 @@
 /** Small statistics helpers shared by the scenarios. */
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { GCProfiler } from 'node:v8';
 
 /** The q-quantile (0..1) of `values`, by nearest rank. */
 export function quantile(values: readonly number[], q: number): number {
@@ -17,12 +18,29 @@ export function round3(value: number): number {
 
 /**
  * What held a process's event loop over a span, milliseconds: its longest delay and the collector's pauses (all of
- * them together and the longest). A latency tail that lines up with these comes from that process.
+ * them together and the longest). A latency tail that lines up with these comes from that process. With them, the
+ * bytes its scavenges promoted to the old generation: objects that outlived two scavenges, which only a full
+ * collection takes back once they die (see {@link promotedBytes}).
  */
 export interface Pauses {
   loopMaxMs: number;
   gcMs: number;
   gcMaxMs: number;
+  promotedBytes: number;
+}
+
+/**
+ * What the scavenges among `statistics` (a `GCProfiler`'s) moved into the old generation, in bytes: the growth of
+ * the old space across each of them.
+ */
+export function promotedBytes(statistics: ReturnType<GCProfiler['stop']>['statistics']): number {
+  const oldSpace = (heap: (typeof statistics)[number]['beforeGC']) =>
+    heap.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
+  let promoted = 0;
+  for (const gc of statistics) {
+    if (gc.gcType === 'Scavenge') promoted += Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC));
+  }
+  return promoted;
 }
 
 /** Watches this process's event loop and collector; `take()` returns what held them since the last `take()`. */
@@ -37,9 +55,14 @@ export function watchPauses(): { take(): Pauses } {
       gcMaxMs = Math.max(gcMaxMs, entry.duration);
     }
   }).observe({ entryTypes: ['gc'] });
+  let collections = new GCProfiler();
+  collections.start();
   return {
     take() {
-      const pauses = { loopMaxMs: loop.max / 1e6, gcMs, gcMaxMs };
+      const promoted = promotedBytes(collections.stop().statistics);
+      collections = new GCProfiler();
+      collections.start();
+      const pauses = { loopMaxMs: loop.max / 1e6, gcMs, gcMaxMs, promotedBytes: promoted };
       loop.reset();
       gcMs = 0;
       gcMaxMs = 0;

@@ -3,8 +3,9 @@
  * (a temporary file, WAL, its checkpointer thread running, as a server has it) stores group messages through
  * `messages.send`, in batches of `STORE_COST_BATCH` (11: what the server's loop gathers per turn at about 3 000
  * messages a second in `im-chat`), a hundred groups of ten sending in turn at random. It prints one JSON line: CPU
- * microseconds per message for the whole process and for its main thread alone (Linux), and the write calls per
- * message. On `im-chat`'s two cores what the whole process spends is what limits the ratio (docs/benchmarks.md); the
+ * microseconds per message for the whole process and for its main thread alone (Linux), the write calls per
+ * message, and the bytes per message its scavenges promoted to the old generation (what outlives two of them is
+ * garbage only a full collection takes back). On `im-chat`'s two cores what the whole process spends is what limits the ratio (docs/benchmarks.md); the
  * main thread's share says what a change of thread would move. Thread CPU is read in clock ticks of 10 ms (Linux's
  * usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`); `STORE_COST_IDS=random` sends random ones, as the
  * reference client does. Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
@@ -14,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../server/src/store/index.js';
 import { randomBytes } from 'node:crypto';
+import { GCProfiler } from 'node:v8';
 import { timeOrderedHexId } from '../src/core/ids.js';
-import { processWrites, round3, threadCpuMicros } from './stats.js';
+import { processWrites, promotedBytes, round3, threadCpuMicros } from './stats.js';
 
 const GROUPS = 100;
 const GROUP_SIZE = 10;
@@ -70,8 +72,10 @@ async function sendMany(count: number): Promise<void> {
 }
 
 await sendMany(WARMUP);
-const runs: Array<{ process: number; main: number | null; writes: number | null }> = [];
+const runs: Array<{ process: number; main: number | null; writes: number | null; promoted: number }> = [];
 for (let run = 0; run < RUNS; run++) {
+  const gcs = new GCProfiler();
+  gcs.start();
   const cpu = process.cpuUsage();
   const main = threadCpuMicros();
   const writes = processWrites()?.calls ?? null;
@@ -83,6 +87,7 @@ for (let run = 0; run < RUNS; run++) {
     process: (used.user + used.system) / MESSAGES,
     main: main !== null && mainAfter !== null ? (mainAfter - main) / MESSAGES : null,
     writes: writes !== null && writesAfter !== null ? (writesAfter - writes) / MESSAGES : null,
+    promoted: promotedBytes(gcs.stop().statistics) / MESSAGES,
   });
 }
 await store.close();
@@ -102,5 +107,6 @@ console.log(
     process_cpu_us_per_message: least((r) => r.process),
     main_thread_cpu_us_per_message: least((r) => r.main),
     write_calls_per_message: least((r) => r.writes),
+    promoted_bytes_per_message: least((r) => r.promoted),
   }),
 );

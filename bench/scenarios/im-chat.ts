@@ -139,7 +139,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
       let sent = 0;
       let clientsCpu = 0;
       const latencies: number[] = [];
-      const clientsPauses: Pauses = { loopMaxMs: 0, gcMs: 0, gcMaxMs: 0 };
+      const clientsPauses: Pauses = { loopMaxMs: 0, gcMs: 0, gcMaxMs: 0, promotedBytes: 0 };
       for (const answer of answers) {
         if (!('sent' in answer)) throw new Error('im-chat clients answered out of turn');
         sent += answer.sent;
@@ -147,6 +147,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsPauses.loopMaxMs = Math.max(clientsPauses.loopMaxMs, answer.pauses.loopMaxMs);
         clientsPauses.gcMs += answer.pauses.gcMs;
         clientsPauses.gcMaxMs = Math.max(clientsPauses.gcMaxMs, answer.pauses.gcMaxMs);
+        clientsPauses.promotedBytes += answer.pauses.promotedBytes;
         for (const value of answer.latencies) latencies.push(value);
       }
       return {
@@ -187,6 +188,8 @@ type Step = {
   server_writes_per_message: WritesPerMessage;
   /** What held each side's event loops over the step (see {@link Pauses}). */
   pauses_ms: { clients: PausesMs; server: PausesMs };
+  /** Bytes per message sent that each side's scavenges promoted to the old generation (see {@link Pauses}). */
+  promoted_bytes_per_message: { clients: number; server: number };
 };
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
@@ -246,6 +249,10 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
   const writes = serverWrites
     ? { calls: round3(serverWrites.calls / sent), bytes: Math.round(serverWrites.bytes / sent) }
     : null;
+  const promoted = {
+    clients: Math.round(clientsPauses.promotedBytes / sent),
+    server: Math.round(serverPauses.promotedBytes / sent),
+  };
   console.log(
     `${name}: ${rate}/s inbound, ${latencies.length}/${expected} delivered, p50 ${round3(p50)} ms, p99 ${round3(p99)} ms, ` +
       `CPU per message ${cpu.clients} us clients + ${cpu.server} us server` +
@@ -253,7 +260,8 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
       (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : '') +
       `; loop held up to ${round3(clientsPauses.loopMaxMs)} ms in clients, ${round3(serverPauses.loopMaxMs)} ms in ` +
       `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}) in clients, ` +
-      `${Math.round(serverPauses.gcMs)} ms (longest ${round3(serverPauses.gcMaxMs)}) in server`,
+      `${Math.round(serverPauses.gcMs)} ms (longest ${round3(serverPauses.gcMaxMs)}) in server; promoted per message ` +
+      `${promoted.clients} bytes in clients, ${promoted.server} in server`,
   );
   return {
     rate,
@@ -263,6 +271,7 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
     cpu_us_per_message: cpu,
     server_writes_per_message: writes,
     pauses_ms: { clients: pausesMs(clientsPauses), server: pausesMs(serverPauses) },
+    promoted_bytes_per_message: promoted,
   };
 }
 
