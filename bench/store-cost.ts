@@ -5,10 +5,11 @@
  * messages a second in `im-chat`), a hundred groups of ten sending in turn at random. It prints one JSON line: CPU
  * microseconds per message for the whole process and for its main thread alone (Linux), the write calls per
  * message, and the bytes per message its scavenges promoted to the old generation (what outlives two of them is
- * garbage only a full collection takes back). On `im-chat`'s two cores what the whole process spends is what limits the ratio (docs/benchmarks.md); the
- * main thread's share says what a change of thread would move. Thread CPU is read in clock ticks of 10 ms (Linux's
- * usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`); `STORE_COST_IDS=random` sends random ones, as the
- * reference client does. Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
+ * garbage only a full collection takes back). On `im-chat`'s two cores what the whole process spends is what limits
+ * the ratio (docs/benchmarks.md); the main thread's share says what a change of thread would move. Thread CPU is
+ * read in clock ticks of 10 ms (Linux's usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`);
+ * `STORE_COST_IDS=random` sends random ones, as the reference client does. Run it more than once
+ * (`STORE_COST_RUNS`), on a quiet machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
