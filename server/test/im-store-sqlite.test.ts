@@ -8,6 +8,7 @@ import { migrationProvider } from '../src/store/migrations.js';
 import type { Database } from '../src/store/schema.js';
 import { withStatementCache } from '../src/store/statement-cache.js';
 import { createSyncSqlite } from '../src/store/sync-sqlite.js';
+import { newMessage, sendParams } from './store-support.js';
 
 /** The SQLite message store over a connection the test can also hold an asynchronous transaction on. */
 async function setup() {
@@ -20,25 +21,9 @@ async function setup() {
   return { raw, messages };
 }
 
-const message = (messageId: string): NewMessage => ({
-  appkey: 'app',
-  convKey: 'g:g1',
-  scene: 'group',
-  messageId,
-  senderId: 'u1',
-  targetId: 'g1',
-  type: 'text',
-  payload: '{"text":"hi"}',
-  senderData: '{}',
-});
+const message = (messageId: string): NewMessage => newMessage({ convKey: 'g:g1', messageId });
 
-const send = (messageId: string, now: number): SendParams => ({
-  message: message(messageId),
-  now,
-  rows: [{ ownerId: 'u1', targetId: 'g1', data: null }],
-  readerId: 'u1',
-  stored: () => undefined,
-});
+const send = (messageId: string, now: number): SendParams => sendParams(message(messageId), { now });
 
 describe('the SQLite message store', () => {
   it('keeps timestamps strictly increasing when a send between fast ones had to go the slow way', async () => {

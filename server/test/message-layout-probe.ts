@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/index.js';
 import type { NewMessage, StoredMessage } from '../src/store/im.js';
+import { newMessage, sendParams } from './store-support.js';
 
 // V8's own check, in a function built at run time: TypeScript cannot parse its `%` syntax.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval
@@ -21,25 +22,16 @@ const store = await openStore({
   databaseSchema: undefined,
 });
 const seen: StoredMessage[] = [];
-const message = (scene: 'group' | 'private', i: number): NewMessage => ({
-  appkey: 'probe',
-  convKey: scene === 'group' ? 'group:g1' : 'private:a:b',
-  scene,
-  messageId: `${scene}-${i}`,
-  senderId: 'a',
-  targetId: scene === 'group' ? 'g1' : 'b',
-  type: 'text',
-  payload: JSON.stringify({ text: `hi ${i}` }),
-  senderData: '{}',
-});
-const send = (m: NewMessage) =>
-  store.messages.send({
-    message: m,
-    now: Date.now(),
-    rows: [{ ownerId: 'a', targetId: m.targetId, data: null }],
-    readerId: 'a',
-    stored: (stored) => seen.push(stored),
+const message = (scene: 'group' | 'private', i: number): NewMessage =>
+  newMessage({
+    appkey: 'probe',
+    convKey: scene === 'group' ? 'group:g1' : 'private:u1:u2',
+    scene,
+    messageId: `${scene}-${i}`,
+    targetId: scene === 'group' ? 'g1' : 'u2',
+    payload: JSON.stringify({ text: `hi ${i}` }),
   });
+const send = (m: NewMessage) => store.messages.send(sendParams(m, { stored: (stored) => seen.push(stored) }));
 for (const scene of ['group', 'private'] as const) {
   // One batch: the sends of one turn of the event loop share a transaction.
   const sent = await Promise.all([0, 1, 2].map((i) => send(message(scene, i))));
@@ -48,7 +40,7 @@ for (const scene of ['group', 'private'] as const) {
   // A resend of a stored id answers with the first message, as read back.
   seen.push((await send(message(scene, 0))).message);
   const convKey = message(scene, 0).convKey;
-  seen.push(...(await store.messages.page({ appkey: 'probe', convKey, viewerId: 'a', before: undefined, limit: 10 })));
+  seen.push(...(await store.messages.page({ appkey: 'probe', convKey, viewerId: 'u1', before: undefined, limit: 10 })));
 }
 await store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,24 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/index.js';
 import type { SendParams } from '../src/store/im.js';
 import type { StoreTiming } from '../src/store/timing.js';
-
-const dirs: string[] = [];
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-timing-'));
-  dirs.push(dir);
-  return dir;
-}
+import { defer, tempDir } from './helpers.js';
+import { newMessage, sendParams } from './store-support.js';
 
 /** Collects what the `parley:store` channel publishes until the test ends (or `stop()`). */
 function listen(): { timings: StoreTiming[]; stop(): void } {
@@ -26,7 +13,7 @@ function listen(): { timings: StoreTiming[]; stop(): void } {
   const onMessage = (message: unknown) => timings.push(message as StoreTiming);
   subscribe('parley:store', onMessage);
   const stop = () => void unsubscribe('parley:store', onMessage);
-  cleanups.push(stop);
+  defer(stop);
   return { timings, stop };
 }
 
@@ -38,27 +25,12 @@ async function sqliteStore(): Promise<Store> {
     databaseUrl: undefined,
     databaseSchema: undefined,
   });
-  cleanups.push(() => store.close());
+  defer(() => store.close());
   return store;
 }
 
-const groupSend = (messageId: string, stored: () => void): SendParams => ({
-  message: {
-    appkey: 'app',
-    convKey: 'group:g1',
-    scene: 'group',
-    messageId,
-    senderId: 'u1',
-    targetId: 'g1',
-    type: 'text',
-    payload: '{"text":"hi"}',
-    senderData: '{}',
-  },
-  now: Date.now(),
-  rows: [{ ownerId: 'u1', targetId: 'g1', data: null }],
-  readerId: 'u1',
-  stored,
-});
+const groupSend = (messageId: string, stored: () => void): SendParams =>
+  sendParams(newMessage({ messageId }), { stored });
 
 /** Holds the thread for `ms`, as a push to many sockets would. */
 function busy(ms: number): void {
