@@ -53,8 +53,8 @@ export const PARTS: ReadonlyArray<readonly [name: string, frame: RegExp]> = [
   ['polling', /epoll_pwait|epoll_wait/],
 ];
 
-/** Frames of the project's own code: its sources, not its dependencies. */
-const OWN_CODE = /\/(?:server\/src|src|bench)\/[^ ]*\.ts:\d+/;
+/** Frames of the project's own code: its sources, not its dependencies'. */
+const OWN_CODE = /^(?!.*\/node_modules\/).*\/(?:server\/src|src|bench)\/[^ ]*\.ts:\d+/;
 /** Parts whose own-code frames are not the request path's: they are counted in their parts. */
 const NOT_OWN_WORK = /^(?:collector|storage|broadcast|ack)$/;
 
@@ -66,7 +66,10 @@ export interface Split {
   spans: { kept: number; seen: number };
   /** Samples by part; other threads are `thread:collector`, `thread:storage` and `thread:other`. */
   parts: Record<string, number>;
-  /** The project's functions, innermost own frame of each main-thread sample outside the collector, storage, broadcast and ack. */
+  /**
+   * The project's functions: the innermost own frame of each main-thread sample outside the collector, storage,
+   * broadcast and ack, most samples first.
+   */
   own: Array<{ frame: string; samples: number }>;
 }
 
@@ -89,7 +92,11 @@ export function split(samples: readonly Sample[], options: { busy?: number; main
     if (s.tid !== mainTid || NOT_OWN_WORK.test(part)) continue;
     const frame = s.frames.find((f) => OWN_CODE.test(f));
     if (frame) {
-      const name = frame.replace(/^JS:[*^~]?/, '').replace(/(?:file:\/\/)?\/\S*?\/((?:server\/src|src|bench)\/)/, '$1');
+      // `JS:*name file:///…/server/src/x.ts:1:2` (tiered `*`, `^` or `~`; an unnamed function has no name).
+      const name = frame
+        .replace(/^JS:[*^~]?/, '')
+        .replace(/(?:file:\/\/)?\/\S*?\/((?:server\/src|src|bench)\/)/, '$1')
+        .trim();
       own.set(name, (own.get(name) ?? 0) + 1);
     }
   }

@@ -87,6 +87,12 @@ describe('bench/perf-split', () => {
     expect(format(result)).toContain('check src/protocol/validate.ts:1:159');
   });
 
+  it("does not take a dependency's TypeScript sources for the project's own", () => {
+    const dependency = 'JS:*parse /work/main/node_modules/some-lib/src/parse.ts:3:7';
+    const result = split(parseSamples(sample(MAIN, 0.01, dependency, DISPATCH, LOOP)));
+    expect(result.own).toEqual([{ frame: 'server/src/gateway/index.ts:1:3817', samples: 1 }]);
+  });
+
   it('keeps only the spans in which the main thread was busy enough', () => {
     const result = split(parseSamples(text), { busy: 3 });
     expect(result.spans).toEqual({ kept: 1, seen: 2 });
