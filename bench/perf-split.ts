@@ -12,10 +12,14 @@
  * `--busy N` keeps only the 100 ms spans in which the main thread was sampled at least N times (at 999 Hz, 60 is a
  * thread busy 60% of the span): `im-chat`'s sides take turns, and a side's quiet spans (waking for timers) would
  * otherwise weigh as much as its steps. `--main TID` names the main thread (by default the thread sampled most);
- * `--json` prints one JSON line instead of the table. Compare two sides by a part both do alike, such as the
+ * `--sources DIR` is where `tsx` cached what it compiled (by default its own directory), whose source maps name each
+ * own frame by its source line; `--json` prints one JSON line instead of the table. Compare two sides by a part both do alike, such as the
  * broadcast's samples per socket written.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** One sample: its thread, its time in seconds and its stack, innermost frame first. */
@@ -73,8 +77,56 @@ export interface Split {
   own: Array<{ frame: string; samples: number }>;
 }
 
-/** Splits `samples` into parts; see the file's comment for `busy` and `mainTid`. */
-export function split(samples: readonly Sample[], options: { busy?: number; mainTid?: number } = {}): Split {
+/** Where a compiled position (1-based line and column, as perf names a function) came from: its source line, 1-based. */
+export type SourceLines = (file: string, line: number, column: number) => number | undefined;
+
+/** Where `tsx` keeps the modules it compiled, as `tsx` names it. */
+export function tsxCacheDir(): string {
+  return join(tmpdir(), `tsx-${process.geteuid ? process.geteuid() : userInfo().username}`);
+}
+
+/**
+ * Source lines from `tsx`'s cache (`dir`), which holds each version of each module it compiled as JSON, `{code,
+ * map}`: `tsx` compiles a module to a line or two, so perf's positions in it say little. The newest version of each
+ * source counts, as the one the recorded process ran, unless a source changed since.
+ */
+export function tsxSourceLines(dir: string): SourceLines {
+  const newest = new Map<string, { mtime: number; map: SourceMapPayload }>();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const path = join(dir, name);
+    let map: SourceMapPayload | undefined;
+    try {
+      map = (JSON.parse(readFileSync(path, 'utf8')) as { map?: SourceMapPayload }).map;
+    } catch {
+      continue;
+    }
+    const source = map?.sources?.[0];
+    if (!map || typeof source !== 'string') continue;
+    const mtime = statSync(path).mtimeMs;
+    if ((newest.get(source)?.mtime ?? -1) < mtime) newest.set(source, { mtime, map });
+  }
+  const decoded = new Map<string, SourceMap>();
+  return (file, line, column) => {
+    const entry = newest.get(file);
+    if (!entry) return undefined;
+    let map = decoded.get(file);
+    if (!map) {
+      map = new SourceMap(entry.map);
+      decoded.set(file, map);
+    }
+    const found = map.findEntry(line - 1, column - 1) as { originalLine?: number };
+    return typeof found.originalLine === 'number' ? found.originalLine + 1 : undefined;
+  };
+}
+
+/**
+ * Splits `samples` into parts; see the file's comment for `busy` and `mainTid`. With `sourceLines`, own frames are
+ * named by their source line instead of their position in the compiled module.
+ */
+export function split(
+  samples: readonly Sample[],
+  options: { busy?: number; mainTid?: number; sourceLines?: SourceLines } = {},
+): Split {
   const mainTid = options.mainTid ?? mostSampled(samples);
   const span = (s: Sample) => Math.floor(s.time * 10);
   const perSpan = new Map<number, number>();
@@ -92,11 +144,7 @@ export function split(samples: readonly Sample[], options: { busy?: number; main
     if (s.tid !== mainTid || NOT_OWN_WORK.test(part)) continue;
     const frame = s.frames.find((f) => OWN_CODE.test(f));
     if (frame) {
-      // `JS:*name file:///…/server/src/x.ts:1:2` (tiered `*`, `^` or `~`; an unnamed function has no name).
-      const name = frame
-        .replace(/^JS:[*^~]?/, '')
-        .replace(/(?:file:\/\/)?\/\S*?\/((?:server\/src|src|bench)\/)/, '$1')
-        .trim();
+      const name = ownName(frame, options.sourceLines);
       own.set(name, (own.get(name) ?? 0) + 1);
     }
   }
@@ -107,6 +155,19 @@ export function split(samples: readonly Sample[], options: { busy?: number; main
     parts,
     own: [...own].map(([frame, count]) => ({ frame, samples: count })).sort((a, b) => b.samples - a.samples),
   };
+}
+
+/**
+ * An own frame, `JS:*name file:///…/server/src/x.ts:1:2` (tiered `*`, `^` or `~`; an unnamed function has no name),
+ * as `name server/src/x.ts:line`, or with its compiled position where its source line is not known.
+ */
+function ownName(frame: string, sourceLines: SourceLines | undefined): string {
+  const match = /^JS:[*^~]?(.*?)\s*(?:file:\/\/)?(\/\S*?)\/((?:server\/src|src|bench)\/\S*?):(\d+):(\d+)$/.exec(frame);
+  if (!match) return frame;
+  const [, name, root, file, line, column] = match as unknown as [string, string, string, string, string, string];
+  const source = sourceLines?.(`${root}/${file}`, Number(line), Number(column));
+  const where = source === undefined ? `${file}:${line}:${column}` : `${file}:${source}`;
+  return name ? `${name} ${where}` : where;
 }
 
 function partOf(frames: readonly string[]): string {
@@ -147,9 +208,11 @@ export function format(result: Split, ownShown = 15): string {
 }
 
 function main(argv: readonly string[]): void {
-  const file = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.match(/^--(?:busy|main)$/));
+  const file = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.match(/^--(?:busy|main|sources)$/));
   if (!file) {
-    process.stderr.write('usage: perf-split.ts <perf script output> [--busy N] [--main TID] [--json]\n');
+    process.stderr.write(
+      'usage: perf-split.ts <perf script output> [--busy N] [--main TID] [--sources DIR] [--json]\n',
+    );
     process.exitCode = 2;
     return;
   }
@@ -159,6 +222,8 @@ function main(argv: readonly string[]): void {
   };
   const busy = option('--busy');
   const mainTid = option('--main');
+  const sourcesAt = argv.indexOf('--sources');
+  const sources = sourcesAt >= 0 ? argv[sourcesAt + 1] : tsxCacheDir();
   if ([busy, mainTid].some((n) => n !== undefined && !(Number.isInteger(n) && n >= 0))) {
     process.stderr.write('--busy and --main take a whole number\n');
     process.exitCode = 2;
@@ -167,6 +232,7 @@ function main(argv: readonly string[]): void {
   const result = split(parseSamples(readFileSync(file, 'utf8')), {
     ...(busy !== undefined ? { busy } : {}),
     ...(mainTid !== undefined ? { mainTid } : {}),
+    ...(sources ? { sourceLines: tsxSourceLines(sources) } : {}),
   });
   process.stdout.write(
     argv.includes('--json') ? `${JSON.stringify({ bench: 'perf-split', ...result })}\n` : `${format(result)}\n`,

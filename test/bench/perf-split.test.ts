@@ -1,5 +1,8 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { format, parseSamples, split } from '../../bench/perf-split.js';
+import { format, parseSamples, split, tsxSourceLines } from '../../bench/perf-split.js';
+import { tempDir } from '../../server/test/helpers.js';
 
 /** One sample as `perf script -F tid,time,ip,sym` prints it, innermost frame first. */
 function sample(tid: number, time: number, ...frames: string[]): string {
@@ -107,5 +110,42 @@ describe('bench/perf-split', () => {
     expect(result.mainTid).toBe(WORKER);
     expect(result.parts.storage).toBe(1);
     expect(result.parts['thread:other']).toBe(3);
+  });
+
+  describe("source lines from tsx's cache", () => {
+    const SOURCE = '/work/main/server/src/im/messages.ts';
+    /** A cached module as tsx writes it: generated column 10 of line 1 comes from source line `line`, column 3. */
+    const cached = (dir: string, name: string, line: 6 | 11, mtime: number) => {
+      // Base64 VLQ: generated column 10 (U), source 0 (A), line +5 (K) or +10 (U), column 2 (E).
+      const mappings = line === 6 ? 'AAAA,UAKE' : 'AAAA,UAUE';
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify({ code: '', map: { version: 3, sources: [SOURCE], names: [], mappings } }));
+      utimesSync(file, mtime, mtime);
+    };
+
+    it("maps a compiled position to its source line, from the newest of the module's versions", () => {
+      const dir = tempDir();
+      cached(dir, '1-new', 11, 2_000);
+      cached(dir, '2-old', 6, 1_000);
+      writeFileSync(join(dir, '3-not-json'), 'not json');
+      const lines = tsxSourceLines(dir);
+      expect(lines(SOURCE, 1, 13)).toBe(11);
+      expect(lines('/work/main/server/src/other.ts', 1, 13)).toBeUndefined();
+      expect(tsxSourceLines(join(dir, 'missing'))(SOURCE, 1, 13)).toBeUndefined();
+    });
+
+    it('names own frames by their source line where it is known', () => {
+      const dir = tempDir();
+      cached(dir, 'only', 6, 1_000);
+      const text = [
+        sample(MAIN, 0.01, 'JS:*publish file:///work/main/server/src/im/messages.ts:1:11', LOOP),
+        sample(MAIN, 0.02, 'JS:* file:///work/main/server/src/gateway/index.ts:1:3817', LOOP),
+      ].join('\n');
+      const result = split(parseSamples(text), { sourceLines: tsxSourceLines(dir) });
+      expect(result.own).toEqual([
+        { frame: 'publish server/src/im/messages.ts:6', samples: 1 },
+        { frame: 'server/src/gateway/index.ts:1:3817', samples: 1 },
+      ]);
+    });
   });
 });
