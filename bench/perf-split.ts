@@ -13,8 +13,8 @@
  * thread busy 60% of the span): `im-chat`'s sides take turns, and a side's quiet spans (waking for timers) would
  * otherwise weigh as much as its steps. `--main TID` names the main thread (by default the thread sampled most);
  * `--sources DIR` is where `tsx` cached what it compiled (by default its own directory), whose source maps name each
- * own frame by its source line; `--json` prints one JSON line instead of the table. Compare two sides by a part both do alike, such as the
- * broadcast's samples per socket written.
+ * own frame by its source line; `--json` prints one JSON line instead of the table. Compare two sides by a part
+ * both do alike, such as the broadcast's samples per socket written.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
@@ -77,7 +77,7 @@ export interface Split {
   own: Array<{ frame: string; samples: number }>;
 }
 
-/** Where a compiled position (1-based line and column, as perf names a function) came from: its source line, 1-based. */
+/** The source line (1-based) a compiled position came from (1-based line and column, as perf names a function). */
 export type SourceLines = (file: string, line: number, column: number) => number | undefined;
 
 /** Where `tsx` keeps the modules it compiled, as `tsx` names it. */
@@ -195,7 +195,8 @@ function mostSampled(samples: readonly Sample[]): number {
 export function format(result: Split, ownShown = 15): string {
   const pct = (n: number) => `${((n / Math.max(1, result.samples)) * 100).toFixed(1)}%`;
   const lines = [
-    `main thread ${result.mainTid}; ${result.samples} samples in ${result.spans.kept} of ${result.spans.seen} spans of 100 ms`,
+    `main thread ${result.mainTid}; ${result.samples} samples in ` +
+      `${result.spans.kept} of ${result.spans.seen} spans of 100 ms`,
     ...Object.entries(result.parts)
       .sort((a, b) => b[1] - a[1])
       .map(([name, count]) => `${name.padEnd(18)} ${String(count).padStart(7)} ${pct(count).padStart(7)}`),
