@@ -88,7 +88,7 @@ export function tsxCacheDir(): string {
 /**
  * Source lines from `tsx`'s cache (`dir`), which holds each version of each module it compiled as JSON, `{code,
  * map}`: `tsx` compiles a module to a line or two, so perf's positions in it say little. The newest version of each
- * source counts, as the one the recorded process ran, unless a source changed since.
+ * source counts: the one the recorded process ran, unless the source was edited and run again since.
  */
 export function tsxSourceLines(dir: string): SourceLines {
   const newest = new Map<string, { mtime: number; map: SourceMapPayload }>();
