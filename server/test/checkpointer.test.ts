@@ -112,7 +112,8 @@ describe('the SQLite checkpointer', () => {
     const walBytes = statSync(`${file}-wal`).size;
     expect(errors).toEqual([]);
     expect(written).toBeGreaterThan(4_000_000);
-    expect(walBytes).toBeLessThan(written / 4);
+    // As in the first test: far below everything written, with room for a late pass.
+    expect(walBytes).toBeLessThan(written / 2);
     // Once the writer pauses the log is copied and starts over; the first write after that cuts its file back.
     await new Promise((resolve) => setTimeout(resolve, 300));
     batch(1);
