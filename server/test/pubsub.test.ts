@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../src/protocol.js';
+import { MESSAGES, PUBSUB_LIMITS } from '../src/protocol.js';
 import { OPEN_APP, request, startServer } from './helpers.js';
 import {
   PRIVATE_APP,
@@ -270,6 +270,36 @@ describe('pub/sub on the server: delivery', () => {
       a: true,
     });
   });
+  it('PUB-16: the HTTP publish takes every channel a socket can use, and answers bad paths in the wire shape', async () => {
+    const { url } = await startServer();
+    const post = (channel: string) =>
+      fetch(`${url}/api/v1/apps/${OPEN_APP.appkey}/channels/${channel}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OPEN_APP.secretKey}` },
+        body: JSON.stringify({ message: 'hi' }),
+      });
+    const longest = 'c'.repeat(PUBSUB_LIMITS.channelMaxLength);
+    // 128 characters of three UTF-8 bytes each: 1 152 characters once encoded in the path.
+    const widest = '\u4E2D'.repeat(PUBSUB_LIMITS.channelMaxLength);
+    const sub = await rawUser(url, 'sub');
+    await request(sub.socket, 'subscribe', { channels: [longest, widest] });
+    for (const channel of [longest, widest]) {
+      const answer = await post(encodeURIComponent(channel));
+      expect(answer.status, channel).toBe(200);
+    }
+    await eventually(() => received(sub, 'message').length === 2, 'both published');
+    const tooLong = await post(`${longest}c`);
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toEqual({ code: 400, content: MESSAGES.channelTooLong });
+    // Past what any channel's encoding takes, the path is refused before it is read: still in the wire shape.
+    const huge = await post('c'.repeat(5000));
+    expect(huge.status).toBe(414);
+    expect(await huge.json()).toEqual({ code: 414, content: expect.any(String) });
+    const badEncoding = await post('%zz');
+    expect(badEncoding.status).toBe(400);
+    expect(await badEncoding.json()).toEqual({ code: 400, content: expect.any(String) });
+  });
+
   it('PUB-16 PUB-4: the HTTP publish takes a notification, with the rules and messages of a socket publish', async () => {
     const { url } = await startServer();
     const sub = await rawUser(url, 'sub');

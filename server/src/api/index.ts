@@ -1,7 +1,7 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppRegistry } from '../auth/apps.js';
 import type { Logger } from '../logger.js';
-import { MESSAGES } from '../protocol.js';
+import { MESSAGES, PUBSUB_LIMITS } from '../protocol.js';
 import { appStaticRoutes } from './app-static.js';
 import { healthRoutes } from './health.js';
 import { tokenRoutes } from './tokens.js';
@@ -25,18 +25,29 @@ export function createHttp(deps: HttpDeps): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance,
     forceCloseConnections: true,
+    // A path parameter may be a whole channel name (PUB-16), percent-encoded: each of its 128 UTF-16 units is at
+    // most three UTF-8 bytes (a pair of units is four), nine characters once encoded. The router's default, 100
+    // characters, refused valid channels before their check could.
+    routerOptions: { maxParamLength: PUBSUB_LIMITS.channelMaxLength * 9 },
+    // Errors the router answers before any route runs (a malformed escape, a parameter past that bound).
+    frameworkErrors: (error, request, reply) => {
+      void replyError(error, request, reply);
+    },
   });
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send({ code: status, content: MESSAGES.serverError });
-    }
-    return reply.code(status).send({ code: status, content: error.message ?? 'Bad request' });
-  });
+  app.setErrorHandler(replyError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ code: 404, content: 'Not found' }));
   healthRoutes(app, deps.isShuttingDown);
   tokenRoutes(app, { apps: deps.apps, now: deps.now });
   appStaticRoutes(app, deps.appDir);
   return app;
+}
+
+/** Answers an error in the wire's shape: its own status and message when the client caused it, else a logged 500. */
+function replyError(error: { statusCode?: number; message?: string }, request: FastifyRequest, reply: FastifyReply) {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({ code: status, content: MESSAGES.serverError });
+  }
+  return reply.code(status).send({ code: status, content: error.message ?? 'Bad request' });
 }
