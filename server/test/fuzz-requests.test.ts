@@ -13,13 +13,13 @@ import * as protocol from '../src/protocol.js';
 import { CLIENT_EVENTS, CLIENT_NOTICES, CODES } from '../src/protocol.js';
 import { request, startServer } from './helpers.js';
 import { goOnline, customerSays } from './cs-support.js';
+import { anyValue, brokenRequest, FUZZ_RUNS, type Pools } from './fuzz-support.js';
 import { login, publishParams, send } from './im-support.js';
 
 /** Requests left out: these two end or reset the connection, and have tests of their own. */
 const SKIPPED: ReadonlySet<string> = new Set([CLIENT_EVENTS.authorize, CLIENT_EVENTS.manualDisconnect]);
 const EVENTS = Object.values(CLIENT_EVENTS).filter((event) => !SKIPPED.has(event));
-/** Cases per request; `FUZZ_RUNS` sets more for a longer hunt. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const RUNS = FUZZ_RUNS;
 
 interface ZodNode {
   _zod?: { def?: Record<string, unknown> };
@@ -49,19 +49,18 @@ function wireKeys(): string[] {
   return [...keys].sort();
 }
 
-/** Ids and timestamps that exist on the server once the test has set it up. */
-interface Known {
-  ids: string[];
-  times: number[];
-  /** A message of each scene's conversation: alice with bob, the group g1, carol with team t1. */
-  sent: { private: number; group: number; cs: number };
+/** A message of each scene's conversation, once the test has set them up: alice with bob, g1, carol with t1. */
+interface Sent {
+  private: number;
+  group: number;
+  cs: number;
 }
 
 /**
  * A valid request of each kind, as the SDK sends it: the fuzzer starts from these and breaks them a field or a few
- * at a time, so that it reaches past the first checks into the handlers. `t` is a timestamp that exists.
+ * at a time, so that it reaches past the first checks into the handlers; each conversation names a message of it.
  */
-function examples(sent: Known['sent']): Record<string, Array<Record<string, unknown>>> {
+function examples(sent: Sent): Record<string, Array<Record<string, unknown>>> {
   const chat = (scene: 'private' | 'group' | 'cs', id: string) => ({
     scene,
     id,
@@ -122,139 +121,6 @@ function examples(sent: Known['sent']): Record<string, Array<Record<string, unkn
   };
 }
 
-/** Values of every JSON type, with the ids and timestamps that exist and the shapes bugs hide behind. */
-function valueArbitrary(known: Known, keys: string[]): fc.Arbitrary<unknown> {
-  const id = fc.constantFrom(...known.ids);
-  const time = fc.constantFrom(...known.times);
-  const text = fc.oneof(
-    fc.string({ maxLength: 12 }),
-    fc.constantFrom('', ' ', 'private', 'group', 'cs', 'text', 'image', '{}', '[]', 'null', '{', '{"text":"hi"}'),
-    fc.constantFrom('x'.repeat(2501), 'x'.repeat(70_000), '\u0000', '__proto__', 'constructor', 'GET'),
-  );
-  const number = fc.oneof(
-    fc.integer(),
-    fc.double({ noNaN: true }),
-    fc.constantFrom(0, -1, 1, 1.5, 10, 30, 31, 200, 300, 301, Number.MAX_SAFE_INTEGER, 1e300),
-  );
-  // Binary travels as a socket.io attachment and arrives as a Buffer.
-  const binary = fc.uint8Array({ maxLength: 8 }).map((bytes) => Buffer.from(bytes));
-  const scalar = fc.oneof(id, time, text, number, fc.boolean(), fc.constant(null), binary);
-  const { value } = fc.letrec((tie) => ({
-    value: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { weight: 6, arbitrary: scalar },
-      { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 4 }) },
-      { weight: 1, arbitrary: fc.array(fc.oneof(id, time), { maxLength: 3 }) },
-      { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...keys), tie('value'), { maxKeys: 4 }) },
-      fc.constantFrom(
-        Array.from({ length: 301 }, (_, i) => `g${i}`),
-        Array.from({ length: 21 }, () => known.sent.private),
-        ['bob', 'bob'],
-        [''],
-        [null],
-      ),
-    ),
-  }));
-  return value;
-}
-
-/**
- * Values of the same JSON type as `like`, at the edges handlers get wrong: they pass the schema's type check and
- * reach the handler's own logic (bounds, emptiness, duplicates, ids and times that do or do not exist).
- */
-function edgeOf(like: unknown, known: Known, value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  if (typeof like === 'number') {
-    return fc.oneof(
-      fc.constantFrom(...known.times, 0, -1, 1, 1.5, 29, 30, 31, 200, 201, 300, 301, 2 ** 31, Number.MAX_SAFE_INTEGER),
-      fc.integer(),
-    );
-  }
-  if (typeof like === 'string') {
-    return fc.oneof(
-      fc.constantFrom(
-        ...known.ids,
-        'private',
-        'group',
-        'cs',
-        '',
-        ' ',
-        '0',
-        'x'.repeat(61),
-        'x'.repeat(3000),
-        '{}',
-        '[]',
-        '"s"',
-        '{',
-        'GET',
-      ),
-      fc.string({ maxLength: 8 }),
-    );
-  }
-  if (typeof like === 'boolean') return fc.boolean();
-  if (Array.isArray(like)) {
-    return fc.oneof(
-      fc.array(edgeOf(like[0], known, value), { maxLength: 5 }),
-      fc.constant([...like, ...like]),
-      fc.constant(Array.from({ length: 301 }, (_, i) => (typeof like[0] === 'number' ? i : `x${i}`))),
-    );
-  }
-  if (typeof like === 'object' && like !== null) {
-    const fields = Object.entries(like);
-    if (fields.length === 0) return value;
-    return fc
-      .record({ at: fc.nat(fields.length - 1), to: value })
-      .map(({ at, to }) => ({ ...like, [(fields[at] as [string, unknown])[0]]: to }));
-  }
-  return value;
-}
-
-/**
- * A valid request of `event` broken in up to four places: a field set to an edge value of its own type, to any
- * value, or dropped; now and then another field of the wire added, or a value that is no request at all.
- */
-function paramsArbitrary(event: string, known: Known, keys: string[]): fc.Arbitrary<unknown> {
-  const bases = examples(known.sent)[event];
-  if (!bases) throw new Error(`no example of ${event}`);
-  const value = valueArbitrary(known, keys);
-  const other = fc.constantFrom(...keys, '__proto__', 'constructor');
-  const broken = fc.constantFrom(...bases).chain((base) => {
-    const own = Object.entries(base).filter(([, v]) => v !== undefined);
-    const changes: Array<fc.Arbitrary<{ key: string; value?: unknown; drop?: true }>> = [
-      fc.record({ key: other, value }),
-    ];
-    for (const [key, like] of own) {
-      changes.push(
-        fc.record({ key: fc.constant(key), value: edgeOf(like, known, value) }),
-        fc.record({ key: fc.constant(key), value: edgeOf(like, known, value) }),
-        fc.record({ key: fc.constant(key), value }),
-        fc.record({ key: fc.constant(key), drop: fc.constant(true as const) }),
-      );
-    }
-    // One change most of the time, so that the rest of the request stays valid and the change reaches its check.
-    const change = fc.oneof(...changes);
-    const list = fc.oneof(
-      { weight: 3, arbitrary: change.map((c) => [c]) },
-      { weight: 1, arbitrary: fc.array(change, { minLength: 2, maxLength: 4 }) },
-    );
-    return list.map((list) => {
-      const params = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
-      for (const c of list) {
-        if (c.drop) delete params[c.key];
-        // defineProperty: a key named __proto__ becomes an own field, as JSON.parse on the server makes it.
-        else
-          Object.defineProperty(params, c.key, {
-            value: c.value,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-      }
-      return params;
-    });
-  });
-  return fc.oneof({ weight: 9, arbitrary: broken }, { weight: 1, arbitrary: value });
-}
-
 /** Whether `ack` is a well-formed answer to a request: 200, or a client error with a message. */
 function expectClientAnswer(event: string, params: unknown, ack: Record<string, unknown>): void {
   const where = `${event} ${JSON.stringify(params)?.slice(0, 300)}`;
@@ -284,17 +150,19 @@ describe('any parameters', () => {
     const toGroup = await send(alice, 'g1', { t: 'group' });
     await goOnline(bob, 't1');
     const toTeam = (await customerSays(carol, 't1')).timestamp;
-    const known: Known = {
+    const pools: Pools = {
       ids: ['alice', 'bob', 'carol', 'g1', 't1', 'nobody', 'u1'],
       times: [toBob, toAlice, toGroup, toTeam, 0, 1, Date.now() + 60_000],
-      sent: { private: toBob, group: toGroup, cs: toTeam },
+      keys: wireKeys(),
     };
-    const keys = wireKeys();
+    const requests = examples({ private: toBob, group: toGroup, cs: toTeam });
     const sockets: ClientSocket[] = [alice, bob, carol];
 
     for (const event of EVENTS) {
+      const bases = requests[event];
+      if (!bases) throw new Error(`no example of ${event}: add one to examples()`);
       await fc.assert(
-        fc.asyncProperty(paramsArbitrary(event, known, keys), fc.nat(sockets.length - 1), async (input, who) => {
+        fc.asyncProperty(brokenRequest(bases, pools), fc.nat(sockets.length - 1), async (input, who) => {
           const ack = await request(sockets[who] as ClientSocket, event, input);
           expectClientAnswer(event, input, ack);
         }),
@@ -304,7 +172,7 @@ describe('any parameters', () => {
     // Notices have no answer; whatever they carry, the connection stays and later requests are served.
     for (const notice of Object.values(CLIENT_NOTICES)) {
       fc.assert(
-        fc.property(valueArbitrary(known, keys), (input) => {
+        fc.property(anyValue(pools), (input) => {
           alice.emit(notice, input);
         }),
         { numRuns: RUNS },

@@ -1,0 +1,174 @@
+/**
+ * The HTTP API fed generated input: the product app's calls (spec §7), the app servers' otp and publish calls, and
+ * the upload storage's paths. Whatever arrives, the answer is the route's own shape with a client error at worst
+ * (never a 500, which is what an exception the handlers did not expect becomes), and the server still serves valid
+ * calls afterwards.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CODES } from '../src/protocol.js';
+import { UPLOAD_PATH } from '../src/uploads/service.js';
+import { SECURE_APP, tempDir } from './helpers.js';
+import { anyValue, brokenRequest, FUZZ_RUNS, type Pools } from './fuzz-support.js';
+import { PHONE, startProductServer } from './product-support.js';
+
+/** An answer as it came: the HTTP status and the JSON body (null when the body is not JSON). */
+interface Answer {
+  status: number;
+  body: Record<string, unknown> | null;
+}
+
+async function answerOf(res: Response): Promise<Answer> {
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return { status: res.status, body: null };
+  }
+}
+
+/** Server errors are never an answer to input; client errors carry `{code, content}` with the same code. */
+function expectWireAnswer(where: string, { status, body }: Answer): void {
+  expect(status, where).toBeLessThan(500);
+  if (status >= 400) {
+    expect(body, where).toMatchObject({ code: status, content: expect.any(String) as unknown });
+  }
+}
+
+/** A product answer: `{ret}`, or a refusal `{err, code}` the app shows; a body that is no object is a 400. */
+function expectProductAnswer(where: string, answer: Answer): void {
+  expectWireAnswer(where, answer);
+  if (answer.status !== 200) return;
+  const body = answer.body ?? {};
+  if ('ret' in body) return;
+  expect(body, where).toMatchObject({ err: expect.any(String) as unknown, code: expect.any(String) as unknown });
+  expect((body['err'] as string).length, where).toBeGreaterThan(0);
+}
+
+const describeInput = (input: unknown) => JSON.stringify(input)?.slice(0, 300) ?? String(input);
+
+describe('any HTTP input', () => {
+  it('gets an answer in each route’s shape, never a 500, and the server keeps serving', async () => {
+    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3: undefined } });
+    await p.call('member/send_code', { phone: PHONE });
+    const login = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
+    const token = login.ret.token as string;
+    const id = login.ret.id as string;
+    const upload = await p.call('member/qiniu_token', { token });
+    const img = `${upload.url_prefix as string}${upload.key_prefix as string}${'a'.repeat(32)}.png`;
+    const common = { app: 'h5', i18n: 'en' };
+    // The calls as the app makes them; `member/logout` last, since it ends the session the others use.
+    const product: Array<[path: string, bases: Array<Record<string, unknown>>]> = [
+      ['index/config', [common]],
+      ['member/send_code', [{ ...common, phone: '13900139000', quhao: '86' }]],
+      ['member/login', [{ ...common, phone: PHONE, code: '123456', agree: true, quhao: '86' }]],
+      ['member/info', [{ ...common, token }]],
+      ['member/profile', [{ ...common, token, id }]],
+      [
+        'member/profile_update',
+        [
+          { ...common, token, username: 'Nick' },
+          { ...common, token, img },
+        ],
+      ],
+      ['member/qiniu_token', [{ ...common, token }]],
+      ['member/logout', [{ ...common, token }]],
+    ];
+    const pools: Pools = {
+      ids: [id, 'nobody', PHONE, token, img],
+      times: [p.now(), 0, 1],
+      keys: [...new Set(product.flatMap(([, bases]) => bases.flatMap((b) => Object.keys(b))))],
+    };
+    const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${p.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then(answerOf);
+
+    for (const [path, bases] of product) {
+      await fc.assert(
+        fc.asyncProperty(brokenRequest(bases, pools), async (input) => {
+          expectProductAnswer(`${path} ${describeInput(input)}`, await postJson(`/index.php/api/${path}`, input));
+        }),
+        { numRuns: FUZZ_RUNS },
+      );
+    }
+
+    // The app servers' calls, with the app's secret and without it.
+    const bearer = fc.constantFrom(`Bearer ${SECURE_APP.secretKey}`, 'Bearer wrong', SECURE_APP.secretKey, '');
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest([{ appkey: SECURE_APP.appkey, userId: 'alice', ttlMs: 60_000 }], pools),
+        bearer,
+        async (input, authorization) => {
+          const answer = await postJson('/api/v1/tokens/otp', input, { authorization });
+          expectWireAnswer(`otp ${describeInput(input)}`, answer);
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+    const channel = fc.oneof(
+      fc.constantFrom('news', 'a%20b', '%00', 'x'.repeat(200), '..', '%2F'),
+      fc.string({ minLength: 1, maxLength: 10 }).map(encodeURIComponent),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest(
+          [{ message: 'hi', qos: 1, guid: 'g1', notification: { title: 't', body: 'b', badge: 1 } }],
+          pools,
+        ),
+        channel,
+        bearer,
+        async (input, name, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/channels/${name}/messages`;
+          expectWireAnswer(`publish ${name} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    // Bodies that are not JSON objects, or not JSON at all, on every route.
+    const routes = [...product.map(([path]) => `/index.php/api/${path}`), '/api/v1/tokens/otp'];
+    const raw = fc.oneof(
+      fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),
+      fc.string({ maxLength: 20 }),
+    );
+    const type = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'image/png');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), raw, type, async (route, body, contentType) => {
+        const res = await fetch(`${p.url}${route}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+        expectWireAnswer(`${route} ${contentType} ${JSON.stringify(body)}`, await answerOf(res));
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    // Paths into the upload storage: missing files, traversal, odd encodings.
+    const stored = fc.oneof(
+      fc.constantFrom('../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '%00', 'a/../../b', '.tmp/x', '', '%', '%zz'),
+      fc.string({ maxLength: 16 }).map(encodeURIComponent),
+    );
+    await fc.assert(
+      fc.asyncProperty(stored, async (path) => {
+        const res = await fetch(`${p.url}${UPLOAD_PATH}/${path}`);
+        const answer = await answerOf(res);
+        expect(answer.status, path).toBeLessThan(500);
+        expect([CODES.OK, 400, 403, 404], path).toContain(answer.status);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+    // Any value at all as the whole body of a product call.
+    await fc.assert(
+      fc.asyncProperty(anyValue(pools), async (input) => {
+        expectProductAnswer(`member/info ${describeInput(input)}`, await postJson('/index.php/api/member/info', input));
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    // Still serving: a fresh login works.
+    p.advance(60_000);
+    await p.call('member/send_code', { phone: PHONE });
+    const again = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
+    expect(again.ret.id).toBe(id);
+  }, 120_000);
+});
