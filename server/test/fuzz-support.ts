@@ -129,7 +129,7 @@ export function brokenRequest(bases: ReadonlyArray<Record<string, unknown>>, poo
       { weight: 1, arbitrary: fc.array(change, { minLength: 2, maxLength: 4 }) },
     );
     return list.map((list) => {
-      const params = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
+      const params = copyPlain(base) as Record<string, unknown>;
       for (const c of list) {
         if (c.drop) delete params[c.key];
         // defineProperty: a key named __proto__ becomes an own field, as JSON.parse on the server makes it.
@@ -145,4 +145,13 @@ export function brokenRequest(bases: ReadonlyArray<Record<string, unknown>>, poo
     });
   });
   return fc.oneof({ weight: 9, arbitrary: broken }, { weight: 1, arbitrary: value });
+}
+
+/** A copy of plain objects and arrays, all the way down; anything else (functions, instances) is kept as it is. */
+function copyPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyPlain);
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyPlain(v)]));
+  }
+  return value;
 }

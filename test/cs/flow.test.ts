@@ -247,6 +247,10 @@ describe("CS validation (the spec's messages)", () => {
     const required = { code: 400, content: 'customer is required.' };
     await expect(team.accept({} as never)).rejects.toMatchObject(required);
     await expect(team.accept({ customer: { data: { a: 1 } } } as never)).rejects.toMatchObject(required);
+    // An id that is neither a string nor a number is no customer, not "[object Object]" on the wire.
+    for (const id of [{ a: 1 }, ['c'], true, [Object.create(null)]]) {
+      await expect(team.accept({ customer: { id, data: { a: 1 } } } as never)).rejects.toMatchObject(required);
+    }
     const empty = { code: 400, content: 'customer data must be non-empty object.' };
     await expect(team.accept({ customer: { id: 'c', data: {} } })).rejects.toMatchObject(empty);
     await expect(team.accept({ customer: { id: 'c' } } as never)).rejects.toMatchObject(empty);

@@ -137,6 +137,27 @@ describe('IM flows on the fake server', () => {
     expect(server.requests('IM_HISTORY')[0]?.params).toEqual({ id: 'bob', scene: 'private', limit: 10 });
   });
 
+  it('IMC-5: a history limit that is not a number asks for the default page; a number is rounded into 1..30', async () => {
+    const { im, server } = await connectedIm();
+    const asked = () => server.requests('IM_HISTORY').at(-1)?.params as { limit: number };
+    const cases = [
+      ['5', 10],
+      [{}, 10],
+      [Object.create(null), 10],
+      [Number.NaN, 10],
+      [Number.POSITIVE_INFINITY, 10],
+      [2.9, 2],
+      [0, 1],
+      [1000, 30],
+    ] as const;
+    for (const [i, [limit, sent]] of cases.entries()) {
+      // A group of its own each time: a page already cached would not be asked for.
+      await im.history({ type: 'group', id: `g${i}`, limit: limit as never });
+      expect(server.requests('IM_HISTORY'), `case ${i}`).toHaveLength(i + 1);
+      expect(asked().limit, `case ${i}`).toBe(sent);
+    }
+  });
+
   it('IMC-6: mark as read sends the newest time and clears unread; the other side reading fires MESSAGE_READ', async () => {
     const { im, server, fake } = await connectedIm();
     fake.fromPeer('bob', 'one', false);

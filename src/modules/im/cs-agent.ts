@@ -2,7 +2,6 @@ import {
   CLIENT_EVENTS,
   CLIENT_NOTICES,
   CS_MESSAGE_TYPES,
-  LIMITS,
   SERVER_PUSHES,
   nextCustomerStatus,
   readWireImMessage,
@@ -19,6 +18,7 @@ import { customerOf, transitionOf } from './cs-message.js';
 import { fromWire } from './message.js';
 import type { ImState } from './state.js';
 import { conversationOf, type ConversationList, type CsMessage } from './types.js';
+import { historyLimit } from './validate.js';
 import type { ImWire } from './wire.js';
 
 /** A live session: one customer of one team watched by this client (`csteam().liveSession`). */
@@ -186,7 +186,7 @@ export class CsAgent {
     lastTimestamp?: number;
     limit?: number;
   }): Promise<CsMessage[]> {
-    const limit = Math.min(LIMITS.historyMaxLimit, Math.max(1, Math.floor(params.limit ?? LIMITS.historyDefaultLimit)));
+    const limit = historyLimit(params.limit);
     const before =
       typeof params.lastTimestamp === 'number' && params.lastTimestamp > 0 ? params.lastTimestamp : undefined;
     const page = await this.#wire.history({ type: 'cs', id: params.customerId, teamId: params.teamId }, before, limit);

@@ -88,12 +88,9 @@ export class CsTeam {
   async accept(options: { customer: { id: string | number; data: Record<string, unknown> } }): Promise<CsMessage> {
     this.#me();
     const customer = options?.customer;
-    if (
-      !isPlainObject(customer) ||
-      customer.id === undefined ||
-      customer.id === null ||
-      String(customer.id).trim() === ''
-    ) {
+    // An id is a string or a number, as everywhere; anything else would go out as "[object Object]".
+    const id: unknown = isPlainObject(customer) ? customer.id : undefined;
+    if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') {
       throw ParleyError.badRequest('csCustomerRequired');
     }
     if (!isPlainObject(customer.data) || Object.keys(customer.data).length === 0) {
@@ -101,7 +98,7 @@ export class CsTeam {
     }
     return this.#deps.agent.act(
       CLIENT_EVENTS.csAccept,
-      { teamId: this.teamId, customer: { id: String(customer.id), data: JSON.stringify(customer.data) } },
+      { teamId: this.teamId, customer: { id: String(id), data: JSON.stringify(customer.data) } },
       customer.data,
     );
   }

@@ -1,4 +1,4 @@
-import { CLIENT_EVENTS, CODES, LIMITS } from '../../protocol/index.js';
+import { CLIENT_EVENTS, CODES } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import type { Subscribable } from '../../core/emitter.js';
 import { ParleyError } from '../../core/errors.js';
@@ -27,7 +27,7 @@ import {
   type MessageTarget,
   type TextPayload,
 } from './types.js';
-import { validateBatch, validateConversation, validateId, validateRef } from './validate.js';
+import { historyLimit, validateBatch, validateConversation, validateId, validateRef } from './validate.js';
 import { ImWire, teamOf } from './wire.js';
 import { ImGroupsAndPresence } from './groups-presence.js';
 import { Outbox } from './outbox.js';
@@ -156,7 +156,8 @@ export class Im extends ImGroupsAndPresence {
 
   /**
    * Messages of a conversation older than `lastTimestamp` (exclusive; the newest when absent), oldest first, at most
-   * `limit` (default 10, at most 30). Served from the local cache when it holds them, else from the server.
+   * `limit` (default 10, at most 30; one that is not a number means the default). Served from the local cache when it
+   * holds them, else from the server.
    */
   async history(options: {
     type: 'private' | 'group' | 'cs';
@@ -166,10 +167,7 @@ export class Im extends ImGroupsAndPresence {
   }): Promise<Message[]> {
     this.#me();
     const ref = validateRef(options);
-    const limit = Math.min(
-      LIMITS.historyMaxLimit,
-      Math.max(1, Math.floor(options.limit ?? LIMITS.historyDefaultLimit)),
-    );
+    const limit = historyLimit(options.limit);
     const before =
       typeof options.lastTimestamp === 'number' && options.lastTimestamp > 0 ? options.lastTimestamp : undefined;
     const cache = this.#state.cache(ref);

@@ -12,6 +12,15 @@ export function validateIds(ids: unknown): string[] {
   return strings;
 }
 
+/**
+ * A history page's size: a number is rounded down into 1..30; anything else (absent, or not a finite number) is the
+ * default, 10.
+ */
+export function historyLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isFinite(limit)) return LIMITS.historyDefaultLimit;
+  return Math.min(LIMITS.historyMaxLimit, Math.max(1, Math.floor(limit)));
+}
+
 /** Checks one id; `key` names the message for an empty one. */
 export function validateId(id: unknown, key: 'userIdEmpty' | 'groupIdEmpty' | 'idEmpty'): string {
   if ((typeof id !== 'string' && typeof id !== 'number') || String(id).trim() === '') throw ParleyError.badRequest(key);
