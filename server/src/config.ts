@@ -63,6 +63,8 @@ export interface ServerConfig {
   apps: AppConfig[];
   /** How long a disconnected session's sid stays valid for a `reconnected`. Env `PARLEY_SESSION_TTL_MS`. @default 600000 */
   sessionTtlMs: number;
+  /** A connection that has not authorized this long after it opened is closed. Env `PARLEY_AUTHORIZE_TIMEOUT_MS`. @default 30000 */
+  authorizeTimeoutMs: number;
   /** Directory of the built product app, served at `/h5/`. Env `PARLEY_APP_DIR`. @default `<server>/../demo-app/dist` */
   appDir: string;
   /** Request rate limit per connection. Env `PARLEY_RATE_LIMIT_PER_SECOND`, `PARLEY_RATE_LIMIT_BURST`. */
@@ -174,6 +176,7 @@ const configSchema = z.object({
   logLevel: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   apps: z.optional(z.array(appSchema, { error: 'must be an array of apps' })),
   sessionTtlMs: z._default(intIn(1000, 2_592_000_000), 600_000),
+  authorizeTimeoutMs: z._default(intIn(100, 86_400_000), 30_000),
   appDir: z._default(nonEmpty('a directory path'), DEFAULT_APP_DIR),
   rateLimit: z._default(
     z.object({
@@ -224,6 +227,7 @@ const ENV_NAMES: Record<string, string> = {
   logLevel: 'LOG_LEVEL',
   apps: 'PARLEY_APPS',
   sessionTtlMs: 'PARLEY_SESSION_TTL_MS',
+  authorizeTimeoutMs: 'PARLEY_AUTHORIZE_TIMEOUT_MS',
   appDir: 'PARLEY_APP_DIR',
   'rateLimit.perSecond': 'PARLEY_RATE_LIMIT_PER_SECOND',
   'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
@@ -285,6 +289,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     logLevel: c.logLevel,
     apps,
     sessionTtlMs: c.sessionTtlMs,
+    authorizeTimeoutMs: c.authorizeTimeoutMs,
     appDir: c.appDir,
     rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
     pubsubHistory: { maxMessages: c.pubsubHistory.maxMessages, maxAgeMs: c.pubsubHistory.maxAgeMs },
@@ -339,6 +344,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     sqlite: get('PARLEY_SQLITE'),
     logLevel: get('LOG_LEVEL'),
     sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
+    authorizeTimeoutMs: num('PARLEY_AUTHORIZE_TIMEOUT_MS'),
     appDir: get('PARLEY_APP_DIR'),
     publicUrl: get('PARLEY_PUBLIC_URL'),
     uploads: readUploadEnv(get),

@@ -91,7 +91,14 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     allowEIO3: true,
     cors: { origin: true },
   });
-  const gateway = createGateway({ io, sessions, rateLimit: config.rateLimit, logger, now });
+  const gateway = createGateway({
+    io,
+    sessions,
+    rateLimit: config.rateLimit,
+    authorizeTimeoutMs: config.authorizeTimeoutMs,
+    logger,
+    now,
+  });
   registerPing(gateway, now);
 
   // One node keeps presence in memory; with REDIS_URL, nodes share presence and online counts through Redis.

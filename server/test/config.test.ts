@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       dataDir: './data',
       logLevel: 'info',
       sessionTtlMs: 600_000,
+      authorizeTimeoutMs: 30_000,
       rateLimit: { perSecond: 50, burst: 100 },
     });
     expect(config.apps).toEqual([DEMO_APP]);
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       PARLEY_DATA_DIR: '/var/parley',
       LOG_LEVEL: 'debug',
       PARLEY_SESSION_TTL_MS: '5000',
+      PARLEY_AUTHORIZE_TIMEOUT_MS: '2500',
       PARLEY_RATE_LIMIT_PER_SECOND: '7',
     });
     expect(config).toMatchObject({
@@ -37,6 +39,7 @@ describe('loadConfig', () => {
       dataDir: '/var/parley',
       logLevel: 'debug',
       sessionTtlMs: 5000,
+      authorizeTimeoutMs: 2500,
       rateLimit: { perSecond: 7, burst: 100 },
     });
   });
@@ -114,5 +117,13 @@ describe('loadConfig', () => {
 
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
+  });
+
+  it('refuses an authorize timeout out of range', () => {
+    for (const value of ['50', '86400001', 'soon']) {
+      expect(() => loadConfig({ PARLEY_AUTHORIZE_TIMEOUT_MS: value })).toThrow(
+        /authorizeTimeoutMs \(from PARLEY_AUTHORIZE_TIMEOUT_MS\)/,
+      );
+    }
   });
 });

@@ -298,6 +298,26 @@ describe('gateway: requests', () => {
     expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 429 });
   });
 
+  it('closes a connection that has not authorized in time, and keeps one that has', async () => {
+    const { url } = await startServer({ authorizeTimeoutMs: 300 }, WITHOUT_CS);
+    const closed = (socket: Awaited<ReturnType<typeof connect>>) =>
+      new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+    const silent = await connect(url);
+    const silentClosed = closed(silent);
+    const refused = await connect(url);
+    const refusedClosed = closed(refused);
+    expect(await request(refused, 'authorize', authorizeParams({ appkey: 'no-such-app' }))).toMatchObject({
+      code: 401,
+    });
+    const member = await connect(url);
+    await request(member, 'authorize', authorizeParams());
+    expect(await silentClosed).toBe('io server disconnect');
+    expect(await refusedClosed).toBe('io server disconnect');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(member.connected).toBe(true);
+    expect(await request(member, 'PARLEY_PING', {})).toMatchObject({ code: 200 });
+  });
+
   it('acks manualDisconnect and then closes the connection', async () => {
     const { url } = await startServer({}, WITHOUT_CS);
     const socket = await connect(url);

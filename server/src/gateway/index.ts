@@ -68,6 +68,8 @@ export interface GatewayDeps {
   io: Server;
   sessions: SessionService;
   rateLimit: RateLimitConfig;
+  /** A connection not authorized this long after it opened is closed; an idle unknown socket costs memory. */
+  authorizeTimeoutMs: number;
   logger: Logger;
   now: () => number;
 }
@@ -249,11 +251,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
       log: logger.child({ socket: socket.id }),
     });
     connections.set(socket.id, conn);
+    // Clients authorize as soon as they connect (and resend while unanswered); a socket that never does, or whose
+    // authorize was refused, is closed, so that idle unknown connections cannot pile up.
+    const deadline = setTimeout(() => {
+      if (conn.session || !socket.connected) return;
+      conn.log.debug('not authorized in time; closing');
+      socket.disconnect(true);
+    }, deps.authorizeTimeoutMs);
+    deadline.unref();
     socket.onAny((event: unknown, ...args: unknown[]) => {
       if (typeof event !== 'string') return;
       dispatch(conn, event, args).catch((err: unknown) => conn.log.error({ err, event }, 'dispatch failed'));
     });
     socket.on('disconnect', (reason) => {
+      clearTimeout(deadline);
       connections.delete(socket.id);
       const sid = conn.session?.sid;
       conn.log.debug({ reason, sid }, 'disconnected');
