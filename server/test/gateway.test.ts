@@ -199,6 +199,29 @@ describe('gateway: requests', () => {
     expect(socket.connected).toBe(true);
   });
 
+  it('refuses parameters holding the NUL character with 400, before any handler', async () => {
+    const { url, server } = await startServer({}, WITHOUT_CS);
+    let handled = 0;
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => Promise.resolve((handled += 1)),
+    });
+    const socket = await connect(url);
+    const nul = { code: 400, content: MESSAGES.nulCharacter };
+    expect(await request(socket, 'authorize', authorizeParams({ userId: 'al\u0000ice' }))).toMatchObject(nul);
+    await request(socket, 'authorize', authorizeParams());
+    for (const params of [{ a: 'x\u0000' }, { a: [{ b: ['\u0000'] }] }, { ['k\u0000']: 1 }]) {
+      expect(await request(socket, 'CS_MY_TEAMS', params)).toMatchObject(nul);
+    }
+    expect(handled).toBe(0);
+    // Escaped in JSON text it is no NUL character, and binary is not text: both pass.
+    expect(await request(socket, 'CS_MY_TEAMS', { a: '{"t":"\\u0000"}', b: Buffer.from([0]) })).toMatchObject({
+      code: 200,
+    });
+    expect(handled).toBe(1);
+  });
+
   it('ignores unknown events and requests without an ack', async () => {
     const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_MY_TEAMS', {

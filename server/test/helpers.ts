@@ -2,9 +2,11 @@
  * Test fixtures: a server in-process on an ephemeral port, socket.io clients, temp dirs, and cleanup that runs
  * after each test in reverse order of creation.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach } from 'vitest';
 import { loadConfig, type AppConfig, type ServerConfig } from '../src/config.js';
@@ -132,4 +134,15 @@ export function nextServerDisconnect(server: ParleyServer): Promise<void> {
       });
     });
   });
+}
+
+/** A PostgreSQL schema of its own for one test on the server at `url`, dropped after the test. */
+export function freshPgSchema(url: string): string {
+  const schema = `parley_test_${randomBytes(6).toString('hex')}`;
+  defer(async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`).finally(() => client.end());
+  });
+  return schema;
 }

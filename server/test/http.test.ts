@@ -101,6 +101,28 @@ describe('http', () => {
     }
   });
 
+  it('refuses a body or path holding the NUL character with 400, on every route', async () => {
+    const { url } = await startServer();
+    const nul = { code: 400, content: MESSAGES.nulCharacter };
+    const otp = await otpRequest(url, { appkey: SECURE_APP.appkey, userId: 'a\u0000b' });
+    expect(otp.status).toBe(400);
+    expect(await otp.json()).toEqual(nul);
+    const product = await fetch(`${url}/index.php/api/member/send_code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '13800138000', extra: { deep: ['x\u0000'] } }),
+    });
+    expect(product.status).toBe(400);
+    expect(await product.json()).toEqual(nul);
+    const channel = await fetch(`${url}/api/v1/apps/${SECURE_APP.appkey}/channels/a%00b/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SECURE_APP.secretKey}` },
+      body: JSON.stringify({ message: 'hi' }),
+    });
+    expect(channel.status).toBe(400);
+    expect(await channel.json()).toEqual(nul);
+  });
+
   it('answers unknown routes with 404 in the wire shape', async () => {
     const { url } = await startServer();
     const res = await fetch(`${url}/api/v1/nothing`);

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppRegistry } from '../auth/apps.js';
 import type { Logger } from '../logger.js';
-import { MESSAGES, PUBSUB_LIMITS } from '../protocol.js';
+import { holdsNul } from '../nul.js';
+import { CODES, MESSAGES, PUBSUB_LIMITS } from '../protocol.js';
 import { appStaticRoutes } from './app-static.js';
 import { healthRoutes } from './health.js';
 import { tokenRoutes } from './tokens.js';
@@ -35,6 +36,12 @@ export function createHttp(deps: HttpDeps): FastifyInstance {
     },
   });
   app.setErrorHandler(replyError);
+  // PostgreSQL keeps no U+0000 in text: refused here for every route and store alike, as on the socket (REQ-10).
+  app.addHook('preHandler', async (request, reply) => {
+    if (holdsNul(request.body) || holdsNul(request.params)) {
+      await reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: MESSAGES.nulCharacter });
+    }
+  });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ code: 404, content: 'Not found' }));
   healthRoutes(app, deps.isShuttingDown);
   tokenRoutes(app, { apps: deps.apps, now: deps.now });

@@ -4,6 +4,7 @@ import type { RateLimitConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Pusher } from '../push.js';
+import { holdsNul } from '../nul.js';
 import {
   CLIENT_EVENTS,
   CLIENT_NOTICES,
@@ -224,6 +225,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return;
     }
     if (!known) return;
+    if (holdsNul(params)) {
+      reply(conn, ack, fail(CODES.BAD_REQUEST, MESSAGES.nulCharacter));
+      return;
+    }
     if (event === CLIENT_EVENTS.authorize) {
       reply(conn, ack, await authorize(conn, params));
     } else if (event === CLIENT_EVENTS.manualDisconnect) {
