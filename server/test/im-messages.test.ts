@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES, privateConversationId } from '../src/protocol.js';
-import { OPEN_APP, authorizeParams, connect, defer, request, startServer } from './helpers.js';
+import { OPEN_APP, authorizeParams, connect, freshPgSchema, request, startServer } from './helpers.js';
 import { collect, content, guid, leave, login, next, publishParams, send, settled } from './im-support.js';
 
 interface WireMessage {
@@ -316,12 +314,7 @@ const pgUrl = process.env['PARLEY_TEST_PG'];
 
 describe.runIf(Boolean(pgUrl))('IM on PostgreSQL', () => {
   it('IM-3, IM-5: concurrent sends and re-sends keep one message each, with increasing timestamps', async () => {
-    const databaseSchema = `parley_test_${randomBytes(6).toString('hex')}`;
-    defer(async () => {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${databaseSchema}" cascade`).finally(() => client.end());
-    });
+    const databaseSchema = freshPgSchema(pgUrl as string);
     const { url } = await startServer({ databaseUrl: pgUrl, databaseSchema });
     const alice = await login(url, 'alice');
     const bob = await login(url, 'bob');

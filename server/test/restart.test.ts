@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { authorizeParams, connect, defer, request, startServer, tempDir } from './helpers.js';
+import { authorizeParams, connect, freshPgSchema, request, startServer, tempDir } from './helpers.js';
 
 const pgUrl = process.env['PARLEY_TEST_PG'];
 
@@ -27,12 +25,7 @@ describe('server restart', () => {
 
 describe.runIf(Boolean(pgUrl))('server restart on PostgreSQL', () => {
   it('keeps sessions across a restart', async () => {
-    const databaseSchema = `parley_test_${randomBytes(6).toString('hex')}`;
-    defer(async () => {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${databaseSchema}" cascade`).finally(() => client.end());
-    });
+    const databaseSchema = freshPgSchema(pgUrl as string);
     const first = await startServer({ databaseUrl: pgUrl, databaseSchema });
     const sid = (await request(await connect(first.url), 'authorize', authorizeParams()))['sid'];
     await first.server.close();

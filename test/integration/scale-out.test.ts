@@ -3,9 +3,7 @@
  * Redis (PARLEY_TEST_REDIS), with SDK clients on either, and one SQLite node restarted under its clients. Each test
  * gets its own PostgreSQL schema and Redis key prefix, removed after it.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -16,7 +14,7 @@ import {
   type UserPresenceEvent,
 } from '../../src/index.js';
 import type { ServerConfig } from '../../server/src/config.js';
-import { OPEN_APP, defer, startServer, tempDir } from '../../server/test/helpers.js';
+import { OPEN_APP, defer, freshPgSchema, startServer, tempDir } from '../../server/test/helpers.js';
 import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 import { eventually, imUser, lossyTransport, untilStatus } from './support.js';
 
@@ -44,12 +42,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Two nodes on one PostgreSQL schema and one Redis prefix of their own. */
 async function twoNodes(): Promise<{ a: string; b: string }> {
-  const databaseSchema = `parley_test_${randomBytes(6).toString('hex')}`;
-  defer(async () => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    await client.query(`drop schema if exists "${databaseSchema}" cascade`).finally(() => client.end());
-  });
+  const databaseSchema = freshPgSchema(pgUrl as string);
   const shared: Partial<ServerConfig> = { databaseUrl: pgUrl, databaseSchema, redisUrl, redisPrefix: redisPrefix() };
   // One after the other: the first migrates the schema.
   const a = await startServer(shared);
