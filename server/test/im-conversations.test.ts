@@ -112,16 +112,19 @@ describe('IM: conversations', () => {
     expect((await list(alice))[0]?.unread).toBe(1);
   });
 
-  it('IM-18: remove hides a conversation until its next message', async () => {
+  it('IM-18: remove hides a conversation until its next message, and unpins it', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');
     const bob = await login(url, 'bob');
     await send(bob, 'alice');
+    await content(alice, 'topConversation', { type: 'private', targetId: 'bob', top: true });
     await content(alice, 'removeConversation', { type: 'private', targetId: 'bob' });
     expect(await list(alice)).toEqual([]);
     expect(await list(bob)).toHaveLength(1);
     const ts = await send(bob, 'alice');
-    expect(await list(alice)).toEqual([expect.objectContaining({ lmsg: expect.objectContaining({ ts }) })]);
+    expect(await list(alice)).toEqual([
+      expect.objectContaining({ top: false, unread: 2, lmsg: expect.objectContaining({ ts }) }),
+    ]);
   });
 
   it('IM-16: a conversation whose every message I deleted is not listed', async () => {

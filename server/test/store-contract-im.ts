@@ -254,7 +254,8 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     expect(await c.remove(ref)).toBe(true);
     expect(await c.remove({ ...ref, targetId: 'nobody' })).toBe(false);
     expect((await c.list('app', 'alice', 10)).map((r) => r.targetId)).toEqual(['g1']);
-    // A later message shows it again; an older one does not move lastTs back; null data keeps the data.
+    // A later message shows it again, unpinned (IM-18); an older one does not move lastTs back; null data keeps the
+    // data.
     await c.touch({
       appkey: 'app',
       scene: 'private',
@@ -262,7 +263,7 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
       lastTs: 50,
       rows: [{ ownerId: 'alice', targetId: 'bob', data: null }],
     });
-    expect(await c.find(ref)).toMatchObject({ removed: false, lastTs: 100, data: '{"n":"Bob"}', top: true });
+    expect(await c.find(ref)).toMatchObject({ removed: false, lastTs: 100, data: '{"n":"Bob"}', top: false });
     expect(await c.list('app', 'alice', 1)).toHaveLength(1);
   });
 

@@ -190,9 +190,10 @@ export function createConversationStore(
     async remove({ appkey, ownerId, scene, targetId }) {
       // Before and after: a group message stored while the update runs may have marked the row shown again.
       if (scene === 'group') shown?.forget(appkey, ownerId, targetId);
+      // IM-18: removing also unpins, so a conversation that comes back comes back unpinned, as the SDK shows it.
       const result = await db
         .updateTable('im_conversations')
-        .set({ removed: 1 })
+        .set({ removed: 1, top: 0 })
         .where('appkey', '=', appkey)
         .where('owner_id', '=', ownerId)
         .where('scene', '=', scene)
