@@ -160,6 +160,88 @@ describe('IM end to end', () => {
     await cleared;
   });
 
+  it('IM-7: sending reads the conversation: unread drops to 0 live, on my other device, and after a reload', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const phone = await imUser(url, 'bob');
+    const laptop = await imUser(url, 'bob');
+    await phone.im.latestConversations();
+    await laptop.im.latestConversations();
+    for (const t of ['one', 'two']) {
+      await alice.im.sendMessage({
+        message: alice.im.createTextMessage({ text: t, to: { type: 'private', id: 'bob' } }),
+      });
+    }
+    await eventually(async () => (await phone.im.latestConversations()).unreadTotal === 2, 'two unread on the phone');
+    await eventually(async () => (await laptop.im.latestConversations()).unreadTotal === 2, 'two unread on the laptop');
+    await phone.im.sendMessage({
+      message: phone.im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'alice' } }),
+    });
+    expect((await phone.im.latestConversations()).conversations[0]).toMatchObject({ userId: 'alice', unread: 0 });
+    await eventually(async () => (await laptop.im.latestConversations()).unreadTotal === 0, 'read on the laptop too');
+    const reloaded = await imUser(url, 'bob');
+    expect((await reloaded.im.latestConversations()).unreadTotal).toBe(0);
+  });
+
+  it('IM-16: deleting a conversation’s newest messages shows the one before, fetched when not held, or drops it', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const send = (t: string) =>
+      alice.im.sendMessage({ message: alice.im.createTextMessage({ text: t, to: { type: 'private', id: 'bob' } }) });
+    const older = await send('older');
+    // Bob starts after the first message: his list has it, his cache of the conversation does not.
+    const bob = await imUser(url, 'bob');
+    expect((await bob.im.latestConversations()).conversations[0]).toMatchObject({ unread: 1 });
+    const arriving = nextIm(bob, 'PRIVATE_MESSAGE_RECEIVED');
+    await send('newer');
+    const newer = await arriving;
+    expect((await bob.im.latestConversations()).unreadTotal).toBe(2);
+    await bob.im.deleteMessage({ messages: [newer] });
+    const after = (await bob.im.latestConversations()).conversations;
+    expect(after.map((c) => [c.userId, c.lastMessage.messageId, c.unread])).toEqual([['alice', older.messageId, 1]]);
+    // Deleting the last one left drops the conversation, as a reload from the server shows it.
+    const [left] = await bob.im.history({ type: 'private', id: 'alice' });
+    await bob.im.deleteMessage({ messages: [left as Message] });
+    expect((await bob.im.latestConversations()).conversations).toEqual([]);
+    const reloaded = await imUser(url, 'bob');
+    expect((await reloaded.im.latestConversations()).conversations).toEqual([]);
+  });
+
+  it('IM-18: a removed conversation comes back on its next message with what was unread, unpinned', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const bob = await imUser(url, 'bob');
+    const send = async (t: string) => {
+      const arriving = nextIm(bob, 'PRIVATE_MESSAGE_RECEIVED');
+      await alice.im.sendMessage({
+        message: alice.im.createTextMessage({ text: t, to: { type: 'private', id: 'bob' } }),
+      });
+      await arriving;
+    };
+    await bob.im.latestConversations();
+    await send('first');
+    const conversation = { type: 'private', userId: 'alice' };
+    await bob.im.topConversation({ conversation, top: true });
+    await bob.im.removeConversation({ conversation });
+    expect((await bob.im.latestConversations()).conversations).toEqual([]);
+    await send('second');
+    const back = (await bob.im.latestConversations()).conversations;
+    expect(back.map((c) => [c.userId, c.unread, c.top])).toEqual([['alice', 2, false]]);
+    const reloaded = await imUser(url, 'bob');
+    const loaded = (await reloaded.im.latestConversations()).conversations;
+    expect(loaded.map((c) => [c.userId, c.unread, c.top])).toEqual([['alice', 2, false]]);
+    // A client started after a removal holds none of the earlier messages: it asks the server what is unread.
+    await reloaded.im.removeConversation({ conversation });
+    const restarted = await imUser(url, 'bob');
+    expect((await restarted.im.latestConversations()).conversations).toEqual([]);
+    const third = nextIm(restarted, 'PRIVATE_MESSAGE_RECEIVED');
+    await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: '3', to: { type: 'private', id: 'bob' } }),
+    });
+    await third;
+    await eventually(async () => (await restarted.im.latestConversations()).unreadTotal === 3, 'three unread');
+  });
+
   it('presence: online and offline events and here-now', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

@@ -61,6 +61,7 @@ export class Im extends ImGroupsAndPresence {
     this.#outbox = new Outbox(connection, this.#wire);
     this.#cs = new CsAgent(connection, this.#state, this.#wire);
     this.#state.fetchData = (ref) => this.#wire.data(ref);
+    this.#state.fetchPage = (ref, limit) => this.#wire.history(ref, undefined, limit);
     listenToPushes(connection, this.#state, (payload) => this.#cs.receivePush(payload));
     connection.events.on('connectionStatus', ({ status }) => {
       if (status === 'reconnecting') this.#state.beginOutage();
@@ -149,7 +150,7 @@ export class Im extends ImGroupsAndPresence {
       throw ParleyError.from(error);
     }
     this.#state.replace(copyMessage(message));
-    this.#state.cache(conversationOf(message, message.senderId)).advanceOffset(message.senderId, message.timestamp);
+    this.#state.readUpTo(conversationOf(message, message.senderId), message.timestamp);
     this.#state.emitConversations();
     return message;
   }
@@ -249,7 +250,7 @@ export class Im extends ImGroupsAndPresence {
     this.#state.emitConversations();
   }
 
-  /** Removes a conversation from the list until its next message. */
+  /** Removes a conversation from the list until its next message, and unpins it; what was unread stays unread. */
   async removeConversation(options: { conversation: unknown }): Promise<void> {
     this.#me();
     const ref = validateConversation(options?.conversation);
@@ -285,7 +286,10 @@ export class Im extends ImGroupsAndPresence {
     return recalled;
   }
 
-  /** Deletes up to 20 messages of one conversation, for me only (on all my devices). */
+  /**
+   * Deletes up to 20 messages of one conversation, for me only (on all my devices). Resolves once the conversation
+   * list shows the new last message, or no longer lists a conversation left without one (IM-16).
+   */
   async deleteMessage(options: { messages: Message[] }): Promise<Message[]> {
     const me = this.#me();
     const { list, ref } = validateBatch(options?.messages, me.id, 'deleteCs');
@@ -296,7 +300,8 @@ export class Im extends ImGroupsAndPresence {
       await this.#wire.call(CLIENT_EVENTS.imDeleteMessage, { scene: ref.type, targetId: ref.id, times }, 'write');
     }
     const removed = this.#state.cache(ref).remove(list.map((m) => m.messageId));
-    this.#state.refreshLast(ref);
+    // Resolved once the list is fixed, when the conversation's new last message had to come from the server.
+    await this.#state.dropped(ref, removed);
     this.#state.events.emit('MESSAGE_DELETED', removed.length > 0 ? removed : list);
     this.#state.emitConversations();
     return removed;

@@ -12,7 +12,13 @@ import type { Connection } from '../../core/connection.js';
 import { deliverCs } from './cs-inbox.js';
 import { fromWire, recalledBy, sceneOf } from './message.js';
 import type { ImState } from './state.js';
-import type { ConversationRef, GroupPresenceEvent, Message, UserPresenceEvent } from './types.js';
+import {
+  conversationOf,
+  type ConversationRef,
+  type GroupPresenceEvent,
+  type Message,
+  type UserPresenceEvent,
+} from './types.js';
 
 /** How {@link deliver} records: one object for every message, not one each. */
 const INCOMING = { incoming: true } as const;
@@ -24,7 +30,9 @@ const INCOMING = { incoming: true } as const;
 export function deliver(state: ImState, message: Message, cache = state.cacheOf(message)): void {
   if (message.scene === 'cs') return deliverCs(state, message);
   state.record(message, INCOMING, cache);
-  if (message.scene === 'private' && message.senderId !== state.me.id) {
+  // Sent from another of my devices: sending read everything before it there (IM-7), so here too.
+  if (message.senderId === state.me.id) state.readUpTo(conversationOf(message, state.me.id), message.timestamp);
+  else if (message.scene === 'private') {
     // A user who writes has read what came before: the reference marks my earlier messages read by them.
     const ref: ConversationRef = { type: 'private', id: message.senderId };
     state.cache(ref).advanceOffset(message.senderId, message.timestamp);
@@ -45,17 +53,24 @@ export function applyRead(state: ImState, ref: ConversationRef, markerId: string
     if (read.length > 0) state.events.emit('MESSAGE_READ', read);
     return;
   }
-  const unread = state.countUnread(ref);
-  if (state.conversations.update(ref, (c) => ({ ...c, unread: Math.min(c.unread, unread) }))) state.emitConversations();
+  if (!state.conversations.get(ref)) return;
+  state.readUpTo(ref, time);
+  state.emitConversations();
 }
 
-/** Removes messages I deleted (on another device) from the cache. */
-export function applyDeleted(state: ImState, ref: ConversationRef, times: readonly number[]): void {
+/**
+ * Removes messages I deleted (on another device) from the cache. The returned promise settles once the conversation
+ * list is fixed, when that needed the server (see {@link ImState.dropped}).
+ */
+export async function applyDeleted(state: ImState, ref: ConversationRef, times: readonly number[]): Promise<void> {
   const cache = state.cache(ref);
   const removed = cache.remove(cache.findByTimes(times).map((m) => m.messageId));
   if (removed.length === 0) return;
-  state.refreshLast(ref);
+  const settling = state.dropped(ref, removed);
   state.events.emit('MESSAGE_DELETED', removed);
+  state.emitConversations();
+  if (!settling) return;
+  await settling;
   state.emitConversations();
 }
 
@@ -142,7 +157,8 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
     const deleted = payload as Partial<WireMessageDeleted>;
     if (deleted.deleterId !== state.me.id || !Array.isArray(deleted.times) || deleted.targetId === undefined) return;
     const ref = refFor(deleted.scene, String(deleted.targetId));
-    if (ref) applyDeleted(state, ref, deleted.times);
+    // Pushes are not awaited: a conversation left empty settles once the server names its newest message.
+    if (ref) void applyDeleted(state, ref, deleted.times);
   });
   pushes.on(SERVER_PUSHES.messageRecalled, (payload) => {
     const recalled = payload as Partial<WireMessageRecalled>;

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../protocol/index.js';
+import { LIMITS, type UserOffset } from '../../protocol/index.js';
 import { TypedEmitter } from '../../core/emitter.js';
 import { ConversationStore, newConversation } from './conversations.js';
 import { HistoryCache } from './history-cache.js';
@@ -47,6 +47,9 @@ export class ImState {
   }
   /** Asks the server for a new conversation's data; the state fills it in when it arrives. */
   fetchData: ((ref: ConversationRef) => Promise<Record<string, unknown>>) | undefined;
+  /** Asks the server for a conversation's newest messages I still have and its read offsets (one history page). */
+  fetchPage:
+    ((ref: ConversationRef, limit: number) => Promise<{ messages: Message[]; offsets: UserOffset[] }>) | undefined;
 
   constructor(me: () => Me) {
     this.#me = me;
@@ -154,8 +157,13 @@ export class ImState {
       unread: c.unread + unread,
     }));
     if (!updated) {
-      this.conversations.put({ ...newConversation(ref, message, options.data ?? {}), unread });
+      // A conversation coming back after `removeConversation` still has what was unread in it, as the server counts
+      // (IM-16, IM-18): removing hides it, it does not read it.
+      const count = unread > 0 ? Math.max(unread, this.countUnread(ref)) : unread;
+      this.conversations.put({ ...newConversation(ref, message, options.data ?? {}), unread: count });
       if (!options.data) this.#loadData(ref);
+      // Earlier unread messages may be on the server only (a conversation removed before this client started).
+      if (unread > 0 && !cache.complete) this.#loadUnread(ref);
     }
   }
 
@@ -176,6 +184,45 @@ export class ImState {
     this.conversations.update(ref, (c) => (last ? { ...c, lastMessage: last } : c));
   }
 
+  /**
+   * Messages I deleted (here or on another device) left a conversation's cache: its unread count drops by those of
+   * them it counted, and its last message becomes the newest one left. With none left it leaves the list, as the
+   * server lists no conversation without a message to show (IM-16), unless older ones may be on the server only:
+   * then the newest of those is asked for, and the promise returned settles once the list is fixed.
+   */
+  dropped(ref: ConversationRef, removed: readonly Message[]): Promise<void> | undefined {
+    const me = this.me.id;
+    const cache = this.cache(ref);
+    const offset = cache.offsets.get(me) ?? 0;
+    const counted = removed.filter(
+      (m) => m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset,
+    ).length;
+    const last = cache.last();
+    this.conversations.update(ref, (c) => ({
+      ...c,
+      unread: Math.max(0, c.unread - counted),
+      ...(last ? { lastMessage: last } : {}),
+    }));
+    if (last || !this.conversations.get(ref)) return undefined;
+    if (cache.complete || !this.fetchPage) {
+      this.conversations.remove(ref);
+      return undefined;
+    }
+    return this.fetchPage(ref, 1).then(
+      ({ messages: [newest] }) => {
+        if (cache.last()) return this.refreshLast(ref);
+        if (newest) {
+          cache.prepend([newest], false);
+          this.conversations.update(ref, (c) => ({ ...c, lastMessage: newest }));
+        } else {
+          this.conversations.remove(ref);
+        }
+      },
+      // Unknown (the server did not answer): the list keeps what it had until the next load.
+      () => undefined,
+    );
+  }
+
   /** Marks my sent private messages up to `time` as read by the other user; returns the newly read ones. */
   markSentRead(ref: ConversationRef, time: number): Message[] {
     if (ref.type !== 'private') return [];
@@ -185,6 +232,17 @@ export class ImState {
         ? readByOther(m)
         : undefined,
     );
+  }
+
+  /**
+   * I have read a conversation up to `time`: a read mark of mine (from any of my devices), or a message I sent, since
+   * sending reads everything before it (IM-7). My offset moves and the unread count drops to what is still newer.
+   */
+  readUpTo(ref: ConversationRef, time: number): void {
+    this.cache(ref).advanceOffset(this.me.id, time);
+    const unread = this.countUnread(ref);
+    const c = this.conversations.get(ref);
+    if (c && c.unread > unread) this.conversations.update(ref, (old) => ({ ...old, unread }));
   }
 
   /** Unread messages in a cached conversation: others', not recalled, newer than my offset. */
@@ -208,6 +266,31 @@ export class ImState {
     this.#caches.clear();
     this.#senders.clear();
     this.conversations.clear();
+  }
+
+  /**
+   * Counts a conversation's unread messages from the server's newest page and the cache together, with my read offset
+   * as the server has it: for a conversation that came into the list with messages the cache does not hold.
+   */
+  #loadUnread(ref: ConversationRef): void {
+    const fetchPage = this.fetchPage;
+    if (!fetchPage) return;
+    fetchPage(ref, LIMITS.historyMaxLimit)
+      .then(({ messages, offsets }) => {
+        const cache = this.cache(ref);
+        for (const o of offsets) cache.advanceOffset(String(o.userId), o.offset);
+        const me = this.me.id;
+        const offset = cache.offsets.get(me) ?? 0;
+        const byId = new Map<string, Message>();
+        for (const m of messages) byId.set(m.messageId, m);
+        for (const m of cache.all()) byId.set(m.messageId, m);
+        let unread = 0;
+        for (const m of byId.values()) {
+          if (m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset) unread += 1;
+        }
+        if (this.conversations.update(ref, (c) => ({ ...c, unread }))) this.emitConversations();
+      })
+      .catch(() => undefined);
   }
 
   #loadData(ref: ConversationRef): void {

@@ -80,7 +80,7 @@ async function resyncConversation(state: ImState, wire: ImWire, ref: Conversatio
   }
   const changes = await wire.changes(ref, after, min);
   for (const o of changes.userOffsets) applyRead(state, ref, String(o.userId), o.offset);
-  if (changes.deletedMessageTimes.length > 0) applyDeleted(state, ref, changes.deletedMessageTimes);
+  if (changes.deletedMessageTimes.length > 0) await applyDeleted(state, ref, changes.deletedMessageTimes);
   for (const r of changes.recalledMessages) applyRecalled(state, ref, r.recaller, r.times);
 }
 

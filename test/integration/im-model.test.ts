@@ -1,0 +1,278 @@
+/**
+ * Model-based test of IM conversations: three users of the SDK against the real server run generated sequences of
+ * sends, read marks, recalls, deletes, tops and removals across three private chats and one group. After each step
+ * every user's `latestConversations()` must match a plain model of the spec (IM-6, IM-7, IM-11..IM-18, IMC-6): which
+ * conversations are listed, in which order, their last message, unread counts, top flags and the unread total; at
+ * the end, fresh clients that load everything from the server must see the same.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ConversationList, Message, ParleyClient } from '../../src/index.js';
+import { startServer } from '../../server/test/helpers.js';
+import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
+import { imUser } from './support.js';
+
+const USERS = ['ann', 'ben', 'cat'] as const;
+type User = (typeof USERS)[number];
+const GROUP = 'grp';
+/** A conversation as one user sees it: the other user, or the group. */
+type Peer = User | typeof GROUP;
+
+interface ModelMessage {
+  id: string;
+  sender: User;
+  /** The conversation: the group, or the two users sorted. */
+  conv: string;
+  ts: number;
+  recalled: boolean;
+  deletedFor: Set<User>;
+}
+
+/** The spec's view of everything, independent of the SDK. */
+class Model {
+  readonly messages: ModelMessage[] = [];
+  readonly offsets = new Map<string, number>();
+  readonly top = new Map<string, boolean>();
+  readonly removed = new Set<string>();
+
+  static conv(user: User, peer: Peer): string {
+    return peer === GROUP ? GROUP : [user, peer].sort().join('|');
+  }
+
+  private key(user: User, peer: Peer): string {
+    return `${user}>${peer}`;
+  }
+
+  private members(conv: string): User[] {
+    return conv === GROUP ? [...USERS] : (conv.split('|') as User[]);
+  }
+
+  /** The messages of a conversation that `user` still has, oldest first. */
+  visible(user: User, peer: Peer): ModelMessage[] {
+    const conv = Model.conv(user, peer);
+    return this.messages.filter((m) => m.conv === conv && !m.deletedFor.has(user));
+  }
+
+  send(sender: User, peer: Peer, id: string, ts: number): void {
+    const conv = Model.conv(sender, peer);
+    this.messages.push({ id, sender, conv, ts, recalled: false, deletedFor: new Set() });
+    // IM-7: sending reads everything before it; IM-6: the conversation comes back for everyone in it.
+    this.offsets.set(this.key(sender, peer), ts);
+    for (const member of this.members(conv)) this.removed.delete(this.key(member, peerOf(member, conv)));
+  }
+
+  markRead(user: User, peer: Peer): void {
+    const newest = this.visible(user, peer).at(-1);
+    if (newest)
+      this.offsets.set(this.key(user, peer), Math.max(newest.ts, this.offsets.get(this.key(user, peer)) ?? 0));
+  }
+
+  setTop(user: User, peer: Peer, top: boolean): void {
+    this.top.set(this.key(user, peer), top);
+  }
+
+  remove(user: User, peer: Peer): void {
+    // IM-18: hidden until its next message, and unpinned; what was unread stays unread.
+    this.removed.add(this.key(user, peer));
+    this.top.delete(this.key(user, peer));
+  }
+
+  /** What `user`'s conversation list must be: listed, ordered, last message, unread, top. */
+  list(user: User): Row[] {
+    const peers: Peer[] = [...USERS.filter((u) => u !== user), GROUP];
+    const rows = peers.flatMap((peer) => {
+      const visible = this.visible(user, peer);
+      const last = visible.at(-1);
+      if (!last || this.removed.has(this.key(user, peer))) return [];
+      const offset = this.offsets.get(this.key(user, peer)) ?? 0;
+      const unread = visible.filter((m) => m.sender !== user && !m.recalled && m.ts > offset).length;
+      return [{ peer, last: last.id, lastTs: last.ts, unread, top: this.top.get(this.key(user, peer)) ?? false }];
+    });
+    return inListOrder(rows);
+  }
+}
+
+/** One row of a conversation list, in the model's terms. */
+interface Row {
+  peer: Peer;
+  last: string;
+  lastTs: number;
+  unread: number;
+  top: boolean;
+}
+
+/**
+ * Rows in list order: topped first, then the newest last message first (IM-16). Timestamps are strictly increasing
+ * per conversation only, so two conversations can tie; ties are put in one order here (by peer), for comparing.
+ */
+function inListOrder(rows: Row[]): Row[] {
+  return [...rows].sort((x, y) => Number(y.top) - Number(x.top) || y.lastTs - x.lastTs || x.peer.localeCompare(y.peer));
+}
+
+function peerOf(user: User, conv: string): Peer {
+  if (conv === GROUP) return GROUP;
+  return conv.split('|').find((u) => u !== user) as User;
+}
+
+/** Each round's users and group have ids of their own on the server: the model's names with the round's suffix. */
+const naming = { suffix: '' };
+const wireId = (peer: Peer) => `${peer}-${naming.suffix}`;
+const modelId = (id: string | undefined) => (id ?? '').slice(0, -naming.suffix.length - 1) as Peer;
+const target = (peer: Peer) =>
+  peer === GROUP ? ({ type: 'group', id: wireId(GROUP) } as const) : ({ type: 'private', id: wireId(peer) } as const);
+const conversationOf = (peer: Peer) =>
+  peer === GROUP ? { type: 'group', groupId: wireId(GROUP) } : { type: 'private', userId: wireId(peer) };
+
+/** What a client's list says, in the model's terms. */
+function seen(list: ConversationList): Row[] {
+  return list.conversations.map((c) => ({
+    peer: modelId(c.type === 'group' ? c.groupId : c.userId),
+    last: c.lastMessage.messageId,
+    lastTs: c.lastMessage.timestamp,
+    unread: c.unread,
+    top: c.top,
+  }));
+}
+
+/** One user's step. */
+type Step =
+  | { kind: 'send'; user: User; peer: Peer }
+  | { kind: 'read'; user: User; peer: Peer }
+  | { kind: 'recall'; user: User; peer: Peer }
+  | { kind: 'delete'; user: User; peer: Peer }
+  | { kind: 'top'; user: User; peer: Peer; top: boolean }
+  | { kind: 'remove'; user: User; peer: Peer }
+  /** The user's app starts over: a new client, whose state comes from the server. */
+  | { kind: 'restart'; user: User };
+
+const user = fc.constantFrom(...USERS);
+const stepArbitrary: fc.Arbitrary<Step> = user.chain((u) => {
+  const peer = fc.constantFrom<Peer>(...USERS.filter((other) => other !== u), GROUP);
+  return fc.oneof(
+    { weight: 5, arbitrary: peer.map((p): Step => ({ kind: 'send', user: u, peer: p })) },
+    { weight: 2, arbitrary: peer.map((p): Step => ({ kind: 'read', user: u, peer: p })) },
+    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'recall', user: u, peer: p })) },
+    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'delete', user: u, peer: p })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(peer, fc.boolean()).map(([p, top]): Step => ({ kind: 'top', user: u, peer: p, top })),
+    },
+    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'remove', user: u, peer: p })) },
+    { weight: 1, arbitrary: fc.constant<Step>({ kind: 'restart', user: u }) },
+  );
+});
+
+/** The message `client` holds with this id, from its history (the objects recall and delete take). */
+async function held(client: ParleyClient, peer: Peer, id: string): Promise<Message | undefined> {
+  const page = await client.im.history({ ...target(peer), limit: 30 });
+  return page.find((m) => m.messageId === id);
+}
+
+/** Runs one step on the clients and the model; steps that do not apply (nothing to recall, no listed conversation) do nothing. */
+async function run(step: Step, clients: Record<User, ParleyClient>, model: Model, url: string): Promise<void> {
+  const client = clients[step.user];
+  if (step.kind === 'restart') {
+    await client.disconnect();
+    clients[step.user] = await imUser(url, wireId(step.user));
+    return;
+  }
+  const listed = model.list(step.user).some((row) => row.peer === step.peer);
+  switch (step.kind) {
+    case 'send': {
+      const message = client.im.createTextMessage({ text: `${step.user} to ${step.peer}`, to: target(step.peer) });
+      const sent = await client.im.sendMessage({ message });
+      model.send(step.user, step.peer, sent.messageId, sent.timestamp);
+      return;
+    }
+    case 'read':
+      if (!listed) return;
+      await client.im.markMessageAsRead(target(step.peer));
+      model.markRead(step.user, step.peer);
+      return;
+    case 'recall': {
+      const own = model
+        .visible(step.user, step.peer)
+        .filter((m) => m.sender === step.user && !m.recalled)
+        .at(-1);
+      const message = own && (await held(client, step.peer, own.id));
+      if (!own || !message) return;
+      await client.im.recallMessage({ messages: [message] });
+      own.recalled = true;
+      return;
+    }
+    case 'delete': {
+      const newest = model.visible(step.user, step.peer).at(-1);
+      const message = newest && (await held(client, step.peer, newest.id));
+      if (!newest || !message) return;
+      await client.im.deleteMessage({ messages: [message] });
+      newest.deletedFor.add(step.user);
+      return;
+    }
+    case 'top':
+      if (!listed) return;
+      await client.im.topConversation({ conversation: conversationOf(step.peer), top: step.top });
+      model.setTop(step.user, step.peer, step.top);
+      return;
+    case 'remove':
+      if (!listed) return;
+      await client.im.removeConversation({ conversation: conversationOf(step.peer) });
+      model.remove(step.user, step.peer);
+      return;
+  }
+}
+
+/** Every push a step caused has reached every client: a round trip each, after which the server has written them. */
+async function settle(clients: Record<User, ParleyClient>): Promise<void> {
+  await Promise.all(USERS.map((u) => clients[u].ping()));
+}
+
+/** How long a list may take to settle: a conversation that comes back may ask the server for its unread count. */
+const SETTLE_MS = 2000;
+
+async function expectLists(clients: Record<User, ParleyClient>, model: Model, where: string): Promise<void> {
+  for (const u of USERS) {
+    const expected = model.list(u);
+    const matches = (l: ConversationList) => JSON.stringify(inListOrder(seen(l))) === JSON.stringify(expected);
+    let list = await clients[u].im.latestConversations();
+    for (const deadline = Date.now() + SETTLE_MS; !matches(list) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      list = await clients[u].im.latestConversations();
+    }
+    const rows = seen(list);
+    // The list's own order, ties aside, is the rule's; then the rows, ties put in one order, are the model's.
+    expect(
+      rows.map((r) => [r.top, r.lastTs]),
+      `${where}: ${u}'s order`,
+    ).toEqual(inListOrder(rows).map((r) => [r.top, r.lastTs]));
+    expect(inListOrder(rows), `${where}: ${u}'s conversations`).toEqual(expected);
+    expect(list.unreadTotal, `${where}: ${u}'s unread total`).toBe(expected.reduce((n, row) => n + row.unread, 0));
+  }
+}
+
+describe('IM conversations against a model of the spec', () => {
+  it('every user’s list matches the model after each step, live and loaded afresh from the server', async () => {
+    const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 } });
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 25 }), async (steps) => {
+        // Users and a group of their own each round, so that rounds do not share conversations.
+        round += 1;
+        naming.suffix = String(round);
+        const connectAll = async () =>
+          Object.fromEntries(
+            await Promise.all(USERS.map(async (u) => [u, await imUser(url, wireId(u))] as const)),
+          ) as Record<User, ParleyClient>;
+        const clients = await connectAll();
+        await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
+        const model = new Model();
+        for (const [i, step] of steps.entries()) {
+          await run(step, clients, model, url);
+          await settle(clients);
+          await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`);
+        }
+        await expectLists(await connectAll(), model, 'loaded afresh');
+      }),
+      { numRuns: Math.max(5, Math.ceil(FUZZ_RUNS / 20)) },
+    );
+  }, 300_000);
+});
