@@ -2,8 +2,9 @@
  * Model-based test of IM conversations: three users of the SDK against the real server run generated sequences of
  * sends, read marks, recalls, deletes, tops and removals across three private chats and one group. After each step
  * every user's `latestConversations()` must match a plain model of the spec (IM-6, IM-7, IM-11..IM-18, IMC-6): which
- * conversations are listed, in which order, their last message, unread counts, top flags and the unread total; at
- * the end, fresh clients that load everything from the server must see the same.
+ * conversations are listed, in which order, their last message, unread counts, top flags and the unread total. At
+ * the end every history must match too (which messages each user still has, recalled or not, read by the other side
+ * or not), and fresh clients that load everything from the server must see the same lists and histories.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -249,6 +250,24 @@ async function expectLists(clients: Record<User, ParleyClient>, model: Model, wh
   }
 }
 
+/**
+ * Every user's history of every conversation: the messages the model says they still have (ids in order), which of
+ * them are recalled, and for private messages they sent, whether the other side has read them (IM-8, IM-11..IM-13).
+ */
+async function expectHistories(clients: Record<User, ParleyClient>, model: Model, where: string): Promise<void> {
+  for (const u of USERS) {
+    for (const peer of [...USERS.filter((other) => other !== u), GROUP] as Peer[]) {
+      const expected = model.visible(u, peer).slice(-30);
+      const otherOffset = peer === GROUP ? 0 : (model.offsets.get(`${peer}>${u}`) ?? 0);
+      const page = await clients[u].im.history({ ...target(peer), limit: 30 });
+      expect(
+        page.map((m) => [m.messageId, m.recalled, m.scene === 'private' && m.senderId === wireId(u) ? m.read : null]),
+        `${where}: ${u}'s history with ${peer}`,
+      ).toEqual(expected.map((m) => [m.id, m.recalled, peer !== GROUP && m.sender === u ? m.ts <= otherOffset : null]));
+    }
+  }
+}
+
 describe('IM conversations against a model of the spec', () => {
   it('every user’s list matches the model after each step, live and loaded afresh from the server', async () => {
     const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 } });
@@ -270,7 +289,10 @@ describe('IM conversations against a model of the spec', () => {
           await settle(clients);
           await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`);
         }
-        await expectLists(await connectAll(), model, 'loaded afresh');
+        await expectHistories(clients, model, 'live');
+        const fresh = await connectAll();
+        await expectLists(fresh, model, 'loaded afresh');
+        await expectHistories(fresh, model, 'loaded afresh');
       }),
       { numRuns: Math.max(5, Math.ceil(FUZZ_RUNS / 20)) },
     );

@@ -242,6 +242,24 @@ describe('IM end to end', () => {
     await eventually(async () => (await restarted.im.latestConversations()).unreadTotal === 3, 'three unread');
   });
 
+  it('IMC-6: my last private message shows as read after a reload when the other side read it', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const bob = await imUser(url, 'bob');
+    const arriving = nextIm(bob, 'PRIVATE_MESSAGE_RECEIVED');
+    const sent = await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'read me', to: { type: 'private', id: 'bob' } }),
+    });
+    await arriving;
+    await bob.im.latestConversations();
+    await bob.im.markMessageAsRead({ type: 'private', id: 'alice' });
+    const reloaded = await imUser(url, 'alice');
+    const [conversation] = (await reloaded.im.latestConversations()).conversations;
+    expect(conversation?.lastMessage).toMatchObject({ messageId: sent.messageId, read: true });
+    const history = await reloaded.im.history({ type: 'private', id: 'bob' });
+    expect(history.map((m) => [m.messageId, m.scene === 'private' && m.read])).toEqual([[sent.messageId, true]]);
+  });
+
   it('presence: online and offline events and here-now', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

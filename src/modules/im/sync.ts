@@ -1,6 +1,6 @@
 import { LIMITS } from '../../protocol/index.js';
 import { csConversation } from './cs-message.js';
-import { fromWire } from './message.js';
+import { fromWire, readByOther } from './message.js';
 import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
 import type { ImState } from './state.js';
 import { conversationOf, keyOf, type ConversationRef, type Message } from './types.js';
@@ -11,10 +11,15 @@ export async function loadConversations(state: ImState, wire: ImWire): Promise<v
   const items = await wire.conversations();
   const me = state.me.id;
   const conversations = items.map((item) => {
-    const lastMessage = fromWire({ ...item.lmsg, t: item.t });
-    const ref = conversationOf(lastMessage, me);
+    const received = fromWire({ ...item.lmsg, t: item.t });
+    const ref = conversationOf(received, me);
     const cache = state.cache(ref);
     for (const o of item.userOffsets ?? []) cache.advanceOffset(o.userId, o.offset);
+    // My last private message is read when the other side's offset covers it, as history marks it (IMC-6).
+    const lastMessage =
+      received.scene === 'private' && received.senderId === me && received.timestamp <= (cache.offsets.get(ref.id) ?? 0)
+        ? readByOther(received)
+        : received;
     if (cache.size === 0) cache.put(lastMessage);
     const data = parseObject(item.d);
     const unread = typeof item.unread === 'number' ? item.unread : state.countUnread(ref);
