@@ -8,8 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../src/protocol.js';
 import { UPLOAD_PATH } from '../src/uploads/service.js';
-import type { ServerConfig } from '../src/config.js';
-import { SECURE_APP, freshPgSchema, tempDir } from './helpers.js';
+import { SECURE_APP, storesUnderTest, tempDir } from './helpers.js';
 import { anyValue, brokenRequest, FUZZ_RUNS, type Pools } from './fuzz-support.js';
 import { PHONE, startProductServer } from './product-support.js';
 
@@ -48,21 +47,7 @@ function expectProductAnswer(where: string, answer: Answer): void {
 
 const describeInput = (input: unknown) => JSON.stringify(input)?.slice(0, 300) ?? String(input);
 
-const pgUrl = process.env['PARLEY_TEST_PG'];
-/** The stores the server runs on: embedded SQLite always, PostgreSQL when `PARLEY_TEST_PG` names one. */
-const STORES: Array<[name: string, store: () => Partial<ServerConfig>]> = [
-  ['SQLite', () => ({})],
-  ...(pgUrl
-    ? [
-        ['PostgreSQL', () => ({ databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl) })] as [
-          string,
-          () => Partial<ServerConfig>,
-        ],
-      ]
-    : []),
-];
-
-describe.each(STORES)('any HTTP input, on %s', (_name, store) => {
+describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
   it('gets an answer in each route’s shape, never a 500, and the server keeps serving', async () => {
     const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3: undefined }, ...store() });
     await p.call('member/send_code', { phone: PHONE });

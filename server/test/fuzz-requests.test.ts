@@ -11,8 +11,7 @@ import type { Socket as ClientSocket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import * as protocol from '../src/protocol.js';
 import { CLIENT_EVENTS, CLIENT_NOTICES, CODES } from '../src/protocol.js';
-import type { ServerConfig } from '../src/config.js';
-import { freshPgSchema, request, startServer } from './helpers.js';
+import { request, startServer, storesUnderTest } from './helpers.js';
 import { goOnline, customerSays } from './cs-support.js';
 import { anyValue, brokenRequest, FUZZ_RUNS, type Pools } from './fuzz-support.js';
 import { login, publishParams, send } from './im-support.js';
@@ -136,21 +135,7 @@ function expectClientAnswer(event: string, params: unknown, ack: Record<string, 
   }
 }
 
-const pgUrl = process.env['PARLEY_TEST_PG'];
-/** The stores the server runs on: embedded SQLite always, PostgreSQL when `PARLEY_TEST_PG` names one. */
-const STORES: Array<[name: string, store: () => Partial<ServerConfig>]> = [
-  ['SQLite', () => ({})],
-  ...(pgUrl
-    ? [
-        ['PostgreSQL', () => ({ databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl) })] as [
-          string,
-          () => Partial<ServerConfig>,
-        ],
-      ]
-    : []),
-];
-
-describe.each(STORES)('any parameters, on %s', (_name, store) => {
+describe.each(storesUnderTest())('any parameters, on %s', (_name, store) => {
   it('get a client error or an answer from every request, never a 500, and the server keeps serving', async () => {
     const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 }, ...store() });
     const alice = await login(url, 'alice');

@@ -146,3 +146,14 @@ export function freshPgSchema(url: string): string {
   });
   return schema;
 }
+
+/**
+ * The stores a server test runs on, for `describe.each`: embedded SQLite always, PostgreSQL when `PARLEY_TEST_PG`
+ * names one (each test on a schema of its own). Each entry's function gives the config that selects the store.
+ */
+export function storesUnderTest(): Array<[name: string, store: () => Partial<ServerConfig>]> {
+  const pgUrl = process.env['PARLEY_TEST_PG'];
+  const stores: Array<[string, () => Partial<ServerConfig>]> = [['SQLite', () => ({})]];
+  if (pgUrl) stores.push(['PostgreSQL', () => ({ databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl) })]);
+  return stores;
+}

@@ -9,12 +9,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversationList, Message, ParleyClient } from '../../src/index.js';
-import { startServer } from '../../server/test/helpers.js';
+import { startServer, storesUnderTest } from '../../server/test/helpers.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
 import { imUser } from './support.js';
 
 const USERS = ['ann', 'ben', 'cat'] as const;
 type User = (typeof USERS)[number];
+/**
+ * The clients: one per user, and a second device for ann (IM: both receive, and a read, a delete or a send on one
+ * reaches the other). Pins and removals are per device until a reload, so ann's devices do neither.
+ */
+const DEVICES = [
+  ['ann', 'ann'],
+  ['ann2', 'ann'],
+  ['ben', 'ben'],
+  ['cat', 'cat'],
+] as const;
+type Device = (typeof DEVICES)[number][0];
+type Clients = Record<Device, ParleyClient>;
+const userOf = (device: Device): User => DEVICES.find(([d]) => d === device)?.[1] as User;
 const GROUP = 'grp';
 /** A conversation as one user sees it: the other user, or the group. */
 type Peer = User | typeof GROUP;
@@ -135,31 +148,34 @@ function seen(list: ConversationList): Row[] {
   }));
 }
 
-/** One user's step. */
-type Step =
-  | { kind: 'send'; user: User; peer: Peer }
-  | { kind: 'read'; user: User; peer: Peer }
-  | { kind: 'recall'; user: User; peer: Peer }
-  | { kind: 'delete'; user: User; peer: Peer }
-  | { kind: 'top'; user: User; peer: Peer; top: boolean }
-  | { kind: 'remove'; user: User; peer: Peer }
-  /** The user's app starts over: a new client, whose state comes from the server. */
-  | { kind: 'restart'; user: User };
+/** One device's step; `user` is the device's user. */
+type Step = { device: Device; user: User } & (
+  | { kind: 'send'; peer: Peer }
+  | { kind: 'read'; peer: Peer }
+  | { kind: 'recall'; peer: Peer }
+  | { kind: 'delete'; peer: Peer }
+  | { kind: 'top'; peer: Peer; top: boolean }
+  | { kind: 'remove'; peer: Peer }
+  /** The device's app starts over: a new client, whose state comes from the server. */
+  | { kind: 'restart' }
+);
 
-const user = fc.constantFrom(...USERS);
-const stepArbitrary: fc.Arbitrary<Step> = user.chain((u) => {
+const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) => d)).chain((device) => {
+  const u = userOf(device);
+  const on = { device, user: u };
   const peer = fc.constantFrom<Peer>(...USERS.filter((other) => other !== u), GROUP);
+  const perDevice = u === 'ann' ? 0 : 1;
   return fc.oneof(
-    { weight: 5, arbitrary: peer.map((p): Step => ({ kind: 'send', user: u, peer: p })) },
-    { weight: 2, arbitrary: peer.map((p): Step => ({ kind: 'read', user: u, peer: p })) },
-    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'recall', user: u, peer: p })) },
-    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'delete', user: u, peer: p })) },
+    { weight: 5, arbitrary: peer.map((p): Step => ({ ...on, kind: 'send', peer: p })) },
+    { weight: 2, arbitrary: peer.map((p): Step => ({ ...on, kind: 'read', peer: p })) },
+    { weight: 1, arbitrary: peer.map((p): Step => ({ ...on, kind: 'recall', peer: p })) },
+    { weight: 1, arbitrary: peer.map((p): Step => ({ ...on, kind: 'delete', peer: p })) },
     {
-      weight: 1,
-      arbitrary: fc.tuple(peer, fc.boolean()).map(([p, top]): Step => ({ kind: 'top', user: u, peer: p, top })),
+      weight: perDevice,
+      arbitrary: fc.tuple(peer, fc.boolean()).map(([p, top]): Step => ({ ...on, kind: 'top', peer: p, top })),
     },
-    { weight: 1, arbitrary: peer.map((p): Step => ({ kind: 'remove', user: u, peer: p })) },
-    { weight: 1, arbitrary: fc.constant<Step>({ kind: 'restart', user: u }) },
+    { weight: perDevice, arbitrary: peer.map((p): Step => ({ ...on, kind: 'remove', peer: p })) },
+    { weight: 1, arbitrary: fc.constant<Step>({ ...on, kind: 'restart' }) },
   );
 });
 
@@ -170,11 +186,11 @@ async function held(client: ParleyClient, peer: Peer, id: string): Promise<Messa
 }
 
 /** Runs one step on the clients and the model; steps that do not apply (nothing to recall, no listed conversation) do nothing. */
-async function run(step: Step, clients: Record<User, ParleyClient>, model: Model, url: string): Promise<void> {
-  const client = clients[step.user];
+async function run(step: Step, clients: Clients, model: Model, url: string): Promise<void> {
+  const client = clients[step.device];
   if (step.kind === 'restart') {
     await client.disconnect();
-    clients[step.user] = await imUser(url, wireId(step.user));
+    clients[step.device] = await imUser(url, wireId(step.user));
     return;
   }
   const listed = model.list(step.user).some((row) => row.peer === step.peer);
@@ -223,30 +239,30 @@ async function run(step: Step, clients: Record<User, ParleyClient>, model: Model
 }
 
 /** Every push a step caused has reached every client: a round trip each, after which the server has written them. */
-async function settle(clients: Record<User, ParleyClient>): Promise<void> {
-  await Promise.all(USERS.map((u) => clients[u].ping()));
+async function settle(clients: Clients): Promise<void> {
+  await Promise.all(DEVICES.map(([d]) => clients[d].ping()));
 }
 
 /** How long a list may take to settle: a conversation that comes back may ask the server for its unread count. */
 const SETTLE_MS = 2000;
 
-async function expectLists(clients: Record<User, ParleyClient>, model: Model, where: string): Promise<void> {
-  for (const u of USERS) {
+async function expectLists(clients: Clients, model: Model, where: string): Promise<void> {
+  for (const [d, u] of DEVICES) {
     const expected = model.list(u);
     const matches = (l: ConversationList) => JSON.stringify(inListOrder(seen(l))) === JSON.stringify(expected);
-    let list = await clients[u].im.latestConversations();
+    let list = await clients[d].im.latestConversations();
     for (const deadline = Date.now() + SETTLE_MS; !matches(list) && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      list = await clients[u].im.latestConversations();
+      list = await clients[d].im.latestConversations();
     }
     const rows = seen(list);
     // The list's own order, ties aside, is the rule's; then the rows, ties put in one order, are the model's.
     expect(
       rows.map((r) => [r.top, r.lastTs]),
-      `${where}: ${u}'s order`,
+      `${where}: ${d}'s order`,
     ).toEqual(inListOrder(rows).map((r) => [r.top, r.lastTs]));
-    expect(inListOrder(rows), `${where}: ${u}'s conversations`).toEqual(expected);
-    expect(list.unreadTotal, `${where}: ${u}'s unread total`).toBe(expected.reduce((n, row) => n + row.unread, 0));
+    expect(inListOrder(rows), `${where}: ${d}'s conversations`).toEqual(expected);
+    expect(list.unreadTotal, `${where}: ${d}'s unread total`).toBe(expected.reduce((n, row) => n + row.unread, 0));
   }
 }
 
@@ -254,23 +270,23 @@ async function expectLists(clients: Record<User, ParleyClient>, model: Model, wh
  * Every user's history of every conversation: the messages the model says they still have (ids in order), which of
  * them are recalled, and for private messages they sent, whether the other side has read them (IM-8, IM-11..IM-13).
  */
-async function expectHistories(clients: Record<User, ParleyClient>, model: Model, where: string): Promise<void> {
-  for (const u of USERS) {
+async function expectHistories(clients: Clients, model: Model, where: string): Promise<void> {
+  for (const [d, u] of DEVICES) {
     for (const peer of [...USERS.filter((other) => other !== u), GROUP] as Peer[]) {
       const expected = model.visible(u, peer).slice(-30);
       const otherOffset = peer === GROUP ? 0 : (model.offsets.get(`${peer}>${u}`) ?? 0);
-      const page = await clients[u].im.history({ ...target(peer), limit: 30 });
+      const page = await clients[d].im.history({ ...target(peer), limit: 30 });
       expect(
         page.map((m) => [m.messageId, m.recalled, m.scene === 'private' && m.senderId === wireId(u) ? m.read : null]),
-        `${where}: ${u}'s history with ${peer}`,
+        `${where}: ${d}'s history with ${peer}`,
       ).toEqual(expected.map((m) => [m.id, m.recalled, peer !== GROUP && m.sender === u ? m.ts <= otherOffset : null]));
     }
   }
 }
 
-describe('IM conversations against a model of the spec', () => {
+describe.each(storesUnderTest())('IM conversations against a model of the spec, on %s', (_name, store) => {
   it('every user’s list matches the model after each step, live and loaded afresh from the server', async () => {
-    const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 } });
+    const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 }, ...store() });
     let round = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 25 }), async (steps) => {
@@ -279,8 +295,8 @@ describe('IM conversations against a model of the spec', () => {
         naming.suffix = String(round);
         const connectAll = async () =>
           Object.fromEntries(
-            await Promise.all(USERS.map(async (u) => [u, await imUser(url, wireId(u))] as const)),
-          ) as Record<User, ParleyClient>;
+            await Promise.all(DEVICES.map(async ([d, u]) => [d, await imUser(url, wireId(u))] as const)),
+          ) as Clients;
         const clients = await connectAll();
         await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
         const model = new Model();
