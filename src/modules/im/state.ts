@@ -240,18 +240,30 @@ export class ImState {
    */
   readUpTo(ref: ConversationRef, time: number): void {
     this.cache(ref).advanceOffset(this.me.id, time);
-    const unread = this.countUnread(ref);
     const c = this.conversations.get(ref);
-    if (c && c.unread > unread) this.conversations.update(ref, (old) => ({ ...old, unread }));
+    if (!c || c.unread === 0) return;
+    const unread = this.countUnread(ref);
+    if (c.unread > unread) this.conversations.update(ref, (old) => ({ ...old, unread }));
   }
 
-  /** Unread messages in a cached conversation: others', not recalled, newer than my offset. */
+  /**
+   * Unread messages in a cached conversation: others', not recalled, newer than my offset. Acknowledged messages are
+   * held in timestamp order (unsent ones, mine, after them), so the count reads from the newest back to the offset
+   * only: after a send or a read mark that is a message or two, not the whole cache.
+   */
   countUnread(ref: ConversationRef): number {
     const cache = this.cache(ref);
     const me = this.me.id;
     const offset = cache.offsets.get(me) ?? 0;
-    return cache.all().filter((m) => m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset)
-      .length;
+    const messages = cache.all();
+    let unread = 0;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i] as Message;
+      if (m.status !== 'success') continue;
+      if (m.timestamp <= offset) break;
+      if (m.senderId !== me && !m.recalled) unread += 1;
+    }
+    return unread;
   }
 
   /** Emits the conversation list. */
