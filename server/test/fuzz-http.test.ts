@@ -165,6 +165,39 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       { numRuns: FUZZ_RUNS },
     );
 
+    // Upload forms broken anywhere: cut short, bytes changed, the boundary wrong or missing, other types. The form is
+    // the product app's (its token's fields, a key of the member's, a PNG), as Node's FormData encodes it.
+    const form = new FormData();
+    for (const [field, value] of Object.entries(upload.fields as Record<string, string>)) form.append(field, value);
+    form.append('key', `${upload.key_prefix as string}${'b'.repeat(32)}.png`);
+    form.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], { type: 'image/png' }), 'a.png');
+    const encoded = new Response(form);
+    const formType = encoded.headers.get('content-type') ?? '';
+    const formBytes = new Uint8Array(await encoded.arrayBuffer());
+    const broken = fc.record({
+      cut: fc.option(fc.nat(formBytes.length), { nil: undefined }),
+      flips: fc.array(fc.tuple(fc.nat(formBytes.length - 1), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+      type: fc.constantFrom(
+        formType,
+        formType,
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        'multipart/form-data; boundary=other',
+        `multipart/form-data; boundary=${'x'.repeat(300)}`,
+        'text/plain',
+        'application/json',
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(broken, async ({ cut, flips, type }) => {
+        const body = formBytes.slice(0, cut ?? formBytes.length);
+        for (const [at, byte] of flips) if (at < body.length) body[at] = byte;
+        const res = await fetch(`${p.url}${UPLOAD_PATH}`, { method: 'POST', headers: { 'content-type': type }, body });
+        expectWireAnswer(`upload ${type} cut ${String(cut)} flips ${JSON.stringify(flips)}`, await answerOf(res));
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+
     // Still serving: a fresh login works.
     p.advance(60_000);
     await p.call('member/send_code', { phone: PHONE });

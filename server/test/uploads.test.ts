@@ -340,6 +340,25 @@ describe('uploads: the server as storage', () => {
     expect(await (await fetch(uploadedFileUrl(token))).text()).toBe('first');
   });
 
+  it('UP-9: a broken form (no boundary, an unusable one, cut short in a part) is a 400, and stores nothing', async () => {
+    const { url, dir } = await uploadServer();
+    const token = await aliToken(url, 'photo.png');
+    const { boundary, head } = multipartFrame(uploadFormFields(token), 'photo.png');
+    const post = (type: string, body: string) =>
+      fetch(token.host, { method: 'POST', headers: { 'content-type': type }, body });
+    for (const [type, body] of [
+      ['multipart/form-data', `${head}bytes`],
+      [`multipart/form-data; boundary=${'x'.repeat(300)}`, `${head}bytes`],
+      [`multipart/form-data; boundary=${boundary}`, `${head}bytes cut before the closing boundary`],
+      [`multipart/form-data; boundary=${boundary}`, head.slice(0, head.length - 40)],
+    ] as const) {
+      const res = await post(type, body);
+      expect(res.status, type).toBe(400);
+      expect(await res.json()).toEqual({ code: 400, content: MESSAGES.uploadFormInvalid });
+    }
+    expect(storedFiles(dir).filter((f) => !f.startsWith('.tmp'))).toEqual([]);
+  });
+
   it('UP-13: keys that climb out of the storage are refused, even under a validly signed policy', async () => {
     const { url, dir } = await uploadServer();
     const token = await aliToken(url, 'a.png');

@@ -25,6 +25,13 @@ function refuse(reply: FastifyReply, status: number, content: string): FastifyRe
   return reply.code(status).header('connection', 'close').send({ code: status, content });
 }
 
+/**
+ * What the multipart parser (busboy) says of a form the client broke: cut short, a part ended early, a header it
+ * cannot read, no boundary or one it cannot use (over 256 characters).
+ */
+const MULTIPART_FAULTS =
+  /^Unexpected end of|terminated early|Malformed|premature close|Boundary not found|Boundary required|needle cannot/i;
+
 /** Maps what a failed POST threw to an answer; undefined for a server fault (left to the 500 handler). */
 function refusalOf(err: unknown): { status: number; content: string } | undefined {
   if (err instanceof ServiceError) return { status: err.code, content: err.content };
@@ -34,7 +41,7 @@ function refusalOf(err: unknown): { status: number; content: string } | undefine
   }
   const clientFault =
     (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) ||
-    (typeof e.message === 'string' && /^Unexpected end of|Malformed|premature close/i.test(e.message));
+    (typeof e.message === 'string' && MULTIPART_FAULTS.test(e.message));
   return clientFault ? { status: CODES.BAD_REQUEST, content: MESSAGES.uploadFormInvalid } : undefined;
 }
 
