@@ -127,6 +127,20 @@ describe('IM: conversations', () => {
     ]);
   });
 
+  it('IM-9, IM-16: a group is listed to its members only', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    for (const socket of [alice, bob]) await content(socket, 'subscribeGroups', { groupIds: ['g1'] });
+    await send(alice, 'g1', { t: 'group' });
+    expect(await list(bob)).toHaveLength(1);
+    await content(bob, 'unsubscribeGroup', { groupId: 'g1' });
+    await send(alice, 'g1', { t: 'group' });
+    expect(await list(bob)).toEqual([]);
+    await content(bob, 'subscribeGroups', { groupIds: ['g1'] });
+    expect(await list(bob)).toEqual([expect.objectContaining({ t: 'group', unread: 2 })]);
+  });
+
   it('IM-16: a conversation whose every message I deleted is not listed', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');

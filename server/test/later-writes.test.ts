@@ -132,6 +132,8 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
   it('moves a head later while its data stays, and writes it before conversations are read', async () => {
     const file = tempFile();
     const store = await open(file);
+    // Groups are listed to their members (IM-9).
+    await store.groups.join({ appkey: 'app', userId: 'u1', groupIds: ['g1'], now: 1 });
     await store.messages.send(groupSend('m1', 'u1', 1000, '{"name":"g"}'));
     await store.messages.send(groupSend('m2', 'u2', 2000, '{"name":"g"}'));
     // The first message of the group wrote its head with its data; the second left the time for later.

@@ -117,6 +117,10 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
   it('IM-6: a group message moves the group head; members get a row once, shown again after a remove', async () => {
     const { store } = await fresh();
     const c = store.conversations;
+    // Groups are listed to their members (IM-9).
+    await store.groups.join({ appkey: 'app', userId: 'alice', groupIds: ['g1'], now: 1 });
+    await store.groups.join({ appkey: 'app', userId: 'bob', groupIds: ['g1'], now: 1 });
+    await store.groups.join({ appkey: 'app', userId: 'carol', groupIds: ['g1'], now: 1 });
     const send = (messageId: string, now: number, owners: string[], data: string | null) =>
       store.messages.send({
         message: message({ messageId, convKey: 'g1', scene: 'group', targetId: 'g1' }),
@@ -216,6 +220,7 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
   it('IM-16: conversation rows: touch, list order, top, remove, kept data', async () => {
     const { store } = await fresh();
     const c = store.conversations;
+    await store.groups.join({ appkey: 'app', userId: 'alice', groupIds: ['g1'], now: 1 });
     await c.touch({
       appkey: 'app',
       scene: 'private',
@@ -265,6 +270,11 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     });
     expect(await c.find(ref)).toMatchObject({ removed: false, lastTs: 100, data: '{"n":"Bob"}', top: false });
     expect(await c.list('app', 'alice', 1)).toHaveLength(1);
+    // IM-9: a group's row is listed to members only; it stays, for when its owner joins again.
+    expect(await store.groups.leave({ appkey: 'app', userId: 'alice', groupId: 'g1' })).toBe(true);
+    expect((await c.list('app', 'alice', 10)).map((r) => r.targetId)).toEqual(['bob']);
+    await store.groups.join({ appkey: 'app', userId: 'alice', groupIds: ['g1'], now: 2 });
+    expect((await c.list('app', 'alice', 10)).map((r) => r.targetId)).toEqual(['g1', 'bob']);
   });
 
   it('IM-20: group membership', async () => {

@@ -170,6 +170,21 @@ export function createConversationStore(
         .where('c.appkey', '=', appkey)
         .where('c.owner_id', '=', ownerId)
         .where('c.removed', '=', 0)
+        // IM-9, IM-16: a group is listed to its members only; its last message and unread count would otherwise show
+        // someone who left what was said after.
+        .where((eb) =>
+          eb.or([
+            eb('c.scene', '!=', 'group'),
+            eb.exists(
+              eb
+                .selectFrom('im_group_members as m')
+                .select('m.user_id')
+                .whereRef('m.appkey', '=', 'c.appkey')
+                .whereRef('m.group_id', '=', 'c.target_id')
+                .whereRef('m.user_id', '=', 'c.owner_id'),
+            ),
+          ]),
+        )
         .orderBy('c.top', 'desc')
         .orderBy('last_ts', 'desc')
         .limit(limit)
