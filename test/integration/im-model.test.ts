@@ -48,6 +48,8 @@ class Model {
   readonly offsets = new Map<string, number>();
   readonly top = new Map<string, boolean>();
   readonly removed = new Set<string>();
+  /** Who is in the group now (IM-20); a group is listed to its members only (IM-9). */
+  readonly groupMembers = new Set<User>(USERS);
 
   static conv(user: User, peer: Peer): string {
     return peer === GROUP ? GROUP : [user, peer].sort().join('|');
@@ -95,6 +97,7 @@ class Model {
   list(user: User): Row[] {
     const peers: Peer[] = [...USERS.filter((u) => u !== user), GROUP];
     const rows = peers.flatMap((peer) => {
+      if (peer === GROUP && !this.groupMembers.has(user)) return [];
       const visible = this.visible(user, peer);
       const last = visible.at(-1);
       if (!last || this.removed.has(this.key(user, peer))) return [];
@@ -158,6 +161,9 @@ type Step = { device: Device; user: User } & (
   | { kind: 'remove'; peer: Peer }
   /** The device's app starts over: a new client, whose state comes from the server. */
   | { kind: 'restart' }
+  /** The user leaves the group, or joins it again (IM-20). */
+  | { kind: 'leave' }
+  | { kind: 'join' }
 );
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) => d)).chain((device) => {
@@ -176,6 +182,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) =
     },
     { weight: perDevice, arbitrary: peer.map((p): Step => ({ ...on, kind: 'remove', peer: p })) },
     { weight: 1, arbitrary: fc.constant<Step>({ ...on, kind: 'restart' }) },
+    { weight: perDevice, arbitrary: fc.constantFrom<Step>({ ...on, kind: 'leave' }, { ...on, kind: 'join' }) },
   );
 });
 
@@ -193,6 +200,19 @@ async function run(step: Step, clients: Clients, model: Model, url: string): Pro
     clients[step.device] = await imUser(url, wireId(step.user));
     return;
   }
+  if (step.kind === 'leave' || step.kind === 'join') {
+    const member = model.groupMembers.has(step.user);
+    if (step.kind === 'leave' && member) {
+      await client.im.unsubscribeGroup({ groupId: wireId(GROUP) });
+      model.groupMembers.delete(step.user);
+    } else if (step.kind === 'join' && !member) {
+      await client.im.subscribeGroup({ groupIds: [wireId(GROUP)] });
+      model.groupMembers.add(step.user);
+    }
+    return;
+  }
+  // Anyone may send to a group (IM-22), but a non-member's list would show a group it cannot read: not generated.
+  if (step.peer === GROUP && !model.groupMembers.has(step.user)) return;
   const listed = model.list(step.user).some((row) => row.peer === step.peer);
   switch (step.kind) {
     case 'send': {
@@ -273,6 +293,8 @@ async function expectLists(clients: Clients, model: Model, where: string): Promi
 async function expectHistories(clients: Clients, model: Model, where: string): Promise<void> {
   for (const [d, u] of DEVICES) {
     for (const peer of [...USERS.filter((other) => other !== u), GROUP] as Peer[]) {
+      // Group history is for members (IM-9).
+      if (peer === GROUP && !model.groupMembers.has(u)) continue;
       const expected = model.visible(u, peer).slice(-30);
       const otherOffset = peer === GROUP ? 0 : (model.offsets.get(`${peer}>${u}`) ?? 0);
       const page = await clients[d].im.history({ ...target(peer), limit: 30 });

@@ -260,6 +260,33 @@ describe('IM end to end', () => {
     expect(history.map((m) => [m.messageId, m.scene === 'private' && m.read])).toEqual([[sent.messageId, true]]);
   });
 
+  it('IM-9, IM-20: leaving a group takes it off the list; back in it, the list and history have what was said', async () => {
+    const { url } = await server();
+    const ann = await imUser(url, 'ann');
+    const ben = await imUser(url, 'ben');
+    await ann.im.subscribeGroup({ groupIds: ['g'] });
+    await ben.im.subscribeGroup({ groupIds: ['g'] });
+    const say = (t: string) =>
+      ann.im.sendMessage({ message: ann.im.createTextMessage({ text: t, to: { type: 'group', id: 'g' } }) });
+    await ben.im.latestConversations();
+    await say('m1');
+    await say('m2');
+    await eventually(async () => (await ben.im.history({ type: 'group', id: 'g' })).length === 2, 'ben has both');
+    await ben.im.unsubscribeGroup({ groupId: 'g' });
+    expect((await ben.im.latestConversations()).conversations).toEqual([]);
+    const away = await say('m3');
+    // Nothing said after leaving shows, not even reloaded from the server.
+    const reloaded = await imUser(url, 'ben');
+    expect((await reloaded.im.latestConversations()).conversations).toEqual([]);
+    await ben.im.subscribeGroup({ groupIds: ['g'] });
+    const [back] = (await ben.im.latestConversations()).conversations;
+    expect(back).toMatchObject({ groupId: 'g', unread: 3, lastMessage: { messageId: away.messageId } });
+    await say('m4');
+    await ben.ping();
+    const history = await ben.im.history({ type: 'group', id: 'g', limit: 30 });
+    expect(history.map(text)).toEqual(['m1', 'm2', 'm3', 'm4']);
+  });
+
   it('presence: online and offline events and here-now', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

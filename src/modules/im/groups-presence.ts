@@ -10,22 +10,23 @@ export abstract class ImGroupsAndPresence {
   protected abstract get imWire(): ImWire;
   /** The connected user; throws when there is none. @internal */
   protected abstract requireUser(): Me;
+  /** Brings the conversation list up to a change of membership (IM-9: groups are listed to members only). @internal */
+  protected abstract membershipChanged(change: { left: string } | { joined: readonly string[] }): Promise<void>;
 
   /** Joins groups: their messages reach this user from now on, on every device, until unsubscribed. */
   async subscribeGroup(options: { groupIds: Array<string | number>; accessToken?: string }): Promise<void> {
     this.requireUser();
     const groupIds = validateIds(options?.groupIds);
     await this.imWire.call(CLIENT_EVENTS.subscribeGroups, { groupIds, at: options.accessToken }, 'read');
+    await this.membershipChanged({ joined: groupIds });
   }
 
-  /** Leaves a group. */
+  /** Leaves a group; its conversation leaves the list (until the user joins again). */
   async unsubscribeGroup(options: { groupId: string | number }): Promise<void> {
     this.requireUser();
-    await this.imWire.call(
-      CLIENT_EVENTS.unsubscribeGroup,
-      { groupId: validateId(options?.groupId, 'groupIdEmpty') },
-      'read',
-    );
+    const groupId = validateId(options?.groupId, 'groupIdEmpty');
+    await this.imWire.call(CLIENT_EVENTS.unsubscribeGroup, { groupId }, 'read');
+    await this.membershipChanged({ left: groupId });
   }
 
   /** Receives `USER_PRESENCE` for these users. */

@@ -331,6 +331,22 @@ export class Im extends ImGroupsAndPresence {
     return this.#me();
   }
 
+  /** @internal */
+  protected async membershipChanged(change: { left: string } | { joined: readonly string[] }): Promise<void> {
+    const conversations = this.#state.conversations;
+    if ('left' in change) {
+      // Messages sent while away never reach this client: a cache kept across would have a gap after a new join.
+      this.#state.cache({ type: 'group', id: change.left }).reset();
+      if (conversations.remove({ type: 'group', id: change.left })) this.#state.emitConversations();
+      return;
+    }
+    if (!conversations.loaded) return;
+    // Joined groups may have messages already: the server lists them now, with their unread counts.
+    if (change.joined.some((id) => !conversations.get({ type: 'group', id }))) {
+      await loadConversations(this.#state, this.#wire);
+    }
+  }
+
   #me(): Me {
     const input = this.#connection.input;
     if (this.#connection.status === 'disconnected' || input?.id === undefined) {
