@@ -115,7 +115,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     pusher: gateway.pusher,
     now,
   });
-  const groups = createGroupService({ groups: store.groups, presence, now });
+  const groups = createGroupService({
+    groups: store.groups,
+    conversations: store.conversations,
+    messages: store.messages,
+    presence,
+    now,
+  });
   const users = createUserDirectory({ users: store.users, now });
   const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now });
   const messages = createMessageService({

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/config.js';
 import { signToken } from '../src/auth/token.js';
 import { MESSAGES } from '../src/protocol.js';
-import { OPEN_APP, request, startServer, tempDir } from './helpers.js';
-import { collect, content, guid, login, next, send, settled } from './im-support.js';
+import { OPEN_APP, request, startServer, storesUnderTest, tempDir } from './helpers.js';
+import { collect, content, guid, login, next, publishParams, send, settled } from './im-support.js';
 
 const TOKEN_APP: AppConfig = {
   appkey: 'token-appkey',
@@ -21,20 +21,29 @@ describe('IM: groups', () => {
     const alicePhone = await login(url, 'alice');
     const bob = await login(url, 'bob');
     const carol = await login(url, 'carol');
+    const carolPhone = await login(url, 'carol');
     await content(alice, 'subscribeGroups', { groupIds: ['g1', 2] });
     await content(bob, 'subscribeGroups', { groupIds: ['g1'] });
     const carolGot = collect(carol, 'imMessage');
+    const carolPhoneGot = collect(carolPhone, 'imMessage');
     const pushes = [alicePhone, bob].map((s) => next(s, 'imMessage'));
     const ts = await send(alice, 'g1', { t: 'group', d: '{"name":"G1"}' });
     const expected = { t: 'group', r: 'g1', s: 'alice', ts, d: '{"name":"alice"}' };
     for (const push of await Promise.all(pushes)) expect(push).toMatchObject(expected);
-    // A non-member may send (the reference allows it) but does not receive.
+    // A non-member may send (the reference allows it, IM-22) but does not receive, not even on another device, and
+    // the ack says so; members' acks do not carry the flag.
     const fromCarol = next(bob, 'imMessage');
-    await send(carol, 'g1', { t: 'group' });
+    const carolAck = await request(carol, 'publishIM', publishParams('g1', { t: 'group' }));
+    expect(carolAck).toMatchObject({ code: 200, content: { member: false } });
     expect(await fromCarol).toMatchObject({ s: 'carol' });
-    await send(alice, 'g1', { t: 'group' });
+    const aliceAck = await request(alice, 'publishIM', publishParams('g1', { t: 'group' }));
+    expect(aliceAck['content']).not.toHaveProperty('member');
     await settled(carol);
+    await settled(carolPhone);
     expect(carolGot).toEqual([]);
+    expect(carolPhoneGot).toEqual([]);
+    // IM-16: nor is the group listed to the sender.
+    expect(await content<unknown[]>(carol, 'imLastConversations', {})).toEqual([]);
 
     await content(bob, 'unsubscribeGroup', { groupId: 'g1' });
     const bobGot = collect(bob, 'imMessage');
@@ -46,6 +55,40 @@ describe('IM: groups', () => {
     await send(bob, 2, { t: 'group' });
     expect(await toTwo).toMatchObject({ r: '2' });
   });
+
+  it.each(storesUnderTest())(
+    'IM-20: a new member lists a group with messages at once, nothing unread; one who comes back, what was missed (%s)',
+    async (_name, store) => {
+      const { url } = await startServer(store());
+      const alice = await login(url, 'alice');
+      const bob = await login(url, 'bob');
+      const zed = await login(url, 'zed');
+      await content(alice, 'subscribeGroups', { groupIds: ['g1', 'quiet'] });
+      await content(bob, 'subscribeGroups', { groupIds: ['g1'] });
+      const g1 = { t: 'group', d: '{"name":"G1"}' };
+      await send(alice, 'g1', g1);
+      const last = await send(alice, 'g1', g1);
+      await content(bob, 'unsubscribeGroup', { groupId: 'g1' });
+      await send(alice, 'g1', g1);
+      const newest = await send(alice, 'g1', g1);
+      expect(newest).toBeGreaterThan(last);
+
+      // Zed never was a member: listed at once, the group's data shown, what came before not unread to him.
+      await content(zed, 'subscribeGroups', { groupIds: ['g1', 'quiet'] });
+      const zedList = await content<Array<Record<string, unknown>>>(zed, 'imLastConversations', {});
+      expect(zedList).toEqual([
+        expect.objectContaining({ t: 'group', d: g1.d, unread: 0, lmsg: expect.objectContaining({ ts: newest }) }),
+      ]);
+      // Bob was: the two messages said while he was away are unread.
+      await content(bob, 'subscribeGroups', { groupIds: ['g1'] });
+      const bobList = await content<Array<Record<string, unknown>>>(bob, 'imLastConversations', {});
+      expect(bobList).toEqual([expect.objectContaining({ unread: 4, lmsg: expect.objectContaining({ ts: newest }) })]);
+      // A later message counts for both.
+      await send(alice, 'g1', g1);
+      const again = await content<Array<{ unread: number }>>(zed, 'imLastConversations', {});
+      expect(again.map((c) => c.unread)).toEqual([1]);
+    },
+  );
 
   it('IM-20: refuses bad group id arrays with the spec messages', async () => {
     const { url } = await startServer();

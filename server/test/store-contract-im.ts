@@ -167,6 +167,35 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     ]);
   });
 
+  it('IM-20: a new member gets a row for the joined groups that have messages, once', async () => {
+    const { store } = await fresh();
+    const c = store.conversations;
+    await store.groups.join({ appkey: 'app', userId: 'alice', groupIds: ['g1', 'g2'], now: 1 });
+    await store.messages.send({
+      message: message({ convKey: 'g:g1', scene: 'group', targetId: 'g1' }),
+      now: 100,
+      rows: [{ ownerId: 'alice', targetId: 'g1', data: '{"name":"Team"}' }],
+      readerId: 'alice',
+      stored: () => undefined,
+    });
+    await store.groups.join({ appkey: 'app', userId: 'zed', groupIds: ['g1', 'g2'], now: 2 });
+    const groups = [
+      { groupId: 'g1', convKey: 'g:g1' },
+      { groupId: 'g2', convKey: 'g:g2' },
+    ];
+    // g2 has no message: nothing to list yet.
+    expect(await c.joined({ appkey: 'app', ownerId: 'zed', groups })).toEqual([
+      { groupId: 'g1', convKey: 'g:g1', lastTs: 100 },
+    ]);
+    expect((await c.list('app', 'zed', 10)).map((r) => [r.targetId, r.lastTs, r.data])).toEqual([
+      ['g1', 100, '{"name":"Team"}'],
+    ]);
+    // A row already there (alice's, or zed's now) is left as it is.
+    expect(await c.joined({ appkey: 'app', ownerId: 'zed', groups })).toEqual([]);
+    expect(await c.joined({ appkey: 'app', ownerId: 'alice', groups })).toEqual([]);
+    expect(await c.joined({ appkey: 'app', ownerId: 'zed', groups: [] })).toEqual([]);
+  });
+
   it('IM-8: pages newest-limited, oldest first, exclusive, without what the viewer deleted', async () => {
     const { store } = await fresh();
     for (let n = 1; n <= 6; n += 1) await store.messages.append(message({ messageId: `m${n}` }), n * 10);

@@ -168,6 +168,11 @@ export type PublishImRequest = z.infer<typeof publishImSchema>;
 export interface PublishImAck {
   timestamp: number;
   sessionId?: number;
+  /**
+   * `false` when the sender of a group message is not one of the group's members (IM-22): the message reached the
+   * members, and the group is not the sender's to list or read. Absent otherwise.
+   */
+  member?: false;
 }
 
 /** `IM_HISTORY`: the newest `limit` messages older than `lastTimestamp` (exclusive), oldest first. */

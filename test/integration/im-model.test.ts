@@ -1,6 +1,7 @@
 /**
  * Model-based test of IM conversations: three users of the SDK against the real server run generated sequences of
- * sends, read marks, recalls, deletes, tops and removals across three private chats and one group. After each step
+ * sends, read marks, recalls, deletes, tops, removals, restarts, leaving and joining the group and sending to it from
+ * outside, across three private chats and one group. After each step
  * every user's `latestConversations()` must match a plain model of the spec (IM-6, IM-7, IM-11..IM-18, IMC-6): which
  * conversations are listed, in which order, their last message, unread counts, top flags and the unread total. At
  * the end every history must match too (which messages each user still has, recalled or not, read by the other side
@@ -50,6 +51,11 @@ class Model {
   readonly removed = new Set<string>();
   /** Who is in the group now (IM-20); a group is listed to its members only (IM-9). */
   readonly groupMembers = new Set<User>(USERS);
+  /**
+   * Who has a row for the group: every member when a message was sent, and who joined once it had messages (IM-6,
+   * IM-20). A sender from outside gets none (IM-22).
+   */
+  readonly groupRows = new Set<User>();
 
   static conv(user: User, peer: Peer): string {
     return peer === GROUP ? GROUP : [user, peer].sort().join('|');
@@ -60,7 +66,7 @@ class Model {
   }
 
   private members(conv: string): User[] {
-    return conv === GROUP ? [...USERS] : (conv.split('|') as User[]);
+    return conv === GROUP ? [...this.groupMembers] : (conv.split('|') as User[]);
   }
 
   /** The messages of a conversation that `user` still has, oldest first. */
@@ -74,7 +80,24 @@ class Model {
     this.messages.push({ id, sender, conv, ts, recalled: false, deletedFor: new Set() });
     // IM-7: sending reads everything before it; IM-6: the conversation comes back for everyone in it.
     this.offsets.set(this.key(sender, peer), ts);
-    for (const member of this.members(conv)) this.removed.delete(this.key(member, peerOf(member, conv)));
+    for (const member of this.members(conv)) {
+      this.removed.delete(this.key(member, peerOf(member, conv)));
+      if (conv === GROUP) this.groupRows.add(member);
+    }
+  }
+
+  leave(user: User): void {
+    this.groupMembers.delete(user);
+  }
+
+  /** IM-20: a group with messages is listed to a new member at once; what came before is not unread to them. */
+  join(user: User): void {
+    this.groupMembers.add(user);
+    const newest = this.messages.filter((m) => m.conv === GROUP).at(-1);
+    if (!newest || this.groupRows.has(user)) return;
+    this.groupRows.add(user);
+    const key = this.key(user, GROUP);
+    this.offsets.set(key, Math.max(newest.ts, this.offsets.get(key) ?? 0));
   }
 
   markRead(user: User, peer: Peer): void {
@@ -97,7 +120,7 @@ class Model {
   list(user: User): Row[] {
     const peers: Peer[] = [...USERS.filter((u) => u !== user), GROUP];
     const rows = peers.flatMap((peer) => {
-      if (peer === GROUP && !this.groupMembers.has(user)) return [];
+      if (peer === GROUP && !(this.groupMembers.has(user) && this.groupRows.has(user))) return [];
       const visible = this.visible(user, peer);
       const last = visible.at(-1);
       if (!last || this.removed.has(this.key(user, peer))) return [];
@@ -204,15 +227,15 @@ async function run(step: Step, clients: Clients, model: Model, url: string): Pro
     const member = model.groupMembers.has(step.user);
     if (step.kind === 'leave' && member) {
       await client.im.unsubscribeGroup({ groupId: wireId(GROUP) });
-      model.groupMembers.delete(step.user);
+      model.leave(step.user);
     } else if (step.kind === 'join' && !member) {
       await client.im.subscribeGroup({ groupIds: [wireId(GROUP)] });
-      model.groupMembers.add(step.user);
+      model.join(step.user);
     }
     return;
   }
-  // Anyone may send to a group (IM-22), but a non-member's list would show a group it cannot read: not generated.
-  if (step.peer === GROUP && !model.groupMembers.has(step.user)) return;
+  // Anyone may send to a group (IM-22); the rest needs membership (a non-member cannot read the group: IM-9).
+  if (step.peer === GROUP && !model.groupMembers.has(step.user) && step.kind !== 'send') return;
   const listed = model.list(step.user).some((row) => row.peer === step.peer);
   switch (step.kind) {
     case 'send': {

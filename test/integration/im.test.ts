@@ -287,6 +287,54 @@ describe('IM end to end', () => {
     expect(history.map(text)).toEqual(['m1', 'm2', 'm3', 'm4']);
   });
 
+  it('IM-20: joining a group that has messages lists it at once, with nothing unread', async () => {
+    const { url } = await server();
+    const ann = await imUser(url, 'ann');
+    const zed = await imUser(url, 'zed');
+    await ann.im.subscribeGroup({ groupIds: ['g'] });
+    const said = await ann.im.sendMessage({
+      message: ann.im.createTextMessage({ text: 'before you came', to: { type: 'group', id: 'g' } }),
+    });
+    await zed.im.latestConversations();
+    const updated = nextIm(zed, 'CONVERSATIONS_UPDATED');
+    await zed.im.subscribeGroup({ groupIds: ['g'] });
+    expect((await updated).conversations).toEqual([
+      expect.objectContaining({
+        groupId: 'g',
+        unread: 0,
+        lastMessage: expect.objectContaining({ messageId: said.messageId }),
+      }),
+    ]);
+    const history = await zed.im.history({ type: 'group', id: 'g' });
+    expect(history.map((m) => m.messageId)).toEqual([said.messageId]);
+  });
+
+  it('IM-22: a message sent from outside a group reaches its members and stays off the sender list', async () => {
+    const { url } = await server();
+    const ann = await imUser(url, 'ann');
+    const out = await imUser(url, 'out');
+    const outTablet = await imUser(url, 'out');
+    await ann.im.subscribeGroup({ groupIds: ['g'] });
+    await out.im.latestConversations();
+    await outTablet.im.latestConversations();
+    const tabletGot = collectIm(outTablet, 'GROUP_MESSAGE_RECEIVED');
+    const lists: number[] = [];
+    out.im.on('CONVERSATIONS_UPDATED', (e) => lists.push(e.conversations.length));
+    const arriving = nextIm(ann, 'GROUP_MESSAGE_RECEIVED');
+    const sent = await out.im.sendMessage({
+      message: out.im.createTextMessage({ text: 'hello from outside', to: { type: 'group', id: 'g' } }),
+    });
+    expect(sent.status).toBe('success');
+    expect(await arriving).toMatchObject({ messageId: sent.messageId, senderId: 'out' });
+    // Shown while sending, gone once the server says the group is not the sender's to list.
+    expect(lists.at(-1)).toBe(0);
+    expect((await out.im.latestConversations()).conversations).toEqual([]);
+    await expect(out.im.history({ type: 'group', id: 'g' })).rejects.toMatchObject({ code: 401 });
+    await outTablet.ping();
+    expect(tabletGot).toEqual([]);
+    expect((await outTablet.im.latestConversations()).conversations).toEqual([]);
+  });
+
   it('presence: online and offline events and here-now', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

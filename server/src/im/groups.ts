@@ -4,7 +4,8 @@ import { assertIds } from '../ids.js';
 import type { PresenceService } from '../presence/service.js';
 import { CODES, MESSAGES } from '../protocol.js';
 import type { Actor } from '../push.js';
-import type { GroupStore } from '../store/index.js';
+import type { ConversationStore, GroupStore, MessageStore } from '../store/index.js';
+import { groupKey } from './keys.js';
 
 /** Group membership: who receives a group's messages and may read its history (IM-20..). */
 export interface GroupService {
@@ -26,6 +27,8 @@ export interface GroupService {
 /** What {@link createGroupService} needs. */
 export interface GroupServiceDeps {
   groups: GroupStore;
+  conversations: Pick<ConversationStore, 'joined'>;
+  messages: Pick<MessageStore, 'raiseReadOffset'>;
   presence: Pick<PresenceService, 'membershipChanged'>;
   now: () => number;
 }
@@ -50,8 +53,21 @@ export function createGroupService(deps: GroupServiceDeps): GroupService {
       if (actor.app.requireAccessToken && !tokenCovers(actor, groupIds, accessToken)) {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
       }
-      const joined = await groups.join({ appkey: actor.app.appkey, userId: actor.userId, groupIds, now: deps.now() });
-      if (joined.length > 0) await presence.membershipChanged(actor, joined, 'join');
+      const appkey = actor.app.appkey;
+      const userId = actor.userId;
+      const joined = await groups.join({ appkey, userId, groupIds, now: deps.now() });
+      if (joined.length === 0) return;
+      // IM-20: a group with messages is listed to its new member at once; what was said before their first join is
+      // not unread to them (a member who left and came back still has unread what was said while away).
+      const listed = await deps.conversations.joined({
+        appkey,
+        ownerId: userId,
+        groups: joined.map((groupId) => ({ groupId, convKey: groupKey(groupId) })),
+      });
+      for (const { convKey, lastTs } of listed) {
+        await deps.messages.raiseReadOffset({ appkey, convKey, userId, ts: lastTs });
+      }
+      await presence.membershipChanged(actor, joined, 'join');
     },
     async unsubscribe(actor, groupId) {
       assertIds([groupId]);

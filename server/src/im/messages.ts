@@ -78,12 +78,15 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
   const { messages, groups, pusher } = deps;
   const sends = new KeyedMutex();
 
-  /** Who is on a conversation besides `me`: the other user, or the group's members. */
+  /**
+   * Who a message reaches and who gets a conversation row: the two users (private), or the group's members (IM-15).
+   * A sender outside the group (IM-22) is not among them: the group is not theirs to list or read (IM-9, IM-16).
+   */
   const audience = async (appkey: string, scene: ChatScene, me: string, targetId: string) => {
-    if (scene === 'private') return [targetId, me];
-    // Members are unique; the store's own array serves as it is when the sender is one of them, as usually.
-    const members = await groups.members(appkey, targetId);
-    return members.includes(me) ? members : [...members, me];
+    if (scene === 'private') return { userIds: [targetId, me], member: true };
+    // Members are unique; the store's own array serves as it is.
+    const userIds = await groups.members(appkey, targetId);
+    return { userIds, member: userIds.includes(me) };
   };
 
   /**
@@ -124,7 +127,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       const senderData = userDataJson(actor);
       // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
       return sends.run(`${appkey}\n${convKey}`, async () => {
-        const userIds = await audience(appkey, scene, me, to);
+        const { userIds, member } = await audience(appkey, scene, me, to);
         // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
         const rows: ConversationTouch[] =
           scene === 'private'
@@ -161,7 +164,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
               exceptConnectionId: actor.connectionId,
             }),
         });
-        return { timestamp: message.ts };
+        return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
       });
     },
 
@@ -285,7 +288,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       // IM-14: not back to the asking socket: the reference fires its recall event locally on the ack already.
       pusher.toUsers({
         appkey,
-        userIds: await audience(appkey, scene, me, request.targetId),
+        userIds: (await audience(appkey, scene, me, request.targetId)).userIds,
         event: SERVER_PUSHES.messageRecalled,
         payload,
         exceptConnectionId: actor.connectionId,

@@ -52,6 +52,15 @@ export interface ConversationStore {
   setTop(params: { appkey: string; ownerId: string; scene: string; targetId: string; top: boolean }): Promise<boolean>;
   /** Hides a conversation until its next message; returns whether the row exists. */
   remove(params: { appkey: string; ownerId: string; scene: string; targetId: string }): Promise<boolean>;
+  /**
+   * IM-20: a new member's rows for the groups they joined that have messages already and no row of theirs yet, so
+   * that their list shows them at once; returns those groups with their newest message time.
+   */
+  joined(params: {
+    appkey: string;
+    ownerId: string;
+    groups: readonly { groupId: string; convKey: string }[];
+  }): Promise<{ groupId: string; convKey: string; lastTs: number }[]>;
 }
 
 /** Rows per insert statement: 9 parameters each stays far below SQLite's parameter limit. */
@@ -190,6 +199,50 @@ export function createConversationStore(
         .limit(limit)
         .execute();
       return rows.map(toRecord);
+    },
+    async joined({ appkey, ownerId, groups }) {
+      if (groups.length === 0) return [];
+      later?.flush();
+      const convKeys = groups.map((g) => g.convKey);
+      const heads = await db
+        .selectFrom('im_conversation_heads')
+        .select(['conv_key', 'last_ts'])
+        .where('appkey', '=', appkey)
+        .where('conv_key', 'in', convKeys)
+        .execute();
+      if (heads.length === 0) return [];
+      const had = await db
+        .selectFrom('im_conversations')
+        .select('conv_key')
+        .where('appkey', '=', appkey)
+        .where('owner_id', '=', ownerId)
+        .where('conv_key', 'in', convKeys)
+        .execute();
+      const old = new Set(had.map((r) => r.conv_key));
+      const lastTs = new Map(heads.map((h) => [h.conv_key, Number(h.last_ts)]));
+      const created = groups.flatMap(({ groupId, convKey }) => {
+        const ts = lastTs.get(convKey);
+        return ts === undefined || old.has(convKey) ? [] : [{ groupId, convKey, lastTs: ts }];
+      });
+      if (created.length === 0) return [];
+      await db
+        .insertInto('im_conversations')
+        .values(
+          created.map((g) => ({
+            appkey,
+            owner_id: ownerId,
+            scene: 'group',
+            target_id: g.groupId,
+            conv_key: g.convKey,
+            top: 0,
+            removed: 0,
+            data: '{}',
+            last_ts: g.lastTs,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['appkey', 'owner_id', 'scene', 'target_id']).doNothing())
+        .execute();
+      return created;
     },
     async setTop({ appkey, ownerId, scene, targetId, top }) {
       const result = await db

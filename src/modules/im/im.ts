@@ -132,6 +132,7 @@ export class Im extends ImGroupsAndPresence {
     message.status = 'sending';
     this.#state.record(copyMessage(message), { incoming: false, data: to.data ?? {} });
     this.#state.emitConversations();
+    let ack: Awaited<ReturnType<Outbox['send']>>;
     try {
       if (upload) {
         // UP-6: the file goes up while the message is `sending`; the payload then holds its URL.
@@ -139,7 +140,7 @@ export class Im extends ImGroupsAndPresence {
         message.payload = await upload.run(this.uploader);
         this.#state.replace(copyMessage(message));
       }
-      const ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken));
+      ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken));
       message.status = 'success';
       message.timestamp = ack.timestamp;
       if (message.scene === 'cs' && ack.sessionId !== undefined) message.sessionId = Number(ack.sessionId);
@@ -150,7 +151,10 @@ export class Im extends ImGroupsAndPresence {
       throw ParleyError.from(error);
     }
     this.#state.replace(copyMessage(message));
-    this.#state.readUpTo(conversationOf(message, message.senderId), message.timestamp);
+    const ref = conversationOf(message, message.senderId);
+    this.#state.readUpTo(ref, message.timestamp);
+    // IM-22: sent from outside the group, which the server neither lists to me nor lets me read (IM-9, IM-16).
+    if (ack.member === false && ref.type === 'group') this.#forget(ref.id);
     this.#state.emitConversations();
     return message;
   }
@@ -335,9 +339,7 @@ export class Im extends ImGroupsAndPresence {
   protected async membershipChanged(change: { left: string } | { joined: readonly string[] }): Promise<void> {
     const conversations = this.#state.conversations;
     if ('left' in change) {
-      // Messages sent while away never reach this client: a cache kept across would have a gap after a new join.
-      this.#state.cache({ type: 'group', id: change.left }).reset();
-      if (conversations.remove({ type: 'group', id: change.left })) this.#state.emitConversations();
+      if (this.#forget(change.left)) this.#state.emitConversations();
       return;
     }
     if (!conversations.loaded) return;
@@ -345,6 +347,13 @@ export class Im extends ImGroupsAndPresence {
     if (change.joined.some((id) => !conversations.get({ type: 'group', id }))) {
       await loadConversations(this.#state, this.#wire);
     }
+  }
+
+  /** Takes a group I am not a member of off the list and out of the caches; says whether it was listed. */
+  #forget(groupId: string): boolean {
+    // Messages sent while away never reach this client: a cache kept across would have a gap after a new join.
+    this.#state.cache({ type: 'group', id: groupId }).reset();
+    return this.#state.conversations.remove({ type: 'group', id: groupId });
   }
 
   #me(): Me {
