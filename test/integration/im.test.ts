@@ -260,6 +260,34 @@ describe('IM end to end', () => {
     expect(history.map((m) => [m.messageId, m.scene === 'private' && m.read])).toEqual([[sent.messageId, true]]);
   });
 
+  it('IMC-6: after my other device deletes the newest message, the one fetched in its place shows read', async () => {
+    const { url } = await server();
+    const ann = await imUser(url, 'ann');
+    const bob = await imUser(url, 'bob');
+    const mine = await ann.im.sendMessage({
+      message: ann.im.createTextMessage({ text: 'mine', to: { type: 'private', id: 'bob' } }),
+    });
+    // Sending reads everything before it (IM-7): bob has read mine.
+    const reply = await bob.im.sendMessage({
+      message: bob.im.createTextMessage({ text: 'reply', to: { type: 'private', id: 'ann' } }),
+    });
+    const tablet = await imUser(url, 'ann');
+    await tablet.im.latestConversations();
+    const gone = nextIm(tablet, 'MESSAGE_DELETED');
+    const [held] = await ann.im.history({ type: 'private', id: 'bob', limit: 1 });
+    expect(held?.messageId).toBe(reply.messageId);
+    await ann.im.deleteMessage({ messages: [held as Message] });
+    await gone;
+    await eventually(
+      async () => (await tablet.im.latestConversations()).conversations[0]?.lastMessage.messageId === mine.messageId,
+      'the tablet shows mine last',
+    );
+    const [last] = (await tablet.im.latestConversations()).conversations;
+    expect(last?.lastMessage).toMatchObject({ messageId: mine.messageId, read: true });
+    const history = await tablet.im.history({ type: 'private', id: 'bob' });
+    expect(history.map((m) => [m.messageId, m.scene === 'private' && m.read])).toEqual([[mine.messageId, true]]);
+  });
+
   it('IM-9, IM-20: leaving a group takes it off the list; back in it, the list and history have what was said', async () => {
     const { url } = await server();
     const ann = await imUser(url, 'ann');

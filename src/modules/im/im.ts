@@ -5,7 +5,6 @@ import { ParleyError } from '../../core/errors.js';
 import {
   buildMessage,
   copyMessage,
-  readByOther,
   recalledBy,
   toPublishRequest,
   validateCustom,
@@ -185,13 +184,7 @@ export class Im extends ImGroupsAndPresence {
     if (cache.complete && (before === undefined || before > oldest)) return held;
     const cursor = held.length > 0 ? oldest : before;
     const need = limit - held.length;
-    const page = await this.#wire.history(ref, cursor, need);
-    const me = this.#me().id;
-    for (const o of page.offsets) cache.advanceOffset(o.userId, o.offset);
-    const otherOffset = ref.type === 'private' ? (cache.offsets.get(ref.id) ?? 0) : 0;
-    const messages = page.messages.map((m) =>
-      m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? readByOther(m) : m,
-    );
+    const messages = this.#state.takePage(ref, await this.#wire.history(ref, cursor, need));
     const contiguous =
       held.length > 0 || (cache.size === 0 && before === undefined) || (before !== undefined && before === oldest);
     if (contiguous) cache.prepend(messages, messages.length < need);

@@ -209,7 +209,8 @@ export class ImState {
       return undefined;
     }
     return this.fetchPage(ref, 1).then(
-      ({ messages: [newest] }) => {
+      (page) => {
+        const [newest] = this.takePage(ref, page);
         if (cache.last()) return this.refreshLast(ref);
         if (newest) {
           cache.prepend([newest], false);
@@ -220,6 +221,21 @@ export class ImState {
       },
       // Unknown (the server did not answer): the list keeps what it had until the next load.
       () => undefined,
+    );
+  }
+
+  /**
+   * A page of history from the server, taken in: the read offsets it carries move the cache's forward, and my private
+   * messages the other side's offset covers come back read (IMC-6).
+   */
+  takePage(ref: ConversationRef, page: { messages: Message[]; offsets: readonly UserOffset[] }): Message[] {
+    const cache = this.cache(ref);
+    for (const o of page.offsets) cache.advanceOffset(String(o.userId), o.offset);
+    if (ref.type !== 'private') return page.messages;
+    const me = this.me.id;
+    const otherOffset = cache.offsets.get(ref.id) ?? 0;
+    return page.messages.map((m) =>
+      m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? readByOther(m) : m,
     );
   }
 
@@ -288,9 +304,9 @@ export class ImState {
     const fetchPage = this.fetchPage;
     if (!fetchPage) return;
     fetchPage(ref, LIMITS.historyMaxLimit)
-      .then(({ messages, offsets }) => {
+      .then((page) => {
         const cache = this.cache(ref);
-        for (const o of offsets) cache.advanceOffset(String(o.userId), o.offset);
+        const messages = this.takePage(ref, page);
         const me = this.me.id;
         const offset = cache.offsets.get(me) ?? 0;
         const byId = new Map<string, Message>();
