@@ -76,6 +76,20 @@ describe('history cache', () => {
   });
 });
 
+describe('history cache deletions', () => {
+  it('IMC-7: remembers the times of deleted messages through a reset, the latest 1 000', () => {
+    const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+    expect(cache.wasDeleted(5)).toBe(false);
+    cache.deleted([5, 7]);
+    cache.reset();
+    expect([5, 6, 7].map((ts) => cache.wasDeleted(ts))).toEqual([true, false, true]);
+    // Deleting 5 again makes it the latest: 7 is the first to go once a thousand more are deleted.
+    cache.deleted([5]);
+    cache.deleted(Array.from({ length: 999 }, (_, i) => 100 + i));
+    expect([5, 7, 100, 1098].map((ts) => cache.wasDeleted(ts))).toEqual([true, false, true, true]);
+  });
+});
+
 describe('history cache lookups', () => {
   it('IMC-10: finds by id exactly what it holds, through trims, replacements, updates and removals', () => {
     const cache = new HistoryCache(3);

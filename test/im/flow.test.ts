@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ParleyError, type Message } from '../../src/index.js';
+import { ParleyError, type ConversationList, type Message } from '../../src/index.js';
 import { fakeIm } from '../support/fake-im.js';
 import { fakeSetup } from '../support/setup.js';
 import { useFakeClock } from '../support/clock.js';
@@ -220,6 +220,25 @@ describe('IM flows on the fake server', () => {
     expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
   });
 
+  it('IMC-7: a late copy of a message I deleted on another device does not bring it back', async () => {
+    const { im, server, fake } = await connectedIm();
+    await im.latestConversations();
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    // Deleted on my other device before its push reached this one (a push held during a re-sync, or replayed).
+    const late = fake.fromPeer('bob', 'deleted already', false);
+    fake.deleted.add(late.ts);
+    server.push('IM_MSG_DELETED', { scene: 'private', targetId: 'bob', deleterId: 'me', times: [late.ts] });
+    server.push('imMessage', late);
+    await tick();
+    expect(received).toEqual([]);
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
+    // The next message is new, and shows.
+    const next = fake.fromPeer('bob', 'after');
+    await tick();
+    expect(received.map((m) => m.timestamp)).toEqual([next.ts]);
+  });
+
   it('IMC-8: after an expired reconnect the SDK fetches what it missed, once each, in order', async () => {
     const { im, server, fake } = await connectedIm();
     fake.fromPeer('bob', 'before');
@@ -237,6 +256,79 @@ describe('IM flows on the fake server', () => {
     expect(server.requests('IM_HISTORY_CHANGE')).toHaveLength(1);
     const history = await im.history({ type: 'private', id: 'bob', limit: 30 });
     expect(new Set(history.map((m) => m.messageId)).size).toBe(30);
+  });
+
+  it('IMC-8: history, the list and read marks asked as the link comes back wait until the SDK has caught up', async () => {
+    const { im, server, fake, client } = await connectedIm();
+    fake.fromPeer('bob', 'before');
+    await im.history({ type: 'private', id: 'bob' });
+    await im.latestConversations();
+    server.down = true;
+    server.dropAll();
+    const missed = fake.fromPeer('bob', 'missed', false);
+    server.forgetSessions();
+    const asked: Array<Promise<unknown>> = [];
+    client.on('connectionStatus', ({ status }) => {
+      if (status !== 'expired_reconnected') return;
+      asked.push(im.history({ type: 'private', id: 'bob' }), im.latestConversations());
+      asked.push(im.markMessageAsRead({ type: 'private', id: 'bob' }));
+    });
+    server.down = false;
+    await tick(5000);
+    expect(asked).toHaveLength(3);
+    const [history, list] = (await Promise.all(asked)) as [Message[], ConversationList];
+    expect(history.map((m) => m.timestamp).at(-1)).toBe(missed.ts);
+    expect(list.conversations[0]?.lastMessage.timestamp).toBe(missed.ts);
+    expect(server.requests('IM_MARK_AS_READ').at(-1)?.params).toMatchObject({ lastTimestamp: missed.ts });
+  });
+
+  it('IMC-8: a message pushed while the SDK catches up is not counted unread twice', async () => {
+    const { im, server, fake } = await connectedIm();
+    await im.latestConversations();
+    fake.fromPeer('bob', 'before');
+    await tick();
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    server.down = true;
+    server.dropAll();
+    fake.fromPeer('bob', 'missed', false);
+    server.forgetSessions();
+    // Pushed while the SDK asks for what changed: held until the re-sync is done, and counted by the list it reloads.
+    let during: { ts: number } | undefined;
+    server.handle('IM_HISTORY_CHANGE', () => {
+      during ??= fake.fromPeer('bob', 'during');
+      return { code: 200, resultCode: 200, content: fake.changes };
+    });
+    server.down = false;
+    await tick(5000);
+    expect(received.map((m) => (m.payload as { text: string }).text)).toEqual(['missed', 'during']);
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[during?.ts, 3]]);
+    expect(list.unreadTotal).toBe(3);
+  });
+
+  it('IMC-6: a read mark from my other device that overtakes the list it answered keeps its unread count down', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'first', false);
+    const second = fake.fromPeer('bob', 'second', false);
+    // The list was counted before my other device read both; its mark reaches this client first.
+    server.handle('imLastConversations', () => {
+      server.push('IM_MSG_READ', { scene: 'private', targetId: 'bob', markerId: 'me', time: second.ts });
+      const row = { t: 'private', top: false, d: '{}', userOffsets: [{ userId: 'me', offset: 0 }], lmsg: second };
+      return { code: 200, resultCode: 200, content: [{ ...row, unread: 2 }] };
+    });
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([0]);
+  });
+
+  it('IMC-6: a message sent while the list is on its way is on the list it gives', async () => {
+    const { im, server } = await connectedIm();
+    // The server counted the list before it stored the message: the answer does not know it.
+    server.handle('imLastConversations', () => ({ code: 200, resultCode: 200, content: [] }));
+    const loading = im.latestConversations();
+    const sent = im.sendMessage({ message: im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob' } }) });
+    await tick();
+    const [list, message] = await Promise.all([loading, sent]);
+    expect(list.conversations.map((c) => c.lastMessage.messageId)).toEqual([message.messageId]);
+    expect((await im.latestConversations()).conversations[0]?.lastMessage).toMatchObject({ status: 'success' });
   });
 
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {

@@ -11,6 +11,9 @@ import type { Message } from './types.js';
  * Usually it is newer than everything held, which the newest message alone tells. A map by id would be kept up for
  * every message added and dropped, and read on state that is cold by then, for lookups this order answers anyway.
  */
+/** Deleted message times remembered per conversation: far more than a re-sync's held pushes could bring back. */
+const DELETED_KEPT = 1000;
+
 export class HistoryCache {
   readonly #capacity: number;
   /** Oldest first; the first `#start` entries have been trimmed off and wait to be dropped in one go. */
@@ -20,6 +23,8 @@ export class HistoryCache {
   complete = false;
   /** Read offsets by user id: everything up to the offset has been read by that user. */
   readonly offsets = new Map<string, number>();
+  /** Server times of messages I deleted, the latest last; kept through {@link reset}. */
+  readonly #deleted = new Set<number>();
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -143,6 +148,27 @@ export class HistoryCache {
     if (removed.length === 0) return removed;
     this.#messages = this.#messages.filter((m) => !ids.has(m.messageId));
     return removed;
+  }
+
+  /**
+   * Remembers that I deleted the messages at these server times (here or on another device), so that a late copy of
+   * one, a push held during a re-sync or replayed after a reconnect, is not taken for a new message. The latest
+   * {@link DELETED_KEPT} are kept.
+   */
+  deleted(times: readonly number[]): void {
+    for (const ts of times) {
+      this.#deleted.delete(ts);
+      this.#deleted.add(ts);
+    }
+    for (const ts of this.#deleted) {
+      if (this.#deleted.size <= DELETED_KEPT) break;
+      this.#deleted.delete(ts);
+    }
+  }
+
+  /** Whether I deleted the message at this server time ({@link deleted}). */
+  wasDeleted(ts: number): boolean {
+    return this.#deleted.size > 0 && this.#deleted.has(ts);
   }
 
   /** Drops everything (after a gap too wide to bridge). */

@@ -161,7 +161,7 @@ export class Im extends ImGroupsAndPresence {
   /**
    * Messages of a conversation older than `lastTimestamp` (exclusive; the newest when absent), oldest first, at most
    * `limit` (default 10, at most 30; one that is not a number means the default). Served from the local cache when it
-   * holds them, else from the server.
+   * holds them, else from the server; asked while the SDK catches up after a reconnect (IMC-8), once that is done.
    */
   async history(options: {
     type: 'private' | 'group' | 'cs';
@@ -174,6 +174,7 @@ export class Im extends ImGroupsAndPresence {
     const limit = historyLimit(options.limit);
     const before =
       typeof options.lastTimestamp === 'number' && options.lastTimestamp > 0 ? options.lastTimestamp : undefined;
+    await this.#state.syncing;
     const cache = this.#state.cache(ref);
     const held =
       before === undefined
@@ -207,17 +208,25 @@ export class Im extends ImGroupsAndPresence {
     });
   }
 
-  /** The conversation list: at most 200, pinned first, then newest first, with unread counts. */
+  /**
+   * The conversation list: at most 200, pinned first, then newest first, with unread counts. Asked while the SDK
+   * catches up after a reconnect (IMC-8), it answers once that is done.
+   */
   async latestConversations(): Promise<ConversationList> {
     this.#me();
+    await this.#state.syncing;
     if (!this.#state.conversations.loaded) await loadConversations(this.#state, this.#wire);
     return this.#state.conversations.snapshot();
   }
 
-  /** Marks everything in a conversation read, here and on the user's other devices, and tells the other side. */
+  /**
+   * Marks everything in a conversation read, here and on the user's other devices, and tells the other side. Asked
+   * while the SDK catches up after a reconnect (IMC-8), it marks what that brought too.
+   */
   async markMessageAsRead(options: { type: 'private' | 'group' | 'cs'; id: string | number }): Promise<void> {
     const me = this.#me().id;
     const ref = validateRef(options);
+    await this.#state.syncing;
     const cache = this.#state.cache(ref);
     const last = this.#state.conversations.get(ref)?.lastMessage;
     const time = Math.max(cache.newestSuccessTime(), last?.status === 'success' ? last.timestamp : 0);
@@ -237,6 +246,7 @@ export class Im extends ImGroupsAndPresence {
     this.#me();
     const ref = validateConversation(options?.conversation);
     if (typeof options.top !== 'boolean') throw ParleyError.badRequest('topNotBoolean');
+    await this.#state.syncing;
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
     await this.#wire.call(
       CLIENT_EVENTS.topConversation,
@@ -251,6 +261,7 @@ export class Im extends ImGroupsAndPresence {
   async removeConversation(options: { conversation: unknown }): Promise<void> {
     this.#me();
     const ref = validateConversation(options?.conversation);
+    await this.#state.syncing;
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
     await this.#wire.call(
       CLIENT_EVENTS.removeConversation,
@@ -296,7 +307,9 @@ export class Im extends ImGroupsAndPresence {
       const times = sent.map((m) => m.timestamp).sort((a, b) => a - b);
       await this.#wire.call(CLIENT_EVENTS.imDeleteMessage, { scene: ref.type, targetId: ref.id, times }, 'write');
     }
-    const removed = this.#state.cache(ref).remove(list.map((m) => m.messageId));
+    const cache = this.#state.cache(ref);
+    cache.deleted(sent.map((m) => m.timestamp));
+    const removed = cache.remove(list.map((m) => m.messageId));
     // Resolved once the list is fixed, when the conversation's new last message had to come from the server.
     await this.#state.dropped(ref, removed);
     this.#state.events.emit('MESSAGE_DELETED', removed.length > 0 ? removed : list);

@@ -22,14 +22,17 @@ import {
 
 /** How {@link deliver} records: one object for every message, not one each. */
 const INCOMING = { incoming: true } as const;
+/** How {@link deliver} records a message whose unread count the list has already. */
+const COUNTED = { incoming: false } as const;
 
 /**
  * Delivers a message that arrived (by push, or fetched after a reconnect): into its cache and the conversation
  * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
+ * `counted`: the list, loaded from the server after the message was stored, counts it unread already.
  */
-export function deliver(state: ImState, message: Message, cache = state.cacheOf(message)): void {
+export function deliver(state: ImState, message: Message, cache = state.cacheOf(message), counted = false): void {
   if (message.scene === 'cs') return deliverCs(state, message);
-  state.record(message, INCOMING, cache);
+  state.record(message, counted ? COUNTED : INCOMING, cache);
   // Sent from another of my devices: sending read everything before it there (IM-7), so here too.
   if (message.senderId === state.me.id) state.readUpTo(conversationOf(message, state.me.id), message.timestamp);
   else if (message.scene === 'private') {
@@ -64,6 +67,7 @@ export function applyRead(state: ImState, ref: ConversationRef, markerId: string
  */
 export async function applyDeleted(state: ImState, ref: ConversationRef, times: readonly number[]): Promise<void> {
   const cache = state.cache(ref);
+  cache.deleted(times);
   const removed = cache.remove(cache.findByTimes(times).map((m) => m.messageId));
   if (removed.length === 0) return;
   const settling = state.dropped(ref, removed);

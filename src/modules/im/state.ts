@@ -26,6 +26,8 @@ export class ImState {
   /** Pushed senders' user data as last seen: its text and the object parsed from it. */
   readonly #senders = new Map<string, { raw: string; data: Record<string, unknown> }>();
   readonly #me: () => Me;
+  /** For each list load on its way, the messages recorded since it was asked for ({@link loadingList}). */
+  readonly #loading = new Set<Message[]>();
   /** The re-sync under way, so that two never run at once. */
   syncing: Promise<void> = Promise.resolve();
   /**
@@ -115,12 +117,14 @@ export class ImState {
   }
 
   /**
-   * Whether a message was already delivered: it is in its conversation's cache, or older than everything the
-   * cache holds. The cache is the newest contiguous window, so anything older was delivered before (or is history,
-   * which fires no event).
+   * Whether a message was already delivered, or must not be: it is in its conversation's cache, I deleted it, or it
+   * is older than everything the cache holds. The cache is the newest contiguous window, so anything older was
+   * delivered before (or is history, which fires no event).
    */
   known(message: Message, cache: HistoryCache = this.cacheOf(message)): boolean {
     if (cache.holds(message)) return true;
+    // Deleted here or on another device while a copy was on its way (IMC-7): it stays deleted.
+    if (message.status === 'success' && cache.wasDeleted(message.timestamp)) return true;
     // A push is usually the newest: then the oldest held (cold by now) need not be read.
     const ts = message.timestamp;
     return cache.size > 0 && ts < cache.newestSuccessTime() && ts < cache.oldestSuccessTime();
@@ -138,9 +142,50 @@ export class ImState {
     cache: HistoryCache = this.cacheOf(message),
   ): void {
     cache.add(message);
+    if (this.#loading.size > 0) for (const during of this.#loading) during.push(message);
     // Until the list is loaded there is nothing more to do: not even asking who I am, which every member of a busy
     // group would do for every message.
     if (!this.conversations.loaded) return;
+    this.#list(message, options, cache);
+  }
+
+  /**
+   * Runs `load`, which asks the server for the conversation list and makes it the local one, then lists again the
+   * messages being sent or recorded meanwhile that its answer did not know: stored, or arrived, after the server had
+   * counted. A send of mine among them reads what came before it (IM-7).
+   */
+  async loadingList(load: () => Promise<void>): Promise<void> {
+    // Messages on their way to the server as the list is asked for may be stored after it counted, too.
+    const during: Message[] = [];
+    for (const { cache } of this.cached()) {
+      const all = cache.all();
+      for (let i = all.length - 1; i >= 0 && (all[i] as Message).status !== 'success'; i--) {
+        if ((all[i] as Message).status === 'sending') during.push(all[i] as Message);
+      }
+    }
+    this.#loading.add(during);
+    try {
+      await load();
+    } finally {
+      this.#loading.delete(during);
+    }
+    if (during.length === 0 || !this.conversations.loaded) return;
+    const me = this.me.id;
+    for (const message of during) {
+      const ref = conversationOf(message, me);
+      const cache = this.cache(ref);
+      // As the cache has it now: acknowledged, recalled, or gone (deleted).
+      const current = cache.all().find((m) => m.messageId === message.messageId);
+      const listed = this.conversations.get(ref)?.lastMessage;
+      if (!current || (listed && (listed.messageId === current.messageId || !isNewer(current, listed)))) continue;
+      this.#list(current, { incoming: current.senderId !== me }, cache);
+      if (current.senderId === me && current.status === 'success') this.readUpTo(ref, current.timestamp);
+    }
+    this.emitConversations();
+  }
+
+  /** The list's side of {@link record}. */
+  #list(message: Message, options: { incoming: boolean; data?: Record<string, unknown> }, cache: HistoryCache): void {
     const me = this.me.id;
     const unread =
       options.incoming &&

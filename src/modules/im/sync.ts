@@ -1,4 +1,4 @@
-import { LIMITS } from '../../protocol/index.js';
+import { LIMITS, type WireConversation } from '../../protocol/index.js';
 import { csConversation } from './cs-message.js';
 import { fromWire, readByOther } from './message.js';
 import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
@@ -7,13 +7,17 @@ import { conversationOf, keyOf, type ConversationRef, type Message } from './typ
 import type { ImWire } from './wire.js';
 
 /** Fetches the conversation list and makes it the local one. */
-export async function loadConversations(state: ImState, wire: ImWire): Promise<void> {
-  const items = await wire.conversations();
+export function loadConversations(state: ImState, wire: ImWire): Promise<void> {
+  return state.loadingList(async () => replaceList(state, await wire.conversations()));
+}
+
+function replaceList(state: ImState, items: readonly WireConversation[]): void {
   const me = state.me.id;
   const conversations = items.map((item) => {
     const received = fromWire({ ...item.lmsg, t: item.t });
     const ref = conversationOf(received, me);
     const cache = state.cache(ref);
+    const listedMine = item.userOffsets?.find((o) => String(o.userId) === me)?.offset ?? 0;
     for (const o of item.userOffsets ?? []) cache.advanceOffset(o.userId, o.offset);
     // My last private message is read when the other side's offset covers it, as history marks it (IMC-6).
     const lastMessage =
@@ -22,7 +26,7 @@ export async function loadConversations(state: ImState, wire: ImWire): Promise<v
         : received;
     if (cache.size === 0) cache.put(lastMessage);
     const data = parseObject(item.d);
-    const unread = typeof item.unread === 'number' ? item.unread : state.countUnread(ref);
+    const unread = unreadOf(state, ref, item.unread, listedMine, lastMessage);
     const base = { data, unread, lastMessage, top: item.top === true };
     if (ref.type === 'cs') return csConversation(ref, base, me);
     return ref.type === 'group'
@@ -32,6 +36,26 @@ export async function loadConversations(state: ImState, wire: ImWire): Promise<v
   state.conversations.replaceAll(conversations);
   state.conversations.loaded = true;
   state.emitConversations();
+}
+
+/**
+ * A listed conversation's unread count. The server counted up to its read offset of me (`listedMine`); a read mark of
+ * mine that reached this client since (from another device, while the list was on its way) makes the count smaller:
+ * none when it covers the last message, else what the cache counts, when it holds everything after the mark.
+ */
+function unreadOf(
+  state: ImState,
+  ref: ConversationRef,
+  listed: number | undefined,
+  listedMine: number,
+  lastMessage: Message,
+): number {
+  if (typeof listed !== 'number') return state.countUnread(ref);
+  const cache = state.cache(ref);
+  const mine = cache.offsets.get(state.me.id) ?? 0;
+  if (listed === 0 || mine <= listedMine) return listed;
+  if (mine >= lastMessage.timestamp) return 0;
+  return cache.size > 0 && cache.oldestSuccessTime() <= mine ? Math.min(listed, state.countUnread(ref)) : listed;
 }
 
 function parseObject(text: string | undefined): Record<string, unknown> {
@@ -98,15 +122,26 @@ export function resync(state: ImState, wire: ImWire): Promise<void> {
   const marks = state.marks ?? new Map<string, number>();
   state.marks = undefined;
   state.syncing = state.syncing.then(async () => {
+    let reloaded = false;
     try {
       for (const { ref } of state.cached()) await resyncConversation(state, wire, ref, marks.get(keyOf(ref)));
-      if (state.conversations.loaded) await loadConversations(state, wire);
+      if (state.conversations.loaded) {
+        await loadConversations(state, wire);
+        reloaded = true;
+      }
     } catch {
       // The connection dropped again or the server refused: the next reconnect runs the re-sync again.
     } finally {
+      // Nothing is held once a disconnect cleared the state.
       const held = state.held ?? [];
       state.held = undefined;
-      for (const message of held) if (!state.known(message)) deliver(state, message);
+      for (const message of held) {
+        if (state.known(message)) continue;
+        // The list just loaded counts, as unread, what was stored up to its last message: pushes held meanwhile too.
+        const ref = conversationOf(message, state.me.id);
+        const last = reloaded ? state.conversations.get(ref)?.lastMessage : undefined;
+        deliver(state, message, undefined, last !== undefined && message.timestamp <= last.timestamp);
+      }
     }
   });
   return state.syncing;
