@@ -8,11 +8,13 @@
  * or not), and fresh clients that load everything from the server must see the same lists and histories.
  */
 import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ConversationList, Message, ParleyClient } from '../../src/index.js';
 import { startServer, storesUnderTest } from '../../server/test/helpers.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
-import { imUser } from './support.js';
+import type { ConnectionStatus, Transport } from '../../src/index.js';
+import { imUser, switchableTransport } from './support.js';
 
 const USERS = ['ann', 'ben', 'cat'] as const;
 type User = (typeof USERS)[number];
@@ -187,6 +189,11 @@ type Step = { device: Device; user: User } & (
   /** The user leaves the group, or joins it again (IM-20). */
   | { kind: 'leave' }
   | { kind: 'join' }
+  /**
+   * The device loses its link for the next `steps` steps (others go on meanwhile; it does nothing), then gets it
+   * back and must catch up by itself: IMC-8's re-sync.
+   */
+  | { kind: 'drop'; steps: number }
 );
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) => d)).chain((device) => {
@@ -206,8 +213,59 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) =
     { weight: perDevice, arbitrary: peer.map((p): Step => ({ ...on, kind: 'remove', peer: p })) },
     { weight: 1, arbitrary: fc.constant<Step>({ ...on, kind: 'restart' }) },
     { weight: perDevice, arbitrary: fc.constantFrom<Step>({ ...on, kind: 'leave' }, { ...on, kind: 'join' }) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 4 }).map((steps): Step => ({ ...on, kind: 'drop', steps })) },
   );
 });
+
+/** Each device's link, which a step can cut and give back, and which devices are cut off now. */
+class Links {
+  readonly #switches = new Map<Device, ReturnType<typeof switchableTransport>>();
+  readonly down = new Set<Device>();
+  /** When each cut-off device gets its link back: the number of the step before which it returns. */
+  readonly #returns = new Map<Device, number>();
+
+  /** A new link for a device's new client. */
+  transport(device: Device): Transport {
+    const link = switchableTransport();
+    this.#switches.set(device, link);
+    this.down.delete(device);
+    return link.transport;
+  }
+
+  /** Cuts a device off until step `until`. */
+  cut(device: Device, until: number): void {
+    this.#switches.get(device)?.cut();
+    this.down.add(device);
+    this.#returns.set(device, until);
+  }
+
+  /** Gives back the links due before step `step` (all of them without one). */
+  async due(clients: Clients, step = Infinity): Promise<void> {
+    for (const [device, until] of [...this.#returns]) {
+      if (until > step) continue;
+      this.#returns.delete(device);
+      await this.restore(device, clients[device]);
+    }
+  }
+
+  /** Gives the link back and waits until the client is connected again (its re-sync then runs by itself). */
+  async restore(device: Device, client: ParleyClient): Promise<void> {
+    this.#switches.get(device)?.restore();
+    this.down.delete(device);
+    const back: ConnectionStatus[] = ['connected', 'reconnected', 'expired_reconnected'];
+    await new Promise<void>((resolve) => {
+      if (back.includes(client.getConnectionStatus())) return resolve();
+      const off = client.on('connectionStatus', ({ status }) => {
+        if (!back.includes(status)) return;
+        off();
+        resolve();
+      });
+    });
+  }
+}
+
+const connect = (url: string, links: Links, device: Device) =>
+  imUser(url, wireId(userOf(device)), { name: wireId(userOf(device)) }, links.transport(device));
 
 /** The message `client` holds with this id, from its history (the objects recall and delete take). */
 async function held(client: ParleyClient, peer: Peer, id: string): Promise<Message | undefined> {
@@ -216,13 +274,26 @@ async function held(client: ParleyClient, peer: Peer, id: string): Promise<Messa
 }
 
 /** Runs one step on the clients and the model; steps that do not apply (nothing to recall, no listed conversation) do nothing. */
-async function run(step: Step, clients: Clients, model: Model, url: string): Promise<void> {
+async function run(
+  step: Step,
+  index: number,
+  clients: Clients,
+  model: Model,
+  url: string,
+  links: Links,
+): Promise<void> {
   const client = clients[step.device];
   if (step.kind === 'restart') {
     await client.disconnect();
-    clients[step.device] = await imUser(url, wireId(step.user));
+    clients[step.device] = await connect(url, links, step.device);
     return;
   }
+  if (step.kind === 'drop') {
+    if (!links.down.has(step.device)) links.cut(step.device, index + 1 + step.steps);
+    return;
+  }
+  // A device without its link does nothing until it is back.
+  if (links.down.has(step.device)) return;
   if (step.kind === 'leave' || step.kind === 'join') {
     const member = model.groupMembers.has(step.user);
     if (step.kind === 'leave' && member) {
@@ -281,16 +352,26 @@ async function run(step: Step, clients: Clients, model: Model, url: string): Pro
   }
 }
 
-/** Every push a step caused has reached every client: a round trip each, after which the server has written them. */
-async function settle(clients: Clients): Promise<void> {
-  await Promise.all(DEVICES.map(([d]) => clients[d].ping()));
+/**
+ * Every push a step caused has reached every connected client: a round trip each, after which the server has written
+ * them.
+ */
+async function settle(clients: Clients, down: ReadonlySet<Device>): Promise<void> {
+  await Promise.all(DEVICES.filter(([d]) => !down.has(d)).map(([d]) => clients[d].ping()));
 }
 
 /** How long a list may take to settle: a conversation that comes back may ask the server for its unread count. */
 const SETTLE_MS = 2000;
 
-async function expectLists(clients: Clients, model: Model, where: string): Promise<void> {
+async function expectLists(
+  clients: Clients,
+  model: Model,
+  where: string,
+  down: ReadonlySet<Device> = new Set(),
+): Promise<void> {
   for (const [d, u] of DEVICES) {
+    // A device without its link shows what it had; it must catch up once it is back (IMC-8).
+    if (down.has(d)) continue;
     const expected = model.list(u);
     const matches = (l: ConversationList) => JSON.stringify(inListOrder(seen(l))) === JSON.stringify(expected);
     let list = await clients[d].im.latestConversations();
@@ -318,13 +399,24 @@ async function expectHistories(clients: Clients, model: Model, where: string): P
     for (const peer of [...USERS.filter((other) => other !== u), GROUP] as Peer[]) {
       // Group history is for members (IM-9).
       if (peer === GROUP && !model.groupMembers.has(u)) continue;
-      const expected = model.visible(u, peer).slice(-30);
       const otherOffset = peer === GROUP ? 0 : (model.offsets.get(`${peer}>${u}`) ?? 0);
-      const page = await clients[d].im.history({ ...target(peer), limit: 30 });
-      expect(
-        page.map((m) => [m.messageId, m.recalled, m.scene === 'private' && m.senderId === wireId(u) ? m.read : null]),
-        `${where}: ${d}'s history with ${peer}`,
-      ).toEqual(expected.map((m) => [m.id, m.recalled, peer !== GROUP && m.sender === u ? m.ts <= otherOffset : null]));
+      const expected = model
+        .visible(u, peer)
+        .slice(-30)
+        .map((m) => [m.id, m.recalled, peer !== GROUP && m.sender === u ? m.ts <= otherOffset : null]);
+      const read = async () =>
+        (await clients[d].im.history({ ...target(peer), limit: 30 })).map((m) => [
+          m.messageId,
+          m.recalled,
+          m.scene === 'private' && m.senderId === wireId(u) ? m.read : null,
+        ]);
+      // A device whose link just came back may still be catching up (IMC-8).
+      let page = await read();
+      for (const deadline = Date.now() + SETTLE_MS; !isDeepStrictEqual(page, expected) && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        page = await read();
+      }
+      expect(page, `${where}: ${d}'s history with ${peer}`).toEqual(expected);
     }
   }
 }
@@ -338,18 +430,22 @@ describe.each(storesUnderTest())('IM conversations against a model of the spec, 
         // Users and a group of their own each round, so that rounds do not share conversations.
         round += 1;
         naming.suffix = String(round);
+        const links = new Links();
         const connectAll = async () =>
           Object.fromEntries(
-            await Promise.all(DEVICES.map(async ([d, u]) => [d, await imUser(url, wireId(u))] as const)),
+            await Promise.all(DEVICES.map(async ([d]) => [d, await connect(url, links, d)] as const)),
           ) as Clients;
         const clients = await connectAll();
         await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
         const model = new Model();
         for (const [i, step] of steps.entries()) {
-          await run(step, clients, model, url);
-          await settle(clients);
-          await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`);
+          await links.due(clients, i);
+          await run(step, i, clients, model, url, links);
+          await settle(clients, links.down);
+          await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`, links.down);
         }
+        await links.due(clients);
+        await expectLists(clients, model, 'all back');
         await expectHistories(clients, model, 'live');
         const fresh = await connectAll();
         await expectLists(fresh, model, 'loaded afresh');
