@@ -300,6 +300,30 @@ describe('IM: recall and delete', () => {
     expect(none).toEqual([]);
   });
 
+  it('IM-24: the replay leaves out what I deleted meanwhile and groups I left', async () => {
+    const { url, server } = await startServer();
+    const alice = await login(url, 'alice');
+    const phone = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    await content(alice, 'subscribeGroups', { groupIds: ['g'] });
+    await content(bob, 'subscribeGroups', { groupIds: ['g'] });
+    const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
+    await send(bob, 'g', { t: 'group' });
+    const before = await send(bob, 'alice');
+    while (Date.now() <= before) await new Promise((resolve) => setTimeout(resolve, 2));
+    await leave(server, alice);
+    const kept = await send(bob, 'alice');
+    const deleted = await send(bob, 'alice');
+    await content(phone, 'IM_DELETE_MESSAGE', { scene: 'private', targetId: 'bob', times: [deleted] });
+    await content(phone, 'unsubscribeGroup', { groupId: 'g' });
+    await send(bob, 'g', { t: 'group' });
+    const back = await connect(url);
+    const got = collect<WireMessage>(back, 'imMessage');
+    expect(await request(back, 'authorize', authorizeParams({ userId: 'alice', sid }))).toMatchObject({ sid });
+    await settled(back);
+    expect(got.map((m) => m.ts)).toEqual([kept]);
+  });
+
   it('IM-23: accepts imAck notices', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');

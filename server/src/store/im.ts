@@ -82,7 +82,10 @@ export interface MessageStore {
     before: number | undefined;
     limit: number;
   }): Promise<StoredMessage[]>;
-  /** Up to `limit` messages with ts > `after` in any conversation `ownerId` has a row for, oldest first. */
+  /**
+   * Up to `limit` messages with ts > `after` in any conversation `ownerId` has a row for (groups: while a member),
+   * oldest first, without those `ownerId` deleted.
+   */
   since(params: { appkey: string; ownerId: string; after: number; limit: number }): Promise<StoredMessage[]>;
   /** The messages of a conversation at these timestamps. */
   findByTimes(appkey: string, convKey: string, times: readonly number[]): Promise<StoredMessage[]>;
@@ -450,6 +453,21 @@ export function createMessageStore(
         .where('c.appkey', '=', appkey)
         .where('c.owner_id', '=', ownerId)
         .where('m.ts', '>', after)
+        // IM-24: not what the owner deleted, and of groups only while a member (IM-9, IM-20).
+        .where((eb) => eb.not(eb.exists(deletedBy(eb, ownerId))))
+        .where((eb) =>
+          eb.or([
+            eb('c.scene', '!=', 'group'),
+            eb.exists(
+              eb
+                .selectFrom('im_group_members as g')
+                .select('g.user_id')
+                .whereRef('g.appkey', '=', 'c.appkey')
+                .whereRef('g.group_id', '=', 'c.target_id')
+                .whereRef('g.user_id', '=', 'c.owner_id'),
+            ),
+          ]),
+        )
         .orderBy('m.ts')
         .limit(limit)
         .execute();
