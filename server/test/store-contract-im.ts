@@ -244,6 +244,10 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     await store.messages.recall({ appkey: 'app', convKey: 'c1', times: [40], recaller: '{}' });
     await store.messages.deleteFor({ appkey: 'app', userId: 'alice', convKey: 'c1', times: [20] });
     expect(await unread()).toBe(1);
+    // Up to a given message only (the list's last one): e at 50 is left out.
+    const through = (ts: number) =>
+      store.messages.countUnread({ appkey: 'app', convKey: 'c1', userId: 'alice', after: 0, through: ts });
+    expect([await through(40), await through(49), await through(50)]).toEqual([1, 1, 2]);
   });
 
   it('IM-16: conversation rows: touch, list order, top, remove, kept data', async () => {

@@ -70,7 +70,15 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
           d: row.data || '{}',
           userOffsets,
           lmsg: toWireMessage(last),
-          unread: await messages.countUnread({ appkey, convKey: row.convKey, userId: me, after: mine }),
+          // Counted up to `lmsg`: a message stored meanwhile (PostgreSQL, several nodes) is not in this answer at all,
+          // so that a client adding its push counts it once.
+          unread: await messages.countUnread({
+            appkey,
+            convKey: row.convKey,
+            userId: me,
+            after: mine,
+            through: last.ts,
+          }),
         });
       }
       if (!deps.cs) return listed;

@@ -97,8 +97,14 @@ export interface MessageStore {
   deleteFor(params: { appkey: string; userId: string; convKey: string; times: readonly number[] }): Promise<void>;
   /** Timestamps `userId` deleted in a conversation, with ts >= `min`, ascending. */
   deletedTimes(params: { appkey: string; userId: string; convKey: string; min: number }): Promise<number[]>;
-  /** Messages from others, not recalled, not deleted by `userId`, with ts > `after`. */
-  countUnread(params: { appkey: string; convKey: string; userId: string; after: number }): Promise<number>;
+  /** Messages from others, not recalled, not deleted by `userId`, with ts > `after` (and <= `through` when given). */
+  countUnread(params: {
+    appkey: string;
+    convKey: string;
+    userId: string;
+    after: number;
+    through?: number;
+  }): Promise<number>;
   /** Moves `userId`'s read offset forward to `ts` (never back); returns the offset now stored. */
   raiseReadOffset(params: { appkey: string; convKey: string; userId: string; ts: number }): Promise<number>;
   /** The stored read offsets of these users in a conversation. */
@@ -536,8 +542,8 @@ export function createMessageStore(
       return rows.map((r) => Number(r.ts));
     },
 
-    async countUnread({ appkey, convKey, userId, after }) {
-      const row = await db
+    async countUnread({ appkey, convKey, userId, after, through }) {
+      let query = db
         .selectFrom('im_messages as m')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('m.appkey', '=', appkey)
@@ -545,8 +551,9 @@ export function createMessageStore(
         .where('m.sender_id', '<>', userId)
         .where('m.recalled', '=', 0)
         .where('m.ts', '>', after)
-        .where((eb) => eb.not(eb.exists(deletedBy(eb, userId))))
-        .executeTakeFirst();
+        .where((eb) => eb.not(eb.exists(deletedBy(eb, userId))));
+      if (through !== undefined) query = query.where('m.ts', '<=', through);
+      const row = await query.executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
