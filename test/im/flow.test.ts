@@ -331,6 +331,57 @@ describe('IM flows on the fake server', () => {
     expect((await im.latestConversations()).conversations[0]?.lastMessage).toMatchObject({ status: 'success' });
   });
 
+  it('IMC-6: a pinned conversation left without messages comes back pinned, as the server keeps it', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'first');
+    await im.latestConversations();
+    await im.topConversation({ conversation: { type: 'private', userId: 'bob' }, top: true });
+    const [only] = await im.history({ type: 'private', id: 'bob' });
+    await im.deleteMessage({ messages: [only as Message] });
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    expect(server.requests('IM_DELETE_MESSAGE')).toHaveLength(1);
+    fake.fromPeer('bob', 'again');
+    await tick();
+    expect((await im.latestConversations()).conversations.map((c) => [c.type, c.top])).toEqual([['private', true]]);
+  });
+
+  it('IMC-6: a removal, a pin or a deletion made while a list is on its way is made again once it is in', async () => {
+    const { im, server, fake } = await connectedIm();
+    const rows = ['bob', 'carol', 'dan'].map((peer) => fake.fromPeer(peer, `from ${peer}`));
+    const danNewest = fake.fromPeer('dan', 'newest');
+    await tick();
+    await im.latestConversations();
+    // The next list is made now, before the changes below reach the server, and arrives after them.
+    let release: () => void = () => undefined;
+    const stale = [...rows.slice(0, 2), danNewest].map((lmsg) => ({
+      t: 'private',
+      top: false,
+      d: '{}',
+      userOffsets: [],
+      lmsg,
+      unread: 0,
+    }));
+    server.handle(
+      'imLastConversations',
+      () => new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: stale }))),
+    );
+    // Joining a group the list does not show reloads it.
+    const joining = im.subscribeGroup({ groupIds: ['g'] });
+    await tick();
+    expect(server.requests('imLastConversations')).toHaveLength(2);
+    await im.removeConversation({ conversation: { type: 'private', userId: 'bob' } });
+    await im.topConversation({ conversation: { type: 'private', userId: 'carol' }, top: true });
+    const newest = (await im.history({ type: 'private', id: 'dan' })).at(-1) as Message;
+    await im.deleteMessage({ messages: [newest] });
+    release();
+    await joining;
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.type === 'private' && c.userId, c.top, c.lastMessage.timestamp])).toEqual([
+      ['carol', true, rows[1]?.ts],
+      ['dan', false, rows[2]?.ts],
+    ]);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

@@ -39,8 +39,9 @@ export class FakeSocket implements TransportSocket {
     this.server.received.push({ event, params: structuredClone(params), url: this.url });
     const reply = this.server.reply(event, params, this);
     if (reply === NO_REPLY || !ack) return;
-    queueMicrotask(() => {
-      if (this.open) ack(reply);
+    // A handler may answer later, with a promise: a slow server, to test what happens meanwhile.
+    void Promise.resolve(reply).then((answer) => {
+      if (this.open) ack(answer);
     });
   }
 

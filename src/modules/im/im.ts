@@ -253,7 +253,7 @@ export class Im extends ImGroupsAndPresence {
       { type: ref.type, top: options.top, targetId: ref.id, ...teamOf(ref) },
       'write',
     );
-    this.#state.conversations.update(ref, (c) => ({ ...c, top: options.top }));
+    this.#state.redoAfterLoads(() => this.#state.conversations.update(ref, (c) => ({ ...c, top: options.top })));
     this.#state.emitConversations();
   }
 
@@ -268,7 +268,7 @@ export class Im extends ImGroupsAndPresence {
       { type: ref.type, targetId: ref.id, ...teamOf(ref) },
       'write',
     );
-    this.#state.conversations.remove(ref);
+    this.#state.redoAfterLoads(() => this.#state.conversations.remove(ref));
     this.#state.emitConversations();
   }
 
@@ -359,7 +359,11 @@ export class Im extends ImGroupsAndPresence {
   #forget(groupId: string): boolean {
     // Messages sent while away never reach this client: a cache kept across would have a gap after a new join.
     this.#state.cache({ type: 'group', id: groupId }).reset();
-    return this.#state.conversations.remove({ type: 'group', id: groupId });
+    let listed = false;
+    this.#state.redoAfterLoads(() => {
+      listed = this.#state.conversations.remove({ type: 'group', id: groupId }) || listed;
+    });
+    return listed;
   }
 
   #me(): Me {

@@ -26,8 +26,13 @@ export class ImState {
   /** Pushed senders' user data as last seen: its text and the object parsed from it. */
   readonly #senders = new Map<string, { raw: string; data: Record<string, unknown> }>();
   readonly #me: () => Me;
-  /** For each list load on its way, the messages recorded since it was asked for ({@link loadingList}). */
-  readonly #loading = new Set<Message[]>();
+  /**
+   * For each list load on its way, in order, the messages recorded and the changes made here since it was asked for
+   * ({@link loadingList}, {@link redoAfterLoads}).
+   */
+  readonly #loading = new Set<Array<Message | (() => void)>>();
+  /** Pinned conversations that left the list with no message left, by key ({@link dropped}). */
+  readonly #emptied = new Map<string, boolean>();
   /** The re-sync under way, so that two never run at once. */
   syncing: Promise<void> = Promise.resolve();
   /**
@@ -156,7 +161,7 @@ export class ImState {
    */
   async loadingList(load: () => Promise<void>): Promise<void> {
     // Messages on their way to the server as the list is asked for may be stored after it counted, too.
-    const during: Message[] = [];
+    const during: Array<Message | (() => void)> = [];
     for (const { cache } of this.cached()) {
       const all = cache.all();
       for (let i = all.length - 1; i >= 0 && (all[i] as Message).status !== 'success'; i--) {
@@ -172,6 +177,10 @@ export class ImState {
     if (during.length === 0 || !this.conversations.loaded) return;
     const me = this.me.id;
     for (const message of during) {
+      if (typeof message === 'function') {
+        message();
+        continue;
+      }
       const ref = conversationOf(message, me);
       const cache = this.cache(ref);
       // As the cache has it now: acknowledged, recalled, or gone (deleted).
@@ -182,6 +191,15 @@ export class ImState {
       if (current.senderId === me && current.status === 'success') this.readUpTo(ref, current.timestamp);
     }
     this.emitConversations();
+  }
+
+  /**
+   * Makes `change` to the list now, and again after each list load on its way: their answers may have been made
+   * before the server took the change (a removal, a pin, leaving a group, a deletion).
+   */
+  redoAfterLoads(change: () => void): void {
+    change();
+    for (const during of this.#loading) during.push(change);
   }
 
   /** The list's side of {@link record}. */
@@ -205,7 +223,10 @@ export class ImState {
       // A conversation coming back after `removeConversation` still has what was unread in it, as the server counts
       // (IM-16, IM-18): removing hides it, it does not read it.
       const count = unread > 0 ? Math.max(unread, this.countUnread(ref)) : unread;
-      this.conversations.put({ ...newConversation(ref, message, options.data ?? {}), unread: count });
+      // One left without messages keeps its row, pinned or not, on the server (IM-16): it comes back as it was.
+      const top = this.#emptied.get(keyOf(ref)) ?? false;
+      this.#emptied.delete(keyOf(ref));
+      this.conversations.put({ ...newConversation(ref, message, options.data ?? {}), unread: count, top });
       if (!options.data) this.#loadData(ref);
       // Earlier unread messages may be on the server only (a conversation removed before this client started).
       if (unread > 0 && !cache.complete) this.#loadUnread(ref);
@@ -236,6 +257,15 @@ export class ImState {
    * then the newest of those is asked for, and the promise returned settles once the list is fixed.
    */
   dropped(ref: ConversationRef, removed: readonly Message[]): Promise<void> | undefined {
+    if (removed.length > 0 && this.#loading.size > 0) {
+      // A list on its way may show one of them last: it is fixed again once that list is in.
+      const ids = new Set(removed.map((m) => m.messageId));
+      const again = () => {
+        const listed = this.conversations.get(ref);
+        if (listed && ids.has(listed.lastMessage.messageId)) void this.dropped(ref, []);
+      };
+      for (const during of this.#loading) during.push(again);
+    }
     const me = this.me.id;
     const cache = this.cache(ref);
     const offset = cache.offsets.get(me) ?? 0;
@@ -250,7 +280,7 @@ export class ImState {
     }));
     if (last || !this.conversations.get(ref)) return undefined;
     if (cache.complete || !this.fetchPage) {
-      this.conversations.remove(ref);
+      this.#empty(ref);
       return undefined;
     }
     return this.fetchPage(ref, 1).then(
@@ -261,12 +291,26 @@ export class ImState {
           cache.prepend([newest], false);
           this.conversations.update(ref, (c) => ({ ...c, lastMessage: newest }));
         } else {
-          this.conversations.remove(ref);
+          this.#empty(ref);
         }
       },
       // Unknown (the server did not answer): the list keeps what it had until the next load.
       () => undefined,
     );
+  }
+
+  /** A conversation left without messages leaves the list; its pin is remembered for when it comes back. */
+  #empty(ref: ConversationRef): void {
+    const top = this.conversations.get(ref)?.top ?? false;
+    this.conversations.remove(ref);
+    const key = keyOf(ref);
+    this.#emptied.delete(key);
+    if (!top) return;
+    this.#emptied.set(key, true);
+    for (const oldest of this.#emptied.keys()) {
+      if (this.#emptied.size <= LIMITS.conversationListMax) break;
+      this.#emptied.delete(oldest);
+    }
   }
 
   /**
@@ -338,6 +382,7 @@ export class ImState {
     this.held = undefined;
     this.#caches.clear();
     this.#senders.clear();
+    this.#emptied.clear();
     this.conversations.clear();
   }
 
