@@ -382,6 +382,42 @@ describe('IM flows on the fake server', () => {
     ]);
   });
 
+  it('IMC-7: a recalled unread message the cache does not hold leaves the unread count', async () => {
+    const { im, server, fake } = await connectedIm();
+    const first = fake.fromPeer('bob', 'first', false);
+    fake.fromPeer('bob', 'second', false);
+    // A client that loads the list holds only each conversation's last message.
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([2]);
+    server.push('IM_MSG_RECALLED', {
+      scene: 'private',
+      conversationId: 'me:bob',
+      recaller: { id: 'bob', data: {} },
+      times: [first.ts],
+    });
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([1]);
+  });
+
+  it('IMC-8: leaving a group as the link comes back leaves it after what was held meanwhile', async () => {
+    const { im, server, client } = await connectedIm();
+    await im.subscribeGroup({ groupIds: ['g'] });
+    await im.latestConversations();
+    server.down = true;
+    server.dropAll();
+    server.forgetSessions();
+    let left: Promise<void> | undefined;
+    client.on('connectionStatus', ({ status }) => {
+      if (status !== 'expired_reconnected') return;
+      // Said before the user left; its push is held while the SDK catches up.
+      const said = { t: 'group', r: 'g', s: 'bob', i: 'g-1', ts: 5000, mt: 'text', p: '{"text":"hi"}', d: '{}' };
+      server.push('imMessage', said);
+      left = im.unsubscribeGroup({ groupId: 'g' });
+    });
+    server.down = false;
+    await tick(5000);
+    await left;
+    expect((await im.latestConversations()).conversations).toEqual([]);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

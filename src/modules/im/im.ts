@@ -343,6 +343,8 @@ export class Im extends ImGroupsAndPresence {
 
   /** @internal */
   protected async membershipChanged(change: { left: string } | { joined: readonly string[] }): Promise<void> {
+    // Messages held while the SDK catches up after a reconnect (IMC-8) come first: those of a group just left too.
+    await this.#state.syncing;
     const conversations = this.#state.conversations;
     if ('left' in change) {
       if (this.#forget(change.left)) this.#state.emitConversations();

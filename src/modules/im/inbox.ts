@@ -93,11 +93,17 @@ export function applyRecalled(
   const recalled = cache.update((m) =>
     wanted.has(m.timestamp) && m.status === 'success' && !m.recalled ? recalledBy(m, who) : undefined,
   );
-  if (recalled.length === 0) return;
-  const wasUnread = recalled.filter((m) => m.senderId !== me && m.timestamp > offset).length;
+  // Older than the cache holds: another's message newer than my read offset was counted unread by the list (a
+  // client that loaded it holds only each conversation's last message). One recall is pushed once.
+  const oldest = cache.oldestSuccessTime() || Infinity;
+  const uncached = who.id === me ? 0 : times.filter((t) => t < oldest && t > offset && !cache.wasDeleted(t)).length;
+  if (recalled.length === 0 && uncached === 0) return;
+  const wasUnread = recalled.filter((m) => m.senderId !== me && m.timestamp > offset).length + uncached;
   state.conversations.update(ref, (c) => ({ ...c, unread: Math.max(0, c.unread - wasUnread) }));
-  state.refreshLast(ref);
-  state.events.emit('MESSAGE_RECALLED', recalled);
+  if (recalled.length > 0) {
+    state.refreshLast(ref);
+    state.events.emit('MESSAGE_RECALLED', recalled);
+  }
   state.emitConversations();
 }
 
