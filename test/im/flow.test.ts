@@ -418,6 +418,21 @@ describe('IM flows on the fake server', () => {
     expect((await im.latestConversations()).conversations).toEqual([]);
   });
 
+  it('IMC-6: pinning or removing before the list was ever asked for loads it first', async () => {
+    const { im, fake } = await connectedIm();
+    fake.fromPeer('bob', 'hi', false);
+    fake.fromPeer('carol', 'hi', false);
+    await im.topConversation({ conversation: { type: 'private', userId: 'bob' }, top: true });
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.type === 'private' && c.userId, c.top])).toEqual([
+      ['bob', true],
+      ['carol', false],
+    ]);
+    await expect(
+      im.topConversation({ conversation: { type: 'private', userId: 'dan' }, top: true }),
+    ).rejects.toMatchObject({ content: 'conversation does not exist' });
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

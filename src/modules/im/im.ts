@@ -214,8 +214,7 @@ export class Im extends ImGroupsAndPresence {
    */
   async latestConversations(): Promise<ConversationList> {
     this.#me();
-    await this.#state.syncing;
-    if (!this.#state.conversations.loaded) await loadConversations(this.#state, this.#wire);
+    await this.#listReady();
     return this.#state.conversations.snapshot();
   }
 
@@ -246,7 +245,7 @@ export class Im extends ImGroupsAndPresence {
     this.#me();
     const ref = validateConversation(options?.conversation);
     if (typeof options.top !== 'boolean') throw ParleyError.badRequest('topNotBoolean');
-    await this.#state.syncing;
+    await this.#listReady();
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
     await this.#wire.call(
       CLIENT_EVENTS.topConversation,
@@ -261,7 +260,7 @@ export class Im extends ImGroupsAndPresence {
   async removeConversation(options: { conversation: unknown }): Promise<void> {
     this.#me();
     const ref = validateConversation(options?.conversation);
-    await this.#state.syncing;
+    await this.#listReady();
     if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
     await this.#wire.call(
       CLIENT_EVENTS.removeConversation,
@@ -355,6 +354,12 @@ export class Im extends ImGroupsAndPresence {
     if (change.joined.some((id) => !conversations.get({ type: 'group', id }))) {
       await loadConversations(this.#state, this.#wire);
     }
+  }
+
+  /** The list, caught up after a reconnect (IMC-8) and loaded once: what pins and removals look conversations up in. */
+  async #listReady(): Promise<void> {
+    await this.#state.syncing;
+    if (!this.#state.conversations.loaded) await loadConversations(this.#state, this.#wire);
   }
 
   /** Takes a group I am not a member of off the list and out of the caches; says whether it was listed. */
