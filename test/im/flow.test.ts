@@ -433,6 +433,43 @@ describe('IM flows on the fake server', () => {
     ).rejects.toMatchObject({ content: 'conversation does not exist' });
   });
 
+  it('IMC-8: a recall pushed while the SDK catches up applies to the message held before it', async () => {
+    const { im, server, fake, client } = await connectedIm();
+    await im.latestConversations();
+    server.down = true;
+    server.dropAll();
+    server.forgetSessions();
+    client.on('connectionStatus', ({ status }) => {
+      if (status !== 'expired_reconnected') return;
+      // Both held while the SDK catches up: the message, then its recall.
+      const said = fake.fromPeer('bob', 'soon recalled');
+      server.push('IM_MSG_RECALLED', {
+        scene: 'private',
+        conversationId: 'me:bob',
+        recaller: { id: 'bob', data: {} },
+        times: [said.ts],
+      });
+    });
+    server.down = false;
+    await tick(5000);
+    const history = await im.history({ type: 'private', id: 'bob' });
+    expect(history.map((m) => m.recalled)).toEqual([true]);
+    expect((await im.latestConversations()).unreadTotal).toBe(0);
+  });
+
+  it('IMC-6: a history page that shows the other side read further marks my cached messages read too', async () => {
+    const { im, fake } = await connectedIm();
+    const mine = await im.sendMessage({
+      message: im.createTextMessage({ text: 'mine', to: { type: 'private', id: 'bob' } }),
+    });
+    const read = collect<Message[]>((fn) => im.on('MESSAGE_READ', fn));
+    // Bob read it while this client did not hear of it; the next page from the server says so.
+    fake.offsets.set('bob', mine.timestamp);
+    const page = await im.history({ type: 'private', id: 'bob', limit: 5 });
+    expect(page.map((m) => m.scene === 'private' && m.read)).toEqual([true]);
+    expect(read.flat().map((m) => m.messageId)).toEqual([mine.messageId]);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

@@ -189,7 +189,9 @@ export class Im extends ImGroupsAndPresence {
     const contiguous =
       held.length > 0 || (cache.size === 0 && before === undefined) || (before !== undefined && before === oldest);
     if (contiguous) cache.prepend(messages, messages.length < need);
-    return [...messages, ...held];
+    // The page may have marked some of those held read (IMC-6): answered as the cache has them now.
+    const now = new Map(cache.all().map((m) => [m.messageId, m]));
+    return [...messages, ...held.map((m) => now.get(m.messageId) ?? m)];
   }
 
   /** Agents: the pending customers of the teams I am online in, newest first (`PENDING_CONVERSATIONS_UPDATED`). */

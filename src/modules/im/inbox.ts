@@ -107,6 +107,12 @@ export function applyRecalled(
   state.emitConversations();
 }
 
+/** Applies a pushed change now, or, while a re-sync holds pushed messages back, after those that came before it. */
+function afterHeld(state: ImState, apply: () => void): void {
+  if (state.held) state.held.push(apply);
+  else apply();
+}
+
 function parseJsonObject(text: unknown): Record<string, unknown> {
   if (typeof text !== 'string' || text === '')
     return typeof text === 'object' && text !== null ? (text as Record<string, unknown>) : {};
@@ -161,14 +167,15 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
     const other =
       read.scene === 'private' ? (read.markerId === me ? String(read.targetId) : read.markerId) : String(read.targetId);
     const ref = refFor(read.scene, other);
-    if (ref) applyRead(state, ref, read.markerId, read.time);
+    if (ref) afterHeld(state, () => applyRead(state, ref, read.markerId as string, read.time as number));
   });
   pushes.on(SERVER_PUSHES.messageDeleted, (payload) => {
     const deleted = payload as Partial<WireMessageDeleted>;
     if (deleted.deleterId !== state.me.id || !Array.isArray(deleted.times) || deleted.targetId === undefined) return;
     const ref = refFor(deleted.scene, String(deleted.targetId));
     // Pushes are not awaited: a conversation left empty settles once the server names its newest message.
-    if (ref) void applyDeleted(state, ref, deleted.times);
+    const times = deleted.times;
+    if (ref) afterHeld(state, () => void applyDeleted(state, ref, times));
   });
   pushes.on(SERVER_PUSHES.messageRecalled, (payload) => {
     const recalled = payload as Partial<WireMessageRecalled>;
@@ -179,7 +186,8 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
         ? (recalled.conversationId.split(':').find((part) => part !== me) ?? me)
         : recalled.conversationId;
     const ref = refFor(recalled.scene, id);
-    if (ref) applyRecalled(state, ref, recalled.recaller, recalled.times);
+    const { recaller, times } = recalled;
+    if (ref) afterHeld(state, () => applyRecalled(state, ref, recaller, times));
   });
   pushes.on(SERVER_PUSHES.userPresence, (payload) => {
     const body = parseJsonObject((payload as { c?: unknown })?.c) as Partial<WirePresenceBody>;

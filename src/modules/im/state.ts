@@ -37,9 +37,10 @@ export class ImState {
   syncing: Promise<void> = Promise.resolve();
   /**
    * Pushed messages held back while a re-sync fetches what was missed, so that events fire in conversation
-   * order: the missed ones first, then these. `undefined` when no re-sync is running.
+   * order: the missed ones first, then these; with them, in the order they came, the read marks, deletions and
+   * recalls pushed meanwhile, which may be about them. `undefined` when no re-sync is running.
    */
-  held: Message[] | undefined;
+  held: Array<Message | (() => void)> | undefined;
   /**
    * The newest acknowledged time of each cached conversation when the link went down: what the re-sync fetches
    * after. Taken at the loss, because messages the server replays on reconnect would otherwise hide the gap.
@@ -315,7 +316,7 @@ export class ImState {
 
   /**
    * A page of history from the server, taken in: the read offsets it carries move the cache's forward, and my private
-   * messages the other side's offset covers come back read (IMC-6).
+   * messages the other side's offset covers, in the page and in the cache, are read (IMC-6).
    */
   takePage(ref: ConversationRef, page: { messages: Message[]; offsets: readonly UserOffset[] }): Message[] {
     const cache = this.cache(ref);
@@ -323,6 +324,9 @@ export class ImState {
     if (ref.type !== 'private') return page.messages;
     const me = this.me.id;
     const otherOffset = cache.offsets.get(ref.id) ?? 0;
+    // Held ones too: a read mark pushed while this client was away is only known from such a page.
+    const read = this.markSentRead(ref, otherOffset);
+    if (read.length > 0) this.events.emit('MESSAGE_READ', read);
     return page.messages.map((m) =>
       m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? readByOther(m) : m,
     );

@@ -136,6 +136,10 @@ export function resync(state: ImState, wire: ImWire): Promise<void> {
       const held = state.held ?? [];
       state.held = undefined;
       for (const message of held) {
+        if (typeof message === 'function') {
+          message();
+          continue;
+        }
         if (state.known(message)) continue;
         // The list just loaded counts, as unread, what was stored up to its last message: pushes held meanwhile too.
         const ref = conversationOf(message, state.me.id);
