@@ -145,6 +145,8 @@ describe('CS on the fake server: agent side', () => {
       act('CS_TRANSFER', { sessionStart: 2000, transferTo: { id: 'bob', data: '{"name":"Bob"}' } }),
     );
     server.handle('CS_END', act('CS_END', { sessionStart: 2000 }));
+    // The conversation's data, asked for when it comes into the list: the customer's, as the server keeps it.
+    server.handle('imData', () => ok(JSON.stringify({ name: 'Carol' })));
     const events = collect<string>((fn) => {
       im.on('CS_ACCEPTED', (m) => fn(m.type));
       im.on('CS_TRANSFERRED', (m) => fn(m.type));

@@ -443,6 +443,7 @@ describe('IM flows on the fake server', () => {
       if (status !== 'expired_reconnected') return;
       // Both held while the SDK catches up: the message, then its recall.
       const said = fake.fromPeer('bob', 'soon recalled');
+      said.rc = true;
       server.push('IM_MSG_RECALLED', {
         scene: 'private',
         conversationId: 'me:bob',
@@ -468,6 +469,32 @@ describe('IM flows on the fake server', () => {
     const page = await im.history({ type: 'private', id: 'bob', limit: 5 });
     expect(page.map((m) => m.scene === 'private' && m.read)).toEqual([true]);
     expect(read.flat().map((m) => m.messageId)).toEqual([mine.messageId]);
+  });
+
+  it('IMC-6: a recall pushed while the list is on its way has the list asked for again', async () => {
+    const { im, server, fake } = await connectedIm();
+    const first = fake.fromPeer('bob', 'first', false);
+    const second = fake.fromPeer('bob', 'second', false);
+    const row = (unread: number) => ({ t: 'private', top: false, d: '{}', userOffsets: [], lmsg: second, unread });
+    let release: () => void = () => undefined;
+    let asked = 0;
+    server.handle('imLastConversations', () => {
+      asked += 1;
+      // The first answer was counted before the recall; the next one after it.
+      if (asked > 1) return { code: 200, resultCode: 200, content: [row(1)] };
+      return new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: [row(2)] })));
+    });
+    const loading = im.latestConversations();
+    await tick();
+    server.push('IM_MSG_RECALLED', {
+      scene: 'private',
+      conversationId: 'me:bob',
+      recaller: { id: 'bob', data: {} },
+      times: [first.ts],
+    });
+    release();
+    expect((await loading).conversations.map((c) => c.unread)).toEqual([1]);
+    expect(asked).toBe(2);
   });
 
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {

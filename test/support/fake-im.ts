@@ -62,7 +62,7 @@ export function fakeIm(server: FakeServer, me: string): FakeIm {
         const messages = stored.filter(between(peer));
         const lmsg = messages.at(-1) as WireImMessage;
         const mine = offsets.get(me) ?? 0;
-        const unread = messages.filter((m) => m.s !== me && m.ts > mine).length;
+        const unread = messages.filter((m) => m.s !== me && m.ts > mine && !m.rc).length;
         return { t: 'private', top: false, d: JSON.stringify({ name: peer }), userOffsets: [], lmsg, unread };
       }),
     );

@@ -22,17 +22,14 @@ import {
 
 /** How {@link deliver} records: one object for every message, not one each. */
 const INCOMING = { incoming: true } as const;
-/** How {@link deliver} records a message whose unread count the list has already. */
-const COUNTED = { incoming: false } as const;
 
 /**
  * Delivers a message that arrived (by push, or fetched after a reconnect): into its cache and the conversation
  * list, the sender's read offset moved to it, and the received event fired. The caller has de-duplicated it.
- * `counted`: the list, loaded from the server after the message was stored, counts it unread already.
  */
-export function deliver(state: ImState, message: Message, cache = state.cacheOf(message), counted = false): void {
+export function deliver(state: ImState, message: Message, cache = state.cacheOf(message)): void {
   if (message.scene === 'cs') return deliverCs(state, message);
-  state.record(message, counted ? COUNTED : INCOMING, cache);
+  state.record(message, INCOMING, cache);
   // Sent from another of my devices: sending read everything before it there (IM-7), so here too.
   if (message.senderId === state.me.id) state.readUpTo(conversationOf(message, state.me.id), message.timestamp);
   else if (message.scene === 'private') {
@@ -110,7 +107,10 @@ export function applyRecalled(
 /** Applies a pushed change now, or, while a re-sync holds pushed messages back, after those that came before it. */
 function afterHeld(state: ImState, apply: () => void): void {
   if (state.held) state.held.push(apply);
-  else apply();
+  else {
+    state.pushedChange();
+    apply();
+  }
 }
 
 function parseJsonObject(text: unknown): Record<string, unknown> {

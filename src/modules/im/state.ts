@@ -31,6 +31,8 @@ export class ImState {
    * ({@link loadingList}, {@link redoAfterLoads}).
    */
   readonly #loading = new Set<Array<Message | (() => void)>>();
+  /** The list loads on their way during which a read mark, a recall or a deletion was pushed ({@link pushedChange}). */
+  readonly #pushedDuring = new Set<Array<Message | (() => void)>>();
   /** Pinned conversations that left the list with no message left, by key ({@link dropped}). */
   readonly #emptied = new Map<string, boolean>();
   /** The re-sync under way, so that two never run at once. */
@@ -171,9 +173,16 @@ export class ImState {
     }
     this.#loading.add(during);
     try {
-      await load();
+      // A read mark, recall or deletion pushed while the list is on its way may or may not be in its counts: the
+      // list is asked for again (twice at most), so that the one kept was made after.
+      for (let attempt = 0; ; attempt++) {
+        this.#pushedDuring.delete(during);
+        await load();
+        if (!this.#pushedDuring.has(during) || attempt === 2) break;
+      }
     } finally {
       this.#loading.delete(during);
+      this.#pushedDuring.delete(during);
     }
     if (during.length === 0 || !this.conversations.loaded) return;
     const me = this.me.id;
@@ -192,6 +201,11 @@ export class ImState {
       if (current.senderId === me && current.status === 'success') this.readUpTo(ref, current.timestamp);
     }
     this.emitConversations();
+  }
+
+  /** A read mark, recall or deletion was pushed: a list on its way may be older than it ({@link loadingList}). */
+  pushedChange(): void {
+    for (const during of this.#loading) this.#pushedDuring.add(during);
   }
 
   /**

@@ -122,31 +122,24 @@ export function resync(state: ImState, wire: ImWire): Promise<void> {
   const marks = state.marks ?? new Map<string, number>();
   state.marks = undefined;
   state.syncing = state.syncing.then(async () => {
-    let reloaded = false;
+    let synced = false;
     try {
       for (const { ref } of state.cached()) await resyncConversation(state, wire, ref, marks.get(keyOf(ref)));
-      if (state.conversations.loaded) {
-        await loadConversations(state, wire);
-        reloaded = true;
-      }
+      synced = true;
     } catch {
       // The connection dropped again or the server refused: the next reconnect runs the re-sync again.
     } finally {
       // Nothing is held once a disconnect cleared the state.
       const held = state.held ?? [];
       state.held = undefined;
-      for (const message of held) {
-        if (typeof message === 'function') {
-          message();
-          continue;
-        }
-        if (state.known(message)) continue;
-        // The list just loaded counts, as unread, what was stored up to its last message: pushes held meanwhile too.
-        const ref = conversationOf(message, state.me.id);
-        const last = reloaded ? state.conversations.get(ref)?.lastMessage : undefined;
-        deliver(state, message, undefined, last !== undefined && message.timestamp <= last.timestamp);
+      for (const entry of held) {
+        if (typeof entry === 'function') entry();
+        else if (!state.known(entry)) deliver(state, entry);
       }
     }
+    // Last, the list as the server counts it now, with everything above: what the pushes and the missed messages
+    // added on top of the list held before is replaced by exact counts (what comes meanwhile: loadingList).
+    if (synced && state.conversations.loaded) await loadConversations(state, wire).catch(() => undefined);
   });
   return state.syncing;
 }
