@@ -196,6 +196,27 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     expect(await c.joined({ appkey: 'app', ownerId: 'zed', groups: [] })).toEqual([]);
   });
 
+  it('IM-15: send calls `stored` once the rows and the reader offset are written too', async () => {
+    const { store } = await fresh();
+    let seen: Promise<unknown[]> | undefined;
+    await store.messages.send({
+      message: message(),
+      now: 100,
+      rows: [{ ownerId: 'bob', targetId: 'alice', data: null }],
+      readerId: 'alice',
+      // What a client that hears of the message and asks at once would find.
+      stored: () => {
+        seen = Promise.all([
+          store.conversations.list('app', 'bob', 10),
+          store.messages.readOffsets('app', 'c1', ['alice']),
+        ]);
+      },
+    });
+    const [listed, offsets] = (await seen) as [Array<{ lastTs: number }>, unknown[]];
+    expect(listed.map((r) => r.lastTs)).toEqual([100]);
+    expect(offsets).toEqual([{ userId: 'alice', offset: 100 }]);
+  });
+
   it('IM-8: pages newest-limited, oldest first, exclusive, without what the viewer deleted', async () => {
     const { store } = await fresh();
     for (let n = 1; n <= 6; n += 1) await store.messages.append(message({ messageId: `m${n}` }), n * 10);

@@ -153,8 +153,8 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
           rows,
           // IM-7: sending reads everything before it, as the reference client assumes locally.
           readerId: me,
-          // IM-15: pushed as soon as it is stored; where the bookkeeping is a separate step, before it. Not back to
-          // the sending connection: it has the ack, and an echo would only cost it an imAck.
+          // IM-15: pushed once it is stored with its bookkeeping. Not back to the sending connection: it has the
+          // ack, and an echo would only cost it an imAck.
           stored: (stored) =>
             pusher.toUsers({
               appkey,

@@ -71,7 +71,7 @@ export interface MessageStore {
   /**
    * IM-5..IM-7 in one call: {@link append}, then, unless the message is a duplicate, the conversation rows and the
    * reader's offset. On SQLite all of it is one synchronous transaction; elsewhere the bookkeeping follows the
-   * append, after `stored`.
+   * append. `stored` is called once all of it is written.
    */
   send(params: SendParams): Promise<AppendResult>;
   /** The newest `limit` messages with ts < `before` (all when undefined) not deleted by `viewerId`, oldest first. */
@@ -301,16 +301,19 @@ export function createMessageStore(
     return result;
   };
 
-  /** Stores without a synchronous connection: the append, then the bookkeeping after `stored`. */
+  /**
+   * Stores without a synchronous connection: the append, then the bookkeeping, then `stored`: a client that hears
+   * of the message and asks for its list finds it there, with the sender's read offset raised.
+   */
   const sendSlowly = async ({ message, now, rows, readerId, stored }: SendParams): Promise<AppendResult> => {
     const { appkey, convKey, scene } = message;
     const result = await store.append(message, now);
     if (result.duplicate) return result;
-    stored(result.message);
     // Its head's data may change here, where the synchronous path does not see it.
     later?.forgetHead(appkey, convKey);
     await conversations.touch({ appkey, scene, convKey, lastTs: result.message.ts, rows });
     await store.raiseReadOffset({ appkey, convKey, userId: readerId, ts: result.message.ts });
+    stored(result.message);
     return result;
   };
 
