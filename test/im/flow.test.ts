@@ -497,6 +497,20 @@ describe('IM flows on the fake server', () => {
     expect(asked).toBe(2);
   });
 
+  it('IMC-6: the push of a message the loaded list already counts, arriving after it, is not counted again', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'before the list');
+    await tick();
+    // Stored and counted by the list before its push goes out (the server answers the list first).
+    const late = fake.fromPeer('bob', 'pushed after the list', false);
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([2]);
+    server.push('imMessage', late);
+    await tick();
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[late.ts, 2]]);
+    expect(await im.history({ type: 'private', id: 'bob' })).toHaveLength(2);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

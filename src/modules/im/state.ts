@@ -232,7 +232,8 @@ export class ImState {
       ...c,
       ...(options.data ? { data: options.data } : {}),
       lastMessage: isNewer(message, c.lastMessage) ? message : c.lastMessage,
-      unread: c.unread + unread,
+      // A list loaded from the server counts what it shows up to its last message, whose push may come after it.
+      unread: c.unread + (shownBy(c.lastMessage, message) ? 0 : unread),
     }));
     if (!updated) {
       // A conversation coming back after `removeConversation` still has what was unread in it, as the server counts
@@ -442,6 +443,11 @@ export class ImState {
 
 /** Senders whose data {@link ImState.senderData} remembers; the longest unseen goes first. */
 const SENDERS_KEPT = 1000;
+
+/** Whether a conversation whose last message is `last` already took `message` into account: it is no newer. */
+function shownBy(last: Message, message: Message): boolean {
+  return last.status === 'success' && message.status === 'success' && message.timestamp <= last.timestamp;
+}
 
 function isNewer(a: Message, b: Message): boolean {
   if (a.messageId === b.messageId) return true;
