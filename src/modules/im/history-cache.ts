@@ -23,8 +23,8 @@ export class HistoryCache {
   complete = false;
   /** Read offsets by user id: everything up to the offset has been read by that user. */
   readonly offsets = new Map<string, number>();
-  /** Server times of messages I deleted, the latest last; kept through {@link reset}. */
-  readonly #deleted = new Set<number>();
+  /** Server times of messages I deleted, the latest last; kept through {@link reset}. Made at the first deletion. */
+  #deleted: Set<number> | undefined;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -156,19 +156,20 @@ export class HistoryCache {
    * {@link DELETED_KEPT} are kept.
    */
   deleted(times: readonly number[]): void {
+    const deleted = (this.#deleted ??= new Set());
     for (const ts of times) {
-      this.#deleted.delete(ts);
-      this.#deleted.add(ts);
+      deleted.delete(ts);
+      deleted.add(ts);
     }
-    for (const ts of this.#deleted) {
-      if (this.#deleted.size <= DELETED_KEPT) break;
-      this.#deleted.delete(ts);
+    for (const ts of deleted) {
+      if (deleted.size <= DELETED_KEPT) break;
+      deleted.delete(ts);
     }
   }
 
   /** Whether I deleted the message at this server time ({@link deleted}). */
   wasDeleted(ts: number): boolean {
-    return this.#deleted.size > 0 && this.#deleted.has(ts);
+    return this.#deleted !== undefined && this.#deleted.has(ts);
   }
 
   /** Drops everything (after a gap too wide to bridge). */
