@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { LaterWrites } from './later-writes.js';
 import type { Database, ImConversationsTable } from './schema.js';
 import type { ShownRows } from './shown-rows.js';
@@ -61,6 +61,24 @@ export interface ConversationStore {
     ownerId: string;
     groups: readonly { groupId: string; convKey: string }[];
   }): Promise<{ groupId: string; convKey: string; lastTs: number }[]>;
+}
+
+/**
+ * IM-9: a conversation row `c` its owner may see: any private one, a group's only while the owner is a member, so
+ * that someone who left is not shown what was said after.
+ */
+export function ownerMayRead(eb: ExpressionBuilder<Database & { c: ImConversationsTable }, 'c'>) {
+  return eb.or([
+    eb('c.scene', '!=', 'group'),
+    eb.exists(
+      eb
+        .selectFrom('im_group_members as g')
+        .select('g.user_id')
+        .whereRef('g.appkey', '=', 'c.appkey')
+        .whereRef('g.group_id', '=', 'c.target_id')
+        .whereRef('g.user_id', '=', 'c.owner_id'),
+    ),
+  ]);
 }
 
 /** Rows per insert statement: 9 parameters each stays far below SQLite's parameter limit. */
@@ -181,19 +199,7 @@ export function createConversationStore(
         .where('c.removed', '=', 0)
         // IM-9, IM-16: a group is listed to its members only; its last message and unread count would otherwise show
         // someone who left what was said after.
-        .where((eb) =>
-          eb.or([
-            eb('c.scene', '!=', 'group'),
-            eb.exists(
-              eb
-                .selectFrom('im_group_members as m')
-                .select('m.user_id')
-                .whereRef('m.appkey', '=', 'c.appkey')
-                .whereRef('m.group_id', '=', 'c.target_id')
-                .whereRef('m.user_id', '=', 'c.owner_id'),
-            ),
-          ]),
-        )
+        .where(ownerMayRead)
         .orderBy('c.top', 'desc')
         .orderBy('last_ts', 'desc')
         .limit(limit)

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { ConversationStore, ConversationTouch } from './conversations.js';
+import { ownerMayRead, type ConversationStore, type ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
 import type { LaterWrites } from './later-writes.js';
 import type { ShownRows } from './shown-rows.js';
@@ -464,19 +464,7 @@ export function createMessageStore(
         .where('m.ts', '>', after)
         // IM-24: not what the owner deleted, and of groups only while a member (IM-9, IM-20).
         .where((eb) => eb.not(eb.exists(deletedBy(eb, ownerId))))
-        .where((eb) =>
-          eb.or([
-            eb('c.scene', '!=', 'group'),
-            eb.exists(
-              eb
-                .selectFrom('im_group_members as g')
-                .select('g.user_id')
-                .whereRef('g.appkey', '=', 'c.appkey')
-                .whereRef('g.group_id', '=', 'c.target_id')
-                .whereRef('g.user_id', '=', 'c.owner_id'),
-            ),
-          ]),
-        )
+        .where(ownerMayRead)
         .orderBy('m.ts')
         .limit(limit)
         .execute();

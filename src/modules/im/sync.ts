@@ -1,6 +1,6 @@
 import { LIMITS, type WireConversation } from '../../protocol/index.js';
 import { csConversation } from './cs-message.js';
-import { fromWire, readByOther } from './message.js';
+import { fromWire, parseObject, readByOther } from './message.js';
 import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
 import type { ImState } from './state.js';
 import { conversationOf, keyOf, type ConversationRef, type Message } from './types.js';
@@ -56,17 +56,6 @@ function unreadOf(
   if (listed === 0 || mine <= listedMine) return listed;
   if (mine >= lastMessage.timestamp) return 0;
   return cache.size > 0 && cache.oldestSuccessTime() <= mine ? Math.min(listed, state.countUnread(ref)) : listed;
-}
-
-function parseObject(text: string | undefined): Record<string, unknown> {
-  try {
-    const value: unknown = text ? JSON.parse(text) : {};
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }
 
 /** Most missed messages fetched per conversation after a reconnect; older ones stay in the server's history. */
