@@ -511,6 +511,51 @@ describe('IM flows on the fake server', () => {
     expect(await im.history({ type: 'private', id: 'bob' })).toHaveLength(2);
   });
 
+  it('IMC-6: a message the count of a new conversation found on the server is not counted again by its push', async () => {
+    const { im, server, fake } = await connectedIm();
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    let release: () => void = () => undefined;
+    let asked = 0;
+    // The page a new conversation's unread count is made from, answered once the test says so, from what is
+    // stored then.
+    server.handle('IM_HISTORY', () => {
+      asked += 1;
+      const content = () => ({ messages: fake.stored.slice(), userOffsets: [] });
+      return new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: content() })));
+    });
+    fake.fromPeer('bob', 'first');
+    await tick();
+    expect(asked).toBe(1);
+    // Stored before the server answers that page, pushed after the answer.
+    const second = fake.fromPeer('bob', 'second', false);
+    release();
+    await tick();
+    server.push('imMessage', second);
+    await tick();
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[second.ts, 2]]);
+    expect(list.unreadTotal).toBe(2);
+  });
+
+  it('IMC-7: deleting the last cached message while a newer one is on its way still delivers that one', async () => {
+    const { im, server, fake } = await connectedIm();
+    // Known from the list only: the conversation may have older messages on the server.
+    fake.fromPeer('bob', 'first', false);
+    const [listed] = (await im.latestConversations()).conversations;
+    expect(listed?.unread).toBe(1);
+    const first = listed?.lastMessage;
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    // Stored before the server answers the page that names the conversation's newest message, pushed after.
+    const second = fake.fromPeer('bob', 'second', false);
+    await im.deleteMessage({ messages: [first as Message] });
+    server.push('imMessage', second);
+    await tick();
+    expect(received.map((m) => m.messageId)).toEqual([second.i]);
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.messageId, c.unread])).toEqual([[second.i, 1]]);
+    expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([second.i]);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

@@ -289,6 +289,12 @@ export class ImState {
       (m) => m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset,
     ).length;
     const last = cache.last();
+    // The newest message of the conversation that reached this client: a newer one the server names is on its way.
+    let reached = 0;
+    const listed = this.conversations.get(ref)?.lastMessage;
+    for (const m of listed ? [listed, ...removed] : removed) {
+      if (m.status === 'success' && m.timestamp > reached) reached = m.timestamp;
+    }
     this.conversations.update(ref, (c) => ({
       ...c,
       unread: Math.max(0, c.unread - counted),
@@ -303,7 +309,9 @@ export class ImState {
       (page) => {
         const [newest] = this.takePage(ref, page);
         if (cache.last()) return this.refreshLast(ref);
-        if (newest) {
+        // One newer than what reached this client comes by its push, which fires its event and counts it unread:
+        // taken from the page, the push would find it held already and do neither.
+        if (newest && newest.timestamp <= reached) {
           cache.prepend([newest], false);
           this.conversations.update(ref, (c) => ({ ...c, lastMessage: newest }));
         } else {
@@ -418,12 +426,16 @@ export class ImState {
         const messages = this.takePage(ref, page);
         const me = this.me.id;
         const offset = cache.offsets.get(me) ?? 0;
+        // The page may hold messages stored after the newest that reached this client: their pushes are on their
+        // way, and each counts itself when it comes.
+        const through = cache.newestSuccessTime();
         const byId = new Map<string, Message>();
         for (const m of messages) byId.set(m.messageId, m);
         for (const m of cache.all()) byId.set(m.messageId, m);
         let unread = 0;
         for (const m of byId.values()) {
-          if (m.senderId !== me && !m.recalled && m.status === 'success' && m.timestamp > offset) unread += 1;
+          const counted = m.status === 'success' && m.timestamp > offset && m.timestamp <= through;
+          if (counted && m.senderId !== me && !m.recalled) unread += 1;
         }
         if (this.conversations.update(ref, (c) => ({ ...c, unread }))) this.emitConversations();
       })
