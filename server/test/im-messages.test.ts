@@ -353,4 +353,25 @@ describe.runIf(Boolean(pgUrl))('IM on PostgreSQL', () => {
     const history = await content<History>(bob, 'IM_HISTORY', { id: 'alice', scene: 'private', limit: 30 });
     expect(history.messages.map((m) => m.ts)).toEqual([...times.slice(0, 30)].sort((a, b) => a - b));
   });
+
+  it('IM-8, IM-15: a history page that holds a message being sent answers after its push, on that connection', async () => {
+    const databaseSchema = freshPgSchema(pgUrl as string);
+    const { url } = await startServer({ databaseUrl: pgUrl, databaseSchema });
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const pushed = new Set<string>();
+    bob.on('imMessage', (m: WireMessage) => pushed.add(m.i));
+    const early: string[] = [];
+    for (let round = 0; round < 40; round++) {
+      // The page is asked for while the message is being stored: it may or may not hold it, but never before its push.
+      const sending = request(alice, 'publishIM', publishParams('bob'));
+      await new Promise((resolve) => setTimeout(resolve, round % 4));
+      const page = await content<History>(bob, 'IM_HISTORY', { id: 'alice', scene: 'private', limit: 1 });
+      early.push(...page.messages.filter((m) => !pushed.has(m.i)).map((m) => m.i));
+      await sending;
+    }
+    await settled(bob);
+    expect(pushed.size).toBe(40);
+    expect(early).toEqual([]);
+  });
 });

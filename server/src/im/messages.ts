@@ -171,15 +171,20 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     async history(actor, request) {
       if (request.scene === 'cs' && deps.cs) return deps.cs.history(actor, request);
       const convKey = await readableKey(actor, request.scene, request.id);
+      const appkey = actor.app.appkey;
       const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
-      const page = await messages.page({
-        appkey: actor.app.appkey,
-        convKey,
-        viewerId: actor.userId,
-        // IM-8: exclusive; 0, null or missing means "from the newest".
-        before: request.lastTimestamp ? request.lastTimestamp : undefined,
-        limit,
-      });
+      // IM-8: after the sends of this conversation under way here, so that a page never reaches a connection before
+      // the push of a message it holds (a client that took it from the page would take the push for a copy).
+      const page = await sends.run(`${appkey}\n${convKey}`, () =>
+        messages.page({
+          appkey,
+          convKey,
+          viewerId: actor.userId,
+          // IM-8: exclusive; 0, null or missing means "from the newest".
+          before: request.lastTimestamp ? request.lastTimestamp : undefined,
+          limit,
+        }),
+      );
       return {
         messages: page.map(toWireMessage),
         userOffsets: await offsetsOf(actor, request.scene, convKey, request.id),
