@@ -1,14 +1,18 @@
 /**
  * Model-based test of pub/sub delivery: three clients of the SDK against the real server run generated sequences
- * of subscribes, unsubscribes, publishes (qos 0 and 1) and restarts over two channels. After each step every client
- * must have received exactly the messages published on its channels while it was subscribed, once each and in
- * order (PUB-7..PUB-9), and each channel's history must hold everything published on it, oldest first (PUB-11).
+ * of subscribes, unsubscribes, publishes (qos 0 and 1), restarts and links lost for a few steps over two channels.
+ * After each step every client must have received exactly the messages published on its channels while it was
+ * subscribed, once each and in order (PUB-7..PUB-9); of those published while its link was down, the qos-1 ones only,
+ * in order among themselves, once it is back (PUB-8). Each channel's history must hold everything published on it,
+ * oldest first (PUB-11).
  */
 import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createClient, type ParleyClient, type PubsubMessage } from '../../src/index.js';
 import { OPEN_APP, defer, startServer, storesUnderTest } from '../../server/test/helpers.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
+import { lossyTransport, untilStatus } from './support.js';
 
 const DEVICES = ['d1', 'd2', 'd3'] as const;
 type Device = (typeof DEVICES)[number];
@@ -19,7 +23,8 @@ type Step =
   | { kind: 'subscribe'; device: Device; channel: Channel }
   | { kind: 'unsubscribe'; device: Device; channel: Channel }
   | { kind: 'publish'; device: Device; channel: Channel; qos: 0 | 1 }
-  | { kind: 'restart'; device: Device };
+  | { kind: 'restart'; device: Device }
+  | { kind: 'drop'; device: Device; steps: number };
 
 const device = fc.constantFrom(...DEVICES);
 const channel = fc.constantFrom(...CHANNELS);
@@ -36,14 +41,37 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), device }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('drop' as const), device, steps: fc.integer({ min: 1, max: 4 }) }),
+  },
 );
+
+/** How long redeliveries may take to arrive once a link is back. */
+const SETTLE_MS = 2000;
 
 /** One device: its client, what it subscribes, what it received and what it should have. */
 interface Live {
   client: ParleyClient;
+  /** Its link, which a step can lose (the server sees the connection die, not a goodbye) and give back. */
+  link: ReturnType<typeof lossyTransport>;
+  /** While the link is down: the number of the step before which it comes back. */
+  backAt?: number;
   subscribed: Set<Channel>;
   received: string[];
+  /** What it should have received live, in publish order. */
   expected: string[];
+  /**
+   * The qos-1 messages published on its channels while its link was down, in publish order: they come once it is
+   * back, and may come after messages published since (PUB-8).
+   */
+  late: string[];
+}
+
+/** What a device received, split into the model's two kinds: each must match in order, and nothing else come. */
+function split(l: Live): { live: string[]; late: string[] } {
+  const late = new Set(l.late);
+  return { live: l.received.filter((c) => !late.has(c)), late: l.received.filter((c) => late.has(c)) };
 }
 
 describe.each(storesUnderTest())('pub/sub delivery against a model, on %s', (_name, store) => {
@@ -55,19 +83,61 @@ describe.each(storesUnderTest())('pub/sub delivery against a model, on %s', (_na
         round += 1;
         const wire = (c: Channel) => `${c}-${round}`;
         const start = async (d: Device): Promise<Live> => {
-          const client = createClient({ host: url, appkey: OPEN_APP.appkey, modules: ['pubsub'] });
+          const link = lossyTransport();
+          const client = createClient({
+            host: url,
+            appkey: OPEN_APP.appkey,
+            modules: ['pubsub'],
+            transport: link.transport,
+            backoff: { initialDelay: 10, maxDelay: 50 },
+          });
           defer(() => client.disconnect());
           await client.connect({ id: `${d}-${round}`, data: {} });
-          return { client, subscribed: new Set(), received: [], expected: [] };
+          return { client, link, subscribed: new Set(), received: [], expected: [], late: [] };
+        };
+        /** Gives back the links due before step `index` (all of them without one), once each client is back. */
+        const due = async (index = Infinity) => {
+          for (const d of DEVICES) {
+            const here = live[d];
+            if (here.backAt === undefined || here.backAt > index) continue;
+            here.backAt = undefined;
+            here.link.restore();
+            await untilStatus(here.client, 'reconnected');
+          }
         };
         const live = Object.fromEntries(
           await Promise.all(DEVICES.map(async (d) => [d, await start(d)] as const)),
         ) as Record<Device, Live>;
         const published = new Map<Channel, string[]>(CHANNELS.map((c) => [c, []]));
         let sent = 0;
+        /** Every client with its link has received what the model says, once each and in order. */
+        const expectReceived = async (where: string) => {
+          const up = DEVICES.filter((d) => live[d].backAt === undefined);
+          // Every push a step caused has been written before the answer to a later request on its socket.
+          await Promise.all(up.map((d) => live[d].client.ping()));
+          // Except redeliveries, which a connection coming back gets after its authorize and subscribes (PUB-8).
+          const done = () =>
+            up.every((d) => isDeepStrictEqual(split(live[d]), { live: live[d].expected, late: live[d].late }));
+          for (const deadline = Date.now() + SETTLE_MS; !done() && Date.now() < deadline;) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          for (const d of up) {
+            expect(split(live[d]), `${where}: ${d} received`).toEqual({ live: live[d].expected, late: live[d].late });
+          }
+        };
         for (const [i, step] of steps.entries()) {
+          await due(i);
           const here = live[step.device];
-          if (step.kind === 'subscribe') {
+          const down = here.backAt !== undefined;
+          if (step.kind === 'drop') {
+            if (!down) {
+              here.link.lose();
+              await untilStatus(here.client, 'reconnecting');
+              here.backAt = i + 1 + step.steps;
+            }
+          } else if (down && step.kind !== 'restart') {
+            // A device without its link does nothing until it is back.
+          } else if (step.kind === 'subscribe') {
             const onMessage = (m: PubsubMessage) => here.received.push(m.content);
             await here.client.pubsub.subscribe({ channel: wire(step.channel), onMessage });
             here.subscribed.add(step.channel);
@@ -80,17 +150,21 @@ describe.each(storesUnderTest())('pub/sub delivery against a model, on %s', (_na
             const content = `m${sent}`;
             await here.client.pubsub.publish({ channel: wire(step.channel), message: content, qos: step.qos });
             published.get(step.channel)?.push(content);
-            for (const d of DEVICES) if (live[d].subscribed.has(step.channel)) live[d].expected.push(content);
+            for (const d of DEVICES) {
+              // PUB-8: qos 0 is not kept for a subscriber whose link is down; qos 1 waits for it.
+              const away = live[d].backAt !== undefined;
+              if (!live[d].subscribed.has(step.channel)) continue;
+              if (!away) live[d].expected.push(content);
+              else if (step.qos === 1) live[d].late.push(content);
+            }
           } else {
             await here.client.disconnect();
             live[step.device] = await start(step.device);
           }
-          // Every push a step caused has been written before the answer to a later request on its socket.
-          await Promise.all(DEVICES.map((d) => live[d].client.ping()));
-          for (const d of DEVICES) {
-            expect(live[d].received, `step ${i} ${JSON.stringify(step)}: ${d} received`).toEqual(live[d].expected);
-          }
+          await expectReceived(`step ${i} ${JSON.stringify(step)}`);
         }
+        await due();
+        await expectReceived('all back');
         for (const c of CHANNELS) {
           const { messages } = await live.d1.client.pubsub.history({ channel: wire(c), limit: 100 });
           expect(
