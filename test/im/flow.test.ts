@@ -556,6 +556,38 @@ describe('IM flows on the fake server', () => {
     expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([second.i]);
   });
 
+  it('IMC-5: a message a history page brought before its push arrives with that push, once', async () => {
+    const { im, server, fake } = await connectedIm();
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    // Stored on another node: this one's history page has it before its push crossed over.
+    const early = fake.fromPeer('bob', 'early', false);
+    expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([early.i]);
+    expect(received).toEqual([]);
+    server.push('imMessage', early);
+    await tick();
+    server.push('imMessage', early);
+    await tick();
+    expect(received.map((m) => m.messageId)).toEqual([early.i]);
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.messageId, c.unread])).toEqual([[early.i, 1]]);
+    expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([early.i]);
+  });
+
+  it('IMC-5: a message a history page brought and I deleted stays deleted when its push comes', async () => {
+    const { im, server, fake } = await connectedIm();
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    const received = collect<Message>((fn) => im.on('PRIVATE_MESSAGE_RECEIVED', fn));
+    const early = fake.fromPeer('bob', 'early', false);
+    const [paged] = await im.history({ type: 'private', id: 'bob' });
+    await im.deleteMessage({ messages: [paged as Message] });
+    server.push('imMessage', early);
+    await tick();
+    expect(received).toEqual([]);
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
+  });
+
   it("IMC-16: a group sender's data is parsed once while it stays the same, and again when it changes", async () => {
     const { im, server } = await connectedIm();
     await im.subscribeGroup({ groupIds: ['g1'] });

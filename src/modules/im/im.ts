@@ -186,9 +186,11 @@ export class Im extends ImGroupsAndPresence {
     const cursor = held.length > 0 ? oldest : before;
     const need = limit - held.length;
     const messages = this.#state.takePage(ref, await this.#wire.history(ref, cursor, need));
-    const contiguous =
-      held.length > 0 || (cache.size === 0 && before === undefined) || (before !== undefined && before === oldest);
+    const newest = held.length === 0 && cache.size === 0 && before === undefined;
+    const contiguous = held.length > 0 || newest || (before !== undefined && before === oldest);
     if (contiguous) cache.prepend(messages, messages.length < need);
+    // Some may not have been pushed to this client yet: their pushes are their arrival.
+    if (newest) this.#state.pagedNewest(ref, messages);
     // The page may have marked some of those held read (IMC-6): answered as the cache has them now.
     const now = new Map(cache.all().map((m) => [m.messageId, m]));
     return [...messages, ...held.map((m) => now.get(m.messageId) ?? m)];

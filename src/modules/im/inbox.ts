@@ -44,6 +44,17 @@ export function deliver(state: ImState, message: Message, cache = state.cacheOf(
   state.emitConversations();
 }
 
+/**
+ * A pushed message, as it reaches the state (at once, or after a re-sync held it): delivered unless this client has
+ * it already. One that a history page brought before its push (IM-8, across nodes) arrives now, as the page left it.
+ */
+export function arrived(state: ImState, message: Message, cache = state.cacheOf(message)): void {
+  if (!state.known(message, cache)) return deliver(state, message, cache);
+  if (!state.pagedFirst(message, cache)) return;
+  const [paged] = cache.remove([message.messageId]);
+  deliver(state, paged ?? message, cache);
+}
+
 /** Applies another user's or my other device's read mark. */
 export function applyRead(state: ImState, ref: ConversationRef, markerId: string, time: number): void {
   const cache = state.cache(ref);
@@ -157,8 +168,7 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
       state.held.push(message);
       return;
     }
-    const cache = state.cacheOf(message);
-    if (!state.known(message, cache)) deliver(state, message, cache);
+    arrived(state, message);
   });
   pushes.on(SERVER_PUSHES.messageRead, (payload) => {
     const read = payload as Partial<WireMessageRead>;

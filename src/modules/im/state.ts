@@ -33,6 +33,11 @@ export class ImState {
   readonly #loading = new Set<Array<Message | (() => void)>>();
   /** The list loads on their way during which a read mark, a recall or a deletion was pushed ({@link pushedChange}). */
   readonly #pushedDuring = new Set<Array<Message | (() => void)>>();
+  /**
+   * Ids of messages a history page brought into an empty cache before this client heard of them: their pushes may
+   * still come (from another node), and are then their arrival ({@link pagedFirst}). The latest 300 are kept.
+   */
+  readonly #paged = new Set<string>();
   /** Pinned conversations that left the list with no message left, by key ({@link dropped}). */
   readonly #emptied = new Map<string, boolean>();
   /** The re-sync under way, so that two never run at once. */
@@ -249,6 +254,28 @@ export class ImState {
     }
   }
 
+  /**
+   * A history page from the newest message, taken into a conversation's empty cache: those of its messages that are
+   * newer than the listed last one (all of them, when the conversation is not listed) may not have been pushed yet.
+   */
+  pagedNewest(ref: ConversationRef, messages: readonly Message[]): void {
+    const listed = this.conversations.get(ref)?.lastMessage;
+    const after = listed?.status === 'success' ? listed.timestamp : -Infinity;
+    for (const m of messages) {
+      if (m.status !== 'success' || m.timestamp <= after) continue;
+      this.#paged.add(m.messageId);
+      if (this.#paged.size > LIMITS.dedupeWindow) this.#paged.delete(this.#paged.values().next().value as string);
+    }
+  }
+
+  /**
+   * Whether a pushed message the cache holds got there by a history page before any push of it ({@link pagedNewest}):
+   * the push is then its arrival, which the page did not make (no event, not on the list). Asked once per push.
+   */
+  pagedFirst(message: Message, cache: HistoryCache): boolean {
+    return this.#paged.delete(message.messageId) && cache.holds(message);
+  }
+
   /** Replaces a message in its cache (status, timestamp, recall) and in the list if it is the last one. */
   replace(message: Message): void {
     const ref = conversationOf(message, this.me.id);
@@ -410,6 +437,7 @@ export class ImState {
     this.#caches.clear();
     this.#senders.clear();
     this.#emptied.clear();
+    this.#paged.clear();
     this.conversations.clear();
   }
 

@@ -1,7 +1,7 @@
 import { LIMITS, type WireConversation } from '../../protocol/index.js';
 import { csConversation } from './cs-message.js';
 import { fromWire, parseObject, readByOther } from './message.js';
-import { applyDeleted, applyRead, applyRecalled, deliver } from './inbox.js';
+import { applyDeleted, applyRead, applyRecalled, arrived, deliver } from './inbox.js';
 import type { ImState } from './state.js';
 import { conversationOf, keyOf, type ConversationRef, type Message } from './types.js';
 import type { ImWire } from './wire.js';
@@ -123,7 +123,7 @@ export function resync(state: ImState, wire: ImWire): Promise<void> {
       state.held = undefined;
       for (const entry of held) {
         if (typeof entry === 'function') entry();
-        else if (!state.known(entry)) deliver(state, entry);
+        else arrived(state, entry);
       }
     }
     // Last, the list as the server counts it now, with everything above: what the pushes and the missed messages
