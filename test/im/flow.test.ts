@@ -537,6 +537,29 @@ describe('IM flows on the fake server', () => {
     expect(list.unreadTotal).toBe(2);
   });
 
+  it('IMC-6: a list loaded while a new conversation counts its unread messages keeps the count it brought', async () => {
+    const { im, server, fake } = await connectedIm();
+    expect((await im.latestConversations()).conversations).toEqual([]);
+    server.handle('subscribeGroups', () => ({ code: 200, resultCode: 200, content: null }));
+    let release: () => void = () => undefined;
+    server.handle('IM_HISTORY', () => {
+      const content = () => ({ messages: fake.stored.slice(), userOffsets: [] });
+      return new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: content() })));
+    });
+    fake.fromPeer('bob', 'first');
+    await tick();
+    // Stored, counted by a list loaded meanwhile (joining a group loads it), and pushed after both answers.
+    const second = fake.fromPeer('bob', 'second', false);
+    await im.subscribeGroup({ groupIds: ['g1'] });
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([2]);
+    release();
+    await tick();
+    server.push('imMessage', second);
+    await tick();
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[second.ts, 2]]);
+  });
+
   it('IMC-7: deleting the last cached message while a newer one is on its way still delivers that one', async () => {
     const { im, server, fake } = await connectedIm();
     // Known from the list only: the conversation may have older messages on the server.

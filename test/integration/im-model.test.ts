@@ -5,13 +5,16 @@
  * every user's `latestConversations()` must match a plain model of the spec (IM-6, IM-7, IM-11..IM-18, IMC-6): which
  * conversations are listed, in which order, their last message, unread counts, top flags and the unread total. At
  * the end every history must match too (which messages each user still has, recalled or not, read by the other side
- * or not), and fresh clients that load everything from the server must see the same lists and histories.
+ * or not), and fresh clients that load everything from the server must see the same lists and histories. It runs
+ * on one node on SQLite, on PostgreSQL (`PARLEY_TEST_PG`), and on two nodes sharing PostgreSQL and Redis
+ * (`PARLEY_TEST_REDIS` too), where each user's pushes cross from one node to the other.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ConversationList, Message, ParleyClient } from '../../src/index.js';
-import { startServer, storesUnderTest } from '../../server/test/helpers.js';
+import { freshPgSchema, startServer, storesUnderTest } from '../../server/test/helpers.js';
+import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
 import type { ConnectionStatus, Transport } from '../../src/index.js';
 import { imUser, switchableTransport } from './support.js';
@@ -264,8 +267,11 @@ class Links {
   }
 }
 
-const connect = (url: string, links: Links, device: Device) =>
-  imUser(url, wireId(userOf(device)), { name: wireId(userOf(device)) }, links.transport(device));
+/** The server each device connects to. */
+type Nodes = (device: Device) => string;
+
+const connect = (nodes: Nodes, links: Links, device: Device) =>
+  imUser(nodes(device), wireId(userOf(device)), { name: wireId(userOf(device)) }, links.transport(device));
 
 /** The message `client` holds with this id, from its history (the objects recall and delete take). */
 async function held(client: ParleyClient, peer: Peer, id: string): Promise<Message | undefined> {
@@ -279,13 +285,13 @@ async function run(
   index: number,
   clients: Clients,
   model: Model,
-  url: string,
+  nodes: Nodes,
   links: Links,
 ): Promise<void> {
   const client = clients[step.device];
   if (step.kind === 'restart') {
     await client.disconnect();
-    clients[step.device] = await connect(url, links, step.device);
+    clients[step.device] = await connect(nodes, links, step.device);
     return;
   }
   if (step.kind === 'drop') {
@@ -421,9 +427,34 @@ async function expectHistories(clients: Clients, model: Model, where: string): P
   }
 }
 
-describe.each(storesUnderTest())('IM conversations against a model of the spec, on %s', (_name, store) => {
+const RATE_LIMIT = { rateLimit: { perSecond: 100_000, burst: 100_000 } };
+
+/** Where the devices connect: one node on each store, and, with PostgreSQL and Redis, two nodes sharing them. */
+const setups: Array<[name: string, start: () => Promise<Nodes>]> = storesUnderTest().map(([name, store]) => [
+  name,
+  async () => {
+    const { url } = await startServer({ ...RATE_LIMIT, ...store() });
+    return () => url;
+  },
+]);
+const pgUrl = process.env['PARLEY_TEST_PG'];
+if (pgUrl && redisUrl) {
+  setups.push([
+    'two nodes sharing PostgreSQL and Redis (ann and ben on one, ann2 and cat on the other)',
+    async () => {
+      const shared = { ...RATE_LIMIT, databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), redisUrl };
+      const prefixed = { ...shared, redisPrefix: redisPrefix() };
+      // One after the other: the first migrates the schema.
+      const a = await startServer(prefixed);
+      const b = await startServer(prefixed);
+      return (device) => (device === 'ann' || device === 'ben' ? a.url : b.url);
+    },
+  ]);
+}
+
+describe.each(setups)('IM conversations against a model of the spec, on %s', (_name, start) => {
   it('every user’s list matches the model after each step, live and loaded afresh from the server', async () => {
-    const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 }, ...store() });
+    const nodes = await start();
     let round = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 25 }), async (steps) => {
@@ -433,14 +464,14 @@ describe.each(storesUnderTest())('IM conversations against a model of the spec, 
         const links = new Links();
         const connectAll = async () =>
           Object.fromEntries(
-            await Promise.all(DEVICES.map(async ([d]) => [d, await connect(url, links, d)] as const)),
+            await Promise.all(DEVICES.map(async ([d]) => [d, await connect(nodes, links, d)] as const)),
           ) as Clients;
         const clients = await connectAll();
         await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
         const model = new Model();
         for (const [i, step] of steps.entries()) {
           await links.due(clients, i);
-          await run(step, i, clients, model, url, links);
+          await run(step, i, clients, model, nodes, links);
           await settle(clients, links.down);
           await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`, links.down);
         }

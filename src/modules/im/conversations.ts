@@ -25,6 +25,8 @@ export class ConversationStore {
   #snapshot: ConversationList | undefined;
   /** True once the list was fetched from the server on this connection. */
   loaded = false;
+  /** How many times a list from the server replaced the whole list. */
+  replacements = 0;
 
   /** The conversation of `ref`, if listed. */
   get(ref: ConversationRef): Conversation | undefined {
@@ -36,6 +38,7 @@ export class ConversationStore {
     this.#byKey.clear();
     for (const conversation of conversations) this.#set(keyOf(refOf(conversation)), conversation, false);
     this.#order = [...this.#byKey.values()].sort(byRank);
+    this.replacements += 1;
     this.#changed();
   }
 

@@ -448,15 +448,20 @@ export class ImState {
   #loadUnread(ref: ConversationRef): void {
     const fetchPage = this.fetchPage;
     if (!fetchPage) return;
+    const replacements = this.conversations.replacements;
     fetchPage(ref, LIMITS.historyMaxLimit)
       .then((page) => {
         const cache = this.cache(ref);
         const messages = this.takePage(ref, page);
+        // A list from the server taken in meanwhile brought the server's own count, which the pushes after its last
+        // message keep exact; a conversation it did not know was listed again by the messages that came meanwhile.
+        if (this.conversations.replacements !== replacements) return;
         const me = this.me.id;
         const offset = cache.offsets.get(me) ?? 0;
-        // The page may hold messages stored after the newest that reached this client: their pushes are on their
-        // way, and each counts itself when it comes.
-        const through = cache.newestSuccessTime();
+        // The page may hold messages stored after the newest that reached this client (or its list): their pushes
+        // are on their way, and each counts itself when it comes.
+        const last = this.conversations.get(ref)?.lastMessage;
+        const through = Math.max(cache.newestSuccessTime(), last?.status === 'success' ? last.timestamp : 0);
         const byId = new Map<string, Message>();
         for (const m of messages) byId.set(m.messageId, m);
         for (const m of cache.all()) byId.set(m.messageId, m);
