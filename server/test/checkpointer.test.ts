@@ -92,8 +92,9 @@ describe('the SQLite checkpointer', () => {
     expect(errors).toEqual([]);
     expect(written).toBeGreaterThan(2_000_000);
     // The log holds whole pages, about twice the rows' bytes: that much when no pass came (a pass a second), about
-    // three quarters of them when it starts over every quarter of a second.
-    expect(walBytes).toBeLessThan(written * 1.2);
+    // three quarters of them when it starts over every quarter of a second, and up to 1.2 times seen when the suite's
+    // other files kept the worker from its core for a while: 1.5 tells the two apart with room for that.
+    expect(walBytes).toBeLessThan(written * 1.5);
   });
 
   it('has the writer finish a long log when it never leaves the worker a moment, and gives the disk back', async () => {
