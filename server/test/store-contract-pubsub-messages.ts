@@ -42,6 +42,36 @@ export function describePubsubMessageStoreContract(
     expect(await all(store, 'news', 'app2')).toEqual(['first']);
   });
 
+  it('PUB-7: a message is stored after its channel newest one, whatever time its node asked for', async () => {
+    const { store } = await fresh();
+    const append = (guid: string, time: number, channel = 'news') =>
+      store.pubsub.append({ appkey: 'app', channel, guid, time, content: guid });
+    expect(await append('a', T0 + 10)).toEqual({ inserted: true, time: T0 + 10 });
+    // Two nodes in the same millisecond, or a node whose clock is behind: the time moves past the newest.
+    expect(await append('b', T0 + 10)).toEqual({ inserted: true, time: T0 + 11 });
+    expect(await append('c', T0 + 3)).toEqual({ inserted: true, time: T0 + 12 });
+    expect(await append('d', T0 + 20)).toEqual({ inserted: true, time: T0 + 20 });
+    // Per channel and per app.
+    expect(await append('e', T0 + 3, 'sport')).toEqual({ inserted: true, time: T0 + 3 });
+    expect(await store.pubsub.append({ appkey: 'app2', channel: 'news', guid: 'f', time: T0, content: 'f' })).toEqual({
+      inserted: true,
+      time: T0,
+    });
+    // Many at once, as from several nodes: each after the one before, none on the same time.
+    const times = await Promise.all(Array.from({ length: 20 }, (_, i) => append(`m${i}`, T0 + 30)));
+    expect(new Set(times.map((t) => t.time)).size).toBe(20);
+    expect(await all(store)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      ...times
+        .map((t, i) => ({ t, i }))
+        .sort((x, y) => x.t.time - y.t.time)
+        .map(({ i }) => `m${i}`),
+    ]);
+  });
+
   it('PUB-11: history answers the newest messages at or after a time, oldest first, of one channel of one app', async () => {
     const { store } = await fresh();
     await appendNews(store, 5);

@@ -4,13 +4,15 @@
  * After each step every client must have received exactly the messages published on its channels while it was
  * subscribed, once each and in order (PUB-7..PUB-9); of those published while its link was down, the qos-1 ones only,
  * in order among themselves, once it is back (PUB-8). Each channel's history must hold everything published on it,
- * oldest first (PUB-11).
+ * oldest first (PUB-11). It runs on one node on SQLite, on PostgreSQL (`PARLEY_TEST_PG`), and on two nodes sharing
+ * PostgreSQL and Redis (`PARLEY_TEST_REDIS` too), where messages cross from one node to the other.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createClient, type ParleyClient, type PubsubMessage } from '../../src/index.js';
-import { OPEN_APP, defer, startServer, storesUnderTest } from '../../server/test/helpers.js';
+import { OPEN_APP, defer, freshPgSchema, startServer, storesUnderTest } from '../../server/test/helpers.js';
+import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
 import { lossyTransport, untilStatus } from './support.js';
 
@@ -74,9 +76,36 @@ function split(l: Live): { live: string[]; late: string[] } {
   return { live: l.received.filter((c) => !late.has(c)), late: l.received.filter((c) => late.has(c)) };
 }
 
-describe.each(storesUnderTest())('pub/sub delivery against a model, on %s', (_name, store) => {
+const RATE_LIMIT = { rateLimit: { perSecond: 100_000, burst: 100_000 } };
+
+/** Where the devices connect: one node on each store, and, with PostgreSQL and Redis, two nodes sharing them. */
+const setups: Array<[name: string, start: () => Promise<(device: Device) => string>]> = storesUnderTest().map(
+  ([name, store]) => [
+    name,
+    async () => {
+      const { url } = await startServer({ ...RATE_LIMIT, ...store() });
+      return () => url;
+    },
+  ],
+);
+const pgUrl = process.env['PARLEY_TEST_PG'];
+if (pgUrl && redisUrl) {
+  setups.push([
+    'two nodes sharing PostgreSQL and Redis (d1 on one, d2 and d3 on the other)',
+    async () => {
+      const shared = { ...RATE_LIMIT, databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), redisUrl };
+      const prefixed = { ...shared, redisPrefix: redisPrefix() };
+      // One after the other: the first migrates the schema.
+      const a = await startServer(prefixed);
+      const b = await startServer(prefixed);
+      return (device) => (device === 'd1' ? a.url : b.url);
+    },
+  ]);
+}
+
+describe.each(setups)('pub/sub delivery against a model, on %s', (_name, start) => {
   it('every client gets what was published on its channels while it listened, once, in order', async () => {
-    const { url } = await startServer({ rateLimit: { perSecond: 100_000, burst: 100_000 }, ...store() });
+    const nodes = await start();
     let round = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 30 }), async (steps) => {
@@ -85,7 +114,7 @@ describe.each(storesUnderTest())('pub/sub delivery against a model, on %s', (_na
         const start = async (d: Device): Promise<Live> => {
           const link = lossyTransport();
           const client = createClient({
-            host: url,
+            host: nodes(d),
             appkey: OPEN_APP.appkey,
             modules: ['pubsub'],
             transport: link.transport,

@@ -188,7 +188,10 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     }
   };
 
-  /** A time strictly after the channel's previous message on this node, so that history order is publish order. */
+  /**
+   * A time strictly after the channel's previous message on this node, so that history order is publish order; the
+   * store moves it past what other nodes stored (PUB-7).
+   */
   const nextTime = (key: string): number => {
     if (lastTime.size > DEDUPE_MAX_ENTRIES) lastTime.clear();
     const time = Math.max(now(), (lastTime.get(key) ?? 0) + 1);
@@ -198,12 +201,16 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
 
   const deliver = async (input: PublishInput): Promise<PublishAck> => {
     const { app, channel, content, guid, qos } = input;
-    const time = nextTime(`${app.appkey}\n${channel}`);
+    const key = `${app.appkey}\n${channel}`;
+    let time = nextTime(key);
     if (deps.history.maxMessages > 0) {
       const stored = await store.append({ appkey: app.appkey, channel, guid, time, content });
       // Stored already: a re-sent publish outside the memory window. It reached subscribers the first time.
       if (!stored.inserted) return { time: stored.time, guid };
-      touched.add(`${app.appkey}\n${channel}`);
+      // PUB-7: past the channel's newest, which another node may have stored in the same millisecond.
+      time = stored.time;
+      if (time > (lastTime.get(key) ?? 0)) lastTime.set(key, time);
+      touched.add(key);
     }
     const message: WirePubsubMessage = { n: channel, c: content, t: time, i: guid, a: qos === 1 };
     if (input.notification) message.nt = { t: input.notification.title, c: input.notification.body };

@@ -166,7 +166,7 @@ function wrap(
     conversations,
     groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),
-    pubsub: createPubsubStore(db),
+    pubsub: createPubsubStore(db, dialect),
     pubsubSessions: createPubsubSessionStore(db),
     cs: createCsStore(db),
     members: createMemberStore(db),

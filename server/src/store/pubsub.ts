@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { StoreDialect } from './index.js';
 import type { Database } from './schema.js';
 
 /** `pubsub_messages`: the history of pub/sub channels (migration `0003_pubsub`). */
@@ -26,7 +27,9 @@ export interface StoredPubsubMessage {
 export interface PubsubStore {
   /**
    * Stores a message unless one with the same (appkey, guid) is stored already. Returns whether it was new and
-   * the time it is stored with (the earlier one for a duplicate).
+   * the time it is stored with: `time`, or just after the channel's newest message when that is as new (another
+   * node stored it in the same millisecond, or its clock is ahead), so that times stay strictly increasing per
+   * channel across nodes (PUB-7); for a duplicate, the time stored the first time.
    */
   append(message: {
     appkey: string;
@@ -44,16 +47,38 @@ export interface PubsubStore {
 }
 
 /** The Kysely implementation of {@link PubsubStore}. */
-export function createPubsubStore(database: Kysely<Database>): PubsubStore {
+export function createPubsubStore(database: Kysely<Database>, dialect: StoreDialect): PubsubStore {
   const db = database.withTables<PubsubTables>();
+  /** Inserts with a time past the channel's newest in one statement; the time stored, or none for a duplicate. */
+  const insert = async (
+    into: Kysely<Database & PubsubTables>,
+    { appkey, channel, guid, time, content }: Parameters<PubsubStore['append']>[0],
+  ): Promise<number | undefined> => {
+    const greatest = dialect === 'postgres' ? sql.raw('greatest') : sql.raw('max');
+    // `where true`: SQLite reads an upsert's `on conflict` after a select only when the select has a where clause.
+    const { rows } = await sql<{ time: number | string }>`
+      insert into pubsub_messages (appkey, channel, guid, time, content)
+      select ${appkey}, ${channel}, ${guid}, ${greatest}(${time}, coalesce((
+        select max(time) from pubsub_messages where appkey = ${appkey} and channel = ${channel}
+      ) + 1, 0)), ${content}
+      where true
+      on conflict (appkey, guid) do nothing
+      returning time`.execute(into);
+    return rows[0] === undefined ? undefined : Number(rows[0].time);
+  };
   return {
-    async append({ appkey, channel, guid, time, content }) {
-      const result = await db
-        .insertInto('pubsub_messages')
-        .values({ appkey, channel, guid, time, content })
-        .onConflict((oc) => oc.columns(['appkey', 'guid']).doNothing())
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return { inserted: true, time };
+    async append(message) {
+      const { appkey, channel, guid, time } = message;
+      const stored =
+        dialect === 'postgres'
+          ? // Two nodes appending to one channel at once would read the same newest time: one after the other.
+            await db.transaction().execute(async (trx) => {
+              await sql`select pg_advisory_xact_lock(hashtext(${`pubsub\n${appkey}\n${channel}`}))`.execute(trx);
+              return insert(trx, message);
+            })
+          : // One statement, which SQLite runs whole: no other write comes between its read and its insert.
+            await insert(db, message);
+      if (stored !== undefined) return { inserted: true, time: stored };
       const row = await db
         .selectFrom('pubsub_messages')
         .select('time')
