@@ -13,11 +13,9 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ConversationList, Message, ParleyClient } from '../../src/index.js';
-import { freshPgSchema, startServer, storesUnderTest } from '../../server/test/helpers.js';
-import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
 import type { ConnectionStatus, Transport } from '../../src/index.js';
-import { imUser, switchableTransport } from './support.js';
+import { imUser, modelSetups, switchableTransport } from './support.js';
 
 const USERS = ['ann', 'ben', 'cat'] as const;
 type User = (typeof USERS)[number];
@@ -427,34 +425,11 @@ async function expectHistories(clients: Clients, model: Model, where: string): P
   }
 }
 
-const RATE_LIMIT = { rateLimit: { perSecond: 100_000, burst: 100_000 } };
-
-/** Where the devices connect: one node on each store, and, with PostgreSQL and Redis, two nodes sharing them. */
-const setups: Array<[name: string, start: () => Promise<Nodes>]> = storesUnderTest().map(([name, store]) => [
-  name,
-  async () => {
-    const { url } = await startServer({ ...RATE_LIMIT, ...store() });
-    return () => url;
-  },
-]);
-const pgUrl = process.env['PARLEY_TEST_PG'];
-if (pgUrl && redisUrl) {
-  setups.push([
-    'two nodes sharing PostgreSQL and Redis (ann and ben on one, ann2 and cat on the other)',
-    async () => {
-      const shared = { ...RATE_LIMIT, databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), redisUrl };
-      const prefixed = { ...shared, redisPrefix: redisPrefix() };
-      // One after the other: the first migrates the schema.
-      const a = await startServer(prefixed);
-      const b = await startServer(prefixed);
-      return (device) => (device === 'ann' || device === 'ben' ? a.url : b.url);
-    },
-  ]);
-}
-
-describe.each(setups)('IM conversations against a model of the spec, on %s', (_name, start) => {
+describe.each(modelSetups())('IM conversations against a model of the spec, on %s', (_name, start) => {
   it('every user’s list matches the model after each step, live and loaded afresh from the server', async () => {
-    const nodes = await start();
+    // On two nodes, ann and ben on one, ann2 and cat on the other.
+    const [a, b] = await start();
+    const nodes: Nodes = (device) => (device === 'ann' || device === 'ben' ? a : b);
     let round = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 25 }), async (steps) => {

@@ -11,10 +11,9 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createClient, type ParleyClient, type PubsubMessage } from '../../src/index.js';
-import { OPEN_APP, defer, freshPgSchema, startServer, storesUnderTest } from '../../server/test/helpers.js';
-import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
+import { OPEN_APP, defer } from '../../server/test/helpers.js';
 import { FUZZ_RUNS } from '../../server/test/fuzz-support.js';
-import { lossyTransport, untilStatus } from './support.js';
+import { lossyTransport, modelSetups, untilStatus } from './support.js';
 
 const DEVICES = ['d1', 'd2', 'd3'] as const;
 type Device = (typeof DEVICES)[number];
@@ -76,36 +75,11 @@ function split(l: Live): { live: string[]; late: string[] } {
   return { live: l.received.filter((c) => !late.has(c)), late: l.received.filter((c) => late.has(c)) };
 }
 
-const RATE_LIMIT = { rateLimit: { perSecond: 100_000, burst: 100_000 } };
-
-/** Where the devices connect: one node on each store, and, with PostgreSQL and Redis, two nodes sharing them. */
-const setups: Array<[name: string, start: () => Promise<(device: Device) => string>]> = storesUnderTest().map(
-  ([name, store]) => [
-    name,
-    async () => {
-      const { url } = await startServer({ ...RATE_LIMIT, ...store() });
-      return () => url;
-    },
-  ],
-);
-const pgUrl = process.env['PARLEY_TEST_PG'];
-if (pgUrl && redisUrl) {
-  setups.push([
-    'two nodes sharing PostgreSQL and Redis (d1 on one, d2 and d3 on the other)',
-    async () => {
-      const shared = { ...RATE_LIMIT, databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), redisUrl };
-      const prefixed = { ...shared, redisPrefix: redisPrefix() };
-      // One after the other: the first migrates the schema.
-      const a = await startServer(prefixed);
-      const b = await startServer(prefixed);
-      return (device) => (device === 'd1' ? a.url : b.url);
-    },
-  ]);
-}
-
-describe.each(setups)('pub/sub delivery against a model, on %s', (_name, start) => {
+describe.each(modelSetups())('pub/sub delivery against a model, on %s', (_name, start) => {
   it('every client gets what was published on its channels while it listened, once, in order', async () => {
-    const nodes = await start();
+    // On two nodes, d1 on one, d2 and d3 on the other.
+    const [a, b] = await start();
+    const nodes = (device: Device) => (device === 'd1' ? a : b);
     let round = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 30 }), async (steps) => {

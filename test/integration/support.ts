@@ -9,7 +9,8 @@ import {
 } from '../../src/index.js';
 import { io } from 'socket.io-client';
 import { socketIoTransport } from '../../src/core/transport.js';
-import { OPEN_APP, defer } from '../../server/test/helpers.js';
+import { OPEN_APP, defer, freshPgSchema, startServer, storesUnderTest } from '../../server/test/helpers.js';
+import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 
 /** A connected IM user of the open test app (no otp), disconnected after the test. */
 export async function imUser(
@@ -161,4 +162,35 @@ export function lossyTransport(node?: string): { transport: Transport; lose(): v
       blocked = false;
     },
   };
+}
+
+/**
+ * Where a model test's clients connect: one node on each store under test, and, with `PARLEY_TEST_PG` and
+ * `PARLEY_TEST_REDIS`, two nodes sharing both. Each setup starts its servers (with a rate limit no test reaches) and
+ * gives the two nodes' URLs: the same one twice for one node.
+ */
+export function modelSetups(): Array<[name: string, start: () => Promise<[string, string]>]> {
+  const rateLimit = { perSecond: 100_000, burst: 100_000 };
+  const setups: Array<[string, () => Promise<[string, string]>]> = storesUnderTest().map(([name, store]) => [
+    name,
+    async () => {
+      const { url } = await startServer({ rateLimit, ...store() });
+      return [url, url];
+    },
+  ]);
+  const pgUrl = process.env['PARLEY_TEST_PG'];
+  if (pgUrl && redisUrl) {
+    setups.push([
+      'two nodes sharing PostgreSQL and Redis',
+      async () => {
+        const shared = { rateLimit, databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), redisUrl };
+        const prefixed = { ...shared, redisPrefix: redisPrefix() };
+        // One after the other: the first migrates the schema.
+        const a = await startServer(prefixed);
+        const b = await startServer(prefixed);
+        return [a.url, b.url];
+      },
+    ]);
+  }
+  return setups;
 }
