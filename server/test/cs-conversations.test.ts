@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
-import { request, startServer } from './helpers.js';
+import { request, startServer, storesUnderTest } from './helpers.js';
 import { collect, content, login, send, settled } from './im-support.js';
 import { accept, agentSays, customerSays, expectFailure, goOnline, type WireCs } from './cs-support.js';
 
@@ -111,6 +111,34 @@ describe('CS: history and conversations', () => {
       recalledMessages: [],
     });
   });
+
+  it.each(storesUnderTest())(
+    'CS-8: a history page never answers before the push of a message it holds, on %s',
+    async (_name, store) => {
+      const { url } = await startServer(store());
+      const carol = await login(url, 'carol');
+      const carolPhone = await login(url, 'carol');
+      const pushed = new Set<string>();
+      carolPhone.on('imMessage', (m: WireCs) => pushed.add(m.i));
+      const early: string[] = [];
+      for (let round = 0; round < 40; round++) {
+        // The page is asked for while the message is being stored: it may or may not hold it, but never before its push.
+        const sending = customerSays(carol, 'team1', `m${round}`);
+        await new Promise((resolve) => setTimeout(resolve, round % 4));
+        const page = await content<{ messages: WireCs[] }>(carolPhone, 'IM_HISTORY', {
+          id: 'team1',
+          scene: 'cs',
+          teamId: 'team1',
+          limit: 1,
+        });
+        early.push(...page.messages.filter((m) => !pushed.has(m.i)).map((m) => m.i));
+        await sending;
+      }
+      await settled(carolPhone);
+      expect(pushed.size).toBe(40);
+      expect(early).toEqual([]);
+    },
+  );
 
   it('CS-8: a customer sees only their own conversation; naming another customer needs team membership', async () => {
     const { url } = await startServer();

@@ -14,6 +14,7 @@ import {
 import type { Actor, Pusher } from '../push.js';
 import type { CsConversationKey, CsStore, MessageStore } from '../store/index.js';
 import type { TeamService } from './teams.js';
+import type { CsTurns } from './sessions.js';
 import { csReadKey, toWireCs } from './wire.js';
 
 /** How a CS request names a conversation: `id` is the team (customer side) or the customer (agent side). */
@@ -51,6 +52,8 @@ export function createCsConversationService(deps: {
   messages: MessageStore;
   teams: TeamService;
   pusher: Pusher;
+  /** The session service's turns: a history page waits for the conversation's sends under way (CS-8). */
+  turns?: CsTurns;
 }): CsConversationService {
   const { cs, messages, teams } = deps;
 
@@ -79,7 +82,10 @@ export function createCsConversationService(deps: {
     async history(actor, request) {
       const { key, customer } = await resolve(actor, request);
       const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
-      const page = await cs.messages.page(key, request.lastTimestamp ? request.lastTimestamp : undefined, limit);
+      const read = () => cs.messages.page(key, request.lastTimestamp ? request.lastTimestamp : undefined, limit);
+      // After the sends of this conversation under way on this node, so that a page never reaches a connection
+      // before the push of a message it holds (their writes and pushes are several steps).
+      const page = await (deps.turns ? deps.turns(key, read) : read());
       return { messages: page.map(toWireCs), userOffsets: await offsets(key, viewers(actor, key, customer)) };
     },
 

@@ -2,7 +2,7 @@ import type { Pusher } from '../push.js';
 import type { CsStore, MessageStore } from '../store/index.js';
 import { createCsConversationService, type CsConversationService } from './conversations.js';
 import { createLiveWatchers, type LiveWatchers } from './live.js';
-import { createCsSessionService, type CsSessionService } from './sessions.js';
+import { createCsSessionService, csTurns, type CsSessionService } from './sessions.js';
 import { createTeamService, type TeamService } from './teams.js';
 
 export type { CsConversationService } from './conversations.js';
@@ -33,8 +33,9 @@ export function createCsServices(deps: {
 }): CsServices {
   const teams = createTeamService(deps);
   const live = createLiveWatchers();
-  const sessions = createCsSessionService({ ...deps, teams, live });
-  const conversations = createCsConversationService({ ...deps, teams });
+  const turns = csTurns();
+  const sessions = createCsSessionService({ ...deps, teams, live, turns });
+  const conversations = createCsConversationService({ ...deps, teams, turns });
   return {
     teams,
     sessions,

@@ -46,6 +46,15 @@ export interface CsSessionService {
   quitLive(actor: Actor, request: CustomerRef): Promise<void>;
 }
 
+/** Runs the tasks of one CS conversation one at a time, in arrival order (CS-3). */
+export type CsTurns = <T>(key: CsConversationKey, task: () => Promise<T>) => Promise<T>;
+
+/** A fresh {@link CsTurns}: the session and conversation services of one node share one. */
+export function csTurns(): CsTurns {
+  const turns = new KeyedMutex();
+  return (key, task) => turns.run(JSON.stringify([key.appkey, key.teamId, key.customerId]), task);
+}
+
 /** What {@link createCsSessionService} needs. */
 export interface CsSessionServiceDeps {
   cs: CsStore;
@@ -54,6 +63,8 @@ export interface CsSessionServiceDeps {
   live: LiveWatchers;
   pusher: Pusher;
   now: () => number;
+  /** Shared with the conversation service, whose history pages wait for the sends under way (CS-8). */
+  turns?: CsTurns;
 }
 
 /** The fields of a message the caller decides; the rest follow from the conversation and the clock. */
@@ -66,9 +77,7 @@ type Draft = Pick<CsStoredMessage, 'messageId' | 'senderId' | 'to' | 'type' | 'p
 export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionService {
   const { cs, teams, live, pusher } = deps;
   // CS-3: one conversation's messages and session changes run in order, so timestamps and states never race.
-  const turns = new KeyedMutex();
-  const run = <T>(key: CsConversationKey, task: () => Promise<T>) =>
-    turns.run(JSON.stringify([key.appkey, key.teamId, key.customerId]), task);
+  const run = deps.turns ?? csTurns();
 
   /** Stores the message and the session state the shared state machine gives after it. */
   const commit = async (
