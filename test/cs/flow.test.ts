@@ -68,6 +68,25 @@ describe('CS on the fake server: customer side', () => {
     expect(list.conversations.find((c) => c.type === 'cs')).toMatchObject({ id: 'team1', teamId: 'team1' });
   });
 
+  it('IMC-5: an agent message a history page brought before its push arrives with that push, once', async () => {
+    const { im, server } = await connected('carol');
+    await im.latestConversations();
+    const reply = wire({ s: 'alice', r: 'carol', p: JSON.stringify({ text: 'hello' }), accepted: true });
+    // Stored on another node: this one's history page has it before its push crossed over.
+    server.handle('IM_HISTORY', () => ok({ messages: [reply], userOffsets: [] }));
+    const got = collect<CsMessage>((fn) => im.on('CS_MESSAGE_RECEIVED', fn));
+    expect((await im.history({ type: 'cs', id: 'team1' })).map((m) => m.messageId)).toEqual([reply.i]);
+    expect(got).toEqual([]);
+    server.push('imMessage', reply);
+    server.push('imMessage', reply);
+    await tick();
+    expect(got.map((m) => m.messageId)).toEqual([reply.i]);
+    const list = await im.latestConversations();
+    expect(list.conversations.filter((c) => c.type === 'cs').map((c) => [c.lastMessage.messageId, c.unread])).toEqual([
+      [reply.i, 1],
+    ]);
+  });
+
   it('IMC-14: recall and delete of CS messages are refused locally', async () => {
     const { im, server } = await connected('carol');
     server.handle('publishIM', () => ok({ timestamp: 1500, sessionId: 1500 }));

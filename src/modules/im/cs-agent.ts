@@ -13,7 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ConversationStore } from './conversations.js';
-import { deliverCs } from './cs-inbox.js';
+import { arrived } from './inbox.js';
 import { customerOf, transitionOf } from './cs-message.js';
 import { fromWire } from './message.js';
 import type { ImState } from './state.js';
@@ -210,7 +210,7 @@ export class CsAgent {
       this.#updatePending(message);
     }
     if (state.held) state.held.push(message);
-    else if (!state.known(message)) deliverCs(state, message);
+    else arrived(state, message);
   }
 
   #updateLive(message: CsMessage): void {
