@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
 import { request, startServer, storesUnderTest } from './helpers.js';
-import { collect, content, login, send, settled } from './im-support.js';
+import { collect, content, login, pagesBeforePushes, send, settled } from './im-support.js';
 import { accept, agentSays, customerSays, expectFailure, goOnline, type WireCs } from './cs-support.js';
 
 interface Listed {
@@ -118,25 +118,12 @@ describe('CS: history and conversations', () => {
       const { url } = await startServer(store());
       const carol = await login(url, 'carol');
       const carolPhone = await login(url, 'carol');
-      const pushed = new Set<string>();
-      carolPhone.on('imMessage', (m: WireCs) => pushed.add(m.i));
-      const early: string[] = [];
-      for (let round = 0; round < 40; round++) {
-        // The page is asked for while the message is being stored: it may or may not hold it, but never before its push.
-        const sending = customerSays(carol, 'team1', `m${round}`);
-        await new Promise((resolve) => setTimeout(resolve, round % 4));
-        const page = await content<{ messages: WireCs[] }>(carolPhone, 'IM_HISTORY', {
-          id: 'team1',
-          scene: 'cs',
-          teamId: 'team1',
-          limit: 1,
-        });
-        early.push(...page.messages.filter((m) => !pushed.has(m.i)).map((m) => m.i));
-        await sending;
-      }
-      await settled(carolPhone);
-      expect(pushed.size).toBe(40);
-      expect(early).toEqual([]);
+      const seen = await pagesBeforePushes(carolPhone, (round) => customerSays(carol, 'team1', `m${round}`), {
+        id: 'team1',
+        scene: 'cs',
+        teamId: 'team1',
+      });
+      expect(seen).toEqual({ early: [], pushes: 40 });
     },
   );
 

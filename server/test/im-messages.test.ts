@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES, privateConversationId } from '../src/protocol.js';
 import { OPEN_APP, authorizeParams, connect, freshPgSchema, request, startServer } from './helpers.js';
-import { collect, content, guid, leave, login, next, publishParams, send, settled } from './im-support.js';
+import {
+  collect,
+  content,
+  guid,
+  leave,
+  login,
+  next,
+  pagesBeforePushes,
+  publishParams,
+  send,
+  settled,
+} from './im-support.js';
 
 interface WireMessage {
   t: string;
@@ -359,19 +370,10 @@ describe.runIf(Boolean(pgUrl))('IM on PostgreSQL', () => {
     const { url } = await startServer({ databaseUrl: pgUrl, databaseSchema });
     const alice = await login(url, 'alice');
     const bob = await login(url, 'bob');
-    const pushed = new Set<string>();
-    bob.on('imMessage', (m: WireMessage) => pushed.add(m.i));
-    const early: string[] = [];
-    for (let round = 0; round < 40; round++) {
-      // The page is asked for while the message is being stored: it may or may not hold it, but never before its push.
-      const sending = request(alice, 'publishIM', publishParams('bob'));
-      await new Promise((resolve) => setTimeout(resolve, round % 4));
-      const page = await content<History>(bob, 'IM_HISTORY', { id: 'alice', scene: 'private', limit: 1 });
-      early.push(...page.messages.filter((m) => !pushed.has(m.i)).map((m) => m.i));
-      await sending;
-    }
-    await settled(bob);
-    expect(pushed.size).toBe(40);
-    expect(early).toEqual([]);
+    const seen = await pagesBeforePushes(bob, () => request(alice, 'publishIM', publishParams('bob')), {
+      id: 'alice',
+      scene: 'private',
+    });
+    expect(seen).toEqual({ early: [], pushes: 40 });
   });
 });

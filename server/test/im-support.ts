@@ -86,3 +86,31 @@ export async function leave(server: ParleyServer, socket: ClientSocket): Promise
   while (id !== undefined && server.io.sockets.sockets.has(id)) await new Promise((r) => setTimeout(r, 5));
   await server.gateway.drain();
 }
+
+/**
+ * Sends 40 messages one at a time, and while each is being stored asks `watcher` for a history page: the ids of the
+ * messages a page held before `watcher` heard their push (IM-8, CS-8: there should be none). Resolves once every
+ * push has arrived; `pushes` is how many there were.
+ */
+export async function pagesBeforePushes(
+  watcher: ClientSocket,
+  send: (round: number) => Promise<unknown>,
+  historyParams: Record<string, unknown>,
+): Promise<{ early: string[]; pushes: number }> {
+  const pushed = new Set<string>();
+  watcher.on('imMessage', (m: { i: string }) => pushed.add(m.i));
+  const early: string[] = [];
+  for (let round = 0; round < 40; round++) {
+    // The page is asked for while the message is being stored: it may or may not hold it, but never before its push.
+    const sending = send(round);
+    await new Promise((resolve) => setTimeout(resolve, round % 4));
+    const page = await content<{ messages: Array<{ i: string }> }>(watcher, 'IM_HISTORY', {
+      ...historyParams,
+      limit: 1,
+    });
+    early.push(...page.messages.filter((m) => !pushed.has(m.i)).map((m) => m.i));
+    await sending;
+  }
+  await settled(watcher);
+  return { early, pushes: pushed.size };
+}
