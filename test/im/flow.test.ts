@@ -511,6 +511,48 @@ describe('IM flows on the fake server', () => {
     expect(await im.history({ type: 'private', id: 'bob' })).toHaveLength(2);
   });
 
+  it('IMC-6: a message pushed after a newer one (two nodes) is still counted unread, once', async () => {
+    const { im, server, fake } = await connectedIm();
+    fake.fromPeer('bob', 'before the list');
+    await tick();
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([1]);
+    // Stored in this order on two nodes; the second one's push comes first.
+    const older = fake.fromPeer('bob', 'stored first', false);
+    const newer = fake.fromPeer('bob', 'stored second', false);
+    server.push('imMessage', newer);
+    server.push('imMessage', older);
+    server.push('imMessage', older);
+    await tick();
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[newer.ts, 3]]);
+    expect(list.unreadTotal).toBe(3);
+    const history = await im.history({ type: 'private', id: 'bob' });
+    expect(history.map((m) => m.timestamp)).toEqual([older.ts - 1, older.ts, newer.ts]);
+  });
+
+  it('IMC-6: a message pushed after a newer one while the list is on its way is counted once it is in', async () => {
+    const { im, server, fake } = await connectedIm();
+    const first = fake.fromPeer('bob', 'before the list');
+    await tick();
+    // Counted before the two below were stored.
+    const row = { t: 'private', top: false, d: '{}', userOffsets: [], lmsg: first, unread: 1 };
+    let release: () => void = () => undefined;
+    server.handle(
+      'imLastConversations',
+      () => new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: [row] }))),
+    );
+    const loading = im.latestConversations();
+    await tick();
+    const older = fake.fromPeer('bob', 'stored first', false);
+    const newer = fake.fromPeer('bob', 'stored second', false);
+    server.push('imMessage', newer);
+    server.push('imMessage', older);
+    await tick();
+    release();
+    const list = await loading;
+    expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[newer.ts, 3]]);
+  });
+
   it('IMC-6: a message the count of a new conversation found on the server is not counted again by its push', async () => {
     const { im, server, fake } = await connectedIm();
     expect((await im.latestConversations()).conversations).toEqual([]);

@@ -7,6 +7,11 @@ interface Entry {
   /** When its key was first listed: conversations at the same time and pin keep that order. */
   readonly seq: number;
   conversation: Conversation;
+  /**
+   * The newest time whose message the unread count took into account as the server counted it (the last message of
+   * a list from the server, or of a page counted for it): a pushed message no newer was counted already.
+   */
+  counted: number;
 }
 
 /**
@@ -36,7 +41,11 @@ export class ConversationStore {
   /** Replaces the whole list (from the server). */
   replaceAll(conversations: readonly Conversation[]): void {
     this.#byKey.clear();
-    for (const conversation of conversations) this.#set(keyOf(refOf(conversation)), conversation, false);
+    for (const conversation of conversations) {
+      const last = conversation.lastMessage;
+      this.#set(keyOf(refOf(conversation)), conversation, false).counted =
+        last.status === 'success' ? last.timestamp : 0;
+    }
     this.#order = [...this.#byKey.values()].sort(byRank);
     this.replacements += 1;
     this.#changed();
@@ -56,6 +65,20 @@ export class ConversationStore {
     this.#set(key, change(entry.conversation), true);
     this.#changed();
     return true;
+  }
+
+  /**
+   * The newest time a listed conversation's unread count took in as the server counted it (see {@link Entry.counted});
+   * 0 when not listed.
+   */
+  countedThrough(ref: ConversationRef): number {
+    return this.#byKey.get(keyOf(ref))?.counted ?? 0;
+  }
+
+  /** A listed conversation's unread count was made afresh from the server's messages up to `time`. */
+  countedUpTo(ref: ConversationRef, time: number): void {
+    const entry = this.#byKey.get(keyOf(ref));
+    if (entry && time > entry.counted) entry.counted = time;
   }
 
   /** Removes one conversation; returns whether it was listed. */
@@ -88,16 +111,17 @@ export class ConversationStore {
   }
 
   /** Lists `conversation` under `key`, in its place in the order when `place` (else the caller sorts). */
-  #set(key: string, conversation: Conversation, place: boolean): void {
+  #set(key: string, conversation: Conversation, place: boolean): Entry {
     let entry = this.#byKey.get(key);
     if (entry) {
       if (place) this.#order.splice(this.#indexOf(entry), 1);
       entry.conversation = conversation;
     } else {
-      entry = { key, seq: this.#nextSeq++, conversation };
+      entry = { key, seq: this.#nextSeq++, conversation, counted: 0 };
       this.#byKey.set(key, entry);
     }
     if (place) this.#order.splice(this.#insertionPoint(entry), 0, entry);
+    return entry;
   }
 
   /** Where `entry` is in the order (it is there: ranks are unique). */

@@ -201,7 +201,7 @@ export class ImState {
       // As the cache has it now: acknowledged, recalled, or gone (deleted).
       const current = cache.all().find((m) => m.messageId === message.messageId);
       const listed = this.conversations.get(ref)?.lastMessage;
-      if (!current || (listed && (listed.messageId === current.messageId || !isNewer(current, listed)))) continue;
+      if (!current || listed?.messageId === current.messageId || this.#counted(ref, current)) continue;
       this.#list(current, { incoming: current.senderId !== me }, cache);
       if (current.senderId === me && current.status === 'success') this.readUpTo(ref, current.timestamp);
     }
@@ -233,12 +233,14 @@ export class ImState {
         ? 1
         : 0;
     const ref = conversationOf(message, me);
+    // A list loaded from the server counts what it shows up to its last message, whose push may come after it; a
+    // message pushed after a newer one (stored in this order on two nodes) is not among those.
+    const counted = unread > 0 && this.#counted(ref, message);
     const updated = this.conversations.update(ref, (c) => ({
       ...c,
       ...(options.data ? { data: options.data } : {}),
       lastMessage: isNewer(message, c.lastMessage) ? message : c.lastMessage,
-      // A list loaded from the server counts what it shows up to its last message, whose push may come after it.
-      unread: c.unread + (shownBy(c.lastMessage, message) ? 0 : unread),
+      unread: c.unread + (counted ? 0 : unread),
     }));
     if (!updated) {
       // A conversation coming back after `removeConversation` still has what was unread in it, as the server counts
@@ -470,9 +472,17 @@ export class ImState {
           const counted = m.status === 'success' && m.timestamp > offset && m.timestamp <= through;
           if (counted && m.senderId !== me && !m.recalled) unread += 1;
         }
-        if (this.conversations.update(ref, (c) => ({ ...c, unread }))) this.emitConversations();
+        if (this.conversations.update(ref, (c) => ({ ...c, unread }))) {
+          this.conversations.countedUpTo(ref, through);
+          this.emitConversations();
+        }
       })
       .catch(() => undefined);
+  }
+
+  /** Whether the listed unread count of `ref` took `message` in already, as the server counted (IMC-6). */
+  #counted(ref: ConversationRef, message: Message): boolean {
+    return message.status === 'success' && message.timestamp <= this.conversations.countedThrough(ref);
   }
 
   #loadData(ref: ConversationRef): void {
@@ -488,11 +498,6 @@ export class ImState {
 
 /** Senders whose data {@link ImState.senderData} remembers; the longest unseen goes first. */
 const SENDERS_KEPT = 1000;
-
-/** Whether a conversation whose last message is `last` already took `message` into account: it is no newer. */
-function shownBy(last: Message, message: Message): boolean {
-  return last.status === 'success' && message.status === 'success' && message.timestamp <= last.timestamp;
-}
 
 function isNewer(a: Message, b: Message): boolean {
   if (a.messageId === b.messageId) return true;
