@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { issueOtp } from '../src/auth/otp.js';
 import { ServiceError } from '../src/errors.js';
+import { HandlerRegistry, type RequestContext } from '../src/gateway/registry.js';
 import { MESSAGES } from '../src/protocol.js';
 import {
   OPEN_APP,
@@ -31,16 +32,23 @@ describe('gateway: authorize', () => {
       mD: { GIM: { ack: false } },
     });
     const both = await request(await connect(url), 'authorize', authorizeParams({ mP: { GIM: null, GWS: null } }));
-    expect(both['mD']).toEqual({ GIM: { ack: false }, GWS: {} });
+    expect(both['mD']).toEqual({ GIM: { ack: false }, GWS: { redelivered: true } });
     const none = await request(await connect(url), 'authorize', authorizeParams({ mP: undefined }));
     expect(none['mD']).toEqual({});
   });
 
-  it('lets modules supply their mD entry', async () => {
-    const { url, server } = await startServer();
-    server.gateway.moduleData('GWS', (ctx) => Promise.resolve({ user: ctx.userId }));
-    const reply = await request(await connect(url), 'authorize', authorizeParams({ mP: { GWS: null } }));
-    expect(reply['mD']).toEqual({ GWS: { user: 'alice' } });
+  it('lets each module supply its mD entry, from the authorized connection, once', async () => {
+    const registry = new HandlerRegistry();
+    registry.moduleData('GWS', (ctx) => Promise.resolve({ user: ctx.userId }));
+    expect(() => registry.moduleData('GWS', () => Promise.resolve({}))).toThrow(
+      'A handler for GWS is already registered',
+    );
+    const provider = registry.moduleDataProvider('GWS');
+    expect(await provider?.({ userId: 'alice' } as RequestContext)).toEqual({ user: 'alice' });
+    expect(registry.moduleDataProvider('GIM')).toBeUndefined();
+    // The server's own: IM and pub/sub each have theirs.
+    const { server } = await startServer();
+    expect(() => server.gateway.moduleData('GIM', () => Promise.resolve({}))).toThrow(/already registered/);
   });
 
   it('grants read only to the subscribe key', async () => {

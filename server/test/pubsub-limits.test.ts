@@ -20,6 +20,7 @@ const fanout: PubsubFanout = {
   message: () => undefined,
   presence: () => undefined,
   toConnection: () => undefined,
+  redelivered: () => undefined,
   isConnected: () => true,
 };
 

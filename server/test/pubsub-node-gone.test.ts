@@ -41,6 +41,7 @@ describe('pub/sub after a node died', () => {
       message: () => undefined,
       presence: (_appkey, _channel, event) => void events.push(event),
       toConnection: () => undefined,
+      redelivered: () => undefined,
       isConnected: () => true,
     };
     const pubsub = createPubsubService({

@@ -20,6 +20,10 @@ export interface RawUser {
   sid: string;
   /** Every push received, by event name, in order. */
   pushes: Map<string, unknown[]>;
+  /** Every push received, in order: `[event, payload]`. */
+  log: Array<[string, unknown]>;
+  /** The authorize reply's `mD`. */
+  moduleData: Record<string, unknown>;
 }
 
 /** Connects and authorizes `userId` (null: anonymous) on `appkey`, resuming `sid` if given. */
@@ -30,10 +34,12 @@ export async function rawUser(
 ): Promise<RawUser> {
   const socket = await connect(url);
   const pushes = new Map<string, unknown[]>();
+  const log: Array<[string, unknown]> = [];
   socket.onAny((event: string, payload: unknown) => {
     const list = pushes.get(event) ?? [];
     list.push(payload);
     pushes.set(event, list);
+    log.push([event, payload]);
   });
   const reply = await request(
     socket,
@@ -48,7 +54,7 @@ export async function rawUser(
     }),
   );
   if (reply['code'] !== 200) throw new Error(`authorize failed: ${JSON.stringify(reply)}`);
-  return { socket, sid: String(reply['sid']), pushes };
+  return { socket, sid: String(reply['sid']), pushes, log, moduleData: reply['mD'] as Record<string, unknown> };
 }
 
 /** Pushes of `event` a user received so far. */

@@ -203,6 +203,31 @@ describe('pub/sub on the server: delivery', () => {
     expect(received(again, 'message')[0]).toMatchObject({ c: 'live', a: true });
   });
 
+  it('PUB-8: PS_REDELIVERED follows the redeliveries of each authorize and subscribe, even when there are none', async () => {
+    const { url } = await startServer();
+    const sub = await rawUser(url, 'sub');
+    const pub = await rawUser(url, 'pub');
+    expect(sub.moduleData).toEqual({ GWS: { redelivered: true } });
+    await eventually(() => received(sub, 'PS_REDELIVERED').length === 1, 'the authorize mark');
+    expect(received(sub, 'PS_REDELIVERED')).toEqual([{}]);
+    await request(sub.socket, 'subscribe', { channels: ['news', 'sport'] });
+    await eventually(() => received(sub, 'PS_REDELIVERED').length === 2, 'the subscribe mark');
+    expect(received(sub, 'PS_REDELIVERED')[1]).toEqual({ channels: ['news', 'sport'] });
+    // A refused subscribe redelivers nothing and says nothing.
+    await request(sub.socket, 'subscribe', { channels: ['a', 'a'] });
+    await loseLink(sub);
+    await request(pub.socket, 'publish', publishParams('news', 'first', { q: 1 }));
+    await request(pub.socket, 'publish', publishParams('sport', 'second', { q: 1 }));
+    const back = await rawUser(url, 'sub', { sid: sub.sid });
+    await eventually(() => received(back, 'PS_REDELIVERED').length === 1, 'the mark after the redeliveries');
+    expect(back.log.map(([event, payload]) => [event, (payload as { c?: string }).c])).toEqual([
+      ['message', 'first'],
+      ['message', 'second'],
+      ['PS_REDELIVERED', undefined],
+    ]);
+    expect(received(sub, 'PS_REDELIVERED')).toHaveLength(2);
+  });
+
   it('PUB-8: an unacked qos-1 message is pushed again on the next connection of the session, not on this one', async () => {
     const { url } = await startServer();
     const sub = await rawUser(url, 'sub');

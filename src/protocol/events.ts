@@ -63,6 +63,7 @@ export const SERVER_PUSHES = {
   userPresence: 'userPresence',
   groupPresence: 'groupPresence',
   pubsubPresence: 'PS_PRESENCE_EVENT',
+  redelivered: 'PS_REDELIVERED',
   messageRead: 'IM_MSG_READ',
   messageDeleted: 'IM_MSG_DELETED',
   messageRecalled: 'IM_MSG_RECALLED',

@@ -225,6 +225,29 @@ export const wirePubsubMessageSchema = z.looseObject({
   a: z.optional(z.nullable(z.boolean())),
 });
 
+/**
+ * The `PS_REDELIVERED` push (PUB-8): this connection's redeliveries of `channels` (those a `subscribe` named), or of
+ * every channel of its session when absent (after `authorize`), have all been pushed.
+ */
+export interface WireRedelivered {
+  channels?: string[];
+}
+
+/**
+ * What a Parley server says about pub/sub in the authorize reply (`mD.GWS`). `redelivered: true`: after each
+ * `authorize` and each `subscribe` it pushes `PS_REDELIVERED` once that request's redeliveries are out, so that
+ * Parley's SDK can hand a channel's messages over in their order (PUB-8).
+ */
+export interface PubsubModuleData {
+  redelivered?: boolean;
+}
+
+/** Whether the server marks the end of its redeliveries: only when it said `redelivered: true`. */
+export function marksRedeliveries(moduleData: { GWS?: unknown }): boolean {
+  const gws = moduleData.GWS as PubsubModuleData | null | undefined;
+  return gws?.redelivered === true;
+}
+
 /** A message as the SDK hands it to `onMessage`. */
 export interface PubsubMessage {
   time: number;

@@ -12,6 +12,9 @@ import {
   subscribeSchema,
   subscribedChannels,
   unsubscribeSchema,
+  WIRE_MODULES,
+  type PubsubModuleData,
+  type WireRedelivered,
 } from '../protocol.js';
 import type { Gateway, RequestContext } from './index.js';
 
@@ -43,6 +46,10 @@ export function socketIoFanout(io: Server): PubsubFanout {
     presence: (appkey, channel, event) =>
       io.to(presenceRoom(appkey, channel)).emit(SERVER_PUSHES.pubsubPresence, event),
     toConnection: (id, message) => local(id)?.emit(SERVER_PUSHES.message, message),
+    redelivered: (id, channels) => {
+      const payload: WireRedelivered = channels ? { channels: [...channels] } : {};
+      local(id)?.emit(SERVER_PUSHES.redelivered, payload);
+    },
     isConnected: (id) => local(id)?.connected === true,
   };
 }
@@ -62,16 +69,23 @@ function subscriberOf(ctx: RequestContext): Subscriber {
  * Registers pub/sub: the connection lifecycle into the service, the requests (permissions as the reference client
  * asks for them: publish needs write, the rest read), and the `ack` notice. The session is restored before the
  * authorize ack; redeliveries are pushed on the next turn of the event loop, after the ack of the request that
- * triggered them, so that the client is authorized (and subscribed) by the time they arrive.
+ * triggered them, so that the client is authorized (and subscribed) by the time they arrive, and `PS_REDELIVERED`
+ * follows them (PUB-8).
  */
 export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: PubsubService): void {
   const later = (work: () => unknown) => void setTimeout(work, 0);
+  const moduleData: PubsubModuleData = { redelivered: true };
+  gateway.moduleData(WIRE_MODULES.pubsub, () => Promise.resolve({ ...moduleData }));
 
   gateway.onConnection({
     authorized: async (ctx) => {
       const subscriber = subscriberOf(ctx);
-      await pubsub.connected(subscriber);
-      later(() => pubsub.redeliver(subscriber));
+      try {
+        await pubsub.connected(subscriber);
+      } finally {
+        // The client holds its messages until this authorize's redeliveries are said to be out, failed or not.
+        later(() => pubsub.redeliver(subscriber));
+      }
     },
     // Disconnects are handled below, where socket.io's reason tells a deliberate leave from a lost link.
     closed: () => Promise.resolve(),

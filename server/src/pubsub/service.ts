@@ -35,6 +35,8 @@ export interface PubsubFanout {
   presence(appkey: string, channel: string, event: WireChannelPresenceEvent): void;
   /** Pushes `message` to one connection (a redelivery). */
   toConnection(connectionId: string, message: WirePubsubMessage): void;
+  /** Tells one connection that its redeliveries of `channels` (or of all its channels) are out (PUB-8). */
+  redelivered(connectionId: string, channels?: readonly string[]): void;
   /** Whether a connection of this node is still open. */
   isConnected(connectionId: string): boolean;
 }
@@ -90,8 +92,8 @@ export interface PubsubService {
   /** PUB-8: the client received a qos-1 message; written with others in a batch. */
   ack(subscriber: Subscriber, guid: string): void;
   /**
-   * PUB-8: pushes this session's unacked qos-1 messages (of `channels`, or all) not yet sent on this connection.
-   * Never rejects: failures are logged.
+   * PUB-8: pushes this session's unacked qos-1 messages (of `channels`, or all) not yet sent on this connection, then
+   * `PS_REDELIVERED`, even when there was nothing to push or the store failed. Never rejects: failures are logged.
    */
   redeliver(subscriber: Subscriber, channels?: readonly string[]): Promise<void>;
   /** PUB-11: the newest `limit` messages of a channel, oldest first. */
@@ -284,7 +286,10 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     },
 
     redeliver(s, channels) {
-      return track('pub/sub redelivery', subscriptions.redeliver(s, channels));
+      const work = subscriptions.redeliver(s, channels);
+      // After the pushes, on the same connection: the client holds the channels' messages until then.
+      const marked = work.finally(() => deps.fanout.redelivered(s.connectionId, channels));
+      return track('pub/sub redelivery', marked);
     },
 
     async history(app, channel, limit) {
