@@ -8,10 +8,16 @@ const tick = useFakeClock();
 const ok = (content: unknown) => ({ code: 200, resultCode: 200, content });
 
 async function connected(
-  options: { id?: string; permissions?: { enablePublish: boolean; enableSubscribe: boolean } } = {},
+  options: {
+    id?: string;
+    permissions?: { enablePublish: boolean; enableSubscribe: boolean };
+    /** The server marks the end of its redeliveries (PUB-8). */
+    marks?: boolean;
+  } = {},
 ) {
   const setup = fakeSetup({ modules: ['pubsub'], random: () => 0.5 });
   if (options.permissions) setup.server.permissions = options.permissions;
+  if (options.marks) setup.server.moduleData.GWS = { redelivered: true };
   await Promise.all([setup.client.connect({ id: options.id ?? 'me' }), tick()]);
   return { ...setup, pubsub: setup.client.pubsub };
 }
@@ -22,6 +28,9 @@ function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void
 }
 
 const wire = (n: string, c: string, i: string, a = false) => ({ n, c, t: 1000, i, a });
+/** A qos-1 message of `channel` at server time `t`, its content its guid. */
+const timed = (n: string, t: number) => ({ n, c: `m${t}`, t, i: `m${t}`, a: true });
+const REDELIVERED = 'PS_REDELIVERED';
 
 describe('pub/sub flows on the fake server', () => {
   it('PUB-3 REQ-7: a publish carries a 32-hex guid, the retry count, qos, notification and access token', async () => {
@@ -148,6 +157,169 @@ describe('pub/sub flows on the fake server', () => {
     server.push('message', wire('news', 'forgotten', 'g0'));
     expect(box.seen).toHaveLength(302);
     expect(box.seen.at(-1)?.content).toBe('forgotten');
+  });
+
+  it('PUB-8: after a lost link, messages wait for the redeliveries and come in their time order', async () => {
+    const { pubsub, server, client } = await connected({ marks: true });
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channels: ['a', 'b'], onMessage: box.onMessage }), tick()]);
+    server.push(REDELIVERED, { channels: ['b', 'a'] });
+    server.push('message', timed('a', 1));
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    // Published once the link was back, then those published while it was down, redelivered.
+    server.push('message', timed('a', 5));
+    server.push('message', timed('b', 4));
+    server.push('message', timed('a', 2));
+    server.push('message', timed('a', 3));
+    server.push('message', timed('a', 3));
+    expect(box.seen.map((m) => m.content)).toEqual(['m1']);
+    server.push(REDELIVERED, {});
+    expect(box.seen.map((m) => m.content)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    // Every qos-1 push is acked when it comes, held or not.
+    expect(server.requests('ack')).toHaveLength(6);
+    server.push('message', timed('a', 6));
+    expect(box.seen.at(-1)?.content).toBe('m6');
+  });
+
+  it("PUB-8: a subscribe's channels wait for its redeliveries; other channels do not", async () => {
+    const { pubsub, server } = await connected({ marks: true });
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'other', onMessage: box.onMessage }), tick()]);
+    server.push(REDELIVERED, { channels: ['other'] });
+    const subscribing = pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    // Pushed live before the ack; the redeliveries come after it.
+    server.push('message', timed('news', 9));
+    server.push('message', timed('other', 1));
+    await tick();
+    await subscribing;
+    server.push('message', timed('news', 7));
+    server.push('message', timed('news', 8));
+    expect(box.seen.map((m) => m.content)).toEqual(['m1']);
+    server.push(REDELIVERED, { channels: ['news'] });
+    expect(box.seen.map((m) => m.content)).toEqual(['m1', 'm7', 'm8', 'm9']);
+  });
+
+  it('PUB-8: a mark taken in before its subscribe ack still ends the wait', async () => {
+    const { pubsub, server } = await connected({ marks: true });
+    const box = inbox();
+    server.handle('subscribe', (p) => {
+      // Both reach the client in one read: the mark's push is handled before the ack's promise settles.
+      server.push('message', timed('news', 2));
+      server.push(REDELIVERED, { channels: p.channels });
+      return ok(null);
+    });
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    expect(box.seen.map((m) => m.content)).toEqual(['m2']);
+    server.push('message', timed('news', 3));
+    expect(box.seen.map((m) => m.content)).toEqual(['m2', 'm3']);
+  });
+
+  it('PUB-8: a refused subscribe, or a link lost before its mark, holds nothing for long', async () => {
+    const { pubsub, server, client } = await connected({ marks: true });
+    const box = inbox();
+    server.handle('subscribe', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
+    const refused = pubsub.subscribe({ channel: 'vip', onMessage: box.onMessage }).catch((e: unknown) => e);
+    await tick();
+    expect(await refused).toMatchObject({ code: 401 });
+    server.handle('subscribe', () => ok(null));
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    server.push('message', timed('news', 1));
+    expect(box.seen).toEqual([]);
+    // Its mark never comes on this link; the next authorize's covers every channel.
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    server.push(REDELIVERED, {});
+    expect(box.seen.map((m) => m.content)).toEqual(['m1']);
+    server.push('message', timed('news', 2));
+    expect(box.seen.map((m) => m.content)).toEqual(['m1', 'm2']);
+  });
+
+  it('PUB-8: an unsubscribe right after the link is back hands over the redeliveries first', async () => {
+    const { pubsub, server, client } = await connected({ marks: true });
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    server.push(REDELIVERED, { channels: ['news'] });
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    let done = false;
+    const leaving = pubsub.unsubscribe({ channel: 'news' }).then(() => (done = true));
+    await tick();
+    expect(server.requests('unsubscribe')).toHaveLength(0);
+    server.push('message', timed('news', 1));
+    server.push(REDELIVERED, {});
+    await Promise.all([leaving, tick()]);
+    expect(done).toBe(true);
+    expect(box.seen.map((m) => m.content)).toEqual(['m1']);
+    expect(server.requests('unsubscribe')).toHaveLength(1);
+    expect(pubsub.channels).toEqual([]);
+  });
+
+  it('PUB-8: past 5 000 held messages, what is held is handed over without waiting for the mark', async () => {
+    const { pubsub, server, client } = await connected({ marks: true });
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
+    server.push(REDELIVERED, { channels: ['news'] });
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    for (let t = 5000; t >= 1; t--) server.push('message', timed('news', t));
+    expect(box.seen).toEqual([]);
+    server.push('message', timed('news', 5001));
+    expect(box.seen).toHaveLength(5001);
+    expect(box.seen.every((m, i) => m.time === i + 1)).toBe(true);
+  });
+
+  it('PUB-8: without marks from the server, messages are handed over as they come', async () => {
+    const { pubsub, server, client } = await connected();
+    const box = inbox();
+    const subscribing = pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    server.push('message', timed('news', 3));
+    await Promise.all([subscribing, tick()]);
+    server.push('message', timed('news', 1));
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    server.push('message', timed('news', 2));
+    expect(box.seen.map((m) => m.content)).toEqual(['m3', 'm1', 'm2']);
+  });
+
+  it('PUB-8: a listener that throws on a held message stops no other, and its error is still thrown', async () => {
+    const { pubsub, server, client } = await connected({ marks: true });
+    const box = inbox();
+    const failure = new Error('listener failed');
+    await Promise.all([
+      pubsub.subscribe({
+        channel: 'bad',
+        onMessage: () => {
+          throw failure;
+        },
+      }),
+      pubsub.subscribe({ channel: 'good', onMessage: box.onMessage }),
+      tick(),
+    ]);
+    server.push(REDELIVERED, { channels: ['bad'] });
+    server.push(REDELIVERED, { channels: ['good'] });
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    server.push('message', timed('bad', 1));
+    server.push('message', timed('good', 2));
+    expect(box.seen).toEqual([]);
+    const thrown: Array<() => void> = [];
+    const queue = vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => thrown.push(task));
+    try {
+      // Both are handed over at once: the first one's listener throws.
+      server.push(REDELIVERED, {});
+    } finally {
+      queue.mockRestore();
+    }
+    expect(box.seen.map((m) => m.content)).toEqual(['m2']);
+    expect(thrown).toHaveLength(1);
+    expect(() => thrown[0]?.()).toThrow(failure);
   });
 
   it('PUB-9: after expired_reconnected every channel and presence watch is subscribed again', async () => {

@@ -5,15 +5,20 @@ import {
   LIMITS,
   SERVER_PUSHES,
   channelNotSubscribed,
+  marksRedeliveries,
   toPubsubMessage,
   wireChannelPresenceEventSchema,
   wirePubsubMessageSchema,
   type HistoryMessage,
   type PubsubMessage,
+  type WirePubsubMessage,
+  type WireRedelivered,
 } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ParleyError } from '../../core/errors.js';
 import { timeOrderedHexId } from '../../core/ids.js';
+import { isOnline } from '../../core/status.js';
+import { RedeliveryHold } from './hold.js';
 import { ChannelPresence, toMember } from './presence.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import type {
@@ -50,16 +55,27 @@ export class Pubsub {
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #presence = new Map<string, ChannelPresence>();
   readonly #seen = new RecentIds(LIMITS.dedupeWindow);
+  /** PUB-8: each channel's messages in order, redeliveries included. */
+  readonly #hold = new RedeliveryHold((wire) => this.#subscriptions.get(wire.n)?.onMessage(toPubsubMessage(wire)));
 
   constructor(connection: Connection) {
     this.#connection = connection;
     connection.pushes.on(SERVER_PUSHES.message, (payload) => this.#onMessage(payload));
+    connection.pushes.on(SERVER_PUSHES.redelivered, (payload) => {
+      const channels = (payload as WireRedelivered | null | undefined)?.channels;
+      this.#hold.redelivered(Array.isArray(channels) ? channels.map(String) : undefined);
+    });
     connection.pushes.on(SERVER_PUSHES.pubsubPresence, (payload) => this.#onPresence(payload));
     connection.events.on('connectionStatus', ({ status }) => {
+      if (status === 'connected' || status === 'reconnected' || status === 'expired_reconnected') {
+        this.#hold.authorized(marksRedeliveries(connection.moduleData));
+      }
       if (status === 'expired_reconnected') this.#restore();
+      if (status === 'reconnecting') this.#hold.linkLost();
       if (status === 'disconnected') {
         this.#subscriptions.clear();
         this.#presence.clear();
+        this.#hold.clear();
       }
     });
   }
@@ -84,9 +100,10 @@ export class Pubsub {
   }
 
   /**
-   * Subscribes to `channel` or `channels` (PUB-5); `onMessage` gets each message once (PUB-7). Subscribing a
-   * channel again replaces its `onMessage`. With `presence: {enable: true}` this user becomes a member of the
-   * channels' presence, which needs a user id (PUB-12).
+   * Subscribes to `channel` or `channels` (PUB-5); `onMessage` gets each message once, each channel's in publish
+   * order, those redelivered after a lost link first (PUB-7, PUB-8). Subscribing a channel again replaces its
+   * `onMessage`. With `presence: {enable: true}` this user becomes a member of the channels' presence, which needs a
+   * user id (PUB-12).
    */
   async subscribe(options: SubscribeOptions): Promise<void> {
     this.#ready();
@@ -107,12 +124,17 @@ export class Pubsub {
     }
   }
 
-  /** Unsubscribes a channel (PUB-6); rejects with 400 `channel[x] is not subscribed` if it was not. */
+  /**
+   * Unsubscribes a channel (PUB-6); rejects with 400 `channel[x] is not subscribed` if it was not. Messages published
+   * while it was subscribed and still being redelivered once the link is back reach `onMessage` first (PUB-8).
+   */
   async unsubscribe(options: { channel: Channel }): Promise<void> {
     this.#ready();
     const channel = validateChannel(options?.channel);
     const entry = this.#subscriptions.get(channel);
     if (!entry) throw new ParleyError(CODES.BAD_REQUEST, channelNotSubscribed(channel));
+    // Only while the link is up: offline, the unsubscribe waits for the link like any request, and may time out.
+    if (isOnline(this.#connection.status)) await this.#hold.settled(channel);
     await this.#connection.requests.send({
       event: CLIENT_EVENTS.unsubscribe,
       params: { channel, presence: entry.presence ? { enable: true } : undefined },
@@ -187,8 +209,10 @@ export class Pubsub {
     return [...this.#subscriptions.keys()];
   }
 
-  #sendSubscribe(channels: string[], entry: Subscription, resubscribe: boolean): Promise<Record<string, unknown>> {
-    return this.#connection.requests.send({
+  async #sendSubscribe(channels: string[], entry: Subscription, resubscribe: boolean): Promise<void> {
+    // Messages pushed before the ack, and redeliveries after it, wait for its mark (PUB-8).
+    const answered = this.#hold.subscribing(channels);
+    const sent = this.#connection.requests.send({
       event: CLIENT_EVENTS.subscribe,
       params: {
         channels,
@@ -198,6 +222,13 @@ export class Pubsub {
       },
       permission: 'read',
     });
+    await sent.then(
+      () => answered(true),
+      (error: unknown) => {
+        answered(false);
+        throw error;
+      },
+    );
   }
 
   async #watch(watch: ChannelPresence): Promise<void> {
@@ -237,14 +268,17 @@ export class Pubsub {
     for (const watch of this.#presence.values()) this.#watch(watch).catch(() => undefined);
   }
 
-  /** PUB-7, PUB-8: acks qos-1 messages (duplicates too, so the server stops resending), then drops duplicates. */
+  /**
+   * PUB-7, PUB-8: acks qos-1 messages (duplicates too, so the server stops resending), drops duplicates, and hands
+   * the rest over in their channel's order.
+   */
   #onMessage(payload: unknown): void {
     const parsed = wirePubsubMessageSchema.safeParse(payload);
     if (!parsed.success) return;
     const wire = parsed.data;
     if (wire.a) this.#connection.notify(CLIENT_NOTICES.ack, { publishGuid: wire.i });
     if (!this.#seen.add(wire.i)) return;
-    this.#subscriptions.get(wire.n)?.onMessage(toPubsubMessage(wire));
+    this.#hold.push(wire as WirePubsubMessage);
   }
 
   #onPresence(payload: unknown): void {
