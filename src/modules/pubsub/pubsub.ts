@@ -67,9 +67,7 @@ export class Pubsub {
     });
     connection.pushes.on(SERVER_PUSHES.pubsubPresence, (payload) => this.#onPresence(payload));
     connection.events.on('connectionStatus', ({ status }) => {
-      if (status === 'connected' || status === 'reconnected' || status === 'expired_reconnected') {
-        this.#hold.authorized(marksRedeliveries(connection.moduleData));
-      }
+      if (isOnline(status)) this.#hold.authorized(marksRedeliveries(connection.moduleData));
       if (status === 'expired_reconnected') this.#restore();
       if (status === 'reconnecting') this.#hold.linkLost();
       if (status === 'disconnected') {
