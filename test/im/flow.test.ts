@@ -602,6 +602,46 @@ describe('IM flows on the fake server', () => {
     expect(list.conversations.map((c) => [c.lastMessage.timestamp, c.unread])).toEqual([[second.ts, 2]]);
   });
 
+  it('IMC-7: a list answered after my other device deleted its last message does not bring that message back', async () => {
+    const { im, server, fake } = await connectedIm();
+    const gone = fake.fromPeer('bob', 'deleted on my other device', false);
+    const row = { t: 'private', top: false, d: '{}', userOffsets: [], lmsg: gone, unread: 1 };
+    let release: () => void = () => undefined;
+    let asked = 0;
+    server.handle('imLastConversations', () => {
+      asked += 1;
+      // The first answer was made before the deletion; the next one after it.
+      if (asked > 1) return { code: 200, resultCode: 200, content: [] };
+      return new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content: [row] })));
+    });
+    const loading = im.latestConversations();
+    await tick();
+    fake.deleted.add(gone.ts);
+    server.push('IM_MSG_DELETED', { scene: 'private', targetId: 'bob', deleterId: 'me', times: [gone.ts] });
+    release();
+    expect((await loading).conversations).toEqual([]);
+    expect(asked).toBe(2);
+    expect(await im.history({ type: 'private', id: 'bob' })).toEqual([]);
+  });
+
+  it('IMC-7: a history page made before my other device deleted one of its messages leaves that one out', async () => {
+    const { im, server, fake } = await connectedIm();
+    const kept = fake.fromPeer('bob', 'kept', false);
+    const gone = fake.fromPeer('bob', 'deleted on my other device', false);
+    let release: () => void = () => undefined;
+    server.handle('IM_HISTORY', () => {
+      // Made now, answered after the deletion's push.
+      const content = { messages: [kept, gone], userOffsets: [] };
+      return new Promise((resolve) => (release = () => resolve({ code: 200, resultCode: 200, content })));
+    });
+    const paging = im.history({ type: 'private', id: 'bob' });
+    await tick();
+    server.push('IM_MSG_DELETED', { scene: 'private', targetId: 'bob', deleterId: 'me', times: [gone.ts] });
+    release();
+    expect((await paging).map((m) => m.messageId)).toEqual([kept.i]);
+    expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([kept.i]);
+  });
+
   it('IMC-7: deleting the last cached message while a newer one is on its way still delivers that one', async () => {
     const { im, server, fake } = await connectedIm();
     // Known from the list only: the conversation may have older messages on the server.

@@ -373,13 +373,15 @@ export class ImState {
   takePage(ref: ConversationRef, page: { messages: Message[]; offsets: readonly UserOffset[] }): Message[] {
     const cache = this.cache(ref);
     for (const o of page.offsets) cache.advanceOffset(String(o.userId), o.offset);
-    if (ref.type !== 'private') return page.messages;
+    // A page made before a deletion of mine that reached this client first (from another device) still holds it.
+    const messages = page.messages.filter((m) => m.status !== 'success' || !cache.wasDeleted(m.timestamp));
+    if (ref.type !== 'private') return messages;
     const me = this.me.id;
     const otherOffset = cache.offsets.get(ref.id) ?? 0;
     // Held ones too: a read mark pushed while this client was away is only known from such a page.
     const read = this.markSentRead(ref, otherOffset);
     if (read.length > 0) this.events.emit('MESSAGE_READ', read);
-    return page.messages.map((m) =>
+    return messages.map((m) =>
       m.scene === 'private' && m.senderId === me && m.timestamp <= otherOffset ? readByOther(m) : m,
     );
   }

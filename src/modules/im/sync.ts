@@ -24,7 +24,8 @@ function replaceList(state: ImState, items: readonly WireConversation[]): void {
       received.scene === 'private' && received.senderId === me && received.timestamp <= (cache.offsets.get(ref.id) ?? 0)
         ? readByOther(received)
         : received;
-    if (cache.size === 0) cache.put(lastMessage);
+    // Not one deleted here or on another device since the server made this answer: the list is asked for again.
+    if (cache.size === 0 && !cache.wasDeleted(lastMessage.timestamp)) cache.put(lastMessage);
     const data = parseObject(item.d);
     const unread = unreadOf(state, ref, item.unread, listedMine, lastMessage);
     const base = { data, unread, lastMessage, top: item.top === true };
