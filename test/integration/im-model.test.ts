@@ -221,6 +221,8 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.constantFrom(...DEVICES.map(([d]) =
 /** Each device's link, which a step can cut and give back, and which devices are cut off now. */
 class Links {
   readonly #switches = new Map<Device, ReturnType<typeof switchableTransport>>();
+  /** Every client of the round, disconnected when it ends. */
+  readonly clients: ParleyClient[] = [];
   readonly down = new Set<Device>();
   /** When each cut-off device gets its link back: the number of the step before which it returns. */
   readonly #returns = new Map<Device, number>();
@@ -268,8 +270,12 @@ class Links {
 /** The server each device connects to. */
 type Nodes = (device: Device) => string;
 
-const connect = (nodes: Nodes, links: Links, device: Device) =>
-  imUser(nodes(device), wireId(userOf(device)), { name: wireId(userOf(device)) }, links.transport(device));
+const connect = async (nodes: Nodes, links: Links, device: Device) => {
+  const transport = links.transport(device);
+  const client = await imUser(nodes(device), wireId(userOf(device)), { name: wireId(userOf(device)) }, transport);
+  links.clients.push(client);
+  return client;
+};
 
 /** The message `client` holds with this id, from its history (the objects recall and delete take). */
 async function held(client: ParleyClient, peer: Peer, id: string): Promise<Message | undefined> {
@@ -441,21 +447,27 @@ describe.each(modelSetups())('IM conversations against a model of the spec, on %
           Object.fromEntries(
             await Promise.all(DEVICES.map(async ([d]) => [d, await connect(nodes, links, d)] as const)),
           ) as Clients;
-        const clients = await connectAll();
-        await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
-        const model = new Model();
-        for (const [i, step] of steps.entries()) {
-          await links.due(clients, i);
-          await run(step, i, clients, model, nodes, links);
-          await settle(clients, links.down);
-          await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`, links.down);
+        try {
+          const clients = await connectAll();
+          await Promise.all(USERS.map((u) => clients[u].im.subscribeGroup({ groupIds: [wireId(GROUP)] })));
+          const model = new Model();
+          for (const [i, step] of steps.entries()) {
+            await links.due(clients, i);
+            await run(step, i, clients, model, nodes, links);
+            await settle(clients, links.down);
+            await expectLists(clients, model, `step ${i} ${JSON.stringify(step)}`, links.down);
+          }
+          await links.due(clients);
+          await expectLists(clients, model, 'all back');
+          await expectHistories(clients, model, 'live');
+          const fresh = await connectAll();
+          await expectLists(fresh, model, 'loaded afresh');
+          await expectHistories(fresh, model, 'loaded afresh');
+        } finally {
+          // Each round's clients leave with it, so that a long hunt does not run out of sockets (the test's own
+          // cleanup disconnects them again, which does nothing).
+          await Promise.all(links.clients.map((c) => c.disconnect()));
         }
-        await links.due(clients);
-        await expectLists(clients, model, 'all back');
-        await expectHistories(clients, model, 'live');
-        const fresh = await connectAll();
-        await expectLists(fresh, model, 'loaded afresh');
-        await expectHistories(fresh, model, 'loaded afresh');
       }),
       { numRuns: Math.max(5, Math.ceil(FUZZ_RUNS / 20)) },
     );
