@@ -642,6 +642,38 @@ describe('IM flows on the fake server', () => {
     expect((await im.history({ type: 'private', id: 'bob' })).map((m) => m.messageId)).toEqual([kept.i]);
   });
 
+  it('IMC-7: a recall pushed after a list that already counted it does not take the count down again', async () => {
+    const { im, server, fake } = await connectedIm();
+    // Mine first: sending reads everything before it, so the cache holds all that can be unread.
+    await im.sendMessage({ message: im.createTextMessage({ text: 'hi', to: { type: 'private', id: 'bob' } }) });
+    const first = fake.fromPeer('bob', 'a');
+    const second = fake.fromPeer('bob', 'b');
+    await tick();
+    const recaller = { id: 'bob', data: {} };
+    // Counted after the recall, which reaches this client after the list (from another node).
+    const row = {
+      t: 'private',
+      top: false,
+      d: '{}',
+      userOffsets: [],
+      lmsg: { ...second, rc: true, recaller },
+      unread: 1,
+    };
+    server.handle('imLastConversations', () => ({ code: 200, resultCode: 200, content: [row] }));
+    expect((await im.latestConversations()).conversations.map((c) => c.unread)).toEqual([1]);
+    server.push('IM_MSG_RECALLED', { scene: 'private', conversationId: 'bob:me', recaller, times: [second.ts] });
+    await tick();
+    const list = await im.latestConversations();
+    expect(list.conversations.map((c) => [c.lastMessage.messageId, c.lastMessage.recalled, c.unread])).toEqual([
+      [second.i, true, 1],
+    ]);
+    expect((await im.history({ type: 'private', id: 'bob' })).map((m) => [m.messageId, m.recalled])).toEqual([
+      [expect.any(String), false],
+      [first.i, false],
+      [second.i, true],
+    ]);
+  });
+
   it('IMC-7: deleting the last cached message while a newer one is on its way still delivers that one', async () => {
     const { im, server, fake } = await connectedIm();
     // Known from the list only: the conversation may have older messages on the server.

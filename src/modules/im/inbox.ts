@@ -107,7 +107,14 @@ export function applyRecalled(
   const uncached = who.id === me ? 0 : times.filter((t) => t < oldest && t > offset && !cache.wasDeleted(t)).length;
   if (recalled.length === 0 && uncached === 0) return;
   const wasUnread = recalled.filter((m) => m.senderId !== me && m.timestamp > offset).length + uncached;
-  state.conversations.update(ref, (c) => ({ ...c, unread: Math.max(0, c.unread - wasUnread) }));
+  // When the cache holds everything after my read offset up to what the list's count took in, the count is made
+  // again from it: a list answered after the recall (its push came later, from another node) counted it already.
+  const exact =
+    cache.oldestSuccessTime() <= offset && cache.newestSuccessTime() >= state.conversations.countedThrough(ref);
+  state.conversations.update(ref, (c) => ({
+    ...c,
+    unread: exact ? state.countUnread(ref) : Math.max(0, c.unread - wasUnread),
+  }));
   if (recalled.length > 0) {
     state.refreshLast(ref);
     state.events.emit('MESSAGE_RECALLED', recalled);
