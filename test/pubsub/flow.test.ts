@@ -32,6 +32,21 @@ const wire = (n: string, c: string, i: string, a = false) => ({ n, c, t: 1000, i
 const timed = (n: string, t: number) => ({ n, c: `m${t}`, t, i: `m${t}`, a: true });
 const REDELIVERED = 'PS_REDELIVERED';
 
+type Setup = Awaited<ReturnType<typeof connected>>;
+
+/** Loses the link and waits until the client is back on the same session. */
+async function relink({ server, client }: Setup): Promise<void> {
+  server.dropAll();
+  await tick(6000);
+  expect(client.getConnectionStatus()).toBe('reconnected');
+}
+
+/** Subscribes `channels` on a server that marks its redeliveries, and gives the subscribe its mark. */
+async function subscribeMarked(setup: Setup, channels: string[], onMessage: (m: PubsubMessage) => void) {
+  await Promise.all([setup.pubsub.subscribe({ channels, onMessage }), tick()]);
+  setup.server.push(REDELIVERED, { channels });
+}
+
 describe('pub/sub flows on the fake server', () => {
   it('PUB-3 REQ-7: a publish carries a 32-hex guid, the retry count, qos, notification and access token', async () => {
     const { pubsub, server } = await connected();
@@ -160,14 +175,12 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it('PUB-8: after a lost link, messages wait for the redeliveries and come in their time order', async () => {
-    const { pubsub, server, client } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { server } = setup;
     const box = inbox();
-    await Promise.all([pubsub.subscribe({ channels: ['a', 'b'], onMessage: box.onMessage }), tick()]);
-    server.push(REDELIVERED, { channels: ['b', 'a'] });
+    await subscribeMarked(setup, ['a', 'b'], box.onMessage);
     server.push('message', timed('a', 1));
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await relink(setup);
     // Published once the link was back, then those published while it was down, redelivered.
     server.push('message', timed('a', 5));
     server.push('message', timed('b', 4));
@@ -184,10 +197,10 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it("PUB-8: a subscribe's channels wait for its redeliveries; other channels do not", async () => {
-    const { pubsub, server } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { pubsub, server } = setup;
     const box = inbox();
-    await Promise.all([pubsub.subscribe({ channel: 'other', onMessage: box.onMessage }), tick()]);
-    server.push(REDELIVERED, { channels: ['other'] });
+    await subscribeMarked(setup, ['other'], box.onMessage);
     const subscribing = pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
     // Pushed live before the ack; the redeliveries come after it.
     server.push('message', timed('news', 9));
@@ -217,7 +230,8 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it('PUB-8: a refused subscribe, or a link lost before its mark, holds nothing for long', async () => {
-    const { pubsub, server, client } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { pubsub, server } = setup;
     const box = inbox();
     server.handle('subscribe', () => ({ code: 401, resultCode: 401, content: 'No permission' }));
     const refused = pubsub.subscribe({ channel: 'vip', onMessage: box.onMessage }).catch((e: unknown) => e);
@@ -228,9 +242,7 @@ describe('pub/sub flows on the fake server', () => {
     server.push('message', timed('news', 1));
     expect(box.seen).toEqual([]);
     // Its mark never comes on this link; the next authorize's covers every channel.
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await relink(setup);
     server.push(REDELIVERED, {});
     expect(box.seen.map((m) => m.content)).toEqual(['m1']);
     server.push('message', timed('news', 2));
@@ -238,13 +250,11 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it('PUB-8: an unsubscribe right after the link is back hands over the redeliveries first', async () => {
-    const { pubsub, server, client } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { pubsub, server } = setup;
     const box = inbox();
-    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
-    server.push(REDELIVERED, { channels: ['news'] });
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await subscribeMarked(setup, ['news'], box.onMessage);
+    await relink(setup);
     let done = false;
     const leaving = pubsub.unsubscribe({ channel: 'news' }).then(() => (done = true));
     await tick();
@@ -259,13 +269,11 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it('PUB-8: past 5 000 held messages, what is held is handed over without waiting for the mark', async () => {
-    const { pubsub, server, client } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { server } = setup;
     const box = inbox();
-    await Promise.all([pubsub.subscribe({ channel: 'news', onMessage: box.onMessage }), tick()]);
-    server.push(REDELIVERED, { channels: ['news'] });
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await subscribeMarked(setup, ['news'], box.onMessage);
+    await relink(setup);
     for (let t = 5000; t >= 1; t--) server.push('message', timed('news', t));
     expect(box.seen).toEqual([]);
     server.push('message', timed('news', 5001));
@@ -274,21 +282,21 @@ describe('pub/sub flows on the fake server', () => {
   });
 
   it('PUB-8: without marks from the server, messages are handed over as they come', async () => {
-    const { pubsub, server, client } = await connected();
+    const setup = await connected();
+    const { pubsub, server } = setup;
     const box = inbox();
     const subscribing = pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
     server.push('message', timed('news', 3));
     await Promise.all([subscribing, tick()]);
     server.push('message', timed('news', 1));
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await relink(setup);
     server.push('message', timed('news', 2));
     expect(box.seen.map((m) => m.content)).toEqual(['m3', 'm1', 'm2']);
   });
 
   it('PUB-8: a listener that throws on a held message stops no other, and its error is still thrown', async () => {
-    const { pubsub, server, client } = await connected({ marks: true });
+    const setup = await connected({ marks: true });
+    const { pubsub, server } = setup;
     const box = inbox();
     const failure = new Error('listener failed');
     await Promise.all([
@@ -303,9 +311,7 @@ describe('pub/sub flows on the fake server', () => {
     ]);
     server.push(REDELIVERED, { channels: ['bad'] });
     server.push(REDELIVERED, { channels: ['good'] });
-    server.dropAll();
-    await tick(6000);
-    expect(client.getConnectionStatus()).toBe('reconnected');
+    await relink(setup);
     server.push('message', timed('bad', 1));
     server.push('message', timed('good', 2));
     expect(box.seen).toEqual([]);
