@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MESSAGES, PUBSUB_LIMITS } from '../src/protocol.js';
 import { OPEN_APP, request, startServer } from './helpers.js';
 import {
@@ -226,6 +226,18 @@ describe('pub/sub on the server: delivery', () => {
       ['PS_REDELIVERED', undefined],
     ]);
     expect(received(sub, 'PS_REDELIVERED')).toHaveLength(2);
+  });
+
+  it('PUB-8: PS_REDELIVERED still comes when restoring the session failed, so that the client holds nothing forever', async () => {
+    const { server, url } = await startServer();
+    const sub = await rawUser(url, 'sub');
+    await request(sub.socket, 'subscribe', { channels: ['news'] });
+    await loseLink(sub);
+    const load = vi.spyOn(server.store.pubsubSessions, 'load').mockRejectedValueOnce(new Error('store unavailable'));
+    const back = await rawUser(url, 'sub', { sid: sub.sid });
+    expect(load).toHaveBeenCalledTimes(1);
+    await eventually(() => received(back, 'PS_REDELIVERED').length === 1, 'the mark after a failed restore');
+    expect(received(back, 'PS_REDELIVERED')).toEqual([{}]);
   });
 
   it('PUB-8: an unacked qos-1 message is pushed again on the next connection of the session, not on this one', async () => {
