@@ -24,7 +24,7 @@ export { SDK } from './version.js';
 export { Im } from './modules/im/im.js';
 export { IM_EVENT } from './modules/im/types.js';
 export { CsTeam } from './modules/im/cs-team.js';
-export type { CsCustomerTarget } from './modules/im/cs-team.js';
+export type { CsCustomerTarget, CsFileOptions } from './modules/im/cs-team.js';
 export { CS_MESSAGE_TYPES, nextCustomerStatus, isCsConversationEnded } from './protocol/index.js';
 export type { CsEventPayload, CsUser, CustomerStatus } from './protocol/index.js';
 export type {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../src/protocol.js';
+import { LIMITS, MESSAGES } from '../src/protocol.js';
 import { request, startServer } from './helpers.js';
-import { collect, content, login, settled } from './im-support.js';
+import { collect, content, guid, login, settled } from './im-support.js';
 import {
   accept,
   agentSays,
@@ -249,6 +249,30 @@ describe('CS: sessions', () => {
       400,
       MESSAGES.payloadNotJson,
     );
+  });
+
+  it('IM-25, IM-26: CS messages follow the text rules, and carry a notification to the other side', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const carol = await login(url, 'carol');
+    await goOnline(alice, 'team1');
+    const aliceGot = collect<WireCs & { nt?: unknown }>(alice, 'imMessage');
+    const params = (overrides: Record<string, unknown>) => ({
+      mt: 'text',
+      to: 'team1',
+      p: '{"text":"help"}',
+      t: 'cs',
+      tid: 'team1',
+      guid: guid(),
+      ...overrides,
+    });
+    expectFailure(await request(carol, 'publishIM', params({ p: '{"text":" "}' })), 400, MESSAGES.textEmpty);
+    const long = JSON.stringify({ text: 'x'.repeat(LIMITS.textMaxLength + 1) });
+    expectFailure(await request(carol, 'publishIM', params({ p: long })), 400, MESSAGES.textTooLong);
+    await content(carol, 'publishIM', params({ nt: { title: 'Carol', body: 'help' } }));
+    await settled(alice);
+    expect(aliceGot).toHaveLength(1);
+    expect(aliceGot[0]?.nt).toEqual({ t: 'Carol', c: 'help' });
   });
 
   it('CS-11: a live session hears every message of the customer until it quits or its connection closes', async () => {

@@ -113,6 +113,59 @@ describe('IM: publishIM', () => {
     expect(await bad({ to: 42 })).toMatchObject({ code: 200 });
   });
 
+  it('IM-25: a text message must hold a text that is not blank and at most 2 500 characters, as the SDK checks', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const got = collect<WireMessage>(bob, 'imMessage');
+    const sendP = (p: unknown, mt = 'text') =>
+      request(alice, 'publishIM', publishParams('bob', { mt, p: JSON.stringify(p) }));
+    const empty = { code: 400, resultCode: 400, content: MESSAGES.textEmpty };
+    expect(await sendP({ text: '' })).toEqual(empty);
+    expect(await sendP({ text: ' \n\t' })).toEqual(empty);
+    expect(await sendP({})).toEqual(empty);
+    expect(await sendP({ text: 42 })).toEqual(empty);
+    expect(await sendP('hello')).toEqual(empty);
+    expect(await sendP(null)).toEqual(empty);
+    expect(await sendP({ text: 'x'.repeat(LIMITS.textMaxLength + 1) })).toEqual({
+      code: 400,
+      resultCode: 400,
+      content: MESSAGES.textTooLong,
+    });
+    expect(await sendP({ text: 'x'.repeat(LIMITS.textMaxLength) })).toMatchObject({ code: 200 });
+    // Other types keep their own payloads: a custom type may carry a blank string or a number.
+    expect(await sendP(' ', 'poke')).toMatchObject({ code: 200 });
+    expect(await sendP(5, 'poke')).toMatchObject({ code: 200 });
+    await settled(alice, bob);
+    expect(got.map((m) => m.mt)).toEqual(['text', 'poke', 'poke']);
+  });
+
+  it('IM-26: a notification reaches the receivers with the message as {t, c}; one over its limits is refused', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const got = collect<WireMessage & { nt?: unknown }>(bob, 'imMessage');
+    const nt = { title: 'Alice', body: 'hello', badge: '1', sound: 'ding' };
+    expect(await request(alice, 'publishIM', publishParams('bob', { nt }))).toMatchObject({ code: 200 });
+    expect(await request(alice, 'publishIM', publishParams('bob', { nt: null }))).toMatchObject({ code: 200 });
+    expect(await request(alice, 'publishIM', publishParams('bob', { nt: { title: 'x'.repeat(33) } }))).toEqual({
+      code: 400,
+      resultCode: 400,
+      content: MESSAGES.notificationTitleTooLong,
+    });
+    expect(await request(alice, 'publishIM', publishParams('bob', { nt: { body: 'x'.repeat(51) } }))).toMatchObject({
+      code: 400,
+      content: MESSAGES.notificationBodyTooLong,
+    });
+    await settled(alice, bob);
+    expect(got).toHaveLength(2);
+    expect(got[0]?.nt).toEqual({ t: 'Alice', c: 'hello' });
+    expect(got[1]).not.toHaveProperty('nt');
+    // History does not keep it: it is for the push that wakes a device.
+    const page = await content<History>(bob, 'IM_HISTORY', { id: 'alice', scene: 'private' });
+    expect(page.messages[0]).not.toHaveProperty('nt');
+  });
+
   it('IM-2: needs the write permission and a named user', async () => {
     const { url } = await startServer();
     const reader = await login(url, 'alice', { appkey: OPEN_APP.subscribeKey });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { MESSAGES } from './codes.js';
 import { LIMITS } from './limits.js';
+import { notificationSchema, type PushedNotification } from './pubsub.js';
 
 /**
  * IM on the wire (reference §2, and the reference client's exact reading of each field). Message fields are
@@ -44,6 +45,8 @@ export interface WireImMessage {
   sessionId?: number;
   rc?: boolean;
   recaller?: Recaller;
+  /** IM-26: the sender's notification, for native clients; live pushes only, history does not keep it. */
+  nt?: PushedNotification;
 }
 
 /** Checks pushed messages on the client; the server is trusted but a bad push must not break the SDK. */
@@ -158,7 +161,8 @@ export const publishImSchema = z.looseObject({
   tid: optionalTeamId,
   /** The client's messageId: the idempotency key. */
   guid: z.string().check(z.minLength(1), z.maxLength(64)),
-  nt: z.optional(z.unknown()),
+  /** IM-26: a notification for native clients, the rules of a pub/sub publish's (title 32, body 50). */
+  nt: z.optional(z.nullable(notificationSchema)),
   at: z.optional(z.nullable(z.string())),
   retried: z.optional(z.number()),
 });

@@ -213,7 +213,13 @@ export interface WirePubsubMessage {
   /** True for qos 1: answer with `ack {publishGuid: i}`. */
   a: boolean;
   /** Notification title (`t`) and body (`c`), for native clients. */
-  nt?: { t?: string | null; c?: string | null };
+  nt?: PushedNotification;
+}
+
+/** A notification as pushes carry it to native clients: title `t`, body `c` (PUB-4, and IM-26 for IM messages). */
+export interface PushedNotification {
+  t?: string | null;
+  c?: string | null;
 }
 
 /** Checks a pushed message on the client; the server is trusted, but a bad push must not break the SDK. */

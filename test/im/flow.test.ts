@@ -63,6 +63,30 @@ describe('IM flows on the fake server', () => {
     });
   });
 
+  it('IM-26: a message created with a notification sends it as nt; one over its limits is refused at creation', async () => {
+    const { im, server } = await connectedIm();
+    const to = { type: 'group', id: 'g1' } as const;
+    const notification = { title: 'New message', body: 'Alice: hi', badge: 2 };
+    await im.sendMessage({ message: im.createTextMessage({ text: 'hi', to, notification }) });
+    await im.sendMessage({ message: im.createCustomMessage({ type: 'poke', payload: 1, to, notification }) });
+    await im.sendMessage({ message: im.createTextMessage({ text: 'plain', to }) });
+    const sent = server.requests('publishIM').map((r) => (r.params as { nt?: unknown }).nt);
+    expect(sent).toEqual([notification, notification, undefined]);
+    expect(() => im.createTextMessage({ text: 'hi', to, notification: { title: 'x'.repeat(33) } })).toThrow(
+      expect.objectContaining({ code: 400, content: 'notification title over max length 32.' }),
+    );
+    expect(() => im.createTextMessage({ text: 'hi', to, notification: { body: 'x'.repeat(51) } })).toThrow(
+      expect.objectContaining({ code: 400, content: 'notification body over max length 50.' }),
+    );
+    expect(() =>
+      im.createImageMessage({
+        file: new File([new Uint8Array(4)], 'a.png', { type: 'image/png' }),
+        to,
+        notification: 'soon' as never,
+      }),
+    ).toThrow(expect.objectContaining({ code: 400, content: 'notification must be an object.' }));
+  });
+
   it('IMC-2: a refused send ends in fail and rejects with the server error', async () => {
     const { im, server } = await connectedIm();
     server.handle('publishIM', () => ({ code: 401, resultCode: 401, content: 'No permission' }));

@@ -295,3 +295,35 @@ describe('rich messages: S3 storage', () => {
     expect(storage.posts.map((p) => p.url)).toEqual(Array(5).fill('https://s3.test/parley-media'));
   });
 });
+
+describe('rich messages from an agent of a customer-service team', () => {
+  it('IMC-15, IM-26: csteam makes image, file, audio and video messages to a customer, sent with tid and notification', async () => {
+    const { im, server } = await connectedWithStorage(tick);
+    const team = im.csteam('team1');
+    const customer = { id: 'carol', data: { name: 'Carol' } };
+    const notification = { title: 'Support', body: 'A file for you' };
+    const made = [
+      team.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to: customer, width: 2, height: 2 }),
+      team.createFileMessage({ file: fileOf('a.pdf', 3), to: customer, notification }),
+      team.createAudioMessage({ file: fileOf('a.mp3', 3, 'audio/mpeg'), to: customer, duration: 1 }),
+      team.createVideoMessage({ file: fileOf('a.mp4', 3, 'video/mp4'), to: customer, width: 4, height: 4 }),
+    ];
+    expect(made.map((m) => m.type)).toEqual(['image', 'file', 'audio', 'video']);
+    for (const message of made) {
+      expect(message).toMatchObject({ scene: 'cs', to: 'carol', teamId: 'team1', accepted: true, status: 'new' });
+      await im.sendMessage({ message });
+      expect(message.status).toBe('success');
+    }
+    const sent = server.requests('publishIM').map((r) => r.params);
+    expect(sent.map((p) => [p.mt, p.t, p.to, p.tid])).toEqual(
+      ['image', 'file', 'audio', 'video'].map((mt) => [mt, 'cs', 'carol', 'team1']),
+    );
+    expect(sent.map((p) => p.nt)).toEqual([undefined, notification, undefined, undefined]);
+    expect(() => team.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to: { id: 'team1' } })).toThrow(
+      expect.objectContaining({ code: 400 }),
+    );
+    expect(() => team.createFileMessage({ file: fileOf('a.pdf', 3), to: undefined as never })).toThrow(
+      expect.objectContaining({ code: 400, content: 'message require property to.' }),
+    );
+  });
+});

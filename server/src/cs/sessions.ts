@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import { KeyedMutex } from '../im/mutex.js';
+import { checkPayload, wireNotification } from '../im/payload.js';
 import {
   CODES,
   CS_MESSAGE_TYPES,
@@ -10,6 +11,7 @@ import {
   nextCustomerStatus,
   type PublishImAck,
   type PublishImRequest,
+  type PushedNotification,
   type WireCsEventAck,
   type WireCustomerStatus,
 } from '../protocol.js';
@@ -111,6 +113,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
     message: CsStoredMessage,
     userIds: readonly string[],
     rows: readonly CsConversationTouch[],
+    nt?: PushedNotification,
   ) => {
     await cs.touch(key, message.ts, rows);
     await deps.messages.raiseReadOffset({
@@ -119,7 +122,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
       userId: message.senderId,
       ts: message.ts,
     });
-    const payload = toWireCs(message);
+    const payload = nt ? { ...toWireCs(message), nt } : toWireCs(message);
     const audience = [...new Set(userIds)];
     pusher.toUsers({
       appkey: key.appkey,
@@ -182,7 +185,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
       if (accepted?.agentId) rows.push({ ownerId: accepted.agentId, data: null, fallback: accepted.customerData });
       // CS-6: a pending message reaches every online agent of the team; an accepted one its agent only.
       const agents = accepted?.agentId ? [accepted.agentId] : await onlineAgentIds(key.appkey, teamId);
-      await deliver(actor, key, message, [actor.userId, ...agents], rows);
+      await deliver(actor, key, message, [actor.userId, ...agents], rows, wireNotification(request.nt));
       return { timestamp: message.ts, sessionId: message.sessionId };
     });
   };
@@ -213,6 +216,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
         message,
         [key.customerId, actor.userId],
         agentConversationRows(key, actor.userId, agent.teamData, session.customerData),
+        wireNotification(request.nt),
       );
       return { timestamp: message.ts, sessionId: message.sessionId };
     });
@@ -220,8 +224,8 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
 
   return {
     publish(actor, request) {
-      // IM-4 holds for CS too: receivers JSON.parse the payload.
-      if (!isJson(request.p)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.payloadNotJson);
+      // IM-4 and IM-25 hold for CS too.
+      checkPayload(request.mt, request.p);
       const teamId = request.tid ?? null;
       // CS-3: the customer writes to the team (to = teamId); an agent names the customer in `to` and the team in `tid`.
       if (teamId === null || teamId === request.to) return publishAsCustomer(actor, request, request.to);
@@ -384,15 +388,6 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
 /** A 32-hex id for the session events the server writes, in the reference's messageId form. */
 function newMessageId(): string {
   return randomUUID().replace(/-/g, '');
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

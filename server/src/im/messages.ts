@@ -27,6 +27,7 @@ import type { ConversationTouch, MessageStore } from '../store/index.js';
 import type { GroupService } from './groups.js';
 import { conversationKey } from './keys.js';
 import { KeyedMutex } from './mutex.js';
+import { checkPayload, wireNotification } from './payload.js';
 import { parseRecaller, stringifyRecaller, toWireMessage } from './wire.js';
 
 type HistoryRequest = z.infer<typeof imHistorySchema>;
@@ -114,8 +115,8 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       const appkey = actor.app.appkey;
       assertIds([to]);
       if (scene === 'private' && to === me) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
-      // IM-4: what others will JSON.parse must parse, or one bad sender could break every receiver's client.
-      if (!isJson(request.p)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.payloadNotJson);
+      checkPayload(request.mt, request.p);
+      const nt = wireNotification(request.nt);
       const conversationData = request.d ?? null;
       if (conversationData !== null && !isJsonObject(conversationData, LIMITS.messageMaxBytes)) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObjectIm);
@@ -160,7 +161,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
               appkey,
               userIds,
               event: SERVER_PUSHES.imMessage,
-              payload: toWireMessage(stored),
+              payload: nt ? { ...toWireMessage(stored), nt } : toWireMessage(stored),
               exceptConnectionId: actor.connectionId,
             }),
         });
@@ -306,15 +307,6 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 function chatScene(scene: Scene, message: string): ChatScene {
   if (scene === 'cs') throw new ServiceError(CODES.BAD_REQUEST, message);
   return scene;
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isJsonObject(text: string, maxLength: number): boolean {

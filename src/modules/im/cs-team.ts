@@ -2,6 +2,8 @@ import { CLIENT_EVENTS, type CsUser, type CustomerStatus, type WireCustomerStatu
 import { ParleyError } from '../../core/errors.js';
 import { statusFromWire, type CsAgent } from './cs-agent.js';
 import type { ImState } from './state.js';
+import type { AudioMessageOptions, FileMessageOptions, ImageMessageOptions, VideoMessageOptions } from './media.js';
+import type { PublishNotification } from '../pubsub/types.js';
 import type { CsMessage, Message, MessageTarget } from './types.js';
 import { validateId } from './validate.js';
 import type { ImWire } from './wire.js';
@@ -26,10 +28,22 @@ export interface CsTeamDeps {
   wire: ImWire;
   /** Builds messages the way `client.im` does, so that `sendMessage` knows them. */
   im: {
-    createTextMessage(options: { text: string; to: MessageTarget }): Message;
-    createCustomMessage(options: { type: string; payload: unknown; to: MessageTarget }): Message;
+    createTextMessage(options: { text: string; to: MessageTarget; notification?: PublishNotification }): Message;
+    createCustomMessage(options: {
+      type: string;
+      payload: unknown;
+      to: MessageTarget;
+      notification?: PublishNotification;
+    }): Message;
+    createImageMessage(options: ImageMessageOptions): Message;
+    createFileMessage(options: FileMessageOptions): Message;
+    createAudioMessage(options: AudioMessageOptions): Message;
+    createVideoMessage(options: VideoMessageOptions): Message;
   };
 }
+
+/** The options of one of `client.im`'s file message creators, addressed to a customer of the team instead. */
+export type CsFileOptions<Options extends FileMessageOptions> = Omit<Options, 'to'> & { to: CsCustomerTarget };
 
 /**
  * A customer-service team as one agent works in it: `client.im.csteam(teamId)`. Going online makes the user an
@@ -181,14 +195,45 @@ export class CsTeam {
   }
 
   /** A text message from me, as an agent of the team, to a customer. */
-  createTextMessage(options: { text: string; to: CsCustomerTarget }): CsMessage {
-    return this.#deps.im.createTextMessage({ text: options?.text, to: this.#target(options?.to) }) as CsMessage;
+  createTextMessage(options: { text: string; to: CsCustomerTarget; notification?: PublishNotification }): CsMessage {
+    const { text, notification } = options ?? {};
+    return this.#deps.im.createTextMessage({ text, notification, to: this.#target(options?.to) }) as CsMessage;
   }
 
   /** A custom message from me, as an agent of the team, to a customer. */
-  createCustomMessage(options: { type: string; payload: unknown; to: CsCustomerTarget }): CsMessage {
-    const { type, payload } = options ?? {};
-    return this.#deps.im.createCustomMessage({ type, payload, to: this.#target(options?.to) }) as CsMessage;
+  createCustomMessage(options: {
+    type: string;
+    payload: unknown;
+    to: CsCustomerTarget;
+    notification?: PublishNotification;
+  }): CsMessage {
+    const { type, payload, notification } = options ?? {};
+    return this.#deps.im.createCustomMessage({
+      type,
+      payload,
+      notification,
+      to: this.#target(options?.to),
+    }) as CsMessage;
+  }
+
+  /** An image message from me, as an agent of the team, to a customer; `sendMessage` uploads the file first. */
+  createImageMessage(options: CsFileOptions<ImageMessageOptions>): CsMessage {
+    return this.#deps.im.createImageMessage({ ...options, to: this.#target(options?.to) }) as CsMessage;
+  }
+
+  /** A file message from me, as an agent of the team, to a customer. */
+  createFileMessage(options: CsFileOptions<FileMessageOptions>): CsMessage {
+    return this.#deps.im.createFileMessage({ ...options, to: this.#target(options?.to) }) as CsMessage;
+  }
+
+  /** An audio message from me, as an agent of the team, to a customer. */
+  createAudioMessage(options: CsFileOptions<AudioMessageOptions>): CsMessage {
+    return this.#deps.im.createAudioMessage({ ...options, to: this.#target(options?.to) }) as CsMessage;
+  }
+
+  /** A video message from me, as an agent of the team, to a customer. */
+  createVideoMessage(options: CsFileOptions<VideoMessageOptions>): CsMessage {
+    return this.#deps.im.createVideoMessage({ ...options, to: this.#target(options?.to) }) as CsMessage;
   }
 
   /** Throws 409 `Please call connect() first.` while disconnected, like every `client.im` call. */

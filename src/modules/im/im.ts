@@ -1,4 +1,4 @@
-import { CLIENT_EVENTS, CODES } from '../../protocol/index.js';
+import { CLIENT_EVENTS, CODES, type WireNotification } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import type { Subscribable } from '../../core/emitter.js';
 import { ParleyError } from '../../core/errors.js';
@@ -32,6 +32,8 @@ import { ImGroupsAndPresence } from './groups-presence.js';
 import { Outbox } from './outbox.js';
 import { CsAgent } from './cs-agent.js';
 import { CsTeam } from './cs-team.js';
+import type { PublishNotification } from '../pubsub/types.js';
+import { validateNotification } from '../pubsub/validate.js';
 
 /**
  * `client.im`: private and group chat, the conversation list, history, read marks, recall and delete, groups
@@ -46,6 +48,8 @@ export class Im extends ImGroupsAndPresence {
   readonly #now: () => number;
   readonly #cs: CsAgent;
   readonly #uploads = new WeakMap<Message, PendingUpload>();
+  /** IM-26: the notifications messages were created with, sent with them. */
+  readonly #notifications = new WeakMap<Message, WireNotification>();
   #meOf: { input: object; me: Me } | undefined;
   /** Uploads the files of rich messages; also usable alone, e.g. for an app's own uploads. */
   readonly uploader: Uploader;
@@ -79,20 +83,28 @@ export class Im extends ImGroupsAndPresence {
     return (event, listener) => this.#state.events.off(event, listener);
   }
 
-  /** A text message to `to`, not yet sent. */
-  createTextMessage(options: { text: string; to: MessageTarget }): Message {
+  /**
+   * A text message to `to`, not yet sent. A `notification` (title at most 32 characters, body at most 50) goes with
+   * the message to its receivers' pushes, for native clients to show; every `create*Message` takes one.
+   */
+  createTextMessage(options: { text: string; to: MessageTarget; notification?: PublishNotification }): Message {
     const me = this.#me();
     const text = validateText(options?.text);
     const to = validateTarget(options?.to, me.id);
-    return this.#build('text', { text } satisfies TextPayload, to);
+    return this.#build('text', { text } satisfies TextPayload, to, options.notification);
   }
 
   /** A message of an app's own `type` with any object, string or number `payload`. */
-  createCustomMessage(options: { type: string; payload: unknown; to: MessageTarget }): Message {
+  createCustomMessage(options: {
+    type: string;
+    payload: unknown;
+    to: MessageTarget;
+    notification?: PublishNotification;
+  }): Message {
     const me = this.#me();
     const { type, payload } = validateCustom(options?.type, options?.payload);
     const to = validateTarget(options?.to, me.id);
-    return this.#build(type, payload, to);
+    return this.#build(type, payload, to, options.notification);
   }
 
   /** An image message (gif, jpg, png, jpeg); `sendMessage` uploads the file first (UP-5). */
@@ -127,7 +139,8 @@ export class Im extends ImGroupsAndPresence {
     const to = this.#targets.get(message);
     if (message.status !== 'new' || !to) throw ParleyError.badRequest('sentOnce');
     const upload = this.#uploads.get(message);
-    const request = upload ? undefined : toPublishRequest(message, to, options.accessToken);
+    const notification = this.#notifications.get(message);
+    const request = upload ? undefined : toPublishRequest(message, to, options.accessToken, notification);
     message.status = 'sending';
     this.#state.record(copyMessage(message), { incoming: false, data: to.data ?? {} });
     this.#state.emitConversations();
@@ -139,7 +152,7 @@ export class Im extends ImGroupsAndPresence {
         message.payload = await upload.run(this.uploader);
         this.#state.replace(copyMessage(message));
       }
-      ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken));
+      ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken, notification));
       message.status = 'success';
       message.timestamp = ack.timestamp;
       if (message.scene === 'cs' && ack.sessionId !== undefined) message.sessionId = Number(ack.sessionId);
@@ -323,14 +336,18 @@ export class Im extends ImGroupsAndPresence {
   #buildRich(kind: RichKind, options: unknown): Message {
     const me = this.#me();
     const { payload, upload } = prepareMedia(kind, options as Parameters<typeof prepareMedia>[1]);
-    const message = this.#build(kind, payload, validateTarget((options as { to?: unknown }).to, me.id));
+    const { to, notification } = options as { to?: unknown; notification?: unknown };
+    const message = this.#build(kind, payload, validateTarget(to, me.id), notification);
     this.#uploads.set(message, upload);
     return message;
   }
 
-  #build(type: string, payload: unknown, to: MessageTarget): Message {
+  /** @throws ParleyError 400 for a notification over its limits (IM-26), before the message exists. */
+  #build(type: string, payload: unknown, to: MessageTarget, notification?: unknown): Message {
+    const nt = validateNotification(notification);
     const message = buildMessage({ type, payload, to, me: this.#me(), now: this.#now() });
     this.#targets.set(message, to);
+    if (nt) this.#notifications.set(message, nt);
     return message;
   }
 

@@ -10,6 +10,7 @@ import { ParleyError } from '../../core/errors.js';
 import { probeAudio, probeImage, probeVideo, thumbnailSize } from '../upload/probe.js';
 import type { Uploader } from '../upload/uploader.js';
 import type { MessageTarget } from './types.js';
+import type { PublishNotification } from '../pubsub/types.js';
 
 /** The file payload: where the file is, its original name, size in bytes and MIME type. */
 export interface FilePayload {
@@ -50,6 +51,8 @@ export interface FileMessageOptions {
   onProgress?: (percent: number) => void;
   /** Aborts the upload: the message then fails with 500 `Upload aborted.` */
   signal?: AbortSignal;
+  /** For native clients' notifications, as `createTextMessage` takes it. */
+  notification?: PublishNotification;
 }
 /** Options of `createImageMessage`. Browsers measure the image; elsewhere pass `width` and `height` (else 0). */
 export interface ImageMessageOptions extends FileMessageOptions {

@@ -4,6 +4,7 @@ import {
   type PublishImRequest,
   type Recaller,
   type WireImMessage,
+  type WireNotification,
 } from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
 import { timeOrderedHexId } from '../../core/ids.js';
@@ -158,7 +159,12 @@ export function validateCustom(type: unknown, payload: unknown): { type: string;
 }
 
 /** The `publishIM` params of a message; throws 400 when its payload is over the 3 KB wire limit. */
-export function toPublishRequest(message: Message, to: MessageTarget, accessToken?: string): PublishImRequest {
+export function toPublishRequest(
+  message: Message,
+  to: MessageTarget,
+  accessToken?: string,
+  notification?: WireNotification,
+): PublishImRequest {
   const p = JSON.stringify(message.payload);
   if (utf8ByteLength(p) > LIMITS.messageMaxBytes) throw ParleyError.badRequest('messageTooLong');
   const request: PublishImRequest = {
@@ -170,6 +176,7 @@ export function toPublishRequest(message: Message, to: MessageTarget, accessToke
     guid: message.messageId,
   };
   if (message.scene === 'cs') request.tid = message.teamId;
+  if (notification) request.nt = notification;
   if (accessToken) request.at = accessToken;
   return request;
 }
