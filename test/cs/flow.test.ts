@@ -284,3 +284,39 @@ describe("CS validation (the spec's messages)", () => {
     ).rejects.toMatchObject({ content: MESSAGES.csQueryOptions });
   });
 });
+
+describe('CS read marks from my other devices', () => {
+  it('CS-8, IMC-14: a customer reading on another device takes the unread count of the team conversation down here', async () => {
+    const { im, server } = await connected('carol');
+    await im.latestConversations();
+    server.push('imMessage', wire({ s: 'alice', r: 'carol', ts: 3000, accepted: true, d: '{"name":"Alice"}' }));
+    await tick();
+    const unread = async () => (await im.latestConversations()).conversations.find((c) => c.type === 'cs')?.unread;
+    expect(await unread()).toBe(1);
+    const updates = collect<ConversationList>((fn) => im.on('CONVERSATIONS_UPDATED', fn));
+    // Someone else's mark is not mine to apply; mine is.
+    server.push('IM_MSG_READ', { scene: 'cs', targetId: 'team1', markerId: 'alice', teamId: 'team1', time: 3000 });
+    await tick();
+    expect(await unread()).toBe(1);
+    server.push('IM_MSG_READ', { scene: 'cs', targetId: 'team1', markerId: 'carol', teamId: 'team1', time: 3000 });
+    await tick();
+    expect(await unread()).toBe(0);
+    expect(updates.at(-1)?.unreadTotal).toBe(0);
+  });
+
+  it('CS-8, IMC-15: an agent reading a customer on another device takes that conversation down here', async () => {
+    const { im, server } = await connected('alice');
+    await im.latestConversations();
+    // Accepted by me (on another device): the conversation is mine, and the customer's next message counts.
+    const accept = { s: 'alice', r: 'carol', ts: 2500, mt: 'CS_ACCEPT', p: '{"sessionStart":2000}', accepted: true };
+    server.push('imMessage', wire(accept));
+    server.push('imMessage', wire({ s: 'carol', r: 'team1', ts: 3000, accepted: true }));
+    await tick();
+    const unread = async () =>
+      (await im.latestConversations()).conversations.find((c) => c.type === 'cs' && c.id === 'carol')?.unread;
+    expect(await unread()).toBe(1);
+    server.push('IM_MSG_READ', { scene: 'cs', targetId: 'carol', markerId: 'alice', teamId: 'team1', time: 3000 });
+    await tick();
+    expect(await unread()).toBe(0);
+  });
+});

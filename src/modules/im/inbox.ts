@@ -151,6 +151,16 @@ function refFor(scene: unknown, other: string): ConversationRef | undefined {
 }
 
 /**
+ * The customer-service conversation a read mark is about (CS-8, IMC-14). The server tells only the marker's other
+ * devices, so the mark is mine: a customer's names the team, an agent's the customer, with the team beside it.
+ */
+function csReadRef(read: Partial<WireMessageRead>, me: string): ConversationRef | undefined {
+  if (read.markerId !== me) return undefined;
+  const id = String(read.targetId);
+  return { type: 'cs', id, teamId: read.teamId === undefined ? id : String(read.teamId) };
+}
+
+/**
  * Wires the IM pushes of the connection into the state. Customer-service messages go to `onCsMessage` unparsed
  * (cs-agent.ts): one listener for every pushed message, which each member of a busy group gets.
  */
@@ -183,7 +193,7 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
     const me = state.me.id;
     const other =
       read.scene === 'private' ? (read.markerId === me ? String(read.targetId) : read.markerId) : String(read.targetId);
-    const ref = refFor(read.scene, other);
+    const ref = read.scene === 'cs' ? csReadRef(read, me) : refFor(read.scene, other);
     if (ref) afterHeld(state, () => applyRead(state, ref, read.markerId as string, read.time as number));
   });
   pushes.on(SERVER_PUSHES.messageDeleted, (payload) => {
