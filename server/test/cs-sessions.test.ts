@@ -139,6 +139,8 @@ describe('CS: sessions', () => {
     await goOnline(alice, 'team1');
     const first = await customerSays(carol, 'team1');
     await accept(alice, 'team1', 'carol');
+    // The accept's push to carol may still be on its way when alice has her ack.
+    await settled(carol);
     const carolGot = collect<WireCs>(carol, 'imMessage');
     const ended = await content<{ message: WireCs }>(alice, 'CS_END', { teamId: 'team1', customerId: 'carol' });
     expect(ended.message).toMatchObject({ mt: 'CS_END', s: 'alice', r: 'carol', sessionId: first.sessionId });
