@@ -10,6 +10,19 @@ import type { Pauses } from './stats.js';
 
 const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
+/**
+ * Node's flags for a benchmark server: those `server/package.json`'s `start` runs Parley's server with (a young
+ * generation of 64 MiB a half instead of 16, see docs/benchmarks.md), given to both sides, so that a ratio compares
+ * code, not tuning. `BENCH_SERVER_NODE_FLAGS` (space-separated; empty for Node's defaults) replaces them.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/** The flags of this run: {@link SERVER_NODE_FLAGS}, or `BENCH_SERVER_NODE_FLAGS` when set. */
+export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const given = env.BENCH_SERVER_NODE_FLAGS;
+  return given === undefined ? [...SERVER_NODE_FLAGS] : given.split(' ').filter(Boolean);
+}
+
 /** What a benchmark server's process has used so far. */
 export interface ServerUsage {
   /** CPU time, user and system, all threads, in microseconds. */
@@ -37,7 +50,7 @@ export interface ServerProcess {
 
 /** Starts `bench/serve.ts` for `kind` and resolves with its URL once it listens. */
 export async function startServerProcess(kind: 'parley' | 'raw'): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), '--import', 'tsx', ENTRY, kind], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
