@@ -17,6 +17,7 @@ import { createClient } from '../../src/index.js';
 import { loadConfig } from '../../server/src/config.js';
 import { silentLogger } from '../../server/src/logger.js';
 import { createParleyServer } from '../../server/src/server.js';
+import { serverNodeFlags } from '../server-process.js';
 import { quantile, round3 } from '../stats.js';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
@@ -218,7 +219,10 @@ if (process.argv[2] === 'servers') {
   // The parent is gone (it failed or was killed) without saying stop: do not outlive it.
   process.once('disconnect', stop);
 } else {
-  const child = fork(fileURLToPath(import.meta.url), ['servers'], { execArgv: ['--import', 'tsx'] });
+  // Both servers share this process, with the Node flags Parley's server starts with (bench/server-process.ts).
+  const child = fork(fileURLToPath(import.meta.url), ['servers'], {
+    execArgv: [...serverNodeFlags(), '--import', 'tsx'],
+  });
   const urls = await new Promise<{ raw: string; parley: string }>((resolve) =>
     child.once('message', (m) => resolve(m as { raw: string; parley: string })),
   );
