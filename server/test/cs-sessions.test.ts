@@ -277,6 +277,25 @@ describe('CS: sessions', () => {
     expect(aliceGot[0]?.nt).toEqual({ t: 'Carol', c: 'help' });
   });
 
+  it('CS-14: a client cannot send the session events as messages, so it cannot accept, end or transfer by them', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const carol = await login(url, 'carol');
+    await goOnline(alice, 'team1');
+    await customerSays(carol, 'team1');
+    const fake = (mt: string, p: unknown) =>
+      request(carol, 'publishIM', { mt, to: 'team1', p: JSON.stringify(p), t: 'cs', tid: 'team1', guid: guid() });
+    for (const [mt, p] of [
+      ['CS_ACCEPT', { sessionStart: 1 }],
+      ['CS_END', {}],
+      ['CS_TRANSFER', { transferTo: { id: 'mallory', data: '{}' } }],
+    ] as const) {
+      expectFailure(await fake(mt, p), 400, MESSAGES.csEventReserved);
+    }
+    expect(await statusOf(alice, 'team1', 'carol')).toMatchObject({ status: 'PENDING' });
+    expect(await pendingOf(alice)).toEqual(['carol']);
+  });
+
   it('CS-11: a live session hears every message of the customer until it quits or its connection closes', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');

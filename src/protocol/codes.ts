@@ -91,6 +91,7 @@ export const MESSAGES = {
   csOfflineWithCustomers: 'Cannot go offline while you still have accepted customers: end or transfer them first.',
   /** Parley's own: end, transfer or an agent's message for a customer this agent has not accepted. */
   csNotYourCustomer: 'The customer is not accepted by you.',
+  csEventReserved: 'CS_ACCEPT, CS_END and CS_TRANSFER messages are sent by the server only.',
   /** Parley's own: accept of a customer this agent already holds. */
   csAlreadyAccepted: 'The customer is already accepted by you.',
   /** Parley's own: accept of a customer another agent holds. */

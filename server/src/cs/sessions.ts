@@ -226,6 +226,8 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
     publish(actor, request) {
       // IM-4 and IM-25 hold for CS too.
       checkPayload(request.mt, request.p);
+      // CS-14: accept, end and transfer move the session; they come from their requests, never from a client's message.
+      if (RESERVED_TYPES.has(request.mt)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csEventReserved);
       const teamId = request.tid ?? null;
       // CS-3: the customer writes to the team (to = teamId); an agent names the customer in `to` and the team in `tid`.
       if (teamId === null || teamId === request.to) return publishAsCustomer(actor, request, request.to);
@@ -386,6 +388,9 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
 }
 
 /** A 32-hex id for the session events the server writes, in the reference's messageId form. */
+/** The session events' message types, which only the server writes (CS-14). */
+const RESERVED_TYPES: ReadonlySet<string> = new Set(Object.values(CS_MESSAGE_TYPES));
+
 function newMessageId(): string {
   return randomUUID().replace(/-/g, '');
 }
