@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol.js';
 import { request, startServer } from './helpers.js';
-import { collect, content, guid, login, settled } from './im-support.js';
+import { collect, content, login, settled } from './im-support.js';
 import {
   accept,
   agentSays,
+  csPublishParams,
   customerSays,
   expectFailure,
   goOnline,
@@ -259,15 +260,7 @@ describe('CS: sessions', () => {
     const carol = await login(url, 'carol');
     await goOnline(alice, 'team1');
     const aliceGot = collect<WireCs & { nt?: unknown }>(alice, 'imMessage');
-    const params = (overrides: Record<string, unknown>) => ({
-      mt: 'text',
-      to: 'team1',
-      p: '{"text":"help"}',
-      t: 'cs',
-      tid: 'team1',
-      guid: guid(),
-      ...overrides,
-    });
+    const params = (overrides: Record<string, unknown>) => csPublishParams('team1', overrides);
     expectFailure(await request(carol, 'publishIM', params({ p: '{"text":" "}' })), 400, MESSAGES.textEmpty);
     const long = JSON.stringify({ text: 'x'.repeat(LIMITS.textMaxLength + 1) });
     expectFailure(await request(carol, 'publishIM', params({ p: long })), 400, MESSAGES.textTooLong);
@@ -284,7 +277,7 @@ describe('CS: sessions', () => {
     await goOnline(alice, 'team1');
     await customerSays(carol, 'team1');
     const fake = (mt: string, p: unknown) =>
-      request(carol, 'publishIM', { mt, to: 'team1', p: JSON.stringify(p), t: 'cs', tid: 'team1', guid: guid() });
+      request(carol, 'publishIM', csPublishParams('team1', { mt, p: JSON.stringify(p) }));
     for (const [mt, p] of [
       ['CS_ACCEPT', { sessionStart: 1 }],
       ['CS_END', {}],

@@ -28,22 +28,28 @@ export async function goOnline(socket: ClientSocket, teamId: string, name = 'age
   });
 }
 
+/** The `publishIM` params of a customer's message to a team: a text, with any field replaced by `overrides`. */
+export function csPublishParams(teamId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    mt: 'text',
+    to: teamId,
+    d: JSON.stringify({ name: `Team ${teamId}` }),
+    p: JSON.stringify({ text: 'help' }),
+    t: 'cs',
+    tid: teamId,
+    guid: guid(),
+    retried: 0,
+    ...overrides,
+  };
+}
+
 /** A customer's text to a team; resolves with the ack content. */
 export async function customerSays(
   socket: ClientSocket,
   teamId: string,
   text = 'help',
 ): Promise<{ timestamp: number; sessionId: number }> {
-  return content(socket, 'publishIM', {
-    mt: 'text',
-    to: teamId,
-    d: JSON.stringify({ name: `Team ${teamId}` }),
-    p: JSON.stringify({ text }),
-    t: 'cs',
-    tid: teamId,
-    guid: guid(),
-    retried: 0,
-  });
+  return content(socket, 'publishIM', csPublishParams(teamId, { p: JSON.stringify({ text }) }));
 }
 
 /** An agent's text to a customer of a team; resolves with the whole ack. */

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.js';
-import { CODES, LIMITS, MESSAGES, type PushedNotification } from '../protocol.js';
+import { CODES, LIMITS, MESSAGES, type PublishImRequest, type PushedNotification } from '../protocol.js';
 
 /**
  * Checks a `publishIM` payload before anything is stored, for chat and customer-service messages alike.
@@ -28,8 +28,6 @@ export function checkPayload(type: string, p: string): void {
  * IM-26: a message's notification (validated by the request's schema, title and body bounded) as receivers' pushes
  * carry it, `{t: title, c: body}`, the shape of a pub/sub message's (PUB-4); undefined when there is none.
  */
-export function wireNotification(
-  nt: { title?: string | null | undefined; body?: string | null | undefined } | null | undefined,
-): PushedNotification | undefined {
+export function wireNotification(nt: PublishImRequest['nt']): PushedNotification | undefined {
   return nt ? { t: nt.title ?? null, c: nt.body ?? null } : undefined;
 }
