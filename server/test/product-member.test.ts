@@ -63,12 +63,12 @@ describe('product API: login by SMS code', () => {
     expect(again.ret.id).toBe(answer.ret.id);
   });
 
-  it('refuses a wrong code, and drops the code after five wrong guesses', async () => {
+  it('refuses a wrong code, and uses the code up after five attempts', async () => {
     const p = await startProductServer();
     await p.call('member/send_code', { phone: PHONE });
     const right = p.sms.lastCode(PHONE) ?? '';
     const wrong = right === '000000' ? '111111' : '000000';
-    for (let i = 0; i < MEMBER_LIMITS.maxCodeFailures; i++) {
+    for (let i = 0; i < MEMBER_LIMITS.maxCodeAttempts; i++) {
       expect(await p.call('member/login', { phone: PHONE, code: wrong, agree: true })).toMatchObject({
         err: 'incorrect verification code',
         code: 'code_wrong',
@@ -77,6 +77,65 @@ describe('product API: login by SMS code', () => {
     expect(await p.call('member/login', { phone: PHONE, code: right, agree: true })).toMatchObject({
       code: 'code_wrong',
     });
+  });
+
+  it('MEM-1: a used-up code does not lift the 60 s resend limit', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const wrong = p.sms.lastCode(PHONE) === '000000' ? '111111' : '000000';
+    for (let i = 0; i < MEMBER_LIMITS.maxCodeAttempts; i++) {
+      await p.call('member/login', { phone: PHONE, code: wrong, agree: true });
+    }
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ code: 'too_frequent' });
+    p.advance(MEMBER_LIMITS.resendMs);
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ ret: true });
+    expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true })).toMatchObject({
+      ret: { token: expect.any(String) },
+    });
+  });
+
+  it('MEM-1: guesses sent at once share the five attempts', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const right = p.sms.lastCode(PHONE) ?? '';
+    const wrongs = Array.from({ length: 30 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const answers = await Promise.all(
+      wrongs.map((code) => p.call('member/login', { phone: PHONE, code, agree: true })),
+    );
+    expect(answers.every((answer) => answer.code === 'code_wrong')).toBe(true);
+    expect(await p.call('member/login', { phone: PHONE, code: right, agree: true })).toMatchObject({
+      code: 'code_wrong',
+    });
+  });
+
+  it('MEM-2: a phone gets at most ten codes a day, counted from the first', async () => {
+    const p = await startProductServer();
+    for (let i = 0; i < MEMBER_LIMITS.maxCodesPerWindow; i++) {
+      expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ ret: true });
+      p.advance(MEMBER_LIMITS.resendMs);
+    }
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({
+      err: 'do not operate frequently',
+      code: 'too_frequent',
+    });
+    // Another phone has its own quota.
+    expect(await p.call('member/send_code', { phone: '13900139000' })).toMatchObject({ ret: true });
+    p.advance(MEMBER_LIMITS.codeWindowMs - MEMBER_LIMITS.maxCodesPerWindow * MEMBER_LIMITS.resendMs - 1);
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ code: 'too_frequent' });
+    p.advance(1);
+    expect(await p.call('member/send_code', { phone: PHONE })).toMatchObject({ ret: true });
+    expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true })).toMatchObject({
+      ret: { token: expect.any(String) },
+    });
+  });
+
+  it('MEM-1: two logins with the right code at once: one gets in', async () => {
+    const p = await startProductServer();
+    await p.call('member/send_code', { phone: PHONE });
+    const code = p.sms.lastCode(PHONE);
+    const answers = await Promise.all([1, 2].map(() => p.call('member/login', { phone: PHONE, code, agree: true })));
+    expect(answers.filter((answer) => answer.ret !== undefined)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.code === 'code_wrong')).toHaveLength(1);
   });
 
   it('refuses an expired code', async () => {

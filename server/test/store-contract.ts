@@ -7,6 +7,7 @@ import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
+import { describeMemberStoreContract } from './store-contract-members.js';
 import { describePubsubMessageStoreContract } from './store-contract-pubsub-messages.js';
 import { describePubsubSessionStoreContract } from './store-contract-pubsub.js';
 
@@ -92,6 +93,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
 
     describeImStoreContract(fresh);
     describeCsStoreContract(fresh);
+    describeMemberStoreContract(fresh);
     describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 

@@ -40,10 +40,20 @@ export type MemberResult<T> = { ok: true; value: T } | { ok: false; failure: Mem
 export const MEMBER_LIMITS = {
   /** A second code for the same phone within this time is refused ("do not operate frequently"). */
   resendMs: 60_000,
+  /**
+   * A phone gets at most {@link MEMBER_LIMITS.maxCodesPerWindow} codes in this long, counted from the first; more
+   * are refused ("do not operate frequently"). With {@link MEMBER_LIMITS.maxCodeAttempts} this bounds the guesses at
+   * one phone's codes to 50 a day, and the texts a phone can be sent.
+   */
+  codeWindowMs: 86_400_000,
+  maxCodesPerWindow: 10,
   /** A code is good for this long. */
   codeTtlMs: 300_000,
-  /** After this many wrong guesses the code is dropped, so that six digits cannot be walked. */
-  maxCodeFailures: 5,
+  /**
+   * A code takes this many login attempts, right or wrong, even sent in parallel; then it is used up until the next
+   * send, which the resend limit still spaces.
+   */
+  maxCodeAttempts: 5,
   /** A login token lasts this long. */
   tokenTtlMs: 30 * 86_400_000,
   /** Verification codes have 6 digits (spec §9 default code length). */
@@ -103,6 +113,12 @@ function phoneKey(phone: unknown, quhao: unknown): string | undefined {
   return INTERNATIONAL.test(phone) ? `+${country} ${phone}` : undefined;
 }
 
+const CODE_QUOTA = {
+  resendMs: MEMBER_LIMITS.resendMs,
+  windowMs: MEMBER_LIMITS.codeWindowMs,
+  maxSends: MEMBER_LIMITS.maxCodesPerWindow,
+};
+
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
 /** A nickname as stored: trimmed, 1 to {@link MEMBER_LIMITS.nicknameMaxLength} characters, no control characters. */
@@ -149,10 +165,8 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     async sendCode({ phone, quhao }) {
       const key = phoneKey(phone, quhao);
       if (key === undefined) return fail('bad_phone');
-      const pending = await members.code(key);
-      if (pending && now() - pending.sentAt < MEMBER_LIMITS.resendMs) return fail('too_frequent');
       const code = makeCode();
-      await members.putCode({ phone: key, code, sentAt: now(), failures: 0 });
+      if (!(await members.putCode({ phone: key, code, now: now(), quota: CODE_QUOTA }))) return fail('too_frequent');
       await sms.send({ phone: key, code });
       return { ok: true, value: undefined };
     },
@@ -162,14 +176,13 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       const key = phoneKey(phone, quhao);
       if (key === undefined) return fail('bad_phone');
       if (typeof code !== 'string' || !/^\d{6}$/.test(code)) return fail('bad_code');
-      const pending = await members.code(key);
-      if (!pending || now() - pending.sentAt > MEMBER_LIMITS.codeTtlMs) return fail('code_wrong');
-      if (pending.code !== code) {
-        if (pending.failures + 1 >= MEMBER_LIMITS.maxCodeFailures) await members.deleteCode(key);
-        else await members.addCodeFailure(key);
+      // The attempt is counted before the code is compared, so that guesses sent at once share the five.
+      const pending = await members.attemptCode(key, MEMBER_LIMITS.maxCodeAttempts);
+      if (!pending || now() - pending.sentAt > MEMBER_LIMITS.codeTtlMs || pending.code !== code) {
         return fail('code_wrong');
       }
-      await members.deleteCode(key);
+      // Two logins with the right code at once: one of them uses it.
+      if (!(await members.consumeCode(key, code))) return fail('code_wrong');
       const member = await findOrCreate(key);
       const token = randomBytes(24).toString('base64url');
       await members.addToken({ token, memberId: member.id, expiresAt: now() + MEMBER_LIMITS.tokenTtlMs });

@@ -27,7 +27,7 @@ export type { CsAgentRecord, CsConversationRecord, CsConversationTouch, CsSessio
 export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-messages.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
-export type { MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
+export type { MemberCodeQuota, MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
 export type { PresenceSubscriptionStore } from './presence-subscriptions.js';
 export type { PubsubStore, StoredPubsubMessage } from './pubsub.js';
 export type {

@@ -14,13 +14,20 @@ export interface MemberRecord {
   usernameChangedAt: number | null;
 }
 
-/** An SMS code waiting to be used. */
+/** A phone's SMS code, as {@link MemberStore.attemptCode} hands it out. */
 export interface MemberCodeRecord {
-  phone: string;
+  /** The code; empty once it was used to log in. */
   code: string;
   sentAt: number;
-  /** Wrong guesses so far. */
-  failures: number;
+}
+
+/** How often a phone may be sent a code: all of it checked in the one statement that stores the code. */
+export interface MemberCodeQuota {
+  /** No new code until this long after the last one. */
+  resendMs: number;
+  /** At most `maxSends` codes in a window of this long, which starts at its first send. */
+  windowMs: number;
+  maxSends: number;
 }
 
 /** Members, their login tokens and pending SMS codes. */
@@ -39,14 +46,18 @@ export interface MemberStore {
   byToken(token: string, now: number): Promise<MemberRecord | undefined>;
   /** Removes a token (logout). */
   deleteToken(token: string): Promise<void>;
-  /** The pending code of a phone number. */
-  code(phone: string): Promise<MemberCodeRecord | undefined>;
-  /** Stores a new pending code, replacing any earlier one. */
-  putCode(record: MemberCodeRecord): Promise<void>;
-  /** Counts one wrong guess. */
-  addCodeFailure(phone: string): Promise<void>;
-  /** Removes the pending code of a phone number. */
-  deleteCode(phone: string): Promise<void>;
+  /**
+   * Stores a new code for a phone, replacing its earlier one and resetting its attempts, unless `quota` refuses:
+   * false then. One statement, so that parallel sends for one phone cannot both pass.
+   */
+  putCode(params: { phone: string; code: string; now: number; quota: MemberCodeQuota }): Promise<boolean>;
+  /**
+   * Counts one attempt at a phone's code and returns the code, unless it has had `maxAttempts` already (or there is
+   * none): undefined then. Atomic, so parallel guesses get no more than `maxAttempts` between them.
+   */
+  attemptCode(phone: string, maxAttempts: number): Promise<MemberCodeRecord | undefined>;
+  /** Uses a phone's code up if it is still `code`: true for the one caller that did. */
+  consumeCode(phone: string, code: string): Promise<boolean>;
 }
 
 /** Tables of `0005_members`, typed here so that the shared schema file stays untouched by this feature; a type
@@ -62,7 +73,15 @@ type MembersTables = {
     username_changed_at: number | null;
   };
   member_tokens: { token: string; member_id: string; expires_at: number };
-  member_codes: { phone: string; code: string; sent_at: number; failures: number };
+  /** `failures` counts attempts, right or wrong (the name predates that). */
+  member_codes: {
+    phone: string;
+    code: string;
+    sent_at: number;
+    failures: number;
+    window_start: number;
+    window_sends: number;
+  };
 };
 
 type MemberRow = MembersTables['members'];
@@ -128,26 +147,60 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
     async deleteToken(token) {
       await db.deleteFrom('member_tokens').where('token', '=', token).execute();
     },
-    async code(phone) {
-      const row = await db.selectFrom('member_codes').selectAll().where('phone', '=', phone).executeTakeFirst();
-      return row && { phone: row.phone, code: row.code, sentAt: Number(row.sent_at), failures: Number(row.failures) };
-    },
-    async putCode({ phone, code, sentAt, failures }) {
-      await db
+    async putCode({ phone, code, now, quota }) {
+      const windowOver = now - quota.windowMs;
+      const result = await db
         .insertInto('member_codes')
-        .values({ phone, code, sent_at: sentAt, failures })
-        .onConflict((oc) => oc.column('phone').doUpdateSet({ code, sent_at: sentAt, failures }))
-        .execute();
+        .values({ phone, code, sent_at: now, failures: 0, window_start: now, window_sends: 1 })
+        .onConflict((oc) =>
+          oc
+            .column('phone')
+            .doUpdateSet((eb) => {
+              const newWindow = eb('member_codes.window_start', '<=', windowOver);
+              return {
+                code,
+                sent_at: now,
+                failures: 0,
+                window_start: eb.case().when(newWindow).then(now).else(eb.ref('member_codes.window_start')).end(),
+                window_sends: eb
+                  .case()
+                  .when(newWindow)
+                  .then(1)
+                  .else(eb('member_codes.window_sends', '+', 1))
+                  .end(),
+              };
+            })
+            .where((eb) =>
+              eb.and([
+                eb('member_codes.sent_at', '<=', now - quota.resendMs),
+                eb.or([
+                  eb('member_codes.window_start', '<=', windowOver),
+                  eb('member_codes.window_sends', '<', quota.maxSends),
+                ]),
+              ]),
+            ),
+        )
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async addCodeFailure(phone) {
-      await db
+    async attemptCode(phone, maxAttempts) {
+      const row = await db
         .updateTable('member_codes')
         .set((eb) => ({ failures: eb('failures', '+', 1) }))
         .where('phone', '=', phone)
-        .execute();
+        .where('failures', '<', maxAttempts)
+        .returning(['code', 'sent_at'])
+        .executeTakeFirst();
+      return row && { code: row.code, sentAt: Number(row.sent_at) };
     },
-    async deleteCode(phone) {
-      await db.deleteFrom('member_codes').where('phone', '=', phone).execute();
+    async consumeCode(phone, code) {
+      const result = await db
+        .updateTable('member_codes')
+        .set({ code: '' })
+        .where('phone', '=', phone)
+        .where('code', '=', code)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
   };
 }

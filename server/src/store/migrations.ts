@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { csMigration } from './cs-migration.js';
 import { dedupeOrderMigration } from './dedupe-order-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
+import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -165,6 +166,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_pubsub_messages_by_time': pubsubTimeMigration,
   '0010_dedupe_by_message_id': dedupeOrderMigration,
   '0011_store_marks': storeMarksMigration,
+  '0012_member_code_quota': memberCodeQuotaMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

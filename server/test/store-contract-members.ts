@@ -1,0 +1,51 @@
+/**
+ * The store contract for product members' SMS codes; registered by `describeStoreContract` so that it runs on SQLite
+ * and on PostgreSQL alike.
+ */
+import { expect, it } from 'vitest';
+import type { MemberCodeQuota, Store } from '../src/store/index.js';
+
+/** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
+export function describeMemberStoreContract(fresh: () => Promise<{ store: Store }>): void {
+  const quota: MemberCodeQuota = { resendMs: 60, windowMs: 1_000, maxSends: 3 };
+
+  it('MEM-2: putCode keeps the resend gap and the quota per window, in one statement', async () => {
+    const { store } = await fresh();
+    const put = (code: string, now: number, phone = 'p1') => store.members.putCode({ phone, code, now, quota });
+    expect(await put('111111', 100)).toBe(true);
+    expect(await put('222222', 159)).toBe(false);
+    expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '111111', sentAt: 100 });
+    expect(await put('333333', 160)).toBe(true);
+    expect(await put('444444', 220)).toBe(true);
+    // The window began at 100 and has had its three sends.
+    expect(await put('555555', 1_099)).toBe(false);
+    expect(await put('555555', 1_099, 'p2')).toBe(true);
+    expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '444444', sentAt: 220 });
+    expect(await put('666666', 1_100)).toBe(true);
+    expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '666666', sentAt: 1_100 });
+    // Parallel sends after the gap: one of them is stored.
+    const parallel = await Promise.all(['7', '8', '9', '0'].map((d) => put(d.repeat(6), 1_200)));
+    expect(parallel.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('MEM-1: attemptCode hands out a code as many times as allowed, even to parallel callers', async () => {
+    const { store } = await fresh();
+    expect(await store.members.attemptCode('p1', 5)).toBeUndefined();
+    await store.members.putCode({ phone: 'p1', code: '123456', now: 100, quota });
+    const attempts = await Promise.all(Array.from({ length: 12 }, () => store.members.attemptCode('p1', 5)));
+    expect(attempts.filter((a) => a !== undefined)).toHaveLength(5);
+    expect(await store.members.attemptCode('p1', 5)).toBeUndefined();
+    // A new code brings new attempts.
+    await store.members.putCode({ phone: 'p1', code: '654321', now: 200, quota });
+    expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '654321', sentAt: 200 });
+  });
+
+  it('MEM-1: consumeCode uses a code up once', async () => {
+    const { store } = await fresh();
+    await store.members.putCode({ phone: 'p1', code: '123456', now: 100, quota });
+    expect(await store.members.consumeCode('p1', '000000')).toBe(false);
+    const both = await Promise.all([1, 2].map(() => store.members.consumeCode('p1', '123456')));
+    expect(both.filter(Boolean)).toHaveLength(1);
+    expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '', sentAt: 100 });
+  });
+}
