@@ -61,6 +61,7 @@ export { Pubsub } from './modules/pubsub/pubsub.js';
 export type {
   Channel,
   ChannelPresenceEvent,
+  ChannelReadOptions,
   HereNowResult,
   HistoryMessage,
   HistoryResult,

@@ -10,6 +10,7 @@ import {
   rawUser,
   received,
   settle,
+  type RawUser,
 } from './pubsub-support.js';
 
 const bad = (content: string) => ({ code: 400, resultCode: 400, content });
@@ -101,6 +102,44 @@ describe('pub/sub on the server: validation and permissions', () => {
     expect(await publish(accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'w' }))).toMatchObject({ code: 200 });
     await eventually(() => received(alice, 'message').length === 1, 'private message delivered');
     expect(received(alice, 'message')[0]).toMatchObject({ n: 'vip', c: 'secret' });
+  });
+
+  it('PUB-15: history, presence watches and here-now of a private channel need read too', async () => {
+    const { url } = await startServer({ apps: [PRIVATE_APP] });
+    const [alice, mallory] = await Promise.all(
+      ['alice', 'mallory'].map((id) => rawUser(url, id, { appkey: PRIVATE_APP.appkey })),
+    );
+    const denied = { code: 401, resultCode: 401, content: MESSAGES.noPermission };
+    const write = accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'rw' });
+    expect(
+      await request(alice!.socket, 'subscribe', { channels: ['vip'], accessToken: write, presence: { enable: true } }),
+    ).toMatchObject({ code: 200 });
+    expect(await request(alice!.socket, 'publish', publishParams('vip', 'secret', { at: write }))).toMatchObject({
+      code: 200,
+    });
+    const reads = (socket: RawUser['socket'], accessToken?: string) => [
+      request(socket, 'historyMessages', { channel: 'vip', limit: 10, accessToken }),
+      request(socket, 'PUBSUB_PRESENCE_HERENOW', { channel: 'vip', limit: 10, accessToken }),
+      request(socket, 'PUBSUB_PRESENCE_SUBSCRIBE', { channel: 'vip', accessToken }),
+    ];
+    const refused = [undefined, accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'r' })];
+    refused.push(accessToken(PRIVATE_APP, { u: 'mallory', c: 'vip', p: 'w' }));
+    refused.push(accessToken(PRIVATE_APP, { u: 'mallory', c: 'other', p: 'r' }));
+    for (const token of refused)
+      expect(await Promise.all(reads(mallory!.socket, token))).toEqual([denied, denied, denied]);
+    // A token granting read lets Mallory read, as it lets her subscribe.
+    const [history, hereNow, watch] = await Promise.all(
+      reads(mallory!.socket, accessToken(PRIVATE_APP, { u: 'mallory', c: 'vip', p: 'r' })),
+    );
+    expect(history).toMatchObject({ code: 200, content: { messages: [{ content: 'secret' }] } });
+    expect(hereNow).toMatchObject({ code: 200, content: { amount: 1, members: [{ id: 'alice' }] } });
+    expect(watch).toMatchObject({ code: 200 });
+    // Alice subscribed with a token: her reads need none, as the reference client sends none.
+    expect(await Promise.all(reads(alice!.socket))).toEqual([
+      expect.objectContaining({ code: 200 }),
+      expect.objectContaining({ code: 200 }),
+      expect.objectContaining({ code: 200 }),
+    ]);
   });
 });
 

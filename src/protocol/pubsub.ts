@@ -158,9 +158,13 @@ export interface PublishAck {
   guid: string;
 }
 
-/** `historyMessages`: the newest `limit` messages of a channel, oldest first. */
+/**
+ * `historyMessages`: the newest `limit` messages of a channel, oldest first. `accessToken` (Parley's; the reference
+ * sends none) grants read on a private channel, as a subscribe's does (PUB-15).
+ */
 export const historyMessagesSchema = z.looseObject({
   channel: channelSchema,
+  accessToken: optionalToken,
   limit: z.optional(
     z.nullable(z.int({ error: MESSAGES.historyLimitInvalid }).check(z.gte(1, MESSAGES.historyLimitInvalid))),
   ),
@@ -175,12 +179,19 @@ export interface HistoryMessagesAck {
   messages: HistoryMessage[];
 }
 
-/** `PUBSUB_PRESENCE_SUBSCRIBE` and `PUBSUB_PRESENCE_UNSUBSCRIBE`. */
+/** `PUBSUB_PRESENCE_UNSUBSCRIBE`. */
 export const channelRefSchema = z.looseObject({ channel: channelSchema });
 
-/** `PUBSUB_PRESENCE_HERENOW`: `limit` defaults to 10; the server caps it at 300. */
+/** `PUBSUB_PRESENCE_SUBSCRIBE`; `accessToken` (Parley's) grants read on a private channel (PUB-15). */
+export const presenceSubscribeSchema = z.looseObject({ channel: channelSchema, accessToken: optionalToken });
+
+/**
+ * `PUBSUB_PRESENCE_HERENOW`: `limit` defaults to 10; the server caps it at 300. `accessToken` (Parley's) grants read
+ * on a private channel (PUB-15).
+ */
 export const hereNowSchema = z.looseObject({
   channel: channelSchema,
+  accessToken: optionalToken,
   limit: z.optional(
     z.nullable(z.int({ error: MESSAGES.membersLimitInvalid }).check(z.gte(1, MESSAGES.membersLimitInvalid))),
   ),

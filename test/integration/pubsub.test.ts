@@ -191,4 +191,38 @@ describe('pub/sub: SDK against the server', () => {
     await eventually(() => box.seen.length === 1);
     expect(box.seen[0]).toMatchObject({ channel: 'vip', content: 'with token' });
   });
+
+  it('PUB-15: history, here-now and presence watches of a private channel take a token granting read', async () => {
+    const { url } = await startServer({ apps: [PRIVATE_APP] });
+    const alice = await pubsubUser(url, 'alice', { appkey: PRIVATE_APP.appkey });
+    await alice.pubsub.subscribe({
+      channel: 'vip',
+      presence: { enable: true },
+      accessToken: accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'rw' }),
+      onMessage: () => undefined,
+    });
+    await alice.pubsub.publish({
+      channel: 'vip',
+      message: 'members only',
+      accessToken: accessToken(PRIVATE_APP, { u: 'alice', c: 'vip', p: 'w' }),
+    });
+    const bob = await pubsubUser(url, 'bob', { appkey: PRIVATE_APP.appkey });
+    const denied = { code: 401, content: 'No permission' };
+    await expect(bob.pubsub.history({ channel: 'vip' })).rejects.toMatchObject(denied);
+    await expect(bob.pubsub.hereNow({ channel: 'vip' })).rejects.toMatchObject(denied);
+    await expect(bob.pubsub.subscribePresence({ channel: 'vip', onPresence: () => undefined })).rejects.toMatchObject(
+      denied,
+    );
+    const read = accessToken(PRIVATE_APP, { u: 'bob', c: 'vip', p: 'r' });
+    expect((await bob.pubsub.history({ channel: 'vip', accessToken: read })).messages).toMatchObject([
+      { content: 'members only' },
+    ]);
+    expect(await bob.pubsub.hereNow({ channel: 'vip', accessToken: read })).toMatchObject({
+      amount: 1,
+      members: [{ id: 'alice' }],
+    });
+    await bob.pubsub.subscribePresence({ channel: 'vip', accessToken: read, onPresence: () => undefined });
+    // Alice's subscribe took her token: her reads need none.
+    expect((await alice.pubsub.history({ channel: 'vip' })).messages).toHaveLength(1);
+  });
 });

@@ -337,6 +337,10 @@ describe('pub/sub flows on the fake server', () => {
       tick(),
     ]);
     await Promise.all([pubsub.subscribePresence({ channel: 'c', onPresence: () => undefined }), tick()]);
+    await Promise.all([
+      pubsub.subscribePresence({ channel: 'd', accessToken: 'tok-d', onPresence: () => undefined }),
+      tick(),
+    ]);
     await Promise.all([pubsub.unsubscribe({ channel: 'b' }), tick()]);
     server.received.length = 0;
     server.forgetSessions();
@@ -347,7 +351,15 @@ describe('pub/sub flows on the fake server', () => {
       { channels: ['a'], resubscribe: true },
       { channels: ['c'], accessToken: 'tok', presence: { enable: true }, resubscribe: true },
     ]);
-    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE').map((r) => r.params)).toEqual([{ channel: 'c' }]);
+    // PUB-15: a watch goes with its own token, else with its channel's, since the subscribe may not be through yet.
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE').map((r) => r.params)).toEqual([
+      { channel: 'c', accessToken: 'tok' },
+      { channel: 'd', accessToken: 'tok-d' },
+    ]);
+    expect(server.requests('PUBSUB_PRESENCE_HERENOW').map((r) => r.params)).toEqual([
+      { channel: 'c', limit: 10, accessToken: 'tok' },
+      { channel: 'd', limit: 10, accessToken: 'tok-d' },
+    ]);
     server.push('message', wire('a', 'still here', 'g1'));
     expect(box.seen).toEqual([{ time: 1000, channel: 'a', content: 'still here' }]);
   });

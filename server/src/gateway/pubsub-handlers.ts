@@ -7,6 +7,7 @@ import {
   channelRefSchema,
   hereNowSchema,
   historyMessagesSchema,
+  presenceSubscribeSchema,
   publishSchema,
   pubsubAckSchema,
   subscribeSchema,
@@ -136,13 +137,13 @@ export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: Pub
   gateway.handle(CLIENT_EVENTS.historyMessages, {
     schema: historyMessagesSchema,
     permission: 'read',
-    handler: (ctx, params) => pubsub.history(ctx.app, params.channel, params.limit),
+    handler: (ctx, params) => pubsub.history(subscriberOf(ctx), params),
   });
   gateway.handle(CLIENT_EVENTS.presenceSubscribe, {
-    schema: channelRefSchema,
+    schema: presenceSubscribeSchema,
     permission: 'read',
     handler: async (ctx, params) => {
-      await pubsub.watchPresence(subscriberOf(ctx), params.channel);
+      await pubsub.watchPresence(subscriberOf(ctx), params);
       return null;
     },
   });
@@ -158,7 +159,7 @@ export function registerPubsubHandlers(gateway: Gateway, io: Server, pubsub: Pub
   gateway.handle(CLIENT_EVENTS.presenceHereNow, {
     schema: hereNowSchema,
     permission: 'read',
-    handler: (ctx, params) => pubsub.hereNow(ctx.app, params.channel, params.limit),
+    handler: (ctx, params) => pubsub.hereNow(subscriberOf(ctx), params),
   });
   gateway.notice(CLIENT_NOTICES.ack, {
     schema: pubsubAckSchema,

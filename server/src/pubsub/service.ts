@@ -52,6 +52,20 @@ export interface Subscriber {
   restore: boolean;
 }
 
+/**
+ * A read of a channel by a client. On a private channel (PUB-15) it needs `accessToken` granting read, unless the
+ * client's session already subscribes to or watches the channel, which took such a token.
+ */
+export interface ChannelRead {
+  channel: string;
+  accessToken?: string | null | undefined;
+}
+
+/** A bounded read of a channel: history or here-now. */
+export interface ChannelQuery extends ChannelRead {
+  limit?: number | null | undefined;
+}
+
 /** A publish, from a client or (trusted, no access token needed) from an app server. */
 export interface PublishInput {
   app: AppConfig;
@@ -96,14 +110,14 @@ export interface PubsubService {
    * `PS_REDELIVERED`, even when there was nothing to push or the store failed. Never rejects: failures are logged.
    */
   redeliver(subscriber: Subscriber, channels?: readonly string[]): Promise<void>;
-  /** PUB-11: the newest `limit` messages of a channel, oldest first. */
-  history(app: AppConfig, channel: string, limit: number | null | undefined): Promise<HistoryMessagesAck>;
-  /** PUB-13: watch a channel's presence events. */
-  watchPresence(subscriber: Subscriber, channel: string): Promise<void>;
+  /** PUB-11: the newest `limit` messages of a channel, oldest first; a private channel needs read (PUB-15). */
+  history(subscriber: Subscriber, request: ChannelQuery): Promise<HistoryMessagesAck>;
+  /** PUB-13: watch a channel's presence events; a private channel needs read (PUB-15). */
+  watchPresence(subscriber: Subscriber, request: ChannelRead): Promise<void>;
   /** PUB-13: stop watching. */
   unwatchPresence(subscriber: Subscriber, channel: string): Promise<void>;
-  /** PUB-14: the channel's members, newest first. */
-  hereNow(app: AppConfig, channel: string, limit: number | null | undefined): Promise<HereNowAck>;
+  /** PUB-14: the channel's members, newest first; a private channel needs read (PUB-15). */
+  hereNow(subscriber: Subscriber, request: ChannelQuery): Promise<HereNowAck>;
   /** A node stopped without cleanup: its presence members time out and its sessions count as disconnected. */
   nodeGone(nodeId: string): Promise<void>;
   /** Waits for background work and writes the acks still gathering; call before the store closes. */
@@ -224,6 +238,14 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     return { time, guid };
   };
 
+  /** PUB-15: refuses a read of a private channel without a token granting it or a subscription that had one. */
+  const mayRead = (s: Subscriber, channel: string, token: string | null | undefined): void => {
+    const granted =
+      subscriptions.holds(s, channel) ||
+      channelAccessAllowed({ app: s.app, userId: s.userId, token, channels: [channel], need: 'r', now: now() });
+    if (!granted) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+  };
+
   return {
     async start() {
       if (deps.soleNode) await deps.sessions.release({ now: now() });
@@ -292,25 +314,28 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
       return track('pub/sub redelivery', marked);
     },
 
-    async history(app, channel, limit) {
+    async history(s, { channel, limit, accessToken }) {
+      mayRead(s, channel, accessToken);
       const { maxMessages, maxAgeMs } = deps.history;
       const wanted = Math.min(limit ?? PUBSUB_LIMITS.historyDefaultLimit, PUBSUB_LIMITS.historyMaxLimit, maxMessages);
       if (wanted <= 0) return { messages: [] };
       const since = maxAgeMs > 0 ? now() - maxAgeMs : 0;
-      return { messages: await store.history({ appkey: app.appkey, channel, limit: wanted, since }) };
+      return { messages: await store.history({ appkey: s.app.appkey, channel, limit: wanted, since }) };
     },
 
-    watchPresence(s, channel) {
-      return subscriptions.watch(s, channel);
+    async watchPresence(s, { channel, accessToken }) {
+      mayRead(s, channel, accessToken);
+      await subscriptions.watch(s, channel);
     },
 
     unwatchPresence(s, channel) {
       return subscriptions.unwatch(s, channel);
     },
 
-    hereNow(app, channel, limit) {
+    async hereNow(s, { channel, limit, accessToken }) {
+      mayRead(s, channel, accessToken);
       const wanted = Math.min(limit ?? LIMITS.presenceMembersDefault, LIMITS.presenceMembersMax);
-      return deps.presence.hereNow(app.appkey, channel, wanted);
+      return deps.presence.hereNow(s.app.appkey, channel, wanted);
     },
 
     nodeGone(nodeId) {

@@ -173,6 +173,12 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       if (session.stored) await serially(session, () => store.unsubscribe({ sid: session.sid, channel }));
     },
 
+    /** Whether the connection's session subscribes to or watches `channel`: both took read on it (PUB-15). */
+    holds(s: Subscriber, channel: string): boolean {
+      const session = local.byConnection(s.connectionId);
+      return session?.sid === s.sid && (session.channels.has(channel) || session.watching.has(channel));
+    },
+
     /** PUB-13: watch a channel's presence. */
     async watch(s: Subscriber, channel: string) {
       const session = sessionOf(s);

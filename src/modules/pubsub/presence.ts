@@ -9,13 +9,21 @@ export class ChannelPresence {
   readonly channel: string;
   readonly membersLimit: number;
   readonly onPresence: (event: ChannelPresenceEvent) => void;
+  /** The token the watch was asked with, re-sent when it is restored. */
+  readonly accessToken: string | undefined;
   #members: PresenceMember[] = [];
   #amount = 0;
 
-  constructor(params: { channel: string; membersLimit: number; onPresence: (event: ChannelPresenceEvent) => void }) {
+  constructor(params: {
+    channel: string;
+    membersLimit: number;
+    onPresence: (event: ChannelPresenceEvent) => void;
+    accessToken?: string | undefined;
+  }) {
     this.channel = params.channel;
     this.membersLimit = params.membersLimit;
     this.onPresence = params.onPresence;
+    this.accessToken = params.accessToken;
   }
 
   /** Replaces what is known with a here-now answer. */

@@ -23,6 +23,7 @@ import { ChannelPresence, toMember } from './presence.js';
 import { RecentIds } from '../../core/recent-ids.js';
 import type {
   Channel,
+  ChannelReadOptions,
   HereNowResult,
   HistoryResult,
   PublishOptions,
@@ -150,7 +151,12 @@ export class Pubsub {
     const channel = validateChannel(options?.channel);
     const membersLimit = validateMembersLimit(options.membersLimit);
     if (typeof options.onPresence !== 'function') throw ParleyError.badRequest('onPresenceRequired');
-    const watch = new ChannelPresence({ channel, membersLimit, onPresence: options.onPresence });
+    const watch = new ChannelPresence({
+      channel,
+      membersLimit,
+      onPresence: options.onPresence,
+      accessToken: options.accessToken,
+    });
     const previous = this.#presence.get(channel);
     this.#presence.set(channel, watch);
     try {
@@ -176,22 +182,28 @@ export class Pubsub {
     if (this.#presence.get(channel) === watch) this.#presence.delete(channel);
   }
 
-  /** The channel's presence members now (PUB-14): the amount and up to `limit` members (default 10, max 300). */
-  async hereNow(options: { channel: Channel; limit?: number }): Promise<HereNowResult> {
+  /**
+   * The channel's presence members now (PUB-14): the amount and up to `limit` members (default 10, max 300). A
+   * private channel needs `accessToken` granting read, unless this client subscribes to or watches it (PUB-15).
+   */
+  async hereNow(options: ChannelReadOptions & { limit?: number }): Promise<HereNowResult> {
     this.#ready();
     const channel = validateChannel(options?.channel);
     const limit = validateMembersLimit(options.limit);
-    return this.#hereNow(channel, limit);
+    return this.#hereNow(channel, limit, options.accessToken);
   }
 
-  /** The newest `limit` messages of a channel, oldest first (PUB-11); the server keeps a bounded history. */
-  async history(options: { channel: Channel; limit?: number }): Promise<HistoryResult> {
+  /**
+   * The newest `limit` messages of a channel, oldest first (PUB-11); the server keeps a bounded history. A private
+   * channel needs `accessToken` granting read, unless this client subscribes to or watches it (PUB-15).
+   */
+  async history(options: ChannelReadOptions & { limit?: number }): Promise<HistoryResult> {
     this.#ready();
     const channel = validateChannel(options?.channel);
     const limit = validateHistoryLimit(options.limit);
     const ack = await this.#connection.requests.send({
       event: CLIENT_EVENTS.historyMessages,
-      params: { channel, limit },
+      params: { channel, limit, accessToken: options.accessToken },
       kind: 'query',
       permission: 'read',
     });
@@ -230,20 +242,22 @@ export class Pubsub {
   }
 
   async #watch(watch: ChannelPresence): Promise<void> {
+    // After an expired reconnect the channel's subscribe may not be through yet: its token stands in.
+    const accessToken = watch.accessToken ?? this.#subscriptions.get(watch.channel)?.accessToken;
     await this.#connection.requests.send({
       event: CLIENT_EVENTS.presenceSubscribe,
-      params: { channel: watch.channel },
+      params: { channel: watch.channel, accessToken },
       permission: 'read',
     });
     // After the subscribe, so that no event falls between the snapshot and the first push.
-    const now = await this.#hereNow(watch.channel, watch.membersLimit);
+    const now = await this.#hereNow(watch.channel, watch.membersLimit, accessToken);
     if (this.#presence.get(watch.channel) === watch) watch.reset(now.members, now.amount);
   }
 
-  async #hereNow(channel: string, limit: number): Promise<HereNowResult> {
+  async #hereNow(channel: string, limit: number, accessToken: string | undefined): Promise<HereNowResult> {
     const ack = await this.#connection.requests.send({
       event: CLIENT_EVENTS.presenceHereNow,
-      params: { channel, limit },
+      params: { channel, limit, accessToken },
       kind: 'query',
       permission: 'read',
     });

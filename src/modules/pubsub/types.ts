@@ -50,9 +50,18 @@ export interface SubscribeOptions {
   onMessage: (message: PubsubMessage) => void;
 }
 
-/** Options of `pubsub.subscribePresence()`. */
-export interface SubscribePresenceOptions {
+/** Options of a read of one channel: `pubsub.history()`, `pubsub.hereNow()` and `pubsub.subscribePresence()`. */
+export interface ChannelReadOptions {
   channel: Channel;
+  /**
+   * For private channels: a token from your app server granting read on the channel. Not needed for a channel this
+   * client subscribes to or watches, whose token was checked then.
+   */
+  accessToken?: string;
+}
+
+/** Options of `pubsub.subscribePresence()`. */
+export interface SubscribePresenceOptions extends ChannelReadOptions {
   /** How many members each event carries. @default 10, at most 300 */
   membersLimit?: number;
   /** Called with every presence change of the channel. */
