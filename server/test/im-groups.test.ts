@@ -151,6 +151,33 @@ describe('IM: groups', () => {
     expect(await post(token({ u: 'mallory', g: ['g2'], e: future }))).toEqual(refused);
     expect(await post(token({ u: 'mallory', g: ['g1'], e: future }))).toMatchObject({ code: 200 });
   });
+
+  it('PRES-6: in an app that requires access tokens, group presence is for the group members', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP, TOKEN_APP] });
+    const alice = await login(url, 'alice', { appkey: TOKEN_APP.appkey });
+    const mallory = await login(url, 'mallory', { appkey: TOKEN_APP.appkey });
+    const anonymous = await login(url, '', { appkey: TOKEN_APP.appkey, userId: null, a: true });
+    const joined = signToken(TOKEN_APP.secretKey, { u: 'alice', g: ['g1'], e: Date.now() + 60_000 });
+    expect(await request(alice, 'subscribeGroups', { groupIds: ['g1'], at: joined })).toMatchObject({ code: 200 });
+    const refused = { code: 401, resultCode: 401, content: MESSAGES.noPermission };
+    const looks = (socket: typeof alice) => [
+      request(socket, 'imGroupHereNow', { groupId: 'g1' }),
+      request(socket, 'imGroupOnlineCount', { groupId: 'g1' }),
+      request(socket, 'subscribeGroupPresence', { groupIds: ['g1'] }),
+    ];
+    expect(await Promise.all(looks(mallory))).toEqual([refused, refused, refused]);
+    expect(await Promise.all(looks(anonymous))).toEqual([refused, refused, refused]);
+    // One group of a list that is not the user's refuses the whole subscribe.
+    expect(await request(alice, 'subscribeGroupPresence', { groupIds: ['g1', 'g2'] })).toEqual(refused);
+    expect(await Promise.all(looks(alice))).toEqual([
+      expect.objectContaining({ code: 200, content: [{ userId: 'alice', userData: expect.any(String) }] }),
+      expect.objectContaining({ code: 200, content: { count: 1 } }),
+      expect.objectContaining({ code: 200 }),
+    ]);
+    // An open app's groups stay open, as in the reference.
+    const bob = await login(url, 'bob');
+    expect(await request(bob, 'imGroupOnlineCount', { groupId: 'g1' })).toMatchObject({ code: 200 });
+  });
 });
 
 function groupPost(): Record<string, unknown> {

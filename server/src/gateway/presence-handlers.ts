@@ -33,7 +33,9 @@ export function registerPresenceHandlers(gateway: Gateway, presence: PresenceSer
     schema: groupIdsSchema,
     permission: 'write',
     handler: async (ctx, params) => {
-      await presence.subscribeGroups(actorOf(ctx), params.groupIds.map(String));
+      const groupIds = params.groupIds.map(String);
+      await presence.assertMayWatch(ctx.app, ctx.userId, groupIds);
+      await presence.subscribeGroups(actorOf(ctx), groupIds);
       return null;
     },
   });
@@ -53,11 +55,17 @@ export function registerPresenceHandlers(gateway: Gateway, presence: PresenceSer
   gateway.handle(CLIENT_EVENTS.imGroupHereNow, {
     schema: groupRefSchema,
     permission: 'read',
-    handler: (ctx, params) => presence.groupHereNow(ctx.app.appkey, params.groupId),
+    handler: async (ctx, params) => {
+      await presence.assertMayWatch(ctx.app, ctx.userId, [params.groupId]);
+      return presence.groupHereNow(ctx.app.appkey, params.groupId);
+    },
   });
   gateway.handle(CLIENT_EVENTS.imGroupOnlineCount, {
     schema: groupRefSchema,
     permission: 'read',
-    handler: async (ctx, params) => ({ count: await presence.groupOnlineCount(ctx.app.appkey, params.groupId) }),
+    handler: async (ctx, params) => {
+      await presence.assertMayWatch(ctx.app, ctx.userId, [params.groupId]);
+      return { count: await presence.groupOnlineCount(ctx.app.appkey, params.groupId) };
+    },
   });
 }

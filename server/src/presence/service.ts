@@ -1,6 +1,15 @@
+import type { AppConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import { userDataJson, type Actor, type Pusher } from '../push.js';
-import { SERVER_PUSHES, type WireHereNowUser, type WirePresenceBody, type WirePresenceEvent } from '../protocol.js';
+import {
+  CODES,
+  MESSAGES,
+  SERVER_PUSHES,
+  type WireHereNowUser,
+  type WirePresenceBody,
+  type WirePresenceEvent,
+} from '../protocol.js';
 import type { GroupStore, PresenceSubscriptionStore, UserStore } from '../store/index.js';
 import type { PresenceRegistry } from './registry.js';
 
@@ -23,6 +32,11 @@ export interface PresenceService {
   subscribeGroups(actor: Actor, groupIds: readonly string[]): Promise<void>;
   /** `unsubscribeGroupPresence`. */
   unsubscribeGroup(actor: Actor, groupId: string): Promise<void>;
+  /**
+   * PRES-6: refuses (401) a look into groups the user is not a member of, when the app requires access tokens: its
+   * groups are private, so their presence is for members. Open apps, and members, pass.
+   */
+  assertMayWatch(app: AppConfig, userId: string | null, groupIds: readonly string[]): Promise<void>;
   /** `imHereNow`: those of `userIds` online, with their data. */
   hereNow(appkey: string, userIds: readonly string[]): Promise<WireHereNowUser[]>;
   /** `imGroupHereNow`: the online members of a group, with their data. */
@@ -138,6 +152,12 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
     },
     async unsubscribeGroup(actor, groupId) {
       await subscriptions.unsubscribeGroup({ appkey: actor.app.appkey, subscriberId: actor.userId, groupId });
+    },
+    async assertMayWatch(app, userId, groupIds) {
+      if (!app.requireAccessToken) return;
+      const member = async (groupId: string) => userId !== null && groups.isMember(app.appkey, groupId, userId);
+      const all = await Promise.all(groupIds.map(member));
+      if (!all.every(Boolean)) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
     },
     async hereNow(appkey, userIds) {
       return withData(appkey, await registry.online(appkey, userIds));
