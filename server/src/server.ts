@@ -12,7 +12,7 @@ import { registerPing } from './gateway/ping.js';
 import { registerPresenceHandlers } from './gateway/presence-handlers.js';
 import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
 import { createRedisConnection, reconnectClients } from './gateway/redis-adapter.js';
-import { createCsServices } from './cs/index.js';
+import { createCsServices, tokenAgentPolicy } from './cs/index.js';
 import { createConversationService } from './im/conversations.js';
 import { createGroupService } from './im/groups.js';
 import { createMessageService } from './im/messages.js';
@@ -23,6 +23,7 @@ import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
+import { productAgentPolicy } from './api/product/cs.js';
 import { registerProductApi } from './api/product/index.js';
 import type { SmsProvider } from './members/sms.js';
 import { MemoryChannelPresence } from './pubsub/presence.js';
@@ -123,7 +124,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     now,
   });
   const users = createUserDirectory({ users: store.users, now });
-  const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now });
+  const agentPolicy = productAgentPolicy({
+    productAppkey: config.productAppkey,
+    cs: config.cs,
+    members: store.members,
+    fallback: tokenAgentPolicy(now),
+  });
+  const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now, agentPolicy });
   const messages = createMessageService({
     messages: store.messages,
     groups,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol.js';
-import { request, startServer } from './helpers.js';
+import { OPEN_APP, request, startServer } from './helpers.js';
+import { PRIVATE_APP } from './pubsub-support.js';
+import { signToken } from '../src/auth/token.js';
 import { collect, content, login, settled } from './im-support.js';
 import {
   accept,
@@ -310,5 +312,24 @@ describe('CS: sessions', () => {
     await customerSays(carol, 'team1', 'three');
     await settled(bob);
     expect(bobGot).toHaveLength(2);
+  });
+
+  it('CS-15: in an app that requires access tokens, going online needs a token naming the team', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP, PRIVATE_APP] });
+    const alice = await login(url, 'alice', { appkey: PRIVATE_APP.appkey });
+    const future = Date.now() + 60_000;
+    const token = (payload: Record<string, unknown>, secret = PRIVATE_APP.secretKey) => signToken(secret, payload);
+    const online = (at?: string) =>
+      request(alice, 'CS_ONLINE', { teamId: 'team1', teamData: '{}', agentData: '{"name":"Alice"}', at });
+    const refused = { code: 401, resultCode: 401, content: MESSAGES.noPermission };
+    expect(await online()).toEqual(refused);
+    expect(await online('garbage')).toEqual(refused);
+    expect(await online(token({ u: 'alice', t: 'team1', e: future }, 'wrong-secret'))).toEqual(refused);
+    expect(await online(token({ u: 'bob', t: 'team1', e: future }))).toEqual(refused);
+    expect(await online(token({ u: 'alice', t: ['team2'], e: future }))).toEqual(refused);
+    expect(await online(token({ u: 'alice', t: 'team1', e: Date.now() - 1 }))).toEqual(refused);
+    expect(await content(alice, 'CS_MY_TEAMS', {})).toEqual([]);
+    expect(await online(token({ u: 'alice', t: ['team2', 'team1'], e: future }))).toMatchObject({ code: 200 });
+    expect(await content(alice, 'CS_MY_TEAMS', {})).toEqual(['team1']);
   });
 });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_CS_AGENTS, loadConfig } from '../src/config.js';
 import { agentTeams, kefuLink } from '../src/api/product/cs.js';
 import type { MemberRecord } from '../src/store/index.js';
+import { MESSAGES } from '../src/protocol.js';
+import { SECURE_APP, request } from './helpers.js';
+import { login as connectAs } from './im-support.js';
 import { PHONE, startProductServer } from './product-support.js';
 
 const AGENT_PHONE = '13700137001';
@@ -41,6 +44,31 @@ describe('product API: customer service', () => {
     // A public profile says nothing about teams.
     const profile = await p.call('member/profile', { token: customer.ret.token, id: agent.ret.id });
     expect(profile.ret).toEqual({ id: agent.ret.id, username: agent.ret.username, img: '' });
+  });
+
+  it('CS-15: only the configured agents go online in the app team; other teams stay open', async () => {
+    const cs = { teamId: 'service', teamName: 'Support', agents: [AGENT_PHONE] };
+    const p = await startProductServer(undefined, { cs });
+    const messaging = async (phone: string) => {
+      const answer = await login(p, phone);
+      return connectAs(p.url, answer.ret.id as string, { appkey: SECURE_APP.appkey, otp: answer.otp });
+    };
+    const online = (socket: Awaited<ReturnType<typeof messaging>>, teamId: string) =>
+      request(socket, 'CS_ONLINE', { teamId, teamData: '{}', agentData: '{"name":"x"}' });
+    const customer = await messaging(PHONE);
+    expect(await online(customer, 'service')).toEqual({
+      code: 401,
+      resultCode: 401,
+      content: MESSAGES.noPermission,
+    });
+    // Not online, so not an agent: the team's customers stay out of reach.
+    expect(await request(customer, 'CS_AGENTS', { teamId: 'service' })).toMatchObject({ code: 200, content: [] });
+    expect(await request(customer, 'CS_CUSTOMER_STATUS', { teamId: 'service', customerId: 'x' })).toMatchObject({
+      code: 401,
+    });
+    expect(await online(customer, 'another-team')).toMatchObject({ code: 200 });
+    const agent = await messaging(AGENT_PHONE);
+    expect(await online(agent, 'service')).toMatchObject({ code: 200 });
   });
 });
 

@@ -107,6 +107,8 @@ export const csOnlineSchema = z.looseObject({
   teamId: wireIdSchema,
   teamData: jsonObjectString,
   agentData: jsonObjectString,
+  /** Parley's: in an app that requires access tokens, a token naming the team (CS-15); the reference sends none. */
+  at: z.optional(z.nullable(z.string())),
 });
 /** `CS_OFFLINE`, `CS_AGENTS`. */
 export const csTeamRefSchema = z.looseObject({ teamId: wireIdSchema });

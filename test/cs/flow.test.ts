@@ -127,6 +127,17 @@ describe('CS on the fake server: agent side', () => {
     return { ...setup, team: setup.im.csteam('team1') };
   }
 
+  it('CS-15: online carries the access token as at', async () => {
+    const { server, team } = await agent();
+    await team.online({ teamData: {}, agentData: { name: 'Alice' }, accessToken: 'tok' });
+    expect(server.requests('CS_ONLINE')[0]?.params).toEqual({
+      teamId: 'team1',
+      teamData: '{}',
+      agentData: '{"name":"Alice"}',
+      at: 'tok',
+    });
+  });
+
   it('IMC-15: online sends JSON data, loads the pending list, and keeps it current from pushes', async () => {
     const { im, server, team } = await agent();
     const updates = collect<ConversationList>((fn) => im.on('PENDING_CONVERSATIONS_UPDATED', fn));

@@ -3,12 +3,12 @@ import type { CsStore, MessageStore } from '../store/index.js';
 import { createCsConversationService, type CsConversationService } from './conversations.js';
 import { createLiveWatchers, type LiveWatchers } from './live.js';
 import { createCsSessionService, csTurns, type CsSessionService } from './sessions.js';
-import { createTeamService, type TeamService } from './teams.js';
+import { createTeamService, type AgentPolicy, type TeamService } from './teams.js';
 
 export type { CsConversationService } from './conversations.js';
 export type { LiveWatchers } from './live.js';
 export type { CsSessionService } from './sessions.js';
-export type { TeamService } from './teams.js';
+export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js';
 
 /** What the IM services hand over when a request has the scene `cs`. */
 export type CsForIm = Pick<CsSessionService, 'publish'> &
@@ -30,6 +30,8 @@ export function createCsServices(deps: {
   messages: MessageStore;
   pusher: Pusher;
   now: () => number;
+  /** Who may go online in which team (CS-15). @default tokens in apps that require them, else anyone */
+  agentPolicy?: AgentPolicy | undefined;
 }): CsServices {
   const teams = createTeamService(deps);
   const live = createLiveWatchers();

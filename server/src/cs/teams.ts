@@ -1,3 +1,4 @@
+import { verifyToken } from '../auth/token.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import { CODES, MESSAGES, SERVER_PUSHES, type WireCsAgent, type WireCsOnlineChanged } from '../protocol.js';
@@ -5,10 +6,35 @@ import type { Actor, Pusher } from '../push.js';
 import type { CsAgentRecord, CsStore } from '../store/index.js';
 import { isJsonObject } from './wire.js';
 
+/**
+ * CS-15: whether `actor` may go online in `teamId`, given the `at` of their `CS_ONLINE`. An app server's rule; see
+ * {@link tokenAgentPolicy} for the default.
+ */
+export type AgentPolicy = (actor: Actor, teamId: string, accessToken: string | null | undefined) => Promise<boolean>;
+
+/**
+ * The default agent rule (CS-15): anyone in an app without `requireAccessToken`, as in the reference; otherwise the
+ * holder of an unexpired token signed with the app's secret, `{u: userId, t: teamId | [teamIds], e: expiry ms}`,
+ * naming the team.
+ */
+export function tokenAgentPolicy(now: () => number): AgentPolicy {
+  return (actor, teamId, accessToken) => {
+    if (!actor.app.requireAccessToken) return Promise.resolve(true);
+    const verified = verifyToken(actor.app.secretKey, accessToken);
+    if (!verified.ok) return Promise.resolve(false);
+    const { u, t, e } = verified.payload;
+    const teams = (Array.isArray(t) ? t : [t]).map(String);
+    return Promise.resolve(u === actor.userId && typeof e === 'number' && e > now() && teams.includes(teamId));
+  };
+}
+
 /** Teams and their agents (CS-1, CS-2): going online and offline, who is online where. */
 export interface TeamService {
-  /** `CS_ONLINE`: joins the team (if not yet a member) and goes online with this data. */
-  online(actor: Actor, request: { teamId: string; teamData: string; agentData: string }): Promise<void>;
+  /** `CS_ONLINE`: joins the team (if not yet a member) and goes online with this data, if the policy lets them. */
+  online(
+    actor: Actor,
+    request: { teamId: string; teamData: string; agentData: string; at?: string | null | undefined },
+  ): Promise<void>;
   /** `CS_OFFLINE`: refused while the agent holds accepted customers in the team. */
   offline(actor: Actor, teamId: string): Promise<void>;
   /** `CS_MY_TEAMS`: the teams the actor is online in. */
@@ -22,8 +48,15 @@ export interface TeamService {
 }
 
 /** Creates the team service. */
-export function createTeamService(deps: { cs: CsStore; pusher: Pusher; now: () => number }): TeamService {
+export function createTeamService(deps: {
+  cs: CsStore;
+  pusher: Pusher;
+  now: () => number;
+  /** @default {@link tokenAgentPolicy} */
+  agentPolicy?: AgentPolicy | undefined;
+}): TeamService {
   const { cs, pusher } = deps;
+  const mayServe = deps.agentPolicy ?? tokenAgentPolicy(deps.now);
 
   /** CS-1: the agent's other devices follow (the reference keeps its team set current from this push). */
   const tellOtherDevices = (actor: Actor, payload: WireCsOnlineChanged) =>
@@ -36,11 +69,12 @@ export function createTeamService(deps: { cs: CsStore; pusher: Pusher; now: () =
     });
 
   return {
-    async online(actor, { teamId, teamData, agentData }) {
+    async online(actor, { teamId, teamData, agentData, at }) {
       assertIds([teamId]);
       if (!isJsonObject(teamData) || !isJsonObject(agentData)) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csDataNotObjects);
       }
+      if (!(await mayServe(actor, teamId, at))) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
       const appkey = actor.app.appkey;
       await cs.setOnline({ appkey, teamId, agentId: actor.userId, agentData, teamData, now: deps.now() });
       tellOtherDevices(actor, { teamId, online: true });

@@ -66,15 +66,27 @@ export class CsTeam {
     return (await this.#deps.agent.teams()).has(this.teamId);
   }
 
-  /** Goes online in the team with the team's and my data as customers will see them. */
-  async online(options: { teamData: Record<string, unknown>; agentData: Record<string, unknown> }): Promise<void> {
+  /**
+   * Goes online in the team with the team's and my data as customers will see them. In an app that requires access
+   * tokens, `accessToken` is a token from your app server naming the team (CS-15); without it the server answers 401.
+   */
+  async online(options: {
+    teamData: Record<string, unknown>;
+    agentData: Record<string, unknown>;
+    accessToken?: string;
+  }): Promise<void> {
     this.#me();
     if (!isPlainObject(options?.teamData) || !isPlainObject(options.agentData)) {
       throw ParleyError.badRequest('csDataNotObjects');
     }
     await this.#deps.wire.call(
       CLIENT_EVENTS.csOnline,
-      { teamId: this.teamId, teamData: JSON.stringify(options.teamData), agentData: JSON.stringify(options.agentData) },
+      {
+        teamId: this.teamId,
+        teamData: JSON.stringify(options.teamData),
+        agentData: JSON.stringify(options.agentData),
+        at: options.accessToken,
+      },
       'write',
     );
     await this.#deps.agent.setOnline(this.teamId, true);

@@ -1,5 +1,6 @@
 import type { CsConfig } from '../../config.js';
-import type { MemberRecord } from '../../store/index.js';
+import type { AgentPolicy } from '../../cs/index.js';
+import type { MemberRecord, MemberStore } from '../../store/index.js';
 
 /** A customer-service team as the app shows it. */
 export interface ProductCsTeam {
@@ -27,4 +28,23 @@ function normalise(entry: string): string {
 export function agentTeams(cs: CsConfig, member: MemberRecord): ProductCsTeam[] {
   const agents = new Set(cs.agents.map(normalise));
   return agents.has(member.id) || agents.has(member.phone) ? [{ id: cs.teamId, name: cs.teamName }] : [];
+}
+
+/**
+ * CS-15 for the product app: its team (`cs.teamId`) is served by the configured agents only, the members whose id or
+ * phone number is listed, so that a customer cannot go online there and read the team's customers. Other teams, and
+ * other apps, follow `fallback`.
+ */
+export function productAgentPolicy(params: {
+  productAppkey: string;
+  cs: CsConfig;
+  members: Pick<MemberStore, 'byId'>;
+  fallback: AgentPolicy;
+}): AgentPolicy {
+  const { productAppkey, cs, members, fallback } = params;
+  return async (actor, teamId, accessToken) => {
+    if (actor.app.appkey !== productAppkey || teamId !== cs.teamId) return fallback(actor, teamId, accessToken);
+    const member = await members.byId(actor.userId);
+    return member !== undefined && agentTeams(cs, member).length > 0;
+  };
 }
