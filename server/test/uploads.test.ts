@@ -359,6 +359,26 @@ describe('uploads: the server as storage', () => {
     expect(storedFiles(dir).filter((f) => !f.startsWith('.tmp'))).toEqual([]);
   });
 
+  it('UP-19: field names are read without case, and two of one name are refused', async () => {
+    const { url, dir } = await uploadServer();
+    const token = await aliToken(url, 'a.png');
+    const fields = uploadFormFields(token);
+    const tokenKey = `${token.dir}/${token.newFilename}`;
+    const others = fields.filter(([name]) => name !== 'key');
+    // The policy would check `Key`, the token's own key; the file would have gone to `key`.
+    for (const key of ['elsewhere/x.png', `${token.dir}/other.png`]) {
+      const res = await postForm(token.host, [['key', key], ...others, ['Key', tokenKey]], png(), 'a.png');
+      expect(res.status, key).toBe(400);
+      expect(await res.json()).toEqual({ code: 400, content: MESSAGES.uploadFieldRepeated });
+    }
+    expect(storedFiles(dir).filter((f) => !f.startsWith('.tmp'))).toEqual([]);
+    // One of each name, in any case, is a form as OSS reads it.
+    const shouted = fields.map(([name, value]) => [name.toUpperCase(), value] as const);
+    const res = await postForm(token.host, shouted, png(), 'a.png');
+    expect(res.status).toBe(200);
+    expect((await fetch(uploadedFileUrl(token))).status).toBe(200);
+  });
+
   it('UP-13: keys that climb out of the storage are refused, even under a validly signed policy', async () => {
     const { url, dir } = await uploadServer();
     const token = await aliToken(url, 'a.png');

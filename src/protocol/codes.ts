@@ -152,6 +152,7 @@ export const MESSAGES = {
   uploadTooSmall: 'Your proposed upload is smaller than the minimum allowed size.',
   uploadKeyInvalid: 'Invalid key.',
   uploadFormInvalid: 'Bucket POST must contain a file field named file, after the policy fields.',
+  uploadFieldRepeated: 'A form field is given more than once (field names are read without case).',
   uploadNotFound: 'The specified key does not exist.',
 } as const;
 

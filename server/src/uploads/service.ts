@@ -92,6 +92,25 @@ export interface UploadDeps {
 
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 
+/**
+ * UP-19: the posted fields by lower-case name, as OSS reads them and as the policy is checked, with `server` (what the
+ * server itself knows) in place of any posted field of the same name. Two posted fields whose names differ only in
+ * case are refused: the policy would check one and the storage could act on the other.
+ */
+function formFields(
+  posted: Readonly<Record<string, string>>,
+  server: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(posted)) {
+    const lower = name.toLowerCase();
+    if (Object.hasOwn(out, lower)) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFieldRepeated);
+    out[lower] = value;
+  }
+  for (const [name, value] of Object.entries(server)) out[name.toLowerCase()] = value;
+  return out;
+}
+
 /** Builds the upload service over the server's own storage or, when configured, S3. */
 export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
@@ -193,12 +212,11 @@ export function createUploadService(deps: UploadDeps): UploadService {
       const parts = tokenField === undefined ? undefined : decodeUploadToken(tokenField);
       if (tokenField !== undefined && !parts) throw new ServiceError(403, MESSAGES.uploadSignatureMismatch);
       // The type conditions read what the file part declares, whatever a `Content-Type` field says.
-      const fields: Record<string, string> = {
-        ...posted,
+      const fields = formFields(posted, {
         ...(parts && { OSSAccessKeyId: parts.accessKeyId, policy: parts.policy, signature: parts.signature }),
         'Content-Type': fileContentType,
-      };
-      const { key, OSSAccessKeyId: accessKeyId, policy, signature } = fields;
+      });
+      const { key, ossaccesskeyid: accessKeyId, policy, signature } = fields;
       if (!key || !accessKeyId || !policy || !signature) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.uploadFormInvalid);
       }
