@@ -4,7 +4,7 @@ import { Server } from 'socket.io';
 import { createHttp } from './api/index.js';
 import { createAppRegistry } from './auth/apps.js';
 import { createSessionService } from './auth/sessions.js';
-import type { ServerConfig } from './config.js';
+import { DEMO_APP, type ServerConfig } from './config.js';
 import { registerCsHandlers } from './gateway/cs-handlers.js';
 import { registerImHandlers } from './gateway/im-handlers.js';
 import { createGateway, type Gateway } from './gateway/index.js';
@@ -85,6 +85,12 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
 
   const store = createStore(config);
   const apps = createAppRegistry(config.apps);
+  for (const app of config.apps.filter((a) => a.secretKey === DEMO_APP.secretKey)) {
+    logger.warn(
+      { appkey: app.appkey },
+      'this app signs with the public demo secret key: anyone can make otps and tokens for it; set PARLEY_APPS',
+    );
+  }
   const sessions = createSessionService({ apps, sessions: store.sessions, sessionTtlMs: config.sessionTtlMs, now });
   const http = createHttp({ apps, appDir: config.appDir, logger, now, isShuttingDown: () => shuttingDown });
   const io = new Server(http.server, {

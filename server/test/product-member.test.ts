@@ -4,6 +4,7 @@ import { verifyOtp } from '../src/auth/otp.js';
 import { MEMBER_LIMITS } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
 import { createParleyServer } from '../src/server.js';
+import { DEMO_APP } from '../src/config.js';
 import { SECURE_APP, defer, testConfig } from './helpers.js';
 import { PHONE, startProductServer } from './product-support.js';
 
@@ -237,5 +238,24 @@ describe('the development SMS provider', () => {
     expect(await call('member/login', { phone: PHONE, code: logged?.['code'], agree: true })).toMatchObject({
       ret: { username: 'user8000' },
     });
+  });
+
+  it('is announced with a warning at start, as is an app on the public demo secret', () => {
+    const { logger, lines } = memoryLogger();
+    const server = createParleyServer(testConfig({ apps: [DEMO_APP, SECURE_APP] }), { logger });
+    defer(() => server.close());
+    const about = (line: Record<string, unknown>) =>
+      line['level'] === 40 && /demo secret|SMS provider/.test(String(line['msg']));
+    expect(lines.filter(about)).toEqual([
+      expect.objectContaining({ appkey: DEMO_APP.appkey, msg: expect.stringContaining('public demo secret key') }),
+      expect.objectContaining({ msg: expect.stringContaining('development SMS provider') }),
+    ]);
+    const quiet = memoryLogger();
+    const provided = createParleyServer(testConfig({ productAppkey: SECURE_APP.appkey }), {
+      logger: quiet.logger,
+      sms: createDevSmsProvider(quiet.logger),
+    });
+    defer(() => provided.close());
+    expect(quiet.lines.filter(about)).toEqual([]);
   });
 });

@@ -70,6 +70,9 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const target = parts.apps.byAppkey(parts.config.productAppkey);
   if (!target)
     parts.logger.warn({ appkey: parts.config.productAppkey }, 'product app not configured; login gives no otp');
+  if (!parts.sms) {
+    parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
+  }
   productRoutes(app, {
     members: createMemberService({
       members: parts.members,
