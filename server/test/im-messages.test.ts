@@ -179,6 +179,19 @@ describe('IM: publishIM', () => {
       code: 401,
       content: MESSAGES.noPermission,
     });
+    // Nor may it look up who is online or what users said about themselves.
+    for (const [event, params] of [
+      ['imHereNow', { userIds: ['bob'] }],
+      ['imGroupHereNow', { groupId: 'g1' }],
+      ['imGroupOnlineCount', { groupId: 'g1' }],
+      ['MD_CMD', { name: 'GET', data: { ids: ['bob'] } }],
+    ] as const) {
+      expect(await request(anonymous, event, params), event).toEqual({
+        code: 401,
+        resultCode: 401,
+        content: MESSAGES.noPermission,
+      });
+    }
   });
 });
 

@@ -137,7 +137,7 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
   gateway.handle(CLIENT_EVENTS.memberData, {
     schema: memberDataSchema,
     permission: 'read',
-    handler: (ctx, params) => im.users.memberData(ctx.app.appkey, params.data.ids.map(String)),
+    handler: (ctx, params) => im.users.memberData(actorOf(ctx).app.appkey, params.data.ids.map(String)),
   });
   // The reference acks every pushed message; delivery is not tracked (yet), so the notice is accepted and dropped.
   gateway.notice(CLIENT_NOTICES.imAck, { schema: imAckSchema, handler: () => Promise.resolve() });

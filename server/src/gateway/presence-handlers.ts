@@ -33,9 +33,10 @@ export function registerPresenceHandlers(gateway: Gateway, presence: PresenceSer
     schema: groupIdsSchema,
     permission: 'write',
     handler: async (ctx, params) => {
+      const actor = actorOf(ctx);
       const groupIds = params.groupIds.map(String);
-      await presence.assertMayWatch(ctx.app, ctx.userId, groupIds);
-      await presence.subscribeGroups(actorOf(ctx), groupIds);
+      await presence.assertMayWatch(actor.app, actor.userId, groupIds);
+      await presence.subscribeGroups(actor, groupIds);
       return null;
     },
   });
@@ -50,22 +51,24 @@ export function registerPresenceHandlers(gateway: Gateway, presence: PresenceSer
   gateway.handle(CLIENT_EVENTS.imHereNow, {
     schema: userIdsSchema,
     permission: 'read',
-    handler: (ctx, params) => presence.hereNow(ctx.app.appkey, params.userIds.map(String)),
+    handler: (ctx, params) => presence.hereNow(actorOf(ctx).app.appkey, params.userIds.map(String)),
   });
   gateway.handle(CLIENT_EVENTS.imGroupHereNow, {
     schema: groupRefSchema,
     permission: 'read',
     handler: async (ctx, params) => {
-      await presence.assertMayWatch(ctx.app, ctx.userId, [params.groupId]);
-      return presence.groupHereNow(ctx.app.appkey, params.groupId);
+      const actor = actorOf(ctx);
+      await presence.assertMayWatch(actor.app, actor.userId, [params.groupId]);
+      return presence.groupHereNow(actor.app.appkey, params.groupId);
     },
   });
   gateway.handle(CLIENT_EVENTS.imGroupOnlineCount, {
     schema: groupRefSchema,
     permission: 'read',
     handler: async (ctx, params) => {
-      await presence.assertMayWatch(ctx.app, ctx.userId, [params.groupId]);
-      return { count: await presence.groupOnlineCount(ctx.app.appkey, params.groupId) };
+      const actor = actorOf(ctx);
+      await presence.assertMayWatch(actor.app, actor.userId, [params.groupId]);
+      return { count: await presence.groupOnlineCount(actor.app.appkey, params.groupId) };
     },
   });
 }

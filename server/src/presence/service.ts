@@ -36,7 +36,7 @@ export interface PresenceService {
    * PRES-6: refuses (401) a look into groups the user is not a member of, when the app requires access tokens: its
    * groups are private, so their presence is for members. Open apps, and members, pass.
    */
-  assertMayWatch(app: AppConfig, userId: string | null, groupIds: readonly string[]): Promise<void>;
+  assertMayWatch(app: AppConfig, userId: string, groupIds: readonly string[]): Promise<void>;
   /** `imHereNow`: those of `userIds` online, with their data. */
   hereNow(appkey: string, userIds: readonly string[]): Promise<WireHereNowUser[]>;
   /** `imGroupHereNow`: the online members of a group, with their data. */
@@ -155,8 +155,7 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
     },
     async assertMayWatch(app, userId, groupIds) {
       if (!app.requireAccessToken) return;
-      const member = async (groupId: string) => userId !== null && groups.isMember(app.appkey, groupId, userId);
-      const all = await Promise.all(groupIds.map(member));
+      const all = await Promise.all(groupIds.map((groupId) => groups.isMember(app.appkey, groupId, userId)));
       if (!all.every(Boolean)) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
     },
     async hereNow(appkey, userIds) {
