@@ -87,7 +87,16 @@ export interface ServerConfig {
   appShow: boolean;
   /** The product app's customer service: its team and its agents. Env `PARLEY_CS_*`, see {@link CsConfig}. */
   cs: CsConfig;
+  /**
+   * Which proxies in front of the server to believe about the client's address (`X-Forwarded-For`), for the limits
+   * per address: `false` none, `true` all, a number of hops, or a list of proxy addresses and CIDR ranges. Env
+   * `PARLEY_TRUST_PROXY` (`true`, `false`, a number, or a comma list). @default false
+   */
+  trustProxy: TrustProxy;
 }
+
+/** See {@link ServerConfig.trustProxy}. */
+export type TrustProxy = boolean | number | string[];
 
 /**
  * The product app's customer service: the team customers reach from the app's kefu entry, and which members are
@@ -212,6 +221,12 @@ const configSchema = z.object({
     }),
     { teamId: 'service', teamName: '', agents: [...DEMO_CS_AGENTS] },
   ),
+  trustProxy: z._default(
+    z.union([z.boolean(), intIn(0, 100), z.array(nonEmpty('a proxy address or CIDR range')).check(z.minLength(1))], {
+      error: 'must be true, false, a hop count, or a list of proxy addresses',
+    }),
+    false,
+  ),
 });
 
 /** Environment variable for each setting, to name the source in errors. */
@@ -239,6 +254,7 @@ const ENV_NAMES: Record<string, string> = {
   'cs.teamId': 'PARLEY_CS_TEAM_ID',
   'cs.teamName': 'PARLEY_CS_TEAM_NAME',
   'cs.agents': 'PARLEY_CS_AGENTS',
+  trustProxy: 'PARLEY_TRUST_PROXY',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -301,6 +317,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     productAppkey: c.productAppkey,
     appShow: c.appShow,
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
+    trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
   };
 }
 
@@ -351,6 +368,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     productAppkey: get('PARLEY_PRODUCT_APPKEY'),
     // Kept as text when not a boolean word, so that the error shows what was given.
     appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
+    trustProxy: trustProxyFromEnv(get('PARLEY_TRUST_PROXY')),
   };
   const apps = get('PARLEY_APPS');
   if (apps !== undefined) {
@@ -399,4 +417,16 @@ function checkAppKeysUnique(apps: readonly AppConfig[]): void {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `PARLEY_TRUST_PROXY`: `true`/`false`, a hop count, or a comma list of addresses (the schema judges the result). */
+function trustProxyFromEnv(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^\d+$/.test(text)) return Number(text);
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }

@@ -92,7 +92,14 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     );
   }
   const sessions = createSessionService({ apps, sessions: store.sessions, sessionTtlMs: config.sessionTtlMs, now });
-  const http = createHttp({ apps, appDir: config.appDir, logger, now, isShuttingDown: () => shuttingDown });
+  const http = createHttp({
+    apps,
+    appDir: config.appDir,
+    logger,
+    now,
+    isShuttingDown: () => shuttingDown,
+    trustProxy: config.trustProxy,
+  });
   const io = new Server(http.server, {
     path: '/socket.io',
     allowEIO3: true,

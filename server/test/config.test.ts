@@ -115,6 +115,19 @@ describe('loadConfig', () => {
     ).toThrow(/key "k" is used twice/);
   });
 
+  it('reads PARLEY_TRUST_PROXY as a flag, a hop count or a list of proxies', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ PARLEY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ PARLEY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ PARLEY_TRUST_PROXY: ' 10.0.0.1, 10.1.0.0/16 ' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+    ]);
+    for (const value of [',', '101']) {
+      expect(() => loadConfig({ PARLEY_TRUST_PROXY: value })).toThrow(/trustProxy \(from PARLEY_TRUST_PROXY\)/);
+    }
+  });
+
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
   });

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { verifyOtp } from '../src/auth/otp.js';
+import { PRODUCT_ADDRESS_LIMITS } from '../src/api/product/limits.js';
 import { MEMBER_LIMITS } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
 import { createParleyServer } from '../src/server.js';
@@ -99,7 +100,7 @@ describe('product API: login by SMS code', () => {
     const p = await startProductServer();
     await p.call('member/send_code', { phone: PHONE });
     const right = p.sms.lastCode(PHONE) ?? '';
-    const wrongs = Array.from({ length: 30 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const wrongs = Array.from({ length: 15 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
     const answers = await Promise.all(
       wrongs.map((code) => p.call('member/login', { phone: PHONE, code, agree: true })),
     );
@@ -128,6 +129,43 @@ describe('product API: login by SMS code', () => {
     expect(await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true })).toMatchObject({
       ret: { token: expect.any(String) },
     });
+  });
+
+  it('MEM-3: one address gets ten codes at once, then five a minute, whatever the phones', async () => {
+    const p = await startProductServer();
+    const phone = (i: number) => `139${String(i).padStart(8, '0')}`;
+    for (let i = 0; i < PRODUCT_ADDRESS_LIMITS['member/send_code'].burst; i++) {
+      expect(await p.call('member/send_code', { phone: phone(i) })).toMatchObject({ ret: true });
+    }
+    expect(await p.call('member/send_code', { phone: phone(99) })).toMatchObject({
+      err: 'do not operate frequently',
+      code: 'too_frequent',
+    });
+    p.advance(60_000 / PRODUCT_ADDRESS_LIMITS['member/send_code'].perMinute);
+    expect(await p.call('member/send_code', { phone: phone(99) })).toMatchObject({ ret: true });
+    // Logins have a budget of their own.
+    expect(
+      await p.call('member/login', { phone: phone(0), code: p.sms.lastCode(phone(0)), agree: true }),
+    ).toMatchObject({ ret: { token: expect.any(String) } });
+  });
+
+  it('MEM-3: behind a trusted proxy, the forwarded address is the one limited', async () => {
+    const send = (url: string, phone: string, forwardedFor: string) =>
+      fetch(`${url}/index.php/api/member/send_code`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({ phone }),
+      }).then((res) => res.json() as Promise<Record<string, unknown>>);
+    const burst = PRODUCT_ADDRESS_LIMITS['member/send_code'].burst;
+    const phone = (i: number) => `139${String(i).padStart(8, '0')}`;
+    const behind = await startProductServer(undefined, { trustProxy: true });
+    for (let i = 0; i <= burst; i++) {
+      expect(await send(behind.url, phone(i), `203.0.113.${i}`)).toMatchObject({ ret: true });
+    }
+    // Not trusted: every caller is the proxy's one address, whatever it forwards.
+    const direct = await startProductServer();
+    for (let i = 0; i < burst; i++) await send(direct.url, phone(i), `203.0.113.${i}`);
+    expect(await send(direct.url, phone(burst), '203.0.113.200')).toMatchObject({ code: 'too_frequent' });
   });
 
   it('MEM-1: two logins with the right code at once: one gets in', async () => {

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppRegistry } from '../auth/apps.js';
+import type { TrustProxy } from '../config.js';
 import type { Logger } from '../logger.js';
 import { holdsNul } from '../nul.js';
 import { CODES, MESSAGES, PUBSUB_LIMITS } from '../protocol.js';
@@ -14,6 +15,8 @@ export interface HttpDeps {
   logger: Logger;
   now: () => number;
   isShuttingDown: () => boolean;
+  /** Proxies whose `X-Forwarded-For` names the client (`request.ip`). @default false */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /**
@@ -26,6 +29,7 @@ export function createHttp(deps: HttpDeps): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance,
     forceCloseConnections: true,
+    trustProxy: proxyTrust(deps.trustProxy ?? false),
     // A path parameter may be a whole channel name (PUB-16), percent-encoded: each of its 128 UTF-16 units is at
     // most three UTF-8 bytes (a pair of units is four), nine characters once encoded. The router's default, 100
     // characters, refused valid channels before their check could.
@@ -47,6 +51,11 @@ export function createHttp(deps: HttpDeps): FastifyInstance {
   tokenRoutes(app, { apps: deps.apps, now: deps.now });
   appStaticRoutes(app, deps.appDir);
   return app;
+}
+
+/** Fastify's form of {@link TrustProxy}: a hop count becomes the function that trusts that many hops. */
+function proxyTrust(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 /** Answers an error in the wire's shape: its own status and message when the client caused it, else a logged 500. */

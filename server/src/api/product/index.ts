@@ -11,7 +11,8 @@ import type { UploadService } from '../../uploads/service.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
-import type { ProductBody, ProductHandler } from './reply.js';
+import { AddressLimiter, PRODUCT_ADDRESS_LIMITS } from './limits.js';
+import { refuse, type ProductBody, type ProductHandler } from './reply.js';
 import { smsRoutes } from './sms.js';
 import { productUploadRoutes, type ProductUploads } from './upload.js';
 
@@ -28,6 +29,8 @@ export interface ProductApiDeps {
   cs: CsConfig;
   /** Upload tokens for members and the storage their files go to. */
   uploads: ProductUploads;
+  /** The clock the limits per address run on. */
+  now: () => number;
 }
 
 /**
@@ -36,12 +39,18 @@ export interface ProductApiDeps {
  * a body that is not a JSON object is a 400 `{code, content}` like the rest of the server's HTTP API.
  */
 export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  const limiters = new Map(
+    Object.entries(PRODUCT_ADDRESS_LIMITS).map(([path, limit]) => [path, new AddressLimiter(limit)] as const),
+  );
   const post = (path: string, handler: ProductHandler) => {
+    const limiter = limiters.get(path);
     app.post(`${PRODUCT_API_BASE}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
       const body = request.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) {
         return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: 'parameter error' });
       }
+      // MEM-3: answered as the app's other refusals are, so that it shows "do not operate frequently".
+      if (limiter && !limiter.take(request.ip, deps.now())) return refuse('too_frequent');
       return handler(body as ProductBody, request);
     });
   };
@@ -83,5 +92,6 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,
     uploads: { service: parts.uploads, app: target },
+    now: parts.now,
   });
 }
