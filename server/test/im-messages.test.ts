@@ -102,6 +102,12 @@ describe('IM: publishIM', () => {
     expect(await bad({ p: undefined })).toMatchObject({ code: 400, content: MESSAGES.payloadEmpty });
     const long = JSON.stringify({ text: 'x'.repeat(LIMITS.messageMaxBytes) });
     expect(await bad({ p: long })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
+    // IM-27: the type counts towards the 3 KB, so that it cannot carry what the payload may not.
+    const p = JSON.stringify({ n: 1 });
+    const fits = 'k'.repeat(LIMITS.messageMaxBytes - p.length);
+    expect(await bad({ mt: `${fits}k`, p })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
+    expect(await bad({ mt: 'k'.repeat(100_000), p })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
+    expect(await bad({ mt: fits, p })).toMatchObject({ code: 200 });
     expect(await bad({ t: 'system' })).toMatchObject({ code: 400, content: MESSAGES.sceneNotSupported });
     // The scene `cs` is served by customer service now (CS-3, server/test/cs-sessions.test.ts).
     expect(await bad({ to: 'alice' })).toMatchObject({ code: 400, content: MESSAGES.toSelf });

@@ -64,6 +64,17 @@ describe('IM validation (product spec §5, the spec messages verbatim)', () => {
     });
   });
 
+  it('IM-27: the type counts towards the 3 KB', async () => {
+    const api = await im();
+    const payload = { s: 'x' };
+    const room = 3072 - JSON.stringify(payload).length;
+    // In UTF-8 bytes, as the payload is counted: é is two.
+    const over = api.createCustomMessage({ type: `é${'k'.repeat(room - 1)}`, payload, to });
+    await expect(api.sendMessage({ message: over })).rejects.toMatchObject({ content: 'message-length limit 3kb' });
+    const fits = api.createCustomMessage({ type: `é${'k'.repeat(room - 2)}`, payload, to });
+    expect((await api.sendMessage({ message: fits })).status).toBe('success');
+  });
+
   it('recall and delete batches', async () => {
     const api = await im();
     const sent: Message[] = [];

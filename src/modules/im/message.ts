@@ -158,7 +158,7 @@ export function validateCustom(type: unknown, payload: unknown): { type: string;
   return { type, payload };
 }
 
-/** The `publishIM` params of a message; throws 400 when its payload is over the 3 KB wire limit. */
+/** The `publishIM` params of a message; throws 400 when its type and payload are over the 3 KB wire limit. */
 export function toPublishRequest(
   message: Message,
   to: MessageTarget,
@@ -166,7 +166,10 @@ export function toPublishRequest(
   notification?: WireNotification,
 ): PublishImRequest {
   const p = JSON.stringify(message.payload);
-  if (utf8ByteLength(p) > LIMITS.messageMaxBytes) throw ParleyError.badRequest('messageTooLong');
+  // IM-27: the type travels and is stored with the payload, so the 3 KB counts both.
+  if (utf8ByteLength(message.type) + utf8ByteLength(p) > LIMITS.messageMaxBytes) {
+    throw ParleyError.badRequest('messageTooLong');
+  }
   const request: PublishImRequest = {
     mt: message.type,
     to: String(to.id),
