@@ -8,6 +8,7 @@ import { silentLogger } from '../src/logger.js';
 import { MemoryChannelPresence } from '../src/pubsub/presence.js';
 import { createPubsubService, type PubsubFanout, type PubsubService, type Subscriber } from '../src/pubsub/service.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { MESSAGES, PUBSUB_LIMITS } from '../src/protocol.js';
 import { OPEN_APP, defer } from './helpers.js';
 
 const T0 = 1_700_000_000_000;
@@ -110,6 +111,38 @@ async function upkeep(h: Harness, sid: string): Promise<void> {
 }
 
 describe('pub/sub service limits', () => {
+  it('PUB-17: a session subscribes to at most 1000 channels, even with subscribes sent together', async () => {
+    const { pubsub } = await harness();
+    const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `c${from + i}`);
+    const subscribe = (channels: string[]) =>
+      pubsub.subscribe(READER, { channels, presence: false, resubscribe: false });
+    const tooMany = { code: 400, content: MESSAGES.sessionChannelsTooMany };
+    const together = await Promise.allSettled([0, 300, 600, 900].map((from) => subscribe(names(from, 300))));
+    expect(together.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refused = together.flatMap((r): unknown[] => (r.status === 'rejected' ? [r.reason] : []));
+    expect(refused).toMatchObject([tooMany]);
+    // Three of them hold 900 channels: room for 100 more.
+    const free = names(2000, 100);
+    await subscribe(free);
+    await expect(subscribe(['one-more'])).rejects.toMatchObject(tooMany);
+    // Channels already held cost nothing, and an unsubscribe makes room.
+    await subscribe(free.slice(0, 50));
+    await pubsub.unsubscribe(READER, free[0]!);
+    await subscribe(['one-more']);
+  });
+
+  it('PUB-17: a session watches the presence of at most 1000 channels', async () => {
+    const { pubsub } = await harness();
+    for (let i = 0; i < PUBSUB_LIMITS.sessionWatchesMax; i++) await pubsub.watchPresence(READER, { channel: `w${i}` });
+    await expect(pubsub.watchPresence(READER, { channel: 'w-more' })).rejects.toMatchObject({
+      code: 400,
+      content: MESSAGES.sessionWatchesTooMany,
+    });
+    await pubsub.watchPresence(READER, { channel: 'w0' });
+    await pubsub.unwatchPresence(READER, 'w0');
+    await pubsub.watchPresence(READER, { channel: 'w-more' });
+  });
+
   it('PUB-14: here-now lists 10 members by default and at most 300 whatever the limit; amount is the total', async () => {
     const { pubsub, presence } = await harness();
     const ids = Array.from({ length: 305 }, (_, i) => `u${i + 1}`);

@@ -123,6 +123,10 @@ export const MESSAGES = {
   channelsBlankItem: 'channels can not contain empty item',
   /** Parley's own: channels are stored and used in room names, so they are bounded. */
   channelTooLong: 'channel over max length 128',
+  /** Parley's own (PUB-17): the channels one session subscribes to are bounded. */
+  sessionChannelsTooMany: 'subscribed channels over max 1000',
+  /** Parley's own (PUB-17): the presence watches of one session are bounded. */
+  sessionWatchesTooMany: 'presence subscriptions over max 1000',
   /** Parley's own: channel presence lists connected users, so an anonymous connection cannot be a member. */
   presenceNeedsUser: 'presence requires connect() with a user id.',
   membersLimitInvalid: 'membersLimit must be an integer from 1 to 300.',

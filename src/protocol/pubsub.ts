@@ -17,6 +17,10 @@ export const PUBSUB_LIMITS = {
   historyMaxLimit: 100,
   /** Longest publish guid: the reference sends 32 hex characters. */
   guidMaxLength: 64,
+  /** Most channels one session subscribes to (PUB-17): each is a room and a stored row. */
+  sessionChannelsMax: 1000,
+  /** Most channels whose presence one session watches (PUB-17). */
+  sessionWatchesMax: 1000,
 } as const;
 
 /** `channel[x] is not subscribed`, built with the channel's name. */

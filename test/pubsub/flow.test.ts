@@ -364,6 +364,29 @@ describe('pub/sub flows on the fake server', () => {
     expect(box.seen).toEqual([{ time: 1000, channel: 'a', content: 'still here' }]);
   });
 
+  it('PUB-17: a 1001st channel or presence watch is refused before it is asked for', async () => {
+    const { pubsub, server } = await connected();
+    const names = (prefix: string, from: number) => Array.from({ length: 250 }, (_, i) => `${prefix}${from + i}`);
+    for (let from = 0; from < 1000; from += 250) {
+      await Promise.all([pubsub.subscribe({ channels: names('c', from), onMessage: () => undefined }), tick()]);
+    }
+    await expect(pubsub.subscribe({ channel: 'one-more', onMessage: () => undefined })).rejects.toMatchObject({
+      code: 400,
+      content: MESSAGES.sessionChannelsTooMany,
+    });
+    // Channels it has cost nothing.
+    await Promise.all([pubsub.subscribe({ channel: 'c7', onMessage: () => undefined }), tick()]);
+    expect(server.requests('subscribe')).toHaveLength(5);
+    for (let i = 0; i < 1000; i++) {
+      await Promise.all([pubsub.subscribePresence({ channel: `w${i}`, onPresence: () => undefined }), tick()]);
+    }
+    await expect(pubsub.subscribePresence({ channel: 'w-more', onPresence: () => undefined })).rejects.toMatchObject({
+      code: 400,
+      content: MESSAGES.sessionWatchesTooMany,
+    });
+    expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE')).toHaveLength(1000);
+  });
+
   it('PUB-9: after a plain reconnected (same sid) nothing is re-sent: the server kept it', async () => {
     const { pubsub, server, client } = await connected();
     await Promise.all([pubsub.subscribe({ channel: 'a', onMessage: () => undefined }), tick()]);

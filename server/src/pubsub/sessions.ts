@@ -18,6 +18,8 @@ export interface LocalSession {
   readonly watching: Set<string>;
   /** Whether the store has a row for it: made by its first subscribe or watch. */
   stored: boolean;
+  /** Channels of subscribes under way, counted against the session's bound (PUB-17) before they are in `channels`. */
+  joining: number;
   /** The session's store writes, one after another, so that a quick disconnect never overtakes its attach. */
   writes: Promise<void>;
 }
@@ -55,6 +57,7 @@ export class LocalSessions {
       channels: new Map(stored?.channels.map((c) => [c.channel, { presence: c.presence }])),
       watching: new Set(stored?.watching),
       stored: stored !== undefined,
+      joining: 0,
       writes: Promise.resolve(),
     };
     this.#bySid.set(session.sid, session);

@@ -1,5 +1,6 @@
 import type { PubsubSessionStore, SessionConnection } from '../store/index.js';
-import type { WirePubsubMessage } from '../protocol.js';
+import { ServiceError } from '../errors.js';
+import { CODES, MESSAGES, PUBSUB_LIMITS, type WirePubsubMessage } from '../protocol.js';
 import type { AckBatcher } from './acks.js';
 import type { ChannelPresence, PresenceChange } from './presence.js';
 import { LocalSessions, serially, type LocalSession } from './sessions.js';
@@ -136,12 +137,22 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
         const had = session.channels.get(channel);
         return !had || (request.presence && !had.presence);
       });
-      if (changed.length > 0 || !session.stored) {
-        const owner = connectionOf(session, s.connectionId);
-        await serially(session, () =>
-          store.subscribe({ session: owner, channels: changed, presence: request.presence }),
-        );
-        session.stored = true;
+      // PUB-17: checked and reserved at once, so that subscribes sent together cannot pass the bound between them.
+      const joining = request.channels.filter((channel) => !session.channels.has(channel)).length;
+      if (session.channels.size + session.joining + joining > PUBSUB_LIMITS.sessionChannelsMax) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.sessionChannelsTooMany);
+      }
+      session.joining += joining;
+      try {
+        if (changed.length > 0 || !session.stored) {
+          const owner = connectionOf(session, s.connectionId);
+          await serially(session, () =>
+            store.subscribe({ session: owner, channels: changed, presence: request.presence }),
+          );
+          session.stored = true;
+        }
+      } finally {
+        session.joining -= joining;
       }
       const entering: Array<Promise<void>> = [];
       for (const channel of request.channels) {
@@ -182,6 +193,9 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     /** PUB-13: watch a channel's presence. */
     async watch(s: Subscriber, channel: string) {
       const session = sessionOf(s);
+      if (!session.watching.has(channel) && session.watching.size >= PUBSUB_LIMITS.sessionWatchesMax) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.sessionWatchesTooMany);
+      }
       for (const connectionId of session.connections) fanout.joinPresence(connectionId, session.appkey, channel);
       if (session.watching.has(channel) && session.stored) return;
       session.watching.add(channel);

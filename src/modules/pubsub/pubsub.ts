@@ -3,6 +3,7 @@ import {
   CLIENT_NOTICES,
   CODES,
   LIMITS,
+  PUBSUB_LIMITS,
   SERVER_PUSHES,
   channelNotSubscribed,
   marksRedeliveries,
@@ -108,6 +109,10 @@ export class Pubsub {
     this.#ready();
     const { channels, presence } = validateSubscribe(options);
     if (presence) this.#user();
+    const joining = channels.filter((channel) => !this.#subscriptions.has(channel)).length;
+    if (this.#subscriptions.size + joining > PUBSUB_LIMITS.sessionChannelsMax) {
+      throw ParleyError.badRequest('sessionChannelsTooMany');
+    }
     const entry: Subscription = { onMessage: options.onMessage, presence, accessToken: options.accessToken };
     // Registered before the request so that a message pushed before the ack already has its listener.
     const previous = new Map(channels.map((c) => [c, this.#subscriptions.get(c)]));
@@ -151,6 +156,9 @@ export class Pubsub {
     const channel = validateChannel(options?.channel);
     const membersLimit = validateMembersLimit(options.membersLimit);
     if (typeof options.onPresence !== 'function') throw ParleyError.badRequest('onPresenceRequired');
+    if (!this.#presence.has(channel) && this.#presence.size >= PUBSUB_LIMITS.sessionWatchesMax) {
+      throw ParleyError.badRequest('sessionWatchesTooMany');
+    }
     const watch = new ChannelPresence({
       channel,
       membersLimit,
