@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../src/protocol.js';
 import { OPEN_APP, request, startServer } from './helpers.js';
 import { collect, content, leave, login, next, settled } from './im-support.js';
 
@@ -134,5 +135,39 @@ describe('presence', () => {
     const reader = await login(url, 'alice', { appkey: OPEN_APP.subscribeKey });
     expect(await request(reader, 'subscribeUserPresence', { userIds: ['bob'] })).toMatchObject({ code: 401 });
     expect(await request(reader, 'imHereNow', { userIds: ['bob'] })).toMatchObject({ code: 200 });
+  });
+
+  it('PRES-7, IM-28: a user joins at most 1000 groups and watches at most 1000 users and 1000 groups', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const ids = (prefix: string, from: number) => Array.from({ length: 250 }, (_, i) => `${prefix}${from + i}`);
+    const cases = [
+      { event: 'subscribeGroups', field: 'groupIds', message: MESSAGES.userGroupsTooMany },
+      { event: 'subscribeUserPresence', field: 'userIds', message: MESSAGES.userPresenceTooMany },
+      { event: 'subscribeGroupPresence', field: 'groupIds', message: MESSAGES.groupPresenceTooMany },
+    ] as const;
+    for (const { event, field, message } of cases) {
+      const ask = (list: string[]) => request(alice, event, { [field]: list });
+      // Five lists of 250 sent together: four fit, and the fifth is refused whichever comes last.
+      const together = await Promise.all([0, 250, 500, 750, 1000].map((from) => ask(ids(event, from))));
+      expect(
+        together.filter((ack) => ack['code'] === 200),
+        event,
+      ).toHaveLength(4);
+      expect(
+        together.filter((ack) => ack['code'] === 400),
+        event,
+      ).toEqual([{ code: 400, resultCode: 400, content: message }]);
+      const held = together.findIndex((ack) => ack['code'] === 200);
+      // What is held costs nothing again; one more is refused.
+      expect(await ask(ids(event, held * 250).slice(0, 10)), event).toMatchObject({ code: 200 });
+      expect(await ask([`${event}-more`]), event).toMatchObject({ code: 400, content: message });
+    }
+    // Leaving makes room.
+    await content(alice, 'unsubscribeGroup', { groupId: 'subscribeGroups0' });
+    await content(alice, 'unsubscribeGroup', { groupId: 'subscribeGroups250' });
+    expect(await request(alice, 'subscribeGroups', { groupIds: ['subscribeGroups-more'] })).toMatchObject({
+      code: 200,
+    });
   });
 });

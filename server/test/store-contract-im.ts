@@ -362,8 +362,15 @@ export function describeImStoreContract(fresh: () => Promise<{ store: Store }>):
     expect((await p.userSubscribers('app', 'alice')).sort()).toEqual(['carol', 'dave']);
     await p.unsubscribeUser({ appkey: 'app', subscriberId: 'carol', userId: 'alice' });
     expect(await p.userSubscribers('app', 'alice')).toEqual(['dave']);
+    // PRES-7: what one subscriber watches, per app.
+    expect(await p.watchedUsers('app', 'carol')).toEqual(['bob']);
+    expect(await p.watchedUsers('other', 'carol')).toEqual([]);
     await p.subscribeGroups({ appkey: 'app', subscriberId: 'carol', groupIds: ['g1'] });
     expect(await p.groupSubscribers('app', 'g1')).toEqual(['carol']);
+    await p.subscribeGroups({ appkey: 'app', subscriberId: 'carol', groupIds: ['g2', 'g1'] });
+    expect((await p.watchedGroups('app', 'carol')).sort()).toEqual(['g1', 'g2']);
+    expect(await p.watchedGroups('app', 'dave')).toEqual([]);
+    await p.unsubscribeGroup({ appkey: 'app', subscriberId: 'carol', groupId: 'g2' });
     await p.unsubscribeGroup({ appkey: 'app', subscriberId: 'carol', groupId: 'g1' });
     await p.unsubscribeGroup({ appkey: 'app', subscriberId: 'carol', groupId: 'g1' });
     expect(await p.groupSubscribers('app', 'g1')).toEqual([]);

@@ -123,6 +123,12 @@ export const MESSAGES = {
   channelsBlankItem: 'channels can not contain empty item',
   /** Parley's own: channels are stored and used in room names, so they are bounded. */
   channelTooLong: 'channel over max length 128',
+  /** Parley's own (IM-28): the groups one user is a member of are bounded. */
+  userGroupsTooMany: 'subscribed groups over max 1000',
+  /** Parley's own (PRES-7): the users whose presence one user subscribes to are bounded. */
+  userPresenceTooMany: 'user presence subscriptions over max 1000',
+  /** Parley's own (PRES-7): the groups whose presence one user subscribes to are bounded. */
+  groupPresenceTooMany: 'group presence subscriptions over max 1000',
   /** Parley's own (PUB-17): the channels one session subscribes to are bounded. */
   sessionChannelsTooMany: 'subscribed channels over max 1000',
   /** Parley's own (PUB-17): the presence watches of one session are bounded. */

@@ -27,6 +27,10 @@ export const LIMITS = {
   dedupeWindow: 300,
   /** Most items in an id array (group ids, user ids, channels). */
   idArrayMax: 300,
+  /** Most groups one user is a member of (IM-28). */
+  userGroupsMax: 1000,
+  /** Most users, and most groups, whose presence one user subscribes to (PRES-7). */
+  presenceSubscriptionsMax: 1000,
   /** Presence members returned when no limit is given. */
   presenceMembersDefault: 10,
   /** Most presence members returned. */

@@ -2,10 +2,11 @@ import { verifyToken } from '../auth/token.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import type { PresenceService } from '../presence/service.js';
-import { CODES, MESSAGES } from '../protocol.js';
+import { CODES, LIMITS, MESSAGES } from '../protocol.js';
 import type { Actor } from '../push.js';
 import type { ConversationStore, GroupStore, MessageStore } from '../store/index.js';
 import { groupKey } from './keys.js';
+import { KeyedMutex } from './mutex.js';
 
 /** Group membership: who receives a group's messages and may read its history (IM-20..). */
 export interface GroupService {
@@ -36,6 +37,7 @@ export interface GroupServiceDeps {
 /** Creates the group service. */
 export function createGroupService(deps: GroupServiceDeps): GroupService {
   const { groups, presence } = deps;
+  const joins = new KeyedMutex();
 
   /** An access token: signed with the app secret, `{u: userId, g: [groupIds], e: expiry ms}`, covering every id. */
   const tokenCovers = (actor: Actor, groupIds: readonly string[], token: string | null | undefined): boolean => {
@@ -55,7 +57,15 @@ export function createGroupService(deps: GroupServiceDeps): GroupService {
       }
       const appkey = actor.app.appkey;
       const userId = actor.userId;
-      const joined = await groups.join({ appkey, userId, groupIds, now: deps.now() });
+      // IM-28: one user's joins one at a time on this node, so that joins sent together cannot pass the bound.
+      const joined = await joins.run(JSON.stringify([appkey, userId]), async () => {
+        const held = new Set(await groups.groupsOf(appkey, userId));
+        const adding = new Set(groupIds.filter((groupId) => !held.has(groupId))).size;
+        if (held.size + adding > LIMITS.userGroupsMax) {
+          throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.userGroupsTooMany);
+        }
+        return groups.join({ appkey, userId, groupIds, now: deps.now() });
+      });
       if (joined.length === 0) return;
       // IM-20: a group with messages is listed to its new member at once; what was said before their first join is
       // not unread to them (a member who left and came back still has unread what was said while away).

@@ -2,8 +2,10 @@ import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import { userDataJson, type Actor, type Pusher } from '../push.js';
+import { KeyedMutex } from '../im/mutex.js';
 import {
   CODES,
+  LIMITS,
   MESSAGES,
   SERVER_PUSHES,
   type WireHereNowUser,
@@ -67,6 +69,27 @@ export interface PresenceServiceDeps {
 /** Creates the presence service. */
 export function createPresenceService(deps: PresenceServiceDeps): PresenceService {
   const { registry, groups, subscriptions, pusher } = deps;
+
+  /**
+   * PRES-7: adds presence subscriptions within {@link LIMITS.presenceSubscriptionsMax} of each kind; one user's run
+   * one at a time on this node, so that subscribes sent together cannot pass the bound between them.
+   */
+  const watches = new KeyedMutex();
+  const withinBound = (actor: Actor, kind: 'users' | 'groups', ids: readonly string[], add: () => Promise<void>) =>
+    watches.run(JSON.stringify([kind, actor.app.appkey, actor.userId]), async () => {
+      const { appkey } = actor.app;
+      const held = new Set(
+        kind === 'users'
+          ? await subscriptions.watchedUsers(appkey, actor.userId)
+          : await subscriptions.watchedGroups(appkey, actor.userId),
+      );
+      const adding = new Set(ids.filter((id) => !held.has(id))).size;
+      if (held.size + adding > LIMITS.presenceSubscriptionsMax) {
+        const message = kind === 'users' ? MESSAGES.userPresenceTooMany : MESSAGES.groupPresenceTooMany;
+        throw new ServiceError(CODES.BAD_REQUEST, message);
+      }
+      await add();
+    });
 
   const onlineMembers = async (appkey: string, groupId: string) =>
     registry.online(appkey, await groups.members(appkey, groupId));
@@ -141,14 +164,18 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
     },
     async subscribeUsers(actor, userIds) {
       assertIds(userIds);
-      await subscriptions.subscribeUsers({ appkey: actor.app.appkey, subscriberId: actor.userId, userIds });
+      await withinBound(actor, 'users', userIds, () =>
+        subscriptions.subscribeUsers({ appkey: actor.app.appkey, subscriberId: actor.userId, userIds }),
+      );
     },
     async unsubscribeUser(actor, userId) {
       await subscriptions.unsubscribeUser({ appkey: actor.app.appkey, subscriberId: actor.userId, userId });
     },
     async subscribeGroups(actor, groupIds) {
       assertIds(groupIds);
-      await subscriptions.subscribeGroups({ appkey: actor.app.appkey, subscriberId: actor.userId, groupIds });
+      await withinBound(actor, 'groups', groupIds, () =>
+        subscriptions.subscribeGroups({ appkey: actor.app.appkey, subscriberId: actor.userId, groupIds }),
+      );
     },
     async unsubscribeGroup(actor, groupId) {
       await subscriptions.unsubscribeGroup({ appkey: actor.app.appkey, subscriberId: actor.userId, groupId });

@@ -12,12 +12,16 @@ export interface PresenceSubscriptionStore {
   unsubscribeUser(params: { appkey: string; subscriberId: string; userId: string }): Promise<void>;
   /** Who hears the presence of `userId`. */
   userSubscribers(appkey: string, userId: string): Promise<string[]>;
+  /** The users whose presence `subscriberId` hears. */
+  watchedUsers(appkey: string, subscriberId: string): Promise<string[]>;
   /** `subscriberId` hears the presence of the members of `groupIds` from now on. */
   subscribeGroups(params: { appkey: string; subscriberId: string; groupIds: readonly string[] }): Promise<void>;
   /** Ends one group subscription; a missing one is no error. */
   unsubscribeGroup(params: { appkey: string; subscriberId: string; groupId: string }): Promise<void>;
   /** Who hears the presence of `groupId`'s members. */
   groupSubscribers(appkey: string, groupId: string): Promise<string[]>;
+  /** The groups whose members' presence `subscriberId` hears. */
+  watchedGroups(appkey: string, subscriberId: string): Promise<string[]>;
 }
 
 /** The Kysely implementation of {@link PresenceSubscriptionStore}. */
@@ -48,6 +52,15 @@ export function createPresenceSubscriptionStore(db: Kysely<Database>): PresenceS
         .execute();
       return rows.map((r) => r.subscriber_id);
     },
+    async watchedUsers(appkey, subscriberId) {
+      const rows = await db
+        .selectFrom('presence_user_subscriptions')
+        .select('user_id')
+        .where('appkey', '=', appkey)
+        .where('subscriber_id', '=', subscriberId)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
     async subscribeGroups({ appkey, subscriberId, groupIds }) {
       if (groupIds.length === 0) return;
       await db
@@ -72,6 +85,15 @@ export function createPresenceSubscriptionStore(db: Kysely<Database>): PresenceS
         .where('group_id', '=', groupId)
         .execute();
       return rows.map((r) => r.subscriber_id);
+    },
+    async watchedGroups(appkey, subscriberId) {
+      const rows = await db
+        .selectFrom('presence_group_subscriptions')
+        .select('group_id')
+        .where('appkey', '=', appkey)
+        .where('subscriber_id', '=', subscriberId)
+        .execute();
+      return rows.map((r) => r.group_id);
     },
   };
 }
