@@ -238,6 +238,23 @@ describe('CS: sessions', () => {
     }
   });
 
+  it('CS-16: team, agent and customer data are at most 300 bytes of JSON', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    // {"n":"…"} is 8 bytes around the value; é is two bytes.
+    const sized = (bytes: number) =>
+      JSON.stringify({ n: 'é'.repeat(Math.floor((bytes - 8) / 2)) + 'x'.repeat((bytes - 8) % 2) });
+    expect(Buffer.byteLength(sized(301))).toBe(301);
+    const online = (teamData: string, agentData: string) =>
+      request(alice, 'CS_ONLINE', { teamId: 'team1', teamData, agentData });
+    expectFailure(await online(sized(301), '{}'), 400, MESSAGES.dataTooLong);
+    expectFailure(await online('{}', sized(301)), 400, MESSAGES.dataTooLong);
+    expect(await online(sized(300), sized(300))).toMatchObject({ code: 200 });
+    const accept = (data: string) => request(alice, 'CS_ACCEPT', { teamId: 'team1', customer: { id: 'carol', data } });
+    expectFailure(await accept(sized(301)), 400, MESSAGES.dataTooLong);
+    expect(await accept(sized(300))).toMatchObject({ code: 200 });
+  });
+
   it('CS-3: a re-sent customer message is stored once and answered with its first timestamp', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');

@@ -213,7 +213,9 @@ export interface HereNowAck {
 }
 
 /** `ack`: the client received a qos-1 message. */
-export const pubsubAckSchema = z.looseObject({ publishGuid: z.string().check(z.minLength(1)) });
+export const pubsubAckSchema = z.looseObject({
+  publishGuid: z.string().check(z.minLength(1), z.maxLength(PUBSUB_LIMITS.guidMaxLength)),
+});
 
 /** The `message` push. */
 export interface WirePubsubMessage {

@@ -127,6 +127,17 @@ describe('CS on the fake server: agent side', () => {
     return { ...setup, team: setup.im.csteam('team1') };
   }
 
+  it('CS-16: data over 300 bytes of JSON is refused before it is sent', async () => {
+    const { server, team } = await agent();
+    const big = { name: 'x'.repeat(300) };
+    const tooLong = { code: 400, content: MESSAGES.dataTooLong };
+    await expect(team.online({ teamData: big, agentData: {} })).rejects.toMatchObject(tooLong);
+    await expect(team.online({ teamData: {}, agentData: big })).rejects.toMatchObject(tooLong);
+    await expect(team.accept({ customer: { id: 'carol', data: big } })).rejects.toMatchObject(tooLong);
+    expect(server.requests('CS_ONLINE')).toHaveLength(0);
+    expect(server.requests('CS_ACCEPT')).toHaveLength(0);
+  });
+
   it('CS-15: online carries the access token as at', async () => {
     const { server, team } = await agent();
     await team.online({ teamData: {}, agentData: { name: 'Alice' }, accessToken: 'tok' });

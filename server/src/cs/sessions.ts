@@ -26,7 +26,16 @@ import type {
 } from '../store/index.js';
 import type { LiveWatchers } from './live.js';
 import type { TeamService } from './teams.js';
-import { csReadKey, isJsonObject, statusOf, toWireCs, toWireStatus, transitionOf, withStatus } from './wire.js';
+import {
+  assertDataSize,
+  csReadKey,
+  isJsonObject,
+  statusOf,
+  toWireCs,
+  toWireStatus,
+  transitionOf,
+  withStatus,
+} from './wire.js';
 
 type CustomerRef = { teamId: string; customerId: string };
 
@@ -240,6 +249,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
       if (!isJsonObject(request.customer.data, true)) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csCustomerDataEmpty);
       }
+      assertDataSize(request.customer.data);
       return run(key, async () => {
         const previous = await cs.session(key);
         if (previous?.status === 'ACCEPTED') {

@@ -4,7 +4,7 @@ import { assertIds } from '../ids.js';
 import { CODES, MESSAGES, SERVER_PUSHES, type WireCsAgent, type WireCsOnlineChanged } from '../protocol.js';
 import type { Actor, Pusher } from '../push.js';
 import type { CsAgentRecord, CsStore } from '../store/index.js';
-import { isJsonObject } from './wire.js';
+import { assertDataSize, isJsonObject } from './wire.js';
 
 /**
  * CS-15: whether `actor` may go online in `teamId`, given the `at` of their `CS_ONLINE`. An app server's rule; see
@@ -74,6 +74,7 @@ export function createTeamService(deps: {
       if (!isJsonObject(teamData) || !isJsonObject(agentData)) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csDataNotObjects);
       }
+      assertDataSize(teamData, agentData);
       if (!(await mayServe(actor, teamId, at))) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
       const appkey = actor.app.appkey;
       await cs.setOnline({ appkey, teamId, agentId: actor.userId, agentData, teamData, now: deps.now() });

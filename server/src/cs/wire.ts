@@ -1,5 +1,9 @@
+import { ServiceError } from '../errors.js';
 import {
+  CODES,
   CS_MESSAGE_TYPES,
+  LIMITS,
+  MESSAGES,
   type CsTransitionMessage,
   type CustomerStatus,
   type WireCustomerStatus,
@@ -43,6 +47,16 @@ export function parseObject(json: string | null | undefined): Record<string, unk
 }
 
 /** Whether `json` is the JSON of an object (`nonEmpty`: with at least one key). */
+/**
+ * CS-16: team, agent and customer data are bounded as a user's data is (300 bytes of JSON, `user.data-length limit
+ * 300 byte.`): they are stored and sent with every session event.
+ */
+export function assertDataSize(...jsons: string[]): void {
+  if (jsons.some((json) => Buffer.byteLength(json, 'utf8') > LIMITS.userDataMaxBytes)) {
+    throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataTooLong);
+  }
+}
+
 export function isJsonObject(json: string, nonEmpty = false): boolean {
   try {
     const value: unknown = JSON.parse(json);

@@ -1,4 +1,11 @@
-import { CLIENT_EVENTS, type CsUser, type CustomerStatus, type WireCustomerStatus } from '../../protocol/index.js';
+import {
+  CLIENT_EVENTS,
+  LIMITS,
+  utf8ByteLength,
+  type CsUser,
+  type CustomerStatus,
+  type WireCustomerStatus,
+} from '../../protocol/index.js';
 import { ParleyError } from '../../core/errors.js';
 import { statusFromWire, type CsAgent } from './cs-agent.js';
 import type { ImState } from './state.js';
@@ -79,12 +86,17 @@ export class CsTeam {
     if (!isPlainObject(options?.teamData) || !isPlainObject(options.agentData)) {
       throw ParleyError.badRequest('csDataNotObjects');
     }
+    const teamData = JSON.stringify(options.teamData);
+    const agentData = JSON.stringify(options.agentData);
+    if (utf8ByteLength(teamData) > LIMITS.userDataMaxBytes || utf8ByteLength(agentData) > LIMITS.userDataMaxBytes) {
+      throw ParleyError.badRequest('dataTooLong');
+    }
     await this.#deps.wire.call(
       CLIENT_EVENTS.csOnline,
       {
         teamId: this.teamId,
-        teamData: JSON.stringify(options.teamData),
-        agentData: JSON.stringify(options.agentData),
+        teamData,
+        agentData,
         at: options.accessToken,
       },
       'write',
@@ -122,9 +134,11 @@ export class CsTeam {
     if (!isPlainObject(customer.data) || Object.keys(customer.data).length === 0) {
       throw ParleyError.badRequest('csCustomerDataEmpty');
     }
+    const data = JSON.stringify(customer.data);
+    if (utf8ByteLength(data) > LIMITS.userDataMaxBytes) throw ParleyError.badRequest('dataTooLong');
     return this.#deps.agent.act(
       CLIENT_EVENTS.csAccept,
-      { teamId: this.teamId, customer: { id: String(id), data: JSON.stringify(customer.data) } },
+      { teamId: this.teamId, customer: { id: String(id), data } },
       customer.data,
     );
   }
