@@ -108,6 +108,10 @@ describe('IM: publishIM', () => {
     expect(await bad({ mt: `${fits}k`, p })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
     expect(await bad({ mt: 'k'.repeat(100_000), p })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
     expect(await bad({ mt: fits, p })).toMatchObject({ code: 200 });
+    // In UTF-8 bytes, as the SDK counts: 1 100 characters of three bytes each are over, though 1 100 characters fit.
+    const wide = JSON.stringify({ text: '中'.repeat(1100) });
+    expect(await bad({ p: wide })).toMatchObject({ code: 400, content: MESSAGES.messageTooLong });
+    expect(await bad({ p: JSON.stringify({ text: '中'.repeat(1000) }) })).toMatchObject({ code: 200 });
     expect(await bad({ t: 'system' })).toMatchObject({ code: 400, content: MESSAGES.sceneNotSupported });
     // The scene `cs` is served by customer service now (CS-3, server/test/cs-sessions.test.ts).
     expect(await bad({ to: 'alice' })).toMatchObject({ code: 400, content: MESSAGES.toSelf });

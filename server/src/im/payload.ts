@@ -4,7 +4,7 @@ import { CODES, LIMITS, MESSAGES, type PublishImRequest, type PushedNotification
 /**
  * Checks a `publishIM` payload before anything is stored, for chat and customer-service messages alike.
  *
- * - IM-27: the type and the payload together are at most 3 072 characters (`message-length limit 3kb`).
+ * - IM-27: the type and the payload together are at most 3 072 bytes of UTF-8 (`message-length limit 3kb`).
  * - IM-4: `p` must be JSON: receivers `JSON.parse` it, so one bad sender could break every receiver's client.
  * - IM-25: a `text` message holds `{text}`, a string that is not blank and at most 2 500 characters, the rule the
  *   SDK applies before sending (product spec §5), so that a client that skips it cannot store an empty or oversized
@@ -13,8 +13,9 @@ import { CODES, LIMITS, MESSAGES, type PublishImRequest, type PushedNotification
  * @throws ServiceError 400 with the spec's message.
  */
 export function checkPayload(type: string, p: string): void {
-  // IM-27: the type goes with every copy of the message as the payload does, so the 3 KB bound covers both.
-  if (type.length + p.length > LIMITS.messageMaxBytes) {
+  // IM-27: the type goes with every copy of the message as the payload does, so the 3 KB bound covers both, in UTF-8
+  // bytes as the SDK and the reference count them.
+  if (Buffer.byteLength(type, 'utf8') + Buffer.byteLength(p, 'utf8') > LIMITS.messageMaxBytes) {
     throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.messageTooLong);
   }
   let payload: unknown;
