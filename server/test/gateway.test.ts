@@ -329,6 +329,35 @@ describe('gateway: requests', () => {
     expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 429 });
   });
 
+  it('WIRE-9: the connections of one user on a node share three times one connection budget', async () => {
+    const clock = 1_800_000_000_000;
+    const { url, server } = await startServer(
+      { rateLimit: { perSecond: 1, burst: 2 } },
+      { now: () => clock, ...WITHOUT_CS },
+    );
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema: anyObject,
+      permission: 'none',
+      handler: () => Promise.resolve('ok'),
+    });
+    const as = async (userId: string) => {
+      const socket = await connect(url);
+      expect(await request(socket, 'authorize', authorizeParams({ userId }))).toMatchObject({ code: 200 });
+      return socket;
+    };
+    // Each connection has one request left after its authorize: seven connections, seven requests, but the user
+    // has six.
+    const alices = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => as('alice')));
+    const answers = await Promise.all(alices.map((socket) => request(socket, 'CS_MY_TEAMS', {})));
+    expect(answers.filter((r) => r['code'] === 200)).toHaveLength(6);
+    expect(answers.filter((r) => r['code'] === 429)).toEqual([
+      { code: 429, resultCode: 429, content: MESSAGES.tooFrequent },
+    ]);
+    // Another user has a budget of their own.
+    const bob = await as('bob');
+    expect(await request(bob, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
+  });
+
   it('closes a connection that has not authorized in time, and keeps one that has', async () => {
     const { url } = await startServer({ authorizeTimeoutMs: 300 }, WITHOUT_CS);
     const closed = (socket: Awaited<ReturnType<typeof connect>>) =>

@@ -25,6 +25,8 @@ export class Connection {
   readonly noticeBucket: TokenBucket;
   /** Logger carrying the socket id. */
   readonly log: Logger;
+  /** The budget this connection shares with the user's other connections on the node, once authorized (WIRE-9). */
+  userBucket: TokenBucket | undefined;
   #session: AuthorizedSession | undefined;
   /** The handler context of the current session, made once: every request of the connection reads it. */
   #context: RequestContext | undefined;

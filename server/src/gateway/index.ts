@@ -21,6 +21,7 @@ import {
 } from '../protocol.js';
 import { Connection, type AuthorizeAck } from './connection.js';
 import { TokenBucket } from './rate-limit.js';
+import { UserBudgets } from './user-budgets.js';
 import { HandlerRegistry, type RequestContext } from './registry.js';
 
 export type { AuthorizeAck } from './connection.js';
@@ -97,6 +98,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { io, logger, now } = deps;
   const registry = new HandlerRegistry();
   const connections = new Map<string, Connection>();
+  const userBudgets = new UserBudgets(deps.rateLimit);
+  /** WIRE-9: moves the connection's share of a user budget to the session's user, if any. */
+  const shareBudget = (conn: Connection, previous: RequestContext | undefined, ctx: RequestContext) => {
+    if (previous?.userId) userBudgets.detach(previous.app.appkey, previous.userId, conn.socket.id);
+    // A socket gone during the authorize has had its disconnect already: attached now, it would never be detached.
+    const { userId } = ctx;
+    const attach = userId !== null && conn.socket.connected;
+    conn.userBucket = attach ? userBudgets.attach(ctx.app.appkey, userId, conn.socket.id, now()) : undefined;
+  };
   const pending = new Set<Promise<void>>();
   const listeners: ConnectionListener[] = [];
 
@@ -168,6 +178,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         conn.authorized(session);
         if (session.userId) await conn.socket.join(userRoom(session.app.appkey, session.userId));
         const ctx = conn.context() as RequestContext;
+        shareBudget(conn, previous, ctx);
         const sameUser = previous?.app.appkey === ctx.app.appkey && previous.userId === ctx.userId;
         if (previous && !sameUser) for (const l of listeners) await notify(previous, 'closed', l);
         for (const l of listeners) {
@@ -219,8 +230,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const params = ack && args.length === 1 ? undefined : args[0];
     const known = REQUEST_EVENTS.has(event) || NOTICE_EVENTS.has(event);
     // Unknown events still spend the budget, so that flooding them costs the sender like anything else.
-    const bucket = NOTICE_EVENTS.has(event) ? conn.noticeBucket : conn.bucket;
-    if (!bucket.take(now())) {
+    const notice = NOTICE_EVENTS.has(event);
+    const bucket = notice ? conn.noticeBucket : conn.bucket;
+    // WIRE-9: a request also spends from its user's budget, shared by the user's connections on this node.
+    if (!bucket.take(now()) || (!notice && conn.userBucket?.take(now()) === false)) {
       if (known) reply(conn, ack, fail(CODES.TOO_MANY_REQUESTS, MESSAGES.tooFrequent));
       return;
     }
@@ -275,6 +288,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       conn.log.debug({ reason, sid }, 'disconnected');
       if (sid) track(deps.sessions.left(sid), 'session touch on disconnect');
       const ctx = conn.context();
+      if (ctx?.userId) userBudgets.detach(ctx.app.appkey, ctx.userId, socket.id);
       if (ctx) {
         track(
           (async () => {
