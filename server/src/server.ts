@@ -23,7 +23,7 @@ import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
-import { productAgentPolicy } from './api/product/cs.js';
+import { productAgentPolicy, productRoster } from './api/product/cs.js';
 import { registerProductApi } from './api/product/index.js';
 import type { SmsProvider } from './members/sms.js';
 import { MemoryChannelPresence } from './pubsub/presence.js';
@@ -137,13 +137,15 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     now,
   });
   const users = createUserDirectory({ users: store.users, now });
-  const agentPolicy = productAgentPolicy({
-    productAppkey: config.productAppkey,
-    cs: config.cs,
-    members: store.members,
-    fallback: tokenAgentPolicy(now),
+  const productAgents = { productAppkey: config.productAppkey, cs: config.cs, members: store.members };
+  const cs = createCsServices({
+    cs: store.cs,
+    messages: store.messages,
+    pusher: gateway.pusher,
+    now,
+    agentPolicy: productAgentPolicy({ ...productAgents, fallback: tokenAgentPolicy(now) }),
+    roster: productRoster(productAgents),
   });
-  const cs = createCsServices({ cs: store.cs, messages: store.messages, pusher: gateway.pusher, now, agentPolicy });
   const messages = createMessageService({
     messages: store.messages,
     groups,

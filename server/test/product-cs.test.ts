@@ -4,7 +4,8 @@ import { agentTeams, kefuLink } from '../src/api/product/cs.js';
 import type { MemberRecord } from '../src/store/index.js';
 import { MESSAGES } from '../src/protocol.js';
 import { SECURE_APP, request } from './helpers.js';
-import { login as connectAs } from './im-support.js';
+import { csPublishParams } from './cs-support.js';
+import { content, login as connectAs } from './im-support.js';
 import { PHONE, startProductServer } from './product-support.js';
 
 const AGENT_PHONE = '13700137001';
@@ -69,6 +70,44 @@ describe('product API: customer service', () => {
     expect(await online(customer, 'another-team')).toMatchObject({ code: 200 });
     const agent = await messaging(AGENT_PHONE);
     expect(await online(agent, 'service')).toMatchObject({ code: 200 });
+  });
+
+  it('CS-15: an online row from before the rule, or from before leaving the list, makes no agent', async () => {
+    const cs = { teamId: 'service', teamName: 'Support', agents: [AGENT_PHONE] };
+    const p = await startProductServer(undefined, { cs });
+    const messaging = async (phone: string) => {
+      const answer = await login(p, phone);
+      const socket = await connectAs(p.url, answer.ret.id as string, { appkey: SECURE_APP.appkey, otp: answer.otp });
+      return { socket, id: answer.ret.id as string };
+    };
+    const rogue = await messaging(PHONE);
+    await p.server.store.cs.setOnline({
+      appkey: SECURE_APP.appkey,
+      teamId: 'service',
+      agentId: rogue.id,
+      agentData: '{"name":"rogue"}',
+      teamData: '{}',
+      now: p.now(),
+    });
+    const agent = await messaging(AGENT_PHONE);
+    await content(agent.socket, 'CS_ONLINE', { teamId: 'service', teamData: '{}', agentData: '{"name":"agent"}' });
+    const customer = await messaging('13900139000');
+    await content(customer.socket, 'publishIM', csPublishParams('service'));
+
+    expect(await content(rogue.socket, 'CS_MY_TEAMS', {})).toEqual([]);
+    expect(await content(rogue.socket, 'CS_PENDING_CONVERSATION', {})).toEqual([]);
+    const denied = { code: 401, content: MESSAGES.noPermission };
+    const ref = { teamId: 'service', customerId: customer.id };
+    expect(await request(rogue.socket, 'CS_CUSTOMER_STATUS', ref)).toMatchObject(denied);
+    expect(await request(rogue.socket, 'CS_LIVE_SESSION', ref)).toMatchObject(denied);
+    const history = { id: customer.id, scene: 'cs', teamId: 'service', limit: 10 };
+    expect(await request(rogue.socket, 'IM_HISTORY', history)).toMatchObject(denied);
+    // The agent sees the customer waiting and only itself online; the customer hears of no other agent.
+    expect(await content(agent.socket, 'CS_PENDING_CONVERSATION', {})).toHaveLength(1);
+    expect(await content(agent.socket, 'CS_AGENTS', { teamId: 'service' })).toEqual([
+      { id: agent.id, data: '{"name":"agent"}' },
+    ]);
+    expect(await request(agent.socket, 'IM_HISTORY', history)).toMatchObject({ code: 200 });
   });
 });
 

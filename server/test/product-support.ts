@@ -21,6 +21,7 @@ export async function startProductServer(start = 1_700_000_000_000, overrides: P
   const { url } = await server.listen();
   return {
     url,
+    server,
     sms,
     /** Moves the server's clock forward. */
     advance(ms: number) {

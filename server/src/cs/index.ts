@@ -3,10 +3,12 @@ import type { CsStore, MessageStore } from '../store/index.js';
 import { createCsConversationService, type CsConversationService } from './conversations.js';
 import { createLiveWatchers, type LiveWatchers } from './live.js';
 import { createCsSessionService, csTurns, type CsSessionService } from './sessions.js';
+import { withRoster, type AgentRoster } from './roster.js';
 import { createTeamService, type AgentPolicy, type TeamService } from './teams.js';
 
 export type { CsConversationService } from './conversations.js';
 export type { LiveWatchers } from './live.js';
+export type { AgentRoster } from './roster.js';
 export type { CsSessionService } from './sessions.js';
 export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js';
 
@@ -32,12 +34,16 @@ export function createCsServices(deps: {
   now: () => number;
   /** Who may go online in which team (CS-15). @default tokens in apps that require them, else anyone */
   agentPolicy?: AgentPolicy | undefined;
+  /** Who is still an agent of which team, asked on every read of a team's agents (CS-15). @default everyone */
+  roster?: AgentRoster | undefined;
 }): CsServices {
-  const teams = createTeamService(deps);
+  const cs = deps.roster ? withRoster(deps.cs, deps.roster) : deps.cs;
+  const shared = { ...deps, cs };
+  const teams = createTeamService(shared);
   const live = createLiveWatchers();
   const turns = csTurns();
-  const sessions = createCsSessionService({ ...deps, teams, live, turns });
-  const conversations = createCsConversationService({ ...deps, teams, turns });
+  const sessions = createCsSessionService({ ...shared, teams, live, turns });
+  const conversations = createCsConversationService({ ...shared, teams, turns });
   return {
     teams,
     sessions,

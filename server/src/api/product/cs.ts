@@ -1,5 +1,5 @@
 import type { CsConfig } from '../../config.js';
-import type { AgentPolicy } from '../../cs/index.js';
+import type { AgentPolicy, AgentRoster } from '../../cs/index.js';
 import type { MemberRecord, MemberStore } from '../../store/index.js';
 
 /** A customer-service team as the app shows it. */
@@ -30,21 +30,34 @@ export function agentTeams(cs: CsConfig, member: MemberRecord): ProductCsTeam[] 
   return agents.has(member.id) || agents.has(member.phone) ? [{ id: cs.teamId, name: cs.teamName }] : [];
 }
 
-/**
- * CS-15 for the product app: its team (`cs.teamId`) is served by the configured agents only, the members whose id or
- * phone number is listed, so that a customer cannot go online there and read the team's customers. Other teams, and
- * other apps, follow `fallback`.
- */
-export function productAgentPolicy(params: {
+/** The product app and its customer-service config, and where its members are found. */
+interface ProductAgents {
   productAppkey: string;
   cs: CsConfig;
   members: Pick<MemberStore, 'byId'>;
-  fallback: AgentPolicy;
-}): AgentPolicy {
-  const { productAppkey, cs, members, fallback } = params;
-  return async (actor, teamId, accessToken) => {
-    if (actor.app.appkey !== productAppkey || teamId !== cs.teamId) return fallback(actor, teamId, accessToken);
-    const member = await members.byId(actor.userId);
+}
+
+/**
+ * CS-15 for the product app: its team (`cs.teamId`) is served by the configured agents only, the members whose id or
+ * phone number is listed, so that a customer cannot go online there and read the team's customers. Checked on every
+ * read of the team's agents, so that taking someone off `PARLEY_CS_AGENTS` takes effect at the next start. Other
+ * teams, and other apps, are not this rule's.
+ */
+export function productRoster({ productAppkey, cs, members }: ProductAgents): AgentRoster {
+  return async (appkey, teamId, agentId) => {
+    if (appkey !== productAppkey || teamId !== cs.teamId) return true;
+    const member = await members.byId(agentId);
     return member !== undefined && agentTeams(cs, member).length > 0;
+  };
+}
+
+/** Going online in the product app's team: the configured agents only ({@link productRoster}); else `fallback`. */
+export function productAgentPolicy(params: ProductAgents & { fallback: AgentPolicy }): AgentPolicy {
+  const roster = productRoster(params);
+  return async (actor, teamId, accessToken) => {
+    if (actor.app.appkey !== params.productAppkey || teamId !== params.cs.teamId) {
+      return params.fallback(actor, teamId, accessToken);
+    }
+    return roster(actor.app.appkey, teamId, actor.userId);
   };
 }
