@@ -162,6 +162,13 @@ describe('product API: login by SMS code', () => {
     for (let i = 0; i <= burst; i++) {
       expect(await send(behind.url, phone(i), `203.0.113.${i}`)).toMatchObject({ ret: true });
     }
+    // One trusted hop: the address the proxy saw is the one counted, not what the client claimed before it.
+    const oneHop = await startProductServer(undefined, { trustProxy: 1 });
+    for (let i = 0; i <= burst; i++) {
+      expect(await send(oneHop.url, phone(i), `198.51.100.7, 203.0.113.${i}`)).toMatchObject({ ret: true });
+    }
+    for (let i = 0; i < burst; i++) await send(oneHop.url, phone(50 + i), `203.0.113.${i}, 203.0.113.99`);
+    expect(await send(oneHop.url, phone(99), '203.0.113.200, 203.0.113.99')).toMatchObject({ code: 'too_frequent' });
     // Not trusted: every caller is the proxy's one address, whatever it forwards.
     const direct = await startProductServer();
     for (let i = 0; i < burst; i++) await send(direct.url, phone(i), `203.0.113.${i}`);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { issueOtp, verifyOtp } from '../src/auth/otp.js';
-import { signToken, verifyToken } from '../src/auth/token.js';
+import { accessGrant, signToken, verifyToken } from '../src/auth/token.js';
 
 const secretKey = 'test-secret';
 const now = 1_700_000_000_000;
@@ -48,6 +48,33 @@ describe('signed tokens', () => {
     const body = Buffer.from('[1]').toString('base64url');
     const mac = createHmac('sha256', secretKey).update(body).digest('base64url');
     expect(verifyToken(secretKey, `${body}.${mac}`)).toEqual({ ok: false, reason: 'malformed' });
+  });
+});
+
+describe('access grants', () => {
+  const grant = (
+    payload: Record<string, unknown>,
+    ids: string[],
+    userId: string | null = 'alice',
+    secret = secretKey,
+  ) => accessGrant({ secret: secretKey, token: signToken(secret, payload), userId, now, field: 'g', ids });
+  const e = now + 1;
+
+  it('grants the named user every id the field lists, or the one id it holds, until it expires', () => {
+    expect(grant({ u: 'alice', g: ['g1', 'g2'], e }, ['g2', 'g1'])).toEqual({ u: 'alice', g: ['g1', 'g2'], e });
+    expect(grant({ u: 'alice', g: 'g1', e }, ['g1'])).toBeDefined();
+    expect(grant({ u: 'alice', g: [7], e }, ['7'])).toBeDefined();
+    expect(grant({ u: 'alice', g: ['g1'], e }, ['g1', 'g2'])).toBeUndefined();
+    expect(grant({ u: 'alice', g: ['g1'], e: now }, ['g1'])).toBeUndefined();
+    expect(grant({ u: 'alice', g: ['g1'] }, ['g1'])).toBeUndefined();
+    expect(grant({ u: 'bob', g: ['g1'], e }, ['g1'])).toBeUndefined();
+    expect(grant({ u: 'alice', g: ['g1'], e }, ['g1'], null)).toBeUndefined();
+    expect(grant({ u: 'alice', g: ['g1'], e }, ['g1'], 'alice', 'other-secret')).toBeUndefined();
+  });
+
+  it('grants nothing when the field is missing, not even an id spelled "undefined"', () => {
+    expect(grant({ u: 'alice', e }, ['undefined'])).toBeUndefined();
+    expect(grant({ u: 'alice', g: null, e }, ['null'])).toBeUndefined();
   });
 });
 

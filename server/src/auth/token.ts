@@ -41,6 +41,31 @@ export function verifyToken(secret: string, token: unknown): VerifiedToken {
   return { ok: true, payload: payload as Record<string, unknown> };
 }
 
+/**
+ * An access token's grant (IM-21, PUB-15, CS-15): its payload when `token` is signed with `secret`, names `userId` in
+ * `u`, has not expired at `now` (`e`, ms since the epoch) and names every one of `ids` in `field`, one id or a list;
+ * else undefined. What else the payload must say (a channel token's permission) is the caller's to check.
+ */
+export function accessGrant(params: {
+  secret: string;
+  token: unknown;
+  userId: string | null;
+  now: number;
+  field: string;
+  ids: readonly string[];
+}): Record<string, unknown> | undefined {
+  const verified = verifyToken(params.secret, params.token);
+  if (!verified.ok || params.userId === null) return undefined;
+  const { payload } = verified;
+  const { u, e } = payload;
+  const named = payload[params.field];
+  if (u !== params.userId || typeof e !== 'number' || e <= params.now || named === undefined || named === null) {
+    return undefined;
+  }
+  const granted = new Set((Array.isArray(named) ? named : [named]).map(String));
+  return params.ids.every((id) => granted.has(id)) ? payload : undefined;
+}
+
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 function mac(secret: string, body: string): Buffer {

@@ -1,4 +1,4 @@
-import { verifyToken } from '../auth/token.js';
+import { accessGrant } from '../auth/token.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import { CODES, MESSAGES, SERVER_PUSHES, type WireCsAgent, type WireCsOnlineChanged } from '../protocol.js';
@@ -20,11 +20,15 @@ export type AgentPolicy = (actor: Actor, teamId: string, accessToken: string | n
 export function tokenAgentPolicy(now: () => number): AgentPolicy {
   return (actor, teamId, accessToken) => {
     if (!actor.app.requireAccessToken) return Promise.resolve(true);
-    const verified = verifyToken(actor.app.secretKey, accessToken);
-    if (!verified.ok) return Promise.resolve(false);
-    const { u, t, e } = verified.payload;
-    const teams = (Array.isArray(t) ? t : [t]).map(String);
-    return Promise.resolve(u === actor.userId && typeof e === 'number' && e > now() && teams.includes(teamId));
+    const grant = accessGrant({
+      secret: actor.app.secretKey,
+      token: accessToken,
+      userId: actor.userId,
+      now: now(),
+      field: 't',
+      ids: [teamId],
+    });
+    return Promise.resolve(grant !== undefined);
   };
 }
 

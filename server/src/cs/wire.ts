@@ -4,6 +4,7 @@ import {
   CS_MESSAGE_TYPES,
   LIMITS,
   MESSAGES,
+  utf8ByteLength,
   type CsTransitionMessage,
   type CustomerStatus,
   type WireCustomerStatus,
@@ -52,7 +53,7 @@ export function parseObject(json: string | null | undefined): Record<string, unk
  * 300 byte.`): they are stored and sent with every session event.
  */
 export function assertDataSize(...jsons: string[]): void {
-  if (jsons.some((json) => Buffer.byteLength(json, 'utf8') > LIMITS.userDataMaxBytes)) {
+  if (jsons.some((json) => utf8ByteLength(json) > LIMITS.userDataMaxBytes)) {
     throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataTooLong);
   }
 }

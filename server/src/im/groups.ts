@@ -1,4 +1,4 @@
-import { verifyToken } from '../auth/token.js';
+import { accessGrant } from '../auth/token.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
 import type { PresenceService } from '../presence/service.js';
@@ -39,15 +39,16 @@ export function createGroupService(deps: GroupServiceDeps): GroupService {
   const { groups, presence } = deps;
   const joins = new KeyedMutex();
 
-  /** An access token: signed with the app secret, `{u: userId, g: [groupIds], e: expiry ms}`, covering every id. */
-  const tokenCovers = (actor: Actor, groupIds: readonly string[], token: string | null | undefined): boolean => {
-    const verified = verifyToken(actor.app.secretKey, token);
-    if (!verified.ok) return false;
-    const { u, g, e } = verified.payload;
-    if (u !== actor.userId || typeof e !== 'number' || e <= deps.now() || !Array.isArray(g)) return false;
-    const granted = new Set(g.map(String));
-    return groupIds.every((id) => granted.has(id));
-  };
+  /** IM-21: an access token `{u: userId, g: groupId | [groupIds], e: expiry ms}` naming every one of the groups. */
+  const tokenCovers = (actor: Actor, groupIds: readonly string[], token: string | null | undefined): boolean =>
+    accessGrant({
+      secret: actor.app.secretKey,
+      token,
+      userId: actor.userId,
+      now: deps.now(),
+      field: 'g',
+      ids: groupIds,
+    }) !== undefined;
 
   return {
     async subscribe(actor, groupIds, accessToken) {

@@ -1,5 +1,12 @@
 import { ServiceError } from '../errors.js';
-import { CODES, LIMITS, MESSAGES, type PublishImRequest, type PushedNotification } from '../protocol.js';
+import {
+  CODES,
+  LIMITS,
+  MESSAGES,
+  utf8ByteLength,
+  type PublishImRequest,
+  type PushedNotification,
+} from '../protocol.js';
 
 /**
  * Checks a `publishIM` payload before anything is stored, for chat and customer-service messages alike.
@@ -15,7 +22,7 @@ import { CODES, LIMITS, MESSAGES, type PublishImRequest, type PushedNotification
 export function checkPayload(type: string, p: string): void {
   // IM-27: the type goes with every copy of the message as the payload does, so the 3 KB bound covers both, in UTF-8
   // bytes as the SDK and the reference count them.
-  if (Buffer.byteLength(type, 'utf8') + Buffer.byteLength(p, 'utf8') > LIMITS.messageMaxBytes) {
+  if (utf8ByteLength(type) + utf8ByteLength(p) > LIMITS.messageMaxBytes) {
     throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.messageTooLong);
   }
   let payload: unknown;

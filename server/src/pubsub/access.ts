@@ -1,4 +1,4 @@
-import { verifyToken } from '../auth/token.js';
+import { accessGrant } from '../auth/token.js';
 import type { AppConfig } from '../config.js';
 
 /** What an access token grants on its channels: `r` subscribe, `w` publish. */
@@ -18,12 +18,13 @@ export function channelAccessAllowed(params: {
   now: number;
 }): boolean {
   if (!params.app.requireAccessToken) return true;
-  if (params.userId === null) return false;
-  const verified = verifyToken(params.app.secretKey, params.token);
-  if (!verified.ok) return false;
-  const { u, c, p, e } = verified.payload;
-  if (u !== params.userId || typeof e !== 'number' || e <= params.now) return false;
-  if (typeof p !== 'string' || !p.includes(params.need)) return false;
-  const granted = new Set((Array.isArray(c) ? c : [c]).map(String));
-  return params.channels.every((channel) => granted.has(channel));
+  const grant = accessGrant({
+    secret: params.app.secretKey,
+    token: params.token,
+    userId: params.userId,
+    now: params.now,
+    field: 'c',
+    ids: params.channels,
+  });
+  return typeof grant?.['p'] === 'string' && grant['p'].includes(params.need);
 }
