@@ -203,7 +203,16 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerUploadHandlers(gateway, uploads);
   uploadRoutes(http, { uploads });
-  registerProductApi(http, { members: store.members, apps, config, logger, now, sms: options.sms, uploads });
+  registerProductApi(http, {
+    members: store.members,
+    apps,
+    config,
+    logger,
+    now,
+    sms: options.sms,
+    uploads,
+    redis: shared && { client: shared.client, prefix: shared.prefix },
+  });
 
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> = Promise.resolve();

@@ -352,6 +352,35 @@ describe('gateway: requests', () => {
     expect(await request(bob, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
   });
 
+  it('WIRE-9: a connection gone while its authorize ran leaves no share in its user budget', async () => {
+    const url = await limitedServer({ perSecond: 1, burst: 2 }, { at: 1_800_000_000_000 });
+    // Sent together, the authorize and the close arrive in one read: the authorize finishes after the disconnect.
+    const gone = await connect(url);
+    gone.emit('authorize', authorizeParams({ userId: 'alice' }));
+    gone.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const as = async () => {
+      const socket = await connect(url);
+      expect(await request(socket, 'authorize', authorizeParams({ userId: 'alice' }))).toMatchObject({ code: 200 });
+      return socket;
+    };
+    // Six connections, one request left in each after its authorize, spend alice's six; then all close.
+    const spent = await Promise.all([1, 2, 3, 4, 5, 6].map(() => as()));
+    for (const socket of spent) expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
+    await Promise.all(
+      spent.map((socket) => {
+        const closed = new Promise((resolve) => socket.once('disconnect', resolve));
+        socket.disconnect();
+        return closed;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The budget went with alice's last connection: a new one starts with a full one, not with the spent one that a
+    // share of the gone connection would have kept.
+    const fresh = await as();
+    expect(await request(fresh, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
+  });
+
   it('closes a connection that has not authorized in time, and keeps one that has', async () => {
     const { url } = await startServer({ authorizeTimeoutMs: 300 }, WITHOUT_CS);
     const closed = (socket: Awaited<ReturnType<typeof connect>>) =>

@@ -8,6 +8,7 @@ import { createParleyServer } from '../src/server.js';
 import { DEMO_APP } from '../src/config.js';
 import { SECURE_APP, defer, testConfig } from './helpers.js';
 import { PHONE, startProductServer } from './product-support.js';
+import { redisPrefix, redisUrl } from './redis-support.js';
 
 /** A logger at info level whose JSON lines the test reads. */
 function memoryLogger() {
@@ -20,6 +21,15 @@ function memoryLogger() {
 }
 
 const SMS_LOG = 'sms code (development provider, not sent)';
+
+/** Asks for a code for `phone` as a proxy forwarding for `forwardedFor`. */
+function sendFrom(url: string, phone: string, forwardedFor: string): Promise<Record<string, unknown>> {
+  return fetch(`${url}/index.php/api/member/send_code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+    body: JSON.stringify({ phone }),
+  }).then((res) => res.json() as Promise<Record<string, unknown>>);
+}
 
 describe('product API: login by SMS code', () => {
   it('sends a code and refuses another within 60 s ("do not operate frequently")', async () => {
@@ -150,29 +160,51 @@ describe('product API: login by SMS code', () => {
   });
 
   it('MEM-3: behind a trusted proxy, the forwarded address is the one limited', async () => {
-    const send = (url: string, phone: string, forwardedFor: string) =>
-      fetch(`${url}/index.php/api/member/send_code`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
-        body: JSON.stringify({ phone }),
-      }).then((res) => res.json() as Promise<Record<string, unknown>>);
     const burst = PRODUCT_ADDRESS_LIMITS['member/send_code'].burst;
     const phone = (i: number) => `139${String(i).padStart(8, '0')}`;
     const behind = await startProductServer(undefined, { trustProxy: true });
     for (let i = 0; i <= burst; i++) {
-      expect(await send(behind.url, phone(i), `203.0.113.${i}`)).toMatchObject({ ret: true });
+      expect(await sendFrom(behind.url, phone(i), `203.0.113.${i}`)).toMatchObject({ ret: true });
     }
     // One trusted hop: the address the proxy saw is the one counted, not what the client claimed before it.
     const oneHop = await startProductServer(undefined, { trustProxy: 1 });
     for (let i = 0; i <= burst; i++) {
-      expect(await send(oneHop.url, phone(i), `198.51.100.7, 203.0.113.${i}`)).toMatchObject({ ret: true });
+      expect(await sendFrom(oneHop.url, phone(i), `198.51.100.7, 203.0.113.${i}`)).toMatchObject({ ret: true });
     }
-    for (let i = 0; i < burst; i++) await send(oneHop.url, phone(50 + i), `203.0.113.${i}, 203.0.113.99`);
-    expect(await send(oneHop.url, phone(99), '203.0.113.200, 203.0.113.99')).toMatchObject({ code: 'too_frequent' });
+    for (let i = 0; i < burst; i++) await sendFrom(oneHop.url, phone(50 + i), `203.0.113.${i}, 203.0.113.99`);
+    expect(await sendFrom(oneHop.url, phone(99), '203.0.113.200, 203.0.113.99')).toMatchObject({
+      code: 'too_frequent',
+    });
     // Not trusted: every caller is the proxy's one address, whatever it forwards.
     const direct = await startProductServer();
-    for (let i = 0; i < burst; i++) await send(direct.url, phone(i), `203.0.113.${i}`);
-    expect(await send(direct.url, phone(burst), '203.0.113.200')).toMatchObject({ code: 'too_frequent' });
+    for (let i = 0; i < burst; i++) await sendFrom(direct.url, phone(i), `203.0.113.${i}`);
+    expect(await sendFrom(direct.url, phone(burst), '203.0.113.200')).toMatchObject({ code: 'too_frequent' });
+  });
+
+  it('MEM-4: the addresses of one IPv6 /64 share a budget', async () => {
+    const burst = PRODUCT_ADDRESS_LIMITS['member/send_code'].burst;
+    const phone = (i: number) => `139${String(i).padStart(8, '0')}`;
+    const p = await startProductServer(undefined, { trustProxy: true });
+    for (let i = 0; i < burst; i++) {
+      expect(await sendFrom(p.url, phone(i), `2001:db8:1:2::${i.toString(16)}`)).toMatchObject({ ret: true });
+    }
+    expect(await sendFrom(p.url, phone(98), '2001:db8:1:2:ffff::1')).toMatchObject({ code: 'too_frequent' });
+    expect(await sendFrom(p.url, phone(99), '2001:db8:1:3::1')).toMatchObject({ ret: true });
+  });
+
+  it.runIf(Boolean(redisUrl))('MEM-4: nodes sharing Redis share an address budget', async () => {
+    const burst = PRODUCT_ADDRESS_LIMITS['member/send_code'].burst;
+    const phone = (i: number) => `139${String(i).padStart(8, '0')}`;
+    const shared = { trustProxy: true, redisUrl, redisPrefix: redisPrefix() };
+    const nodes = [await startProductServer(undefined, shared), await startProductServer(undefined, shared)];
+    for (let i = 0; i < burst; i++) {
+      const node = nodes[i % 2] as (typeof nodes)[number];
+      expect(await sendFrom(node.url, phone(i), '203.0.113.7')).toMatchObject({ ret: true });
+    }
+    for (const node of nodes) {
+      expect(await sendFrom(node.url, phone(99), '203.0.113.7')).toMatchObject({ code: 'too_frequent' });
+    }
+    expect(await sendFrom(nodes[1]?.url as string, phone(99), '203.0.113.8')).toMatchObject({ ret: true });
   });
 
   it('MEM-1: two logins with the right code at once: one gets in', async () => {

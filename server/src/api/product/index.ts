@@ -5,13 +5,20 @@ import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
+import type { RedisClient } from '../../presence/redis.js';
 import type { MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
-import { AddressLimiter, PRODUCT_ADDRESS_LIMITS } from './limits.js';
+import {
+  type AddressLimit,
+  type AddressLimiter,
+  MemoryAddressLimiter,
+  PRODUCT_ADDRESS_LIMITS,
+  RedisAddressLimiter,
+} from './limits.js';
 import { refuse, type ProductBody, type ProductHandler } from './reply.js';
 import { smsRoutes } from './sms.js';
 import { productUploadRoutes, type ProductUploads } from './upload.js';
@@ -31,6 +38,11 @@ export interface ProductApiDeps {
   uploads: ProductUploads;
   /** The clock the limits per address run on. */
   now: () => number;
+  /**
+   * Makes the budgets per address of one limited path (MEM-3).
+   * @default budgets in this node's memory
+   */
+  limiter?: ((path: string, limit: AddressLimit) => AddressLimiter) | undefined;
 }
 
 /**
@@ -39,8 +51,9 @@ export interface ProductApiDeps {
  * a body that is not a JSON object is a 400 `{code, content}` like the rest of the server's HTTP API.
  */
 export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void {
+  const makeLimiter = deps.limiter ?? ((_path: string, limit: AddressLimit) => new MemoryAddressLimiter(limit));
   const limiters = new Map(
-    Object.entries(PRODUCT_ADDRESS_LIMITS).map(([path, limit]) => [path, new AddressLimiter(limit)] as const),
+    Object.entries(PRODUCT_ADDRESS_LIMITS).map(([path, limit]) => [path, makeLimiter(path, limit)] as const),
   );
   const post = (path: string, handler: ProductHandler) => {
     const limiter = limiters.get(path);
@@ -50,7 +63,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
         return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: 'parameter error' });
       }
       // MEM-3: answered as the app's other refusals are, so that it shows "do not operate frequently".
-      if (limiter && !limiter.take(request.ip, deps.now())) return refuse('too_frequent');
+      if (limiter && !(await limiter.take(request.ip, deps.now()))) return refuse('too_frequent');
       return handler(body as ProductBody, request);
     });
   };
@@ -72,6 +85,8 @@ export interface ProductApiParts {
   sms?: SmsProvider | undefined;
   /** The server's upload storage, for member uploads. */
   uploads: UploadService;
+  /** With several nodes: the Redis they share, which then keeps the limits per address (MEM-4). */
+  redis?: { client: RedisClient; prefix: string } | undefined;
 }
 
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
@@ -79,6 +94,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const target = parts.apps.byAppkey(parts.config.productAppkey);
   if (!target)
     parts.logger.warn({ appkey: parts.config.productAppkey }, 'product app not configured; login gives no otp');
+  const { redis } = parts;
   if (!parts.sms) {
     parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
   }
@@ -93,5 +109,6 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     cs: parts.config.cs,
     uploads: { service: parts.uploads, app: target },
     now: parts.now,
+    limiter: redis && ((path, limit) => new RedisAddressLimiter({ ...redis, path, limit, logger: parts.logger })),
   });
 }
