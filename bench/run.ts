@@ -28,7 +28,8 @@ for (const name of chosen) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(scenarioDir, `${name}.ts`)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
-    timeout: 10 * 60 * 1000,
+    // im-chat climbs two sides through up to thirty steps of ten seconds each.
+    timeout: 40 * 60 * 1000,
   });
   process.stdout.write(run.stdout);
   const last = run.stdout.trim().split('\n').at(-1) ?? '';

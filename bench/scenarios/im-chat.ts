@@ -29,7 +29,12 @@ const RATES = (
 )
   .split(',')
   .map(Number);
-const STEP_MS = 3000;
+/**
+ * How long each step sends. Ten seconds, so that one stall of the machine (40-90 ms, in which every process on it
+ * waits) does not decide a step alone: in a three-second step the deliveries one such stall delays are more than
+ * 1 % of the step's, and whichever side met it first stopped, by chance (see docs/benchmarks.md).
+ */
+const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 10_000);
 /**
  * Before the climb each side runs at a moderate rate long enough for every group's members to fill their caches
  * (200 messages a conversation in Parley's SDK): a chat client lives with full caches, and the climb should not
