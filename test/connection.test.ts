@@ -95,6 +95,27 @@ describe('connection core', () => {
     expectLegalPath(path());
   });
 
+  it('CONN-13: a reconnect refused with 429 is tried again after the backoff; a first connect fails', async () => {
+    const { client, server, path } = fakeSetup({ random: () => 0.5 });
+    const busy = { code: 429, content: 'too many connections of this user on this server' };
+    server.refuse = busy;
+    await expect(Promise.all([client.connect(), tick()])).rejects.toMatchObject(busy);
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+    server.refuse = undefined;
+    await Promise.all([client.connect(), tick()]);
+    server.refuse = busy;
+    server.dropAll();
+    await tick(20_000);
+    expect(client.getConnectionStatus()).toBe('reconnecting');
+    // Two connects, then one refused try after each backoff delay: 1 000, 2 000, 4 000, 5 000, 5 000 ms.
+    expect(server.attempts.length).toBeGreaterThan(5);
+    expect(server.openSockets).toHaveLength(0);
+    server.refuse = undefined;
+    await tick(5000);
+    expect(path().slice(-2)).toEqual(['reconnecting', 'reconnected']);
+    expectLegalPath(path());
+  });
+
   it('CONN-6: reconnect attempts never stop and their delays follow the backoff', async () => {
     const { client, server } = fakeSetup({ random: () => 0.5 });
     const delays: number[] = [];

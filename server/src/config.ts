@@ -69,6 +69,8 @@ export interface ServerConfig {
   appDir: string;
   /** Request rate limit per connection. Env `PARLEY_RATE_LIMIT_PER_SECOND`, `PARLEY_RATE_LIMIT_BURST`. */
   rateLimit: RateLimitConfig;
+  /** Most connections one user of an app may have on one node (WIRE-10). Env `PARLEY_MAX_USER_CONNECTIONS`. @default 100 */
+  maxUserConnections: number;
   /** Pub/sub history retention per channel. Env `PARLEY_PUBSUB_HISTORY_MAX_MESSAGES`, `PARLEY_PUBSUB_HISTORY_MAX_AGE_MS`. */
   pubsubHistory: PubsubHistoryConfig;
   /** The server's public base URL, for the upload host in tokens. Env `PARLEY_PUBLIC_URL`. @default http://localhost:<port> */
@@ -194,6 +196,7 @@ const configSchema = z.object({
     }),
     { perSecond: 50, burst: 100 },
   ),
+  maxUserConnections: z._default(intIn(1, 1_000_000), 100),
   pubsubHistory: z._default(
     z.object({
       maxMessages: z._default(intIn(0, 100_000), 100),
@@ -246,6 +249,7 @@ const ENV_NAMES: Record<string, string> = {
   appDir: 'PARLEY_APP_DIR',
   'rateLimit.perSecond': 'PARLEY_RATE_LIMIT_PER_SECOND',
   'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
+  maxUserConnections: 'PARLEY_MAX_USER_CONNECTIONS',
   'pubsubHistory.maxMessages': 'PARLEY_PUBSUB_HISTORY_MAX_MESSAGES',
   'pubsubHistory.maxAgeMs': 'PARLEY_PUBSUB_HISTORY_MAX_AGE_MS',
   ...UPLOAD_ENV_NAMES,
@@ -308,6 +312,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     authorizeTimeoutMs: c.authorizeTimeoutMs,
     appDir: c.appDir,
     rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
+    maxUserConnections: c.maxUserConnections,
     pubsubHistory: { maxMessages: c.pubsubHistory.maxMessages, maxAgeMs: c.pubsubHistory.maxAgeMs },
     publicUrl: c.publicUrl === undefined ? undefined : trimUrl(c.publicUrl),
     uploads: {
@@ -362,6 +367,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     logLevel: get('LOG_LEVEL'),
     sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
     authorizeTimeoutMs: num('PARLEY_AUTHORIZE_TIMEOUT_MS'),
+    maxUserConnections: num('PARLEY_MAX_USER_CONNECTIONS'),
     appDir: get('PARLEY_APP_DIR'),
     publicUrl: get('PARLEY_PUBLIC_URL'),
     uploads: readUploadEnv(get),

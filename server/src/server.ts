@@ -110,6 +110,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     sessions,
     rateLimit: config.rateLimit,
     authorizeTimeoutMs: config.authorizeTimeoutMs,
+    maxUserConnections: config.maxUserConnections,
     logger,
     now,
   });

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       sessionTtlMs: 600_000,
       authorizeTimeoutMs: 30_000,
       rateLimit: { perSecond: 50, burst: 100 },
+      maxUserConnections: 100,
     });
     expect(config.apps).toEqual([DEMO_APP]);
     expect(config.appDir).toMatch(/demo-app[/\\]dist$/);
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       PARLEY_SESSION_TTL_MS: '5000',
       PARLEY_AUTHORIZE_TIMEOUT_MS: '2500',
       PARLEY_RATE_LIMIT_PER_SECOND: '7',
+      PARLEY_MAX_USER_CONNECTIONS: '12',
     });
     expect(config).toMatchObject({
       port: 4100,
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
       sessionTtlMs: 5000,
       authorizeTimeoutMs: 2500,
       rateLimit: { perSecond: 7, burst: 100 },
+      maxUserConnections: 12,
     });
   });
 
@@ -130,6 +133,14 @@ describe('loadConfig', () => {
 
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
+  });
+
+  it('WIRE-10: refuses a bound on user connections that is not a whole number of 1 or more', () => {
+    for (const value of ['0', '-1', '2.5', 'many']) {
+      expect(() => loadConfig({ PARLEY_MAX_USER_CONNECTIONS: value })).toThrow(
+        /maxUserConnections \(from PARLEY_MAX_USER_CONNECTIONS\)/,
+      );
+    }
   });
 
   it('refuses an authorize timeout out of range', () => {

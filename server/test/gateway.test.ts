@@ -381,6 +381,52 @@ describe('gateway: requests', () => {
     expect(await request(fresh, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200 });
   });
 
+  it('WIRE-10: a user gets at most maxUserConnections connections on a node, counted when authorized', async () => {
+    const { url } = await startServer({ maxUserConnections: 2 }, WITHOUT_CS);
+    const authorizeAs = async (userId: string) => {
+      const socket = await connect(url);
+      return { socket, reply: await request(socket, 'authorize', authorizeParams({ userId })) };
+    };
+    // Sent together, as a client with many tabs might: two get in.
+    const tries = await Promise.all([1, 2, 3, 4, 5].map(() => authorizeAs('alice')));
+    const admitted = tries.filter((t) => t.reply['code'] === 200);
+    expect(admitted).toHaveLength(2);
+    for (const t of tries.filter((t) => t.reply['code'] !== 200)) {
+      expect(t.reply).toEqual({ code: 429, resultCode: 429, content: MESSAGES.tooManyConnections });
+    }
+    // Another user, and anonymous connections, are not counted with alice.
+    expect((await authorizeAs('bob')).reply).toMatchObject({ code: 200 });
+    const anonymous = await connect(url);
+    expect(await request(anonymous, 'authorize', authorizeParams({ userId: null }))).toMatchObject({ code: 200 });
+    // At the bound, an admitted connection may still authorize again as alice.
+    const [first, second] = admitted as [(typeof admitted)[number], (typeof admitted)[number]];
+    expect(await request(first.socket, 'authorize', authorizeParams({ userId: 'alice' }))).toMatchObject({
+      code: 200,
+    });
+    // Switching to bob frees alice's place; the refused connections held none.
+    expect(await request(first.socket, 'authorize', authorizeParams({ userId: 'bob' }))).toMatchObject({ code: 200 });
+    expect((await authorizeAs('alice')).reply).toMatchObject({ code: 200 });
+    expect((await authorizeAs('alice')).reply).toMatchObject({ code: 429 });
+    // So does a closed connection.
+    const closed = new Promise((resolve) => second.socket.once('disconnect', resolve));
+    second.socket.disconnect();
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await authorizeAs('alice')).reply).toMatchObject({ code: 200 });
+  });
+
+  it('WIRE-10: an authorize that fails after its user was counted takes no place', async () => {
+    const { url, server } = await startServer({ maxUserConnections: 2 }, WITHOUT_CS);
+    const authorizeAs = async (userId: string) => request(await connect(url), 'authorize', authorizeParams({ userId }));
+    const sessions = server.store.sessions;
+    const create = sessions.create.bind(sessions);
+    sessions.create = () => Promise.reject(new Error('disk full'));
+    for (let i = 0; i < 2; i++) expect(await authorizeAs('carol')).toMatchObject({ code: 500 });
+    sessions.create = create;
+    for (let i = 0; i < 2; i++) expect(await authorizeAs('carol')).toMatchObject({ code: 200 });
+    expect(await authorizeAs('carol')).toMatchObject({ code: 429 });
+  });
+
   it('closes a connection that has not authorized in time, and keeps one that has', async () => {
     const { url } = await startServer({ authorizeTimeoutMs: 300 }, WITHOUT_CS);
     const closed = (socket: Awaited<ReturnType<typeof connect>>) =>

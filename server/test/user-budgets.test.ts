@@ -22,4 +22,19 @@ describe('UserBudgets', () => {
     budgets.detach('app', 'ghost', 'c7');
     expect(budgets.size).toBe(3);
   });
+
+  it('WIRE-10: claims a place among the user connections while fewer than the bound are counted', () => {
+    const budgets = new UserBudgets({ perSecond: 1, burst: 1 });
+    const bucket = budgets.claim('app', 'alice', 'c1', 2, 0);
+    expect(bucket).toBeDefined();
+    expect(budgets.claim('app', 'alice', 'c2', 2, 0)).toBe(bucket);
+    expect(budgets.claim('app', 'alice', 'c3', 2, 0)).toBeUndefined();
+    // A counted connection claims again; the refused one was not counted.
+    expect(budgets.claim('app', 'alice', 'c1', 2, 0)).toBe(bucket);
+    budgets.detach('app', 'alice', 'c3');
+    expect(budgets.claim('app', 'alice', 'c4', 2, 0)).toBeUndefined();
+    budgets.detach('app', 'alice', 'c1');
+    expect(budgets.claim('app', 'alice', 'c4', 2, 0)).toBe(bucket);
+    expect(budgets.claim('app', 'bob', 'c5', 2, 0)).toBeDefined();
+  });
 });

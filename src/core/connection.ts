@@ -227,7 +227,13 @@ export class Connection {
 
   #onAuthorizeReply(reply: unknown): void {
     if (!isOkAck(reply)) {
-      this.#fail(ParleyError.fromAck(reply));
+      const error = ParleyError.fromAck(reply);
+      // CONN-13: a server too busy for this user now (429) is tried again while reconnecting, like a lost link.
+      if (error.code === CODES.TOO_MANY_REQUESTS && this.#status === 'reconnecting') {
+        this.#linkDown(`authorize refused: ${error.content}`);
+        return;
+      }
+      this.#fail(error);
       return;
     }
     const parsed = authorizeReplySchema.safeParse(reply);

@@ -79,6 +79,8 @@ export const MESSAGES = {
   cannotMessageSelf: 'cannot message yourself',
   /** Parley's own: a `publishIM` whose `p` is not JSON (receivers JSON.parse it). */
   payloadNotJson: 'payload must be JSON.',
+  /** Parley's own (WIRE-10): the user already has the most connections a server node takes for one user. */
+  tooManyConnections: 'too many connections of this user on this server',
   /** Parley's own: a request holding U+0000 in a string, which no store keeps as text. */
   nulCharacter: 'parameter error (a string holds the NUL character)',
   imNotEnabled: "Invalid options: 'modules' does not include 'im'.",

@@ -25,8 +25,12 @@ export interface AuthorizedSession {
 
 /** Authorize and session lifetime, free of any transport. */
 export interface SessionService {
-  /** Checks an authorize request and resumes or starts a session. @throws ServiceError with the wire code. */
-  authorize(request: AuthorizeRequest): Promise<AuthorizedSession>;
+  /**
+   * Checks an authorize request and resumes or starts a session. `admit`, when given, is asked once the request's
+   * app and user are known and its otp checked, before any store write; false refuses the request with 429
+   * (WIRE-10). @throws ServiceError with the wire code.
+   */
+  authorize(request: AuthorizeRequest, admit?: (appkey: string, userId: string) => boolean): Promise<AuthorizedSession>;
   /** Records that a session's connection went away, which starts its time to live. */
   left(sid: string): Promise<void>;
   /** Keeps `liveSids` fresh and deletes sessions unseen for longer than the time to live; returns how many. */
@@ -59,7 +63,7 @@ const USER_DATA_PARSE_LIMIT = LIMITS.userDataMaxBytes * 16;
 export function createSessionService(deps: SessionServiceDeps): SessionService {
   const newSid = deps.newSid ?? randomUUID;
   return {
-    async authorize(request) {
+    async authorize(request, admit) {
       const grant = deps.apps.byClientKey(request.appkey);
       if (!grant) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.invalidAppkey);
       const userData = parseUserData(request.userData);
@@ -70,6 +74,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       if (grant.app.requireOtp && userId !== null) {
         const otp = verifyOtp({ secretKey: grant.app.secretKey, token: request.otp, userId, now });
         if (!otp.ok) throw new ServiceError(CODES.UNAUTHORIZED, OTP_MESSAGES[otp.reason]);
+      }
+      if (userId !== null && admit && !admit(grant.app.appkey, userId)) {
+        throw new ServiceError(CODES.TOO_MANY_REQUESTS, MESSAGES.tooManyConnections);
       }
       const base = { app: grant.app, permissions: grant.permissions, userId, userData };
       let previousSeenAt: number | null = null;

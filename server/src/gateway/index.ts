@@ -72,11 +72,16 @@ export interface GatewayDeps {
   rateLimit: RateLimitConfig;
   /** A connection not authorized this long after it opened is closed; an idle unknown socket costs memory. */
   authorizeTimeoutMs: number;
+  /** Most connections one user of an app may have on this node (WIRE-10). @default 100 */
+  maxUserConnections?: number | undefined;
   logger: Logger;
   now: () => number;
 }
 
 type Ack = (reply: unknown) => void;
+
+/** WIRE-10: the connections one user of an app may have on a node, unless configured otherwise. */
+export const DEFAULT_MAX_USER_CONNECTIONS = 100;
 
 /** Notices get this many times the request budget: one per message received, in a busy group. */
 const NOTICE_BUDGET_FACTOR = 20;
@@ -99,13 +104,23 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const registry = new HandlerRegistry();
   const connections = new Map<string, Connection>();
   const userBudgets = new UserBudgets(deps.rateLimit);
-  /** WIRE-9: moves the connection's share of a user budget to the session's user, if any. */
+  const maxUserConnections = deps.maxUserConnections ?? DEFAULT_MAX_USER_CONNECTIONS;
+  const isUser = (ctx: RequestContext | undefined, appkey: string, userId: string) =>
+    ctx?.app.appkey === appkey && ctx.userId === userId;
+  /**
+   * WIRE-9: moves the connection's share of a user budget to the session's user, if any. The authorize has counted
+   * the connection among that user's already (WIRE-10's claim).
+   */
   const shareBudget = (conn: Connection, previous: RequestContext | undefined, ctx: RequestContext) => {
-    if (previous?.userId) userBudgets.detach(previous.app.appkey, previous.userId, conn.socket.id);
-    // A socket gone during the authorize has had its disconnect already: attached now, it would never be detached.
     const { userId } = ctx;
-    const attach = userId !== null && conn.socket.connected;
-    conn.userBucket = attach ? userBudgets.attach(ctx.app.appkey, userId, conn.socket.id, now()) : undefined;
+    if (previous?.userId && !isUser(ctx, previous.app.appkey, previous.userId)) {
+      userBudgets.detach(previous.app.appkey, previous.userId, conn.socket.id);
+    }
+    conn.userBucket = undefined;
+    if (userId === null) return;
+    // A socket gone during the authorize has had its disconnect already: counted now, it would never be let go.
+    if (conn.socket.connected) conn.userBucket = userBudgets.attach(ctx.app.appkey, userId, conn.socket.id, now());
+    else userBudgets.detach(ctx.app.appkey, userId, conn.socket.id);
   };
   const pending = new Set<Promise<void>>();
   const listeners: ConnectionListener[] = [];
@@ -171,8 +186,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const request: AuthorizeRequest = checked.value;
     const key = JSON.stringify(request);
     return conn.authorizeOnce(key, async () => {
+      // WIRE-10: the connection is counted among its user's once the request is known to be theirs, before the
+      // session's store writes, so that authorizes sent together cannot all pass the bound.
+      let claimed: { appkey: string; userId: string } | undefined;
+      const admit = (appkey: string, userId: string) => {
+        const bucket = userBudgets.claim(appkey, userId, conn.socket.id, maxUserConnections, now());
+        if (bucket) claimed = { appkey, userId };
+        return bucket !== undefined;
+      };
       try {
-        const session = await deps.sessions.authorize(request);
+        const session = await deps.sessions.authorize(request, admit);
         const previous = conn.context();
         if (previous?.userId) await conn.socket.leave(userRoom(previous.app.appkey, previous.userId));
         conn.authorized(session);
@@ -203,6 +226,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
           mD,
         };
       } catch (err) {
+        if (claimed && !isUser(conn.context(), claimed.appkey, claimed.userId)) {
+          userBudgets.detach(claimed.appkey, claimed.userId, conn.socket.id);
+        }
         return failureOf(err, conn.log, 'authorize');
       }
     });

@@ -7,6 +7,7 @@ export const USER_BUDGET_FACTOR = 3;
 /**
  * WIRE-9: one request budget per user of an app on this node, shared by all of the user's connections here, so that
  * opening more connections does not buy more requests. An entry lives while the user has a connection on the node.
+ * It also counts those connections, for WIRE-10's bound.
  */
 export class UserBudgets {
   readonly #limit: RateLimitConfig;
@@ -29,6 +30,16 @@ export class UserBudgets {
     }
     entry.connections.add(connectionId);
     return entry.bucket;
+  }
+
+  /**
+   * WIRE-10: counts `connectionId` among the user's connections and returns their budget, unless the user already
+   * has `max` other connections here: then undefined, and nothing is counted.
+   */
+  claim(appkey: string, userId: string, connectionId: string, max: number, now: number): TokenBucket | undefined {
+    const entry = this.#entries.get(`${appkey}\n${userId}`);
+    if (entry && entry.connections.size >= max && !entry.connections.has(connectionId)) return undefined;
+    return this.attach(appkey, userId, connectionId, now);
   }
 
   /** `connectionId` is no longer one of the user's; the budget goes with the user's last connection here. */
