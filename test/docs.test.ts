@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LIMITS, MESSAGES } from '../src/protocol/index.js';
+
+const root = join(import.meta.dirname, '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+const docs = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
+
+/** Rule ids the docs state: `**IM-3**` at the start of a rule. */
+function definedRules(): Set<string> {
+  const defined = new Set<string>();
+  for (const path of docs) {
+    for (const match of read(path).matchAll(/\*\*([A-Z]+-\d+)\*\*/g)) defined.add(match[1] as string);
+  }
+  return defined;
+}
+
+describe('docs', () => {
+  it('cite only rules that the docs state', () => {
+    const defined = definedRules();
+    const prefixes = new Set([...defined].map((id) => id.split('-')[0]));
+    const missing: string[] = [];
+    for (const path of ['README.md', 'CHANGELOG.md', ...docs]) {
+      for (const match of read(path).matchAll(/\b([A-Z]+)-(\d+)\b/g)) {
+        const id = `${match[1]}-${match[2]}`;
+        // Ranges like `IM-1..IM-26` cite both ends; other words with a dash and digits (UTF-8, ISO-8601) are not rules.
+        if (prefixes.has(match[1]) && !defined.has(id)) missing.push(`${path}: ${id}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('limits.md gives the bounds and messages the code enforces', () => {
+    const limits = read('docs/limits.md');
+    const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+    for (const value of [
+      LIMITS.userIdMaxLength,
+      LIMITS.userDataMaxBytes,
+      LIMITS.textMaxLength,
+      LIMITS.messageMaxBytes,
+      LIMITS.fileMaxBytes,
+      LIMITS.historyMaxLimit,
+      LIMITS.batchMaxMessages,
+      LIMITS.conversationListMax,
+      LIMITS.conversationCacheMessages,
+      LIMITS.dedupeWindow,
+      LIMITS.idArrayMax,
+      LIMITS.userGroupsMax,
+      LIMITS.presenceSubscriptionsMax,
+      LIMITS.presenceMembersMax,
+      LIMITS.publishMessageMaxLength,
+      LIMITS.notificationTitleMaxLength,
+      LIMITS.notificationBodyMaxLength,
+      LIMITS.maxHosts,
+    ]) {
+      expect(limits, String(value)).toContain(thousands(value));
+    }
+    for (const message of [
+      MESSAGES.tooFrequent,
+      MESSAGES.tooManyConnections,
+      MESSAGES.idTooLong,
+      MESSAGES.dataTooLong,
+      MESSAGES.tooManyHosts,
+      MESSAGES.textTooLong,
+      MESSAGES.messageTooLong,
+      MESSAGES.tooManyMessages,
+      MESSAGES.userGroupsTooMany,
+      MESSAGES.userPresenceTooMany,
+      MESSAGES.sessionChannelsTooMany,
+      MESSAGES.sessionWatchesTooMany,
+      MESSAGES.publishMessageTooLong,
+      MESSAGES.channelTooLong,
+      MESSAGES.membersLimitInvalid,
+    ]) {
+      expect(limits).toContain(`\`${message}\``);
+    }
+  });
+});
