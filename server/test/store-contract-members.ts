@@ -3,6 +3,9 @@
  * and on PostgreSQL alike.
  */
 import { expect, it } from 'vitest';
+import { silentLogger } from '../src/logger.js';
+import { createMemberService } from '../src/members/service.js';
+import { createDevSmsProvider } from '../src/members/sms.js';
 import type { MemberCodeQuota, Store } from '../src/store/index.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
@@ -47,5 +50,51 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     const both = await Promise.all([1, 2].map(() => store.members.consumeCode('p1', '123456')));
     expect(both.filter(Boolean)).toHaveLength(1);
     expect(await store.members.attemptCode('p1', 5)).toEqual({ code: '', sentAt: 100 });
+  });
+
+  it('MEM-5: updateProfile renames only when the last rename is old enough, even for parallel callers', async () => {
+    const { store } = await fresh();
+    const member = { id: 'm1', phone: '13800138000', username: 'user8000', img: '', notifyBadge: 0, createdAt: 0 };
+    await store.members.insert({ ...member, usernameChangedAt: null });
+    // The sign-up nickname counts as no rename.
+    expect(await store.members.updateProfile('m1', { username: 'first', now: 1_000, renamedBefore: 0 })).toBe(true);
+    const tries = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((username) =>
+        store.members.updateProfile('m1', { username, now: 5_000, renamedBefore: 1_000 }),
+      ),
+    );
+    expect(tries.filter(Boolean)).toHaveLength(1);
+    expect((await store.members.byId('m1'))?.usernameChangedAt).toBe(5_000);
+    // Too soon: nothing changes, not even the avatar sent with it.
+    expect(
+      await store.members.updateProfile('m1', { username: 'late', img: 'x.png', now: 6_000, renamedBefore: 4_999 }),
+    ).toBe(false);
+    expect(await store.members.byId('m1')).toMatchObject({ img: '', usernameChangedAt: 5_000 });
+    // An avatar alone is not a rename.
+    expect(await store.members.updateProfile('m1', { img: 'y.png', now: 6_000, renamedBefore: 4_999 })).toBe(true);
+    expect(await store.members.byId('m1')).toMatchObject({ img: 'y.png' });
+  });
+
+  it('MEM-5: the member service answers nickname_too_soon to the parallel renames its store refused', async () => {
+    const { store } = await fresh();
+    const members = createMemberService({
+      members: store.members,
+      sms: createDevSmsProvider(silentLogger()),
+      now: () => 0,
+    });
+    await store.members.insert({
+      id: 'm1',
+      phone: '13800138000',
+      username: 'user8000',
+      img: '',
+      notifyBadge: 0,
+      createdAt: 0,
+      usernameChangedAt: null,
+    });
+    const answers = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((username) => members.updateProfile('m1', { username })),
+    );
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok && answer.failure === 'nickname_too_soon')).toHaveLength(3);
   });
 }

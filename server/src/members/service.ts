@@ -213,11 +213,13 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       if (renames && last !== null && now() - last < MEMBER_LIMITS.nicknameChangeIntervalMs) {
         return fail('nickname_too_soon');
       }
-      await members.updateProfile(memberId, {
-        ...(renames && { username: nickname }),
+      // MEM-5: checked again in the store's write, so that parallel renames cannot both pass.
+      const changed = await members.updateProfile(memberId, {
+        ...(renames && { username: nickname, renamedBefore: now() - MEMBER_LIMITS.nicknameChangeIntervalMs }),
         ...(img !== undefined && { img }),
         now: now(),
       });
+      if (!changed) return fail(renames ? 'nickname_too_soon' : 'user_missing');
       const member = await members.byId(memberId);
       return member ? { ok: true, value: member } : fail('user_missing');
     },

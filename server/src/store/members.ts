@@ -38,8 +38,15 @@ export interface MemberStore {
   byId(id: string): Promise<MemberRecord | undefined>;
   /** Adds a member; fails if the id or the phone is taken. */
   insert(member: MemberRecord): Promise<void>;
-  /** Changes a member's nickname (recording `now` as its change time) and/or avatar; fields left out keep theirs. */
-  updateProfile(id: string, changes: { username?: string; img?: string; now: number }): Promise<void>;
+  /**
+   * Changes a member's nickname (recording `now` as its change time) and/or avatar; fields left out keep theirs. With
+   * a nickname, `renamedBefore` makes it one statement's condition that the last change was at or before that time
+   * (or never): false then, and nothing is changed, so that parallel renames cannot both pass (MEM-5).
+   */
+  updateProfile(
+    id: string,
+    changes: { username?: string; img?: string; now: number; renamedBefore?: number },
+  ): Promise<boolean>;
   /** Stores a login token for a member until `expiresAt`. */
   addToken(params: { token: string; memberId: string; expiresAt: number }): Promise<void>;
   /** The member a token names, if the token exists and has not expired at `now`. */
@@ -128,8 +135,19 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         ...(changes.username !== undefined && { username: changes.username, username_changed_at: changes.now }),
         ...(changes.img !== undefined && { img: changes.img }),
       };
-      if (Object.keys(set).length === 0) return;
-      await db.updateTable('members').set(set).where('id', '=', id).execute();
+      if (Object.keys(set).length === 0) return true;
+      const { renamedBefore } = changes;
+      const result = await db
+        .updateTable('members')
+        .set(set)
+        .where('id', '=', id)
+        .$if(changes.username !== undefined && renamedBefore !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([eb('username_changed_at', 'is', null), eb('username_changed_at', '<=', renamedBefore as number)]),
+          ),
+        )
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
     async addToken({ token, memberId, expiresAt }) {
       await db.insertInto('member_tokens').values({ token, member_id: memberId, expires_at: expiresAt }).execute();
