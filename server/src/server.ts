@@ -12,7 +12,7 @@ import { registerPing } from './gateway/ping.js';
 import { registerPresenceHandlers } from './gateway/presence-handlers.js';
 import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
 import { createRedisConnection, reconnectClients } from './gateway/redis-adapter.js';
-import { createCsServices, tokenAgentPolicy } from './cs/index.js';
+import { createCsServices, redisCsTurns, tokenAgentPolicy } from './cs/index.js';
 import { createConversationService } from './im/conversations.js';
 import { createGroupService } from './im/groups.js';
 import { createMessageService } from './im/messages.js';
@@ -146,6 +146,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     now,
     agentPolicy: productAgentPolicy({ ...productAgents, fallback: tokenAgentPolicy(now) }),
     roster: productRoster(productAgents),
+    turns: shared && redisCsTurns({ client: shared.client, prefix: shared.prefix, logger }),
   });
   const messages = createMessageService({
     messages: store.messages,

@@ -2,14 +2,15 @@ import type { Pusher } from '../push.js';
 import type { CsStore, MessageStore } from '../store/index.js';
 import { createCsConversationService, type CsConversationService } from './conversations.js';
 import { createLiveWatchers, type LiveWatchers } from './live.js';
-import { createCsSessionService, csTurns, type CsSessionService } from './sessions.js';
+import { createCsSessionService, csTurns, type CsSessionService, type CsTurns } from './sessions.js';
 import { withRoster, type AgentRoster } from './roster.js';
 import { createTeamService, type AgentPolicy, type TeamService } from './teams.js';
 
 export type { CsConversationService } from './conversations.js';
 export type { LiveWatchers } from './live.js';
 export type { AgentRoster } from './roster.js';
-export type { CsSessionService } from './sessions.js';
+export type { CsSessionService, CsTurns } from './sessions.js';
+export { redisCsTurns } from './redis-turns.js';
 export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js';
 
 /** What the IM services hand over when a request has the scene `cs`. */
@@ -36,12 +37,14 @@ export function createCsServices(deps: {
   agentPolicy?: AgentPolicy | undefined;
   /** Who is still an agent of which team, asked on every read of a team's agents (CS-15). @default everyone */
   roster?: AgentRoster | undefined;
+  /** The turns of each conversation (CS-3); with several nodes, shared through Redis (CS-17). @default this node's */
+  turns?: CsTurns | undefined;
 }): CsServices {
   const cs = deps.roster ? withRoster(deps.cs, deps.roster) : deps.cs;
   const shared = { ...deps, cs };
   const teams = createTeamService(shared);
   const live = createLiveWatchers();
-  const turns = csTurns();
+  const turns = deps.turns ?? csTurns();
   const sessions = createCsSessionService({ ...shared, teams, live, turns });
   const conversations = createCsConversationService({ ...shared, teams, turns });
   return {
