@@ -19,6 +19,23 @@ export interface Pusher {
   }): void;
   /** Sends `payload` as `event` to one connection (on whichever node holds it). */
   toConnection(params: { connectionId: string; event: ServerPushName; payload: object }): void;
+  /**
+   * Makes a connection of this node a member of `room` (`leave`: no longer one). A connection leaves its rooms when
+   * it closes.
+   */
+  joinRoom(params: { connectionId: string; room: string; leave?: boolean }): void;
+  /**
+   * Sends `payload` as `event` to every connection in `room` on every node, except those of the users
+   * `exceptUserIds` of `appkey` and the connection `exceptConnectionId`.
+   */
+  toRoom(params: {
+    appkey: string;
+    room: string;
+    event: ServerPushName;
+    payload: object;
+    exceptUserIds?: readonly string[];
+    exceptConnectionId?: string | undefined;
+  }): void;
 }
 
 /** The authorized, named user a domain call acts for, and the connection it came from. */

@@ -5,8 +5,8 @@ import { silentLogger } from '../src/logger.js';
 import type { RedisClient } from '../src/presence/redis.js';
 import { MESSAGES } from '../src/protocol.js';
 import { freshPgSchema, request, startServer } from './helpers.js';
-import { content, login } from './im-support.js';
-import { csPublishParams, customerSays, expectFailure, goOnline } from './cs-support.js';
+import { collect, content, login, next } from './im-support.js';
+import { csPublishParams, customerSays, expectFailure, goOnline, type WireCs } from './cs-support.js';
 import { keysUnder, redisClient, redisPrefix, redisUrl } from './redis-support.js';
 
 const pgUrl = process.env['PARLEY_TEST_PG'];
@@ -132,5 +132,32 @@ describe.runIf(Boolean(redisUrl) && Boolean(pgUrl))('CS across two nodes', () =>
     const times = page.messages.map((m) => m.ts);
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(times).toEqual(expect.arrayContaining(stamps));
+  });
+
+  it('CS-11: a live session on one node hears the customer messages handled on the other, until it quits', async () => {
+    const [a, b] = await twoNodes();
+    const alice = await login(a, 'alice');
+    const bob = await login(b, 'bob');
+    const carol = await login(a, 'carol');
+    await goOnline(alice, 'team1', 'Alice');
+    await goOnline(bob, 'team1', 'Bob');
+    await customerSays(carol, 'team1');
+    await content(alice, 'CS_ACCEPT', {
+      teamId: 'team1',
+      customer: { id: 'carol', data: JSON.stringify({ name: 'Carol' }) },
+    });
+    const ref = { teamId: 'team1', customerId: 'carol' };
+    await content(bob, 'CS_LIVE_SESSION', ref);
+    const heard = next<WireCs>(bob, 'imMessage');
+    await customerSays(carol, 'team1', 'one');
+    expect(JSON.parse((await heard).p)).toEqual({ text: 'one' });
+    await content(bob, 'CS_QUIT_LIVE', ref);
+    const bobGot = collect<WireCs>(bob, 'imMessage');
+    const aliceHeard = next<WireCs>(alice, 'imMessage');
+    await customerSays(carol, 'team1', 'two');
+    // Alice, on the customer's node, hears it first; a push to Bob would be on its way by then.
+    expect(JSON.parse((await aliceHeard).p)).toEqual({ text: 'two' });
+    await pause(200);
+    expect(bobGot).toEqual([]);
   });
 });

@@ -28,7 +28,12 @@ describe('presence after a node died', () => {
       forgetNode: (nodeId) => Promise.resolve(nodeId === 'dead' ? [{ appkey: 'app', userId: 'alice' }] : []),
     };
     const pushes: Array<Parameters<Pusher['toUsers']>[0]> = [];
-    const pusher: Pusher = { toUsers: (p) => void pushes.push(p), toConnection: () => undefined };
+    const pusher: Pusher = {
+      toUsers: (p) => void pushes.push(p),
+      toConnection: () => undefined,
+      joinRoom: () => undefined,
+      toRoom: () => undefined,
+    };
     const presence = createPresenceService({
       registry,
       users: store.users,

@@ -43,7 +43,7 @@ export function createCsServices(deps: {
   const cs = deps.roster ? withRoster(deps.cs, deps.roster) : deps.cs;
   const shared = { ...deps, cs };
   const teams = createTeamService(shared);
-  const live = createLiveWatchers();
+  const live = createLiveWatchers(deps.pusher);
   const turns = deps.turns ?? csTurns();
   const sessions = createCsSessionService({ ...shared, teams, live, turns });
   const conversations = createCsConversationService({ ...shared, teams, turns });

@@ -1,47 +1,66 @@
-/**
- * Live sessions (`CS_LIVE_SESSION`): connections of agents watching one customer of a team. Kept in this node's
- * memory, per connection, like the socket it serves: a watch ends with `CS_QUIT_LIVE` or when its connection closes.
- */
-export interface LiveWatchers {
-  /** `connectionId` of `userId` watches the customer; a connection watches at most one customer (as the client). */
-  watch(params: { appkey: string; teamId: string; customerId: string; connectionId: string; userId: string }): void;
-  /** Ends the connection's watch of that customer. */
-  quit(params: { appkey: string; teamId: string; customerId: string; connectionId: string }): void;
-  /** Ends every watch of a closed connection. */
-  closed(connectionId: string): void;
-  /** The watching connections of a customer, with their users. */
-  of(appkey: string, teamId: string, customerId: string): Array<{ connectionId: string; userId: string }>;
+import type { Pusher } from '../push.js';
+import type { ServerPushName } from '../protocol.js';
+
+/** A customer of a team of an app. */
+interface CustomerKey {
+  appkey: string;
+  teamId: string;
+  customerId: string;
 }
 
-/** Creates the in-memory watcher registry. */
-export function createLiveWatchers(): LiveWatchers {
-  const byCustomer = new Map<string, Map<string, string>>();
+/**
+ * Live sessions (`CS_LIVE_SESSION`): connections of agents watching one customer of a team. Each watch is a
+ * socket.io room of the customer, so that a message handled on any node reaches the watchers on every node (CS-11);
+ * which customer a connection watches is kept on the connection's node, since a watch ends with `CS_QUIT_LIVE` or
+ * when its connection closes.
+ */
+export interface LiveWatchers {
+  /** `connectionId` watches the customer; a connection watches at most one customer (as the client). */
+  watch(params: CustomerKey & { connectionId: string }): void;
+  /** Ends the connection's watch of that customer. */
+  quit(params: CustomerKey & { connectionId: string }): void;
+  /** Forgets the watch of a closed connection (its rooms went with it). */
+  closed(connectionId: string): void;
+  /**
+   * Sends `payload` as `event` to the customer's watchers on every node, except the connections of `exceptUserIds`
+   * (who got it already) and the connection `exceptConnectionId`.
+   */
+  push(
+    key: CustomerKey,
+    params: { event: ServerPushName; payload: object; exceptUserIds: readonly string[]; exceptConnectionId: string },
+  ): void;
+}
+
+/** The room of a customer's watchers. */
+function liveRoom({ appkey, teamId, customerId }: CustomerKey): string {
+  return `cs-live:${JSON.stringify([appkey, teamId, customerId])}`;
+}
+
+/** Creates the watcher registry over the pusher's rooms. */
+export function createLiveWatchers(pusher: Pusher): LiveWatchers {
+  /** The room each connection of this node watches. */
   const byConnection = new Map<string, string>();
-  const keyOf = (appkey: string, teamId: string, customerId: string) => JSON.stringify([appkey, teamId, customerId]);
   const drop = (connectionId: string) => {
-    const key = byConnection.get(connectionId);
-    if (key === undefined) return;
+    const room = byConnection.get(connectionId);
+    if (room === undefined) return;
     byConnection.delete(connectionId);
-    const watchers = byCustomer.get(key);
-    watchers?.delete(connectionId);
-    if (watchers?.size === 0) byCustomer.delete(key);
+    pusher.joinRoom({ connectionId, room, leave: true });
   };
   return {
-    watch({ appkey, teamId, customerId, connectionId, userId }) {
-      drop(connectionId);
-      const key = keyOf(appkey, teamId, customerId);
-      let watchers = byCustomer.get(key);
-      if (!watchers) byCustomer.set(key, (watchers = new Map<string, string>()));
-      watchers.set(connectionId, userId);
-      byConnection.set(connectionId, key);
+    watch(params) {
+      drop(params.connectionId);
+      const room = liveRoom(params);
+      byConnection.set(params.connectionId, room);
+      pusher.joinRoom({ connectionId: params.connectionId, room });
     },
-    quit({ appkey, teamId, customerId, connectionId }) {
-      if (byConnection.get(connectionId) === keyOf(appkey, teamId, customerId)) drop(connectionId);
+    quit(params) {
+      if (byConnection.get(params.connectionId) === liveRoom(params)) drop(params.connectionId);
     },
-    closed: drop,
-    of(appkey, teamId, customerId) {
-      const watchers = byCustomer.get(keyOf(appkey, teamId, customerId));
-      return watchers ? [...watchers].map(([connectionId, userId]) => ({ connectionId, userId })) : [];
+    closed(connectionId) {
+      byConnection.delete(connectionId);
+    },
+    push(key, { event, payload, exceptUserIds, exceptConnectionId }) {
+      pusher.toRoom({ appkey: key.appkey, room: liveRoom(key), event, payload, exceptUserIds, exceptConnectionId });
     },
   };
 }

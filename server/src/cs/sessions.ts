@@ -140,10 +140,12 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
       payload,
       exceptConnectionId: actor.connectionId,
     });
-    for (const w of live.of(key.appkey, key.teamId, key.customerId)) {
-      if (w.connectionId === actor.connectionId || audience.includes(w.userId)) continue;
-      pusher.toConnection({ connectionId: w.connectionId, event: SERVER_PUSHES.imMessage, payload });
-    }
+    live.push(key, {
+      event: SERVER_PUSHES.imMessage,
+      payload,
+      exceptUserIds: audience,
+      exceptConnectionId: actor.connectionId,
+    });
   };
 
   const onlineAgentIds = async (appkey: string, teamId: string) =>
@@ -385,7 +387,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
     async liveSession(actor, request) {
       const key = keyOf(actor, request);
       await teams.requireOnlineAgent(actor, key.teamId);
-      live.watch({ ...key, connectionId: actor.connectionId, userId: actor.userId });
+      live.watch({ ...key, connectionId: actor.connectionId });
       return { customerStatus: toWireStatus(statusOf(await cs.session(key))) };
     },
 

@@ -178,6 +178,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     toConnection({ connectionId, event, payload }) {
       io.to(connectionId).emit(event, payload);
     },
+    joinRoom({ connectionId, room, leave }) {
+      const socket = io.sockets.sockets.get(connectionId);
+      if (!socket) return;
+      if (leave) void socket.leave(room);
+      else void socket.join(room);
+    },
+    toRoom({ appkey, room, event, payload, exceptUserIds = [], exceptConnectionId }) {
+      const except = exceptUserIds.map((u) => roomOf(appkey, u));
+      if (exceptConnectionId) except.push(exceptConnectionId);
+      io.to(room).except(except).emit(event, payload);
+    },
   };
 
   const authorize = async (conn: Connection, params: unknown): Promise<AuthorizeAck | FailureAck> => {
