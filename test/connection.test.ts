@@ -116,6 +116,23 @@ describe('connection core', () => {
     expectLegalPath(path());
   });
 
+  it('CONN-13: a reconnect answered 500 is tried again; a reconnect refused with 401 ends in connect_failed', async () => {
+    const { client, server, path } = fakeSetup({ random: () => 0.5 });
+    await Promise.all([client.connect(), tick()]);
+    server.refuse = { code: 500, content: 'Internal server error' };
+    server.dropAll();
+    await tick(10_000);
+    expect(client.getConnectionStatus()).toBe('reconnecting');
+    server.refuse = undefined;
+    await tick(5000);
+    expect(path().slice(-2)).toEqual(['reconnecting', 'reconnected']);
+    server.refuse = { code: 401, content: 'otp has expired' };
+    server.dropAll();
+    await tick(5000);
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+    expectLegalPath(path());
+  });
+
   it('CONN-6: reconnect attempts never stop and their delays follow the backoff', async () => {
     const { client, server } = fakeSetup({ random: () => 0.5 });
     const delays: number[] = [];

@@ -228,8 +228,10 @@ export class Connection {
   #onAuthorizeReply(reply: unknown): void {
     if (!isOkAck(reply)) {
       const error = ParleyError.fromAck(reply);
-      // CONN-13: a server too busy for this user now (429) is tried again while reconnecting, like a lost link.
-      if (error.code === CODES.TOO_MANY_REQUESTS && this.#status === 'reconnecting') {
+      // CONN-13: a server too busy for this user now (429), or failing for now (5xx: its store restarting, say), is
+      // tried again while reconnecting, like a lost link; only a refusal of the client itself (4xx) is final.
+      const passing = error.code === CODES.TOO_MANY_REQUESTS || error.code >= CODES.SERVER_ERROR;
+      if (passing && this.#status === 'reconnecting') {
         this.#linkDown(`authorize refused: ${error.content}`);
         return;
       }

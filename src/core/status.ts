@@ -28,7 +28,8 @@ export const CONNECTION_STATUSES: readonly ConnectionStatus[] = [
  * The transitions the connection core may make. Anything else is a bug, and the core refuses it.
  * - `connect()`: disconnected or connect_failed -> connecting
  * - authorized: connecting -> connected; reconnecting -> reconnected (same sid) or expired_reconnected (new sid)
- * - authorize refused: connecting or reconnecting -> connect_failed
+ * - authorize refused: connecting or reconnecting -> connect_failed (while reconnecting, 429 and 5xx are retried:
+ *   CONN-13)
  * - link lost: connected, reconnected, expired_reconnected -> reconnecting
  * - `disconnect()`: any state but disconnected -> disconnecting -> disconnected
  */
