@@ -72,16 +72,13 @@ export interface GatewayDeps {
   rateLimit: RateLimitConfig;
   /** A connection not authorized this long after it opened is closed; an idle unknown socket costs memory. */
   authorizeTimeoutMs: number;
-  /** Most connections one user of an app may have on this node (WIRE-10). @default 100 */
-  maxUserConnections?: number | undefined;
+  /** Most connections one user of an app may have on this node (WIRE-10; `PARLEY_MAX_USER_CONNECTIONS`). */
+  maxUserConnections: number;
   logger: Logger;
   now: () => number;
 }
 
 type Ack = (reply: unknown) => void;
-
-/** WIRE-10: the connections one user of an app may have on a node, unless configured otherwise. */
-export const DEFAULT_MAX_USER_CONNECTIONS = 100;
 
 /** Notices get this many times the request budget: one per message received, in a busy group. */
 const NOTICE_BUDGET_FACTOR = 20;
@@ -104,7 +101,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const registry = new HandlerRegistry();
   const connections = new Map<string, Connection>();
   const userBudgets = new UserBudgets(deps.rateLimit);
-  const maxUserConnections = deps.maxUserConnections ?? DEFAULT_MAX_USER_CONNECTIONS;
   const isUser = (ctx: RequestContext | undefined, appkey: string, userId: string) =>
     ctx?.app.appkey === appkey && ctx.userId === userId;
   /**
@@ -201,7 +197,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       // session's store writes, so that authorizes sent together cannot all pass the bound.
       let claimed: { appkey: string; userId: string } | undefined;
       const admit = (appkey: string, userId: string) => {
-        const bucket = userBudgets.claim(appkey, userId, conn.socket.id, maxUserConnections, now());
+        const bucket = userBudgets.claim(appkey, userId, conn.socket.id, deps.maxUserConnections, now());
         if (bucket) claimed = { appkey, userId };
         return bucket !== undefined;
       };

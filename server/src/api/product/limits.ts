@@ -111,6 +111,8 @@ export class RedisAddressLimiter implements AddressLimiter {
   readonly #path: string;
   readonly #perMs: number;
   readonly #burst: number;
+  /** When an untouched bucket is full again, and its key can go. */
+  readonly #fullAfterMs: number;
   readonly #fallback: MemoryAddressLimiter;
   readonly #logger: Logger;
 
@@ -120,13 +122,13 @@ export class RedisAddressLimiter implements AddressLimiter {
     this.#path = params.path;
     this.#perMs = params.limit.perMinute / 60_000;
     this.#burst = params.limit.burst;
+    this.#fullAfterMs = Math.ceil(this.#burst / this.#perMs);
     this.#fallback = new MemoryAddressLimiter(params.limit);
     this.#logger = params.logger;
   }
 
   async take(address: string, now: number): Promise<boolean> {
     const key = redisKey(this.#prefix, 'limit', this.#path, addressKey(address));
-    const fullAfterMs = Math.ceil(this.#burst / this.#perMs);
     // node-redis holds commands while it reconnects: a login must not wait for that.
     if (!this.#client.isReady) return this.#fallback.takeNow(address, now);
     let timer: NodeJS.Timeout | undefined;
@@ -134,7 +136,7 @@ export class RedisAddressLimiter implements AddressLimiter {
       timer = setTimeout(() => resolve('late'), REDIS_LIMIT_TIMEOUT_MS);
     });
     try {
-      const args = [String(now), String(this.#perMs), String(this.#burst), String(fullAfterMs)];
+      const args = [String(now), String(this.#perMs), String(this.#burst), String(this.#fullAfterMs)];
       const taken = await Promise.race([TAKE_SCRIPT.run(this.#client, [key], args), late]);
       if (taken !== 'late') return taken === 1;
       this.#logger.warn({ path: this.#path }, 'redis did not answer a limit in time; this node counts alone');
