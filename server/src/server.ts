@@ -207,6 +207,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   uploadRoutes(http, { uploads });
   registerProductApi(http, {
     members: store.members,
+    feedback: store.feedback,
     apps,
     config,
     logger,

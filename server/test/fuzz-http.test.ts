@@ -72,6 +72,20 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         ],
       ],
       ['member/qiniu_token', [{ ...common, token }]],
+      [
+        'member/feedback_add',
+        [
+          { ...common, token, phone: '13700137000', content: 'It crashes.', imgs: [img] },
+          { ...common, token, phone: '2025550143', quhao: '+1', content: 'Slow.' },
+        ],
+      ],
+      [
+        'member/feedback_list',
+        [
+          { ...common, token },
+          { ...common, token, before: 'abc' },
+        ],
+      ],
       ['member/logout', [{ ...common, token }]],
     ];
     const pools: Pools = {

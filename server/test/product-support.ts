@@ -3,7 +3,7 @@ import { createDevSmsProvider } from '../src/members/sms.js';
 import { silentLogger } from '../src/logger.js';
 import type { ServerConfig } from '../src/config.js';
 import { createParleyServer } from '../src/server.js';
-import { SECURE_APP, defer, testConfig } from './helpers.js';
+import { SECURE_APP, defer, tempDir, testConfig } from './helpers.js';
 
 /**
  * A started server whose product API issues otps for SECURE_APP, with its SMS outbox and clock; `overrides` change
@@ -44,3 +44,53 @@ export async function startProductServer(start = 1_700_000_000_000, overrides: P
 
 /** A mainland number for tests. */
 export const PHONE = '13800138000';
+
+export type ProductServer = Awaited<ReturnType<typeof startProductServer>>;
+
+/** A product server whose own storage lives in a fresh temp dir. */
+export async function productServer(overrides: Partial<ServerConfig> = {}) {
+  const dir = tempDir();
+  const p = await startProductServer(undefined, { uploads: { dir, s3: undefined }, ...overrides });
+  return { ...p, dir };
+}
+
+/** Logs a phone in; resolves with its token and member id. */
+export async function signIn(p: ProductServer, phone = PHONE): Promise<{ token: string; id: string }> {
+  await p.call('member/send_code', { phone });
+  const answer = await p.call('member/login', { phone, code: p.sms.lastCode(phone), agree: true });
+  return { token: answer.ret.token as string, id: answer.ret.id as string };
+}
+
+/** What `member/qiniu_token` answers a logged-in member. */
+export interface TokenAnswer {
+  ret: string;
+  upload_url: string;
+  fields: Record<string, string>;
+  key_prefix: string;
+  url_prefix: string;
+  expires_at: number;
+}
+
+export async function uploadToken(p: ProductServer, token: string): Promise<TokenAnswer> {
+  const answer = await p.call('member/qiniu_token', { token });
+  if (typeof answer.ret !== 'string') throw new Error(`no upload token: ${JSON.stringify(answer)}`);
+  return answer as unknown as TokenAnswer;
+}
+
+export const pngBytes = () =>
+  Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('avatar')]);
+export const png = () => new Blob([pngBytes()], { type: 'image/png' });
+
+/** Posts the product app's form: the token's fields, then `key`, then the file. */
+export function postFile(
+  answer: Pick<TokenAnswer, 'upload_url' | 'fields'>,
+  key: string,
+  file: Blob = png(),
+  name = 'a.png',
+): Promise<Response> {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(answer.fields)) form.append(field, value);
+  form.append('key', key);
+  form.append('file', file, name);
+  return fetch(answer.upload_url, { method: 'POST', body: form });
+}

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ServerConfig } from '../src/config.js';
 import { MEMBER_LIMITS } from '../src/members/service.js';
 import { LIMITS, MESSAGES } from '../src/protocol.js';
 import { randomName } from '../src/uploads/keys.js';
@@ -10,58 +9,9 @@ import { signPolicy } from '../src/uploads/policy.js';
 import { decodeUploadToken, encodeUploadToken } from '../src/uploads/product.js';
 import { signPolicyV4 } from '../src/uploads/s3.js';
 import { UPLOAD_TOKEN_TTL_MS } from '../src/uploads/service.js';
-import { SECURE_APP, tempDir } from './helpers.js';
-import { PHONE, startProductServer } from './product-support.js';
+import { SECURE_APP } from './helpers.js';
+import { png, pngBytes, postFile, productServer, signIn, startProductServer, uploadToken } from './product-support.js';
 import { multipartFrame, rawPost } from './uploads-support.js';
-
-type ProductServer = Awaited<ReturnType<typeof startProductServer>>;
-
-/** A product server whose own storage lives in a fresh temp dir. */
-async function productServer(overrides: Partial<ServerConfig> = {}) {
-  const dir = tempDir();
-  const p = await startProductServer(undefined, { uploads: { dir, s3: undefined }, ...overrides });
-  return { ...p, dir };
-}
-
-/** Logs a phone in; resolves with its token and member id. */
-async function signIn(p: ProductServer, phone = PHONE): Promise<{ token: string; id: string }> {
-  await p.call('member/send_code', { phone });
-  const answer = await p.call('member/login', { phone, code: p.sms.lastCode(phone), agree: true });
-  return { token: answer.ret.token as string, id: answer.ret.id as string };
-}
-
-/** What `member/qiniu_token` answers a logged-in member. */
-interface TokenAnswer {
-  ret: string;
-  upload_url: string;
-  fields: Record<string, string>;
-  key_prefix: string;
-  url_prefix: string;
-  expires_at: number;
-}
-
-async function uploadToken(p: ProductServer, token: string): Promise<TokenAnswer> {
-  const answer = await p.call('member/qiniu_token', { token });
-  if (typeof answer.ret !== 'string') throw new Error(`no upload token: ${JSON.stringify(answer)}`);
-  return answer as unknown as TokenAnswer;
-}
-
-const pngBytes = () => Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('avatar')]);
-const png = () => new Blob([pngBytes()], { type: 'image/png' });
-
-/** Posts the product app's form: the token's fields, then `key`, then the file. */
-function post(
-  answer: Pick<TokenAnswer, 'upload_url' | 'fields'>,
-  key: string,
-  file: Blob = png(),
-  name = 'a.png',
-): Promise<Response> {
-  const form = new FormData();
-  for (const [field, value] of Object.entries(answer.fields)) form.append(field, value);
-  form.append('key', key);
-  form.append('file', file, name);
-  return fetch(answer.upload_url, { method: 'POST', body: form });
-}
 
 /** Stored files under the storage root, temp files excluded. */
 function stored(root: string, sub = ''): string[] {
@@ -100,7 +50,7 @@ describe('product uploads: member/qiniu_token', () => {
     expect(parts?.signature).toBe(signPolicy(SECURE_APP.secretKey, parts?.policy ?? ''));
 
     const key = `${answer.key_prefix}${randomName()}.png`;
-    const res = await post(answer, key);
+    const res = await postFile(answer, key);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { key: string; url: string };
     expect(body).toEqual({ key, url: `${answer.url_prefix}${key}` });
@@ -111,7 +61,7 @@ describe('product uploads: member/qiniu_token', () => {
 
     // A video goes the same way, with the same token.
     const clip = `${answer.key_prefix}${randomName()}.mp4`;
-    expect((await post(answer, clip, new Blob(['mp4 body'], { type: 'video/mp4' }), 'clip.mp4')).status).toBe(200);
+    expect((await postFile(answer, clip, new Blob(['mp4 body'], { type: 'video/mp4' }), 'clip.mp4')).status).toBe(200);
   });
 
   it('UP-17: a tampered token is refused as a signature mismatch, an expired one as expired; nothing is stored', async () => {
@@ -129,13 +79,13 @@ describe('product uploads: member/qiniu_token', () => {
       'no-colons-at-all',
     ];
     for (const token of tampered) {
-      const res = await post({ ...answer, fields: { token } }, key);
+      const res = await postFile({ ...answer, fields: { token } }, key);
       expect(res.status, token).toBe(403);
       expect(await res.json()).toEqual({ code: 403, content: MESSAGES.uploadSignatureMismatch });
     }
 
     p.advance(UPLOAD_TOKEN_TTL_MS + 1);
-    const expired = await post(answer, key);
+    const expired = await postFile(answer, key);
     expect(expired.status).toBe(403);
     expect(await expired.json()).toEqual({ code: 403, content: MESSAGES.uploadPolicyExpired });
     expect(stored(p.dir)).toEqual([]);
@@ -158,12 +108,12 @@ describe('product uploads: member/qiniu_token', () => {
       [`${alice.key_prefix}${random}.png`, new Blob(['%PDF'], { type: 'application/pdf' }), 'a PDF file'],
     ];
     for (const [key, file, what] of refusals) {
-      const res = await post(alice, key, file);
+      const res = await postFile(alice, key, file);
       expect(res.status, what).toBe(403);
       const body = (await res.json()) as { code: number; content: string };
       expect(body.content, what).toContain(MESSAGES.uploadPolicyFailed);
     }
-    const climbing = await post(alice, `${alice.key_prefix}../../../${random}.png`);
+    const climbing = await postFile(alice, `${alice.key_prefix}../../../${random}.png`);
     expect(climbing.status).toBe(403);
     expect(stored(p.dir)).toEqual([]);
   });
@@ -197,8 +147,8 @@ describe('product uploads: member/qiniu_token', () => {
     const p = await productServer();
     const answer = await uploadToken(p, (await signIn(p)).token);
     const key = `${answer.key_prefix}${randomName()}.png`;
-    expect((await post(answer, key)).status).toBe(200);
-    const again = await post(answer, key, new Blob(['other bytes'], { type: 'image/png' }));
+    expect((await postFile(answer, key)).status).toBe(200);
+    const again = await postFile(answer, key, new Blob(['other bytes'], { type: 'image/png' }));
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ code: 409, content: KEY_EXISTS_MESSAGE });
     const got = await fetch(`${answer.url_prefix}${key}`);
@@ -245,7 +195,7 @@ describe('product uploads: member/profile_update', () => {
     const { token, id } = await signIn(p);
     const answer = await uploadToken(p, token);
     const key = `${answer.key_prefix}${randomName()}.png`;
-    const { url } = (await (await post(answer, key)).json()) as { url: string };
+    const { url } = (await (await postFile(answer, key)).json()) as { url: string };
 
     const updated = await p.call('member/profile_update', { token, username: '  小明 Ming  ', img: url });
     expect(updated).toMatchObject({ status: 200, ret: { id, username: '小明 Ming', img: url } });
@@ -301,9 +251,9 @@ describe('product uploads: member/profile_update', () => {
     const aliceToken = await uploadToken(p, alice.token);
     const bobToken = await uploadToken(p, bob.token);
     const bobsImage = `${bobToken.key_prefix}${randomName()}.png`;
-    expect((await post(bobToken, bobsImage)).status).toBe(200);
+    expect((await postFile(bobToken, bobsImage)).status).toBe(200);
     const video = `${aliceToken.key_prefix}${randomName()}.mp4`;
-    expect((await post(aliceToken, video, new Blob(['mp4'], { type: 'video/mp4' }), 'v.mp4')).status).toBe(200);
+    expect((await postFile(aliceToken, video, new Blob(['mp4'], { type: 'video/mp4' }), 'v.mp4')).status).toBe(200);
 
     const refused = [
       'https://elsewhere.test/a.png',

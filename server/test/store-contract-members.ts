@@ -97,4 +97,47 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
     expect(answers.filter((answer) => !answer.ok && answer.failure === 'nickname_too_soon')).toHaveLength(3);
   });
+
+  it('MEM-6: feedback is counted per member in its window, even sent in parallel, and listed newest first', async () => {
+    const { store } = await fresh();
+    for (const id of ['m1', 'm2']) {
+      await store.members.insert({
+        id,
+        phone: `1380013800${id.slice(1)}`,
+        username: id,
+        img: '',
+        notifyBadge: 0,
+        createdAt: 0,
+        usernameChangedAt: null,
+      });
+    }
+    const feedback = (id: string, memberId: string, createdAt: number) => ({
+      id,
+      memberId,
+      phone: '13800138000',
+      content: `about ${id}`,
+      images: [`https://files.test/${id}.png`],
+      createdAt,
+    });
+    const quota = { since: 0, max: 3 };
+    const parallel = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.feedback.add(feedback(`f${i}`, 'm1', 100 + i), quota)),
+    );
+    expect(parallel.filter(Boolean)).toHaveLength(3);
+    // Another member has a quota of their own; an older window does not count.
+    expect(await store.feedback.add(feedback('g1', 'm2', 200), quota)).toBe(true);
+    expect(await store.feedback.add(feedback('late', 'm1', 1_000), { since: 500, max: 3 })).toBe(true);
+
+    const mine = (await store.feedback.list('m1', { limit: 10 })) ?? [];
+    expect(mine.map((f) => f.id)[0]).toBe('late');
+    expect(mine).toHaveLength(4);
+    expect(mine[0]).toEqual(feedback('late', 'm1', 1_000));
+    expect(mine.map((f) => f.createdAt)).toEqual([...mine.map((f) => f.createdAt)].sort((a, b) => b - a));
+    const second = mine[1]?.id ?? '';
+    expect((await store.feedback.list('m1', { before: second, limit: 10 }))?.map((f) => f.id)).toEqual(
+      mine.slice(2).map((f) => f.id),
+    );
+    expect(await store.feedback.list('m1', { before: 'g1', limit: 10 })).toBeUndefined();
+    expect((await store.feedback.list('m2', { limit: 10 }))?.map((f) => f.id)).toEqual(['g1']);
+  });
 }

@@ -15,7 +15,10 @@ export type MemberFailure =
   | 'nickname_invalid'
   | 'nickname_too_soon'
   | 'img_invalid'
-  | 'upload_unavailable';
+  | 'upload_unavailable'
+  | 'feedback_content_invalid'
+  | 'feedback_phone_invalid'
+  | 'feedback_images_invalid';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -31,6 +34,9 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   nickname_too_soon: 'do not operate frequently',
   img_invalid: 'parameter error',
   upload_unavailable: 'image, video and video-cover upload failed',
+  feedback_content_invalid: 'feedback needs a problem description',
+  feedback_phone_invalid: 'feedback needs a correct phone number',
+  feedback_images_invalid: 'parameter error',
 };
 
 /** A result: the value, or the reason it was refused. */
@@ -105,8 +111,11 @@ const MAINLAND = /^1[2-9]\d{9}$/;
 /** Other countries: the local number's digits, as E.164 allows at most 15 in all. */
 const INTERNATIONAL = /^\d{4,14}$/;
 
-/** The stored key of a phone number: mainland numbers bare, others with their country code. */
-function phoneKey(phone: unknown, quhao: unknown): string | undefined {
+/**
+ * The stored key of a phone number: mainland numbers bare, others with their country code (`quhao`, default 86);
+ * undefined for anything else.
+ */
+export function phoneKey(phone: unknown, quhao: unknown): string | undefined {
   const country = typeof quhao === 'string' && quhao !== '' ? quhao.replace(/^\+/, '') : '86';
   if (typeof phone !== 'string' || !/^\d{1,4}$/.test(country)) return undefined;
   if (country === '86') return MAINLAND.test(phone) ? phone : undefined;

@@ -15,6 +15,7 @@ import { ShownRows } from './shown-rows.js';
 import { createCsStore, type CsStore } from './cs.js';
 import { createGroupStore, type GroupStore } from './groups.js';
 import { createMessageStore, type MessageStore } from './im.js';
+import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
@@ -25,6 +26,7 @@ import { createUserStore, type UserStore } from './users.js';
 export type { ConversationRecord, ConversationStore, ConversationTouch } from './conversations.js';
 export type { CsAgentRecord, CsConversationRecord, CsConversationTouch, CsSessionRecord, CsStore } from './cs.js';
 export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-messages.js';
+export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
 export type { MemberCodeQuota, MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
@@ -66,6 +68,8 @@ export interface Store {
   readonly cs: CsStore;
   /** Product app members, login tokens and SMS codes. */
   readonly members: MemberStore;
+  /** What product app members report through the feedback page. */
+  readonly feedback: FeedbackStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -170,6 +174,7 @@ function wrap(
     pubsubSessions: createPubsubSessionStore(db),
     cs: createCsStore(db),
     members: createMemberStore(db),
+    feedback: createFeedbackStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { csMigration } from './cs-migration.js';
 import { dedupeOrderMigration } from './dedupe-order-migration.js';
+import { feedbackMigration } from './feedback-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
@@ -167,6 +168,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_dedupe_by_message_id': dedupeOrderMigration,
   '0011_store_marks': storeMarksMigration,
   '0012_member_code_quota': memberCodeQuotaMigration,
+  '0013_member_feedback': feedbackMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -3,12 +3,14 @@ import type { AppRegistry } from '../../auth/apps.js';
 import { issueOtp } from '../../auth/otp.js';
 import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
-import type { MemberStore } from '../../store/index.js';
+import type { FeedbackStore, MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
+import { feedbackRoutes } from './feedback.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
@@ -29,6 +31,8 @@ export const PRODUCT_API_BASE = '/index.php/api/';
 /** What the product API needs. */
 export interface ProductApiDeps {
   members: MemberService;
+  /** Members' feedback (member/feedback, member/feedback-list). */
+  feedback: FeedbackService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -71,12 +75,14 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   memberRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
+  feedbackRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
 
 /** What {@link registerProductApi} builds the product API from: the server's own parts. */
 export interface ProductApiParts {
   members: MemberStore;
+  feedback: FeedbackStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -104,6 +110,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       sms: parts.sms ?? createDevSmsProvider(parts.logger),
       now: parts.now,
     }),
+    feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,
