@@ -14,6 +14,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
   'member/sz-user': () => import('../pages/member/sz-user'),
+  'member/feedback': () => import('../pages/member/feedback'),
+  'member/feedback-list': () => import('../pages/member/feedback-list'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

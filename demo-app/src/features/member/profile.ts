@@ -3,15 +3,15 @@ import { apiPost, type CallContext } from '../api/request';
 /** A nickname has 1 to this many characters after trimming (the server's `member/profile_update` rule). */
 export const NICKNAME_MAX_LENGTH = 20;
 
-/** Image types an avatar may have (spec §5: gif, jpg, png, jpeg). */
-export const AVATAR_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif'] as const;
+/** Image types the app uploads, for avatars and screenshots (spec §5: gif, jpg, png, jpeg). */
+export const PRODUCT_IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif'] as const;
 
-/** Whether `file` is an image the avatar may be, by its type or, when the browser gives none, its name. */
-export function isAvatarImage(file: File): boolean {
+/** Whether `file` is an image the app may upload, by its type or, when the browser gives none, its name. */
+export function isProductImage(file: File): boolean {
   const subtype = /^image\/(.+)$/.exec(file.type.toLowerCase())?.[1];
   const extension = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase();
   const kind = subtype ?? (file.type === '' ? extension : '');
-  return (AVATAR_EXTENSIONS as readonly string[]).includes(kind);
+  return (PRODUCT_IMAGE_EXTENSIONS as readonly string[]).includes(kind);
 }
 
 /** Why a nickname cannot be saved, or undefined when it can. */

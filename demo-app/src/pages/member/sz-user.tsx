@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { useUploadFile } from '../../features/api/upload';
-import { NICKNAME_MAX_LENGTH, isAvatarImage, nicknameProblem, updateProfile } from '../../features/member/profile';
+import { NICKNAME_MAX_LENGTH, isProductImage, nicknameProblem, updateProfile } from '../../features/member/profile';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import './sz-user.css';
@@ -30,7 +30,7 @@ export default function ProfileSettings() {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    if (!isAvatarImage(file)) return toastError(t('profile.imageOnly'));
+    if (!isProductImage(file)) return toastError(t('profile.imageOnly'));
     const controller = new AbortController();
     pending.current = controller;
     setProgress(0);

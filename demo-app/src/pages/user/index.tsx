@@ -60,6 +60,7 @@ export default function UserIndex() {
           {t('mine.messages')}
         </List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
+        <List.Item onClick={() => open('member/feedback')}>{t('mine.feedback')}</List.Item>
         {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}
         <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
         {/* A visitor may not open member/language (spec §2): the language sheet opens over this page instead. */}

@@ -8,13 +8,13 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QUHAO_KEY } from '../../features/member/countries';
 import { login, sendCode } from '../../features/member/api';
+import { isPhoneNumber } from '../../features/member/phone';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 
 /** Seconds before another code may be asked for; the server refuses sooner requests the same way. */
 const RESEND_SECONDS = 60;
-const MAINLAND = /^1[2-9]\d{9}$/;
 
 /**
  * What the user typed, kept in the login page's history entry while they visit the country-code page or read an
@@ -70,7 +70,7 @@ export default function Login() {
   const [left, startCountdown] = useCountdown(secondsLeft(saved.sentAt));
   const [quhao] = useState(() => sessionStorage.getItem(QUHAO_KEY) ?? '86');
   const context = { locale: i18n.language };
-  const phoneOk = quhao === '86' ? MAINLAND.test(phone) : /^\d{4,14}$/.test(phone);
+  const phoneOk = isPhoneNumber(phone, quhao);
 
   /** Opens `path` from the login page, keeping what was typed for the way back. */
   const leave = (path: string) => {

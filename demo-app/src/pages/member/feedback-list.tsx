@@ -1,0 +1,85 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Button, ErrorBlock, List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { relativeTime } from '../../features/im/time';
+import { useNow } from '../../features/im/useNow';
+import { feedbackPage, type Feedback } from '../../features/member/feedback';
+import { DelayedLoading } from '../../ui/DelayedLoading';
+import { NavBar } from '../../ui/NavBar';
+import { FEEDBACK_QUERY } from './feedback';
+import './feedback.css';
+
+/** A page of `member/feedback_list` holds this many; a shorter one is the last. */
+const PAGE_SIZE = 20;
+
+/** My feedback (spec §2 member/feedback-list): what the member sent, newest first, twenty at a time. */
+export default function FeedbackListPage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const now = useNow();
+  const context = { token: user?.token, locale: i18n.language };
+  const query = useInfiniteQuery({
+    queryKey: [FEEDBACK_QUERY, user?.id],
+    queryFn: ({ pageParam }) => feedbackPage(pageParam, context),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: Feedback[]) => (last.length < PAGE_SIZE ? undefined : last.at(-1)?.id),
+    enabled: user !== null,
+  });
+  if (!user) return null;
+  const items = query.data?.pages.flat() ?? [];
+
+  return (
+    <div className="page">
+      <NavBar title={t('feedback.mine')} />
+      {query.isPending ? (
+        <DelayedLoading />
+      ) : query.isError && items.length === 0 ? (
+        <ErrorBlock status="default" title={errorText(query.error, t)} description="">
+          <Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>
+        </ErrorBlock>
+      ) : query.isSuccess && items.length === 0 ? (
+        <ErrorBlock status="empty" title={t('feedback.none')} description="">
+          <Button color="primary" onClick={() => void navigate('/member/feedback')}>
+            {t('feedback.title')}
+          </Button>
+        </ErrorBlock>
+      ) : (
+        <List>
+          {items.map((item) => (
+            <List.Item
+              key={item.id}
+              description={relativeTime(item.created_at, now, t, i18n.language)}
+              data-testid="feedback-item"
+            >
+              <div className="feedback-item-text">{item.content}</div>
+              {item.imgs.length > 0 && (
+                <div className="feedback-item-images">
+                  {item.imgs.map((url, index) => (
+                    <img
+                      key={`${url}-${index}`}
+                      className="feedback-thumb feedback-thumb-small"
+                      src={url}
+                      alt={t('feedback.screenshot', { n: index + 1 })}
+                    />
+                  ))}
+                </div>
+              )}
+            </List.Item>
+          ))}
+        </List>
+      )}
+      {query.hasNextPage && (
+        <div className="page-actions">
+          {query.isFetchNextPageError && <p className="feedback-more-error">{errorText(query.error, t)}</p>}
+          <Button block loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            {t('feedback.more')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

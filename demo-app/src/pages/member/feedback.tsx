@@ -1,0 +1,175 @@
+import { Button, Input, List, ProgressBar, TextArea } from 'antd-mobile';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { useUploadFile } from '../../features/api/upload';
+import {
+  FEEDBACK_CONTENT_MAX,
+  FEEDBACK_IMAGES_MAX,
+  feedbackProblem,
+  submitFeedback,
+} from '../../features/member/feedback';
+import { isProductImage } from '../../features/member/profile';
+import { NavBar } from '../../ui/NavBar';
+import { toast, toastError } from '../../ui/toast';
+import './feedback.css';
+
+/** The query key of the member's feedback list, which a new feedback makes stale. */
+export const FEEDBACK_QUERY = 'member-feedback';
+
+/**
+ * Feedback (spec §2 member/feedback, §3, §5): a description of the problem, a contact phone and up to four
+ * screenshots, uploaded one at a time as they are picked. "My feedback" in the bar opens what was sent before.
+ */
+export default function FeedbackPage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const upload = useUploadFile();
+  const picker = useRef<HTMLInputElement>(null);
+  const [content, setContent] = useState('');
+  const [phone, setPhone] = useState('');
+  const [imgs, setImgs] = useState<string[]>([]);
+  const [progress, setProgress] = useState<number | undefined>(undefined);
+  const [sending, setSending] = useState(false);
+  const pending = useRef<AbortController | undefined>(undefined);
+
+  // Leaving the page stops an upload in flight.
+  useEffect(() => () => pending.current?.abort(), []);
+
+  if (!user) return null;
+  const context = { token: user.token, locale: i18n.language };
+  const uploading = progress !== undefined;
+
+  const addScreenshot = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!isProductImage(file)) return toastError(t('profile.imageOnly'));
+    const controller = new AbortController();
+    pending.current = controller;
+    setProgress(0);
+    try {
+      const url = await upload(file, { onProgress: setProgress, signal: controller.signal });
+      setImgs((list) => [...list, url].slice(0, FEEDBACK_IMAGES_MAX));
+    } catch (error) {
+      if (!controller.signal.aborted) toastError(errorText(error, t));
+    } finally {
+      if (pending.current === controller) pending.current = undefined;
+      if (!controller.signal.aborted) setProgress(undefined);
+    }
+  };
+
+  const send = async () => {
+    const draft = { content, phone, imgs };
+    const problem = feedbackProblem(draft);
+    if (problem === 'content_empty') return toastError(t('feedback.contentEmpty'));
+    if (problem === 'content_too_long') return toastError(t('feedback.contentTooLong', { max: FEEDBACK_CONTENT_MAX }));
+    if (problem === 'phone') return toastError(t('feedback.phoneInvalid'));
+    setSending(true);
+    try {
+      await submitFeedback(draft, context);
+      await queryClient.invalidateQueries({ queryKey: [FEEDBACK_QUERY] });
+      toast(t('feedback.sent'));
+      // The list shows what was just sent; back from it returns to where feedback was opened from.
+      void navigate('/member/feedback-list', { replace: true });
+    } catch (error) {
+      toastError(errorText(error, t));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const length = [...content.trim()].length;
+  return (
+    <div className="page">
+      <NavBar
+        title={t('feedback.title')}
+        right={
+          <button type="button" className="feedback-mine" onClick={() => void navigate('/member/feedback-list')}>
+            {t('feedback.mine')}
+          </button>
+        }
+      />
+      <List header={<label htmlFor="feedback-content">{t('feedback.content')}</label>}>
+        <List.Item>
+          {/* The TextArea passes on its id but not an aria-label: the header names it. */}
+          <TextArea
+            id="feedback-content"
+            placeholder={t('feedback.contentPlaceholder')}
+            value={content}
+            onChange={setContent}
+            autoSize={{ minRows: 4, maxRows: 10 }}
+          />
+          <div className={length > FEEDBACK_CONTENT_MAX ? 'feedback-count feedback-count-over' : 'feedback-count'}>
+            {length}/{FEEDBACK_CONTENT_MAX}
+          </div>
+        </List.Item>
+      </List>
+      <List header={t('feedback.screenshots', { max: FEEDBACK_IMAGES_MAX })}>
+        <List.Item>
+          <div className="feedback-images">
+            {imgs.map((url, index) => (
+              <div className="feedback-image" key={`${url}-${index}`}>
+                <img className="feedback-thumb" src={url} alt={t('feedback.screenshot', { n: index + 1 })} />
+                <button
+                  type="button"
+                  className="feedback-image-remove"
+                  aria-label={t('feedback.removeScreenshot', { n: index + 1 })}
+                  onClick={() => setImgs((list) => list.filter((_, i) => i !== index))}
+                >
+                  ×
+                </button>
+              </div>
+            ))}
+            {imgs.length < FEEDBACK_IMAGES_MAX && !uploading && (
+              <button
+                type="button"
+                className="feedback-image-add"
+                aria-label={t('feedback.addScreenshot')}
+                onClick={() => picker.current?.click()}
+              >
+                +
+              </button>
+            )}
+          </div>
+          {uploading && (
+            <div className="feedback-progress" data-testid="feedback-progress">
+              <ProgressBar percent={progress} />
+              <span>{t('profile.uploading', { percent: progress })}</span>
+            </div>
+          )}
+        </List.Item>
+      </List>
+      <input
+        ref={picker}
+        type="file"
+        accept="image/jpeg,image/png,image/gif,.jpg,.jpeg,.png,.gif"
+        aria-label={t('feedback.addScreenshot')}
+        hidden
+        onChange={(event) => void addScreenshot(event)}
+      />
+      <List header={t('feedback.phone')}>
+        <List.Item>
+          <Input
+            type="tel"
+            aria-label={t('feedback.phone')}
+            placeholder={t('feedback.phonePlaceholder')}
+            value={phone}
+            onChange={setPhone}
+            clearable
+          />
+        </List.Item>
+      </List>
+      <div className="page-actions">
+        <Button block color="primary" loading={sending} disabled={uploading} onClick={() => void send()}>
+          {t('feedback.send')}
+        </Button>
+      </div>
+    </div>
+  );
+}
