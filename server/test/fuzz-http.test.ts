@@ -57,7 +57,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
     const upload = await p.call('member/qiniu_token', { token });
     const img = `${upload.url_prefix as string}${upload.key_prefix as string}${'a'.repeat(32)}.png`;
     const common = { app: 'h5', i18n: 'en' };
-    // The calls as the app makes them; `member/logout` last, since it ends the session the others use.
+    // The calls as the app makes them; `member/out` and `member/logout` last, since they end the session the
+    // others use.
     const product: Array<[path: string, bases: Array<Record<string, unknown>>]> = [
       ['index/config', [common]],
       ['member/send_code', [{ ...common, phone: '13900139000', quhao: '86' }]],
@@ -86,6 +87,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
           { ...common, token, before: 'abc' },
         ],
       ],
+      ['member/out', [{ ...common, token, reason: 'moving', agree: false }]],
       ['member/logout', [{ ...common, token }]],
     ];
     const pools: Pools = {

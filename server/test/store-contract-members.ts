@@ -140,4 +140,58 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.feedback.list('m1', { before: 'g1', limit: 10 })).toBeUndefined();
     expect((await store.feedback.list('m2', { limit: 10 }))?.map((f) => f.id)).toEqual(['g1']);
   });
+
+  it('MEM-7: cancel keeps the id and drops the phone, profile, tokens, feedback and code, once', async () => {
+    const { store } = await fresh();
+    const phone = '13800138000';
+    await store.members.insert({
+      id: 'm1',
+      phone,
+      username: 'Alice',
+      img: 'https://files.test/a.png',
+      notifyBadge: 0,
+      createdAt: 0,
+      usernameChangedAt: null,
+    });
+    await store.members.addToken({ token: 't1', memberId: 'm1', expiresAt: 10_000 });
+    await store.members.addToken({ token: 't2', memberId: 'm1', expiresAt: 10_000 });
+    await store.members.putCode({ phone, code: '123456', now: 100, quota });
+    const feedback = { id: 'f1', memberId: 'm1', phone, content: 'hi', images: [], createdAt: 100 };
+    expect(await store.feedback.add(feedback, { since: 0, max: 10 })).toBe(true);
+
+    const tries = await Promise.all([1, 2, 3].map(() => store.members.cancel('m1', { reason: 'moving', now: 500 })));
+    expect(tries.filter(Boolean)).toHaveLength(1);
+    expect(await store.members.cancel('m1', { reason: 'again', now: 600 })).toBe(false);
+    expect(await store.members.cancel('nobody', { reason: 'x', now: 600 })).toBe(false);
+
+    expect(await store.members.byId('m1')).toEqual({
+      id: 'm1',
+      phone: 'cancelled:m1',
+      username: '',
+      img: '',
+      notifyBadge: 0,
+      createdAt: 0,
+      usernameChangedAt: null,
+      cancelledAt: 500,
+    });
+    expect(await store.members.byPhone(phone)).toBeUndefined();
+    expect(await store.members.byToken('t1', 0)).toBeUndefined();
+    expect(await store.members.byToken('t2', 0)).toBeUndefined();
+    expect(await store.members.attemptCode(phone, 5)).toBeUndefined();
+    expect(await store.feedback.list('m1', { limit: 10 })).toEqual([]);
+    // A login that found the member before the cancel and adds its token after it gets no session.
+    await store.members.addToken({ token: 't3', memberId: 'm1', expiresAt: 10_000 });
+    expect(await store.members.byToken('t3', 0)).toBeUndefined();
+    // The phone can sign up again, as a new member.
+    await store.members.insert({
+      id: 'm2',
+      phone,
+      username: 'user8000',
+      img: '',
+      notifyBadge: 0,
+      createdAt: 700,
+      usernameChangedAt: null,
+    });
+    expect((await store.members.byPhone(phone))?.id).toBe('m2');
+  });
 }

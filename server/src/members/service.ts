@@ -18,7 +18,9 @@ export type MemberFailure =
   | 'upload_unavailable'
   | 'feedback_content_invalid'
   | 'feedback_phone_invalid'
-  | 'feedback_images_invalid';
+  | 'feedback_images_invalid'
+  | 'cancel_reason_invalid'
+  | 'cancel_agreement_required';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -37,6 +39,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   feedback_content_invalid: 'feedback needs a problem description',
   feedback_phone_invalid: 'feedback needs a correct phone number',
   feedback_images_invalid: 'parameter error',
+  cancel_reason_invalid: 'please give a reason for cancelling the account',
+  cancel_agreement_required: 'please agree to the account cancellation agreement',
 };
 
 /** A result: the value, or the reason it was refused. */
@@ -68,6 +72,8 @@ export const MEMBER_LIMITS = {
   nicknameMaxLength: 20,
   /** The nickname can be changed once in this long (spec §9: once a month). */
   nicknameChangeIntervalMs: 30 * 86_400_000,
+  /** The reason given for cancelling an account has 1 to this many characters after trimming. */
+  cancelReasonMaxLength: 200,
 } as const;
 
 /** What {@link createMemberService} needs. */
@@ -104,6 +110,11 @@ export interface MemberService {
    */
   updateProfile(memberId: string, changes: { username?: unknown; img?: string }): Promise<MemberResult<MemberRecord>>;
   logout(token: unknown): Promise<void>;
+  /**
+   * Cancels the member's account (spec §5: a reason and agreement to the cancellation agreement): signed out
+   * everywhere, the phone free to sign up again, the nickname, avatar and feedback gone (MEM-7).
+   */
+  cancel(memberId: string, params: { reason: unknown; agree: unknown }): Promise<MemberResult<void>>;
 }
 
 /** Mainland mobile number: 11 digits, 1 then 2 to 9 (spec §5). */
@@ -207,7 +218,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     async profile(id) {
       if ((typeof id !== 'string' && typeof id !== 'number') || String(id).length > 32) return fail('user_missing');
       const member = await members.byId(String(id));
-      return member ? { ok: true, value: member } : fail('user_missing');
+      return member && member.cancelledAt === undefined ? { ok: true, value: member } : fail('user_missing');
     },
 
     async updateProfile(memberId, { username, img }) {
@@ -235,6 +246,16 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
 
     async logout(token) {
       if (typeof token === 'string' && token !== '') await members.deleteToken(token);
+    },
+
+    async cancel(memberId, { reason, agree }) {
+      const text = typeof reason === 'string' ? reason.trim() : '';
+      const length = [...text].length;
+      if (length === 0 || length > MEMBER_LIMITS.cancelReasonMaxLength) return fail('cancel_reason_invalid');
+      if (agree !== true) return fail('cancel_agreement_required');
+      return (await members.cancel(memberId, { reason: text, now: now() }))
+        ? { ok: true, value: undefined }
+        : fail('token_invalid');
     },
   };
 }

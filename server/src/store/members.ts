@@ -12,6 +12,8 @@ export interface MemberRecord {
   createdAt: number;
   /** When the nickname was last changed by the member; null if never (the one given at sign-up). */
   usernameChangedAt: number | null;
+  /** When the member cancelled their account ({@link MemberStore.cancel}); absent while it is open. */
+  cancelledAt?: number | undefined;
 }
 
 /** A phone's SMS code, as {@link MemberStore.attemptCode} hands it out. */
@@ -65,6 +67,12 @@ export interface MemberStore {
   attemptCode(phone: string, maxAttempts: number): Promise<MemberCodeRecord | undefined>;
   /** Uses a phone's code up if it is still `code`: true for the one caller that did. */
   consumeCode(phone: string, code: string): Promise<boolean>;
+  /**
+   * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
+   * phone, nickname and avatar; the member's tokens, feedback and pending code go. False if there is no such open
+   * account (none, or cancelled already).
+   */
+  cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
 }
 
 /** Tables of `0005_members`, typed here so that the shared schema file stays untouched by this feature; a type
@@ -78,7 +86,10 @@ type MembersTables = {
     notify_badge: number;
     created_at: number;
     username_changed_at: number | null;
+    cancelled_at: number | null;
+    cancel_reason: string | null;
   };
+  member_feedback: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
   member_codes: {
@@ -101,7 +112,11 @@ const toRecord = (row: MemberRow): MemberRecord => ({
   notifyBadge: Number(row.notify_badge),
   createdAt: Number(row.created_at),
   usernameChangedAt: row.username_changed_at === null ? null : Number(row.username_changed_at),
+  ...(row.cancelled_at !== null && { cancelledAt: Number(row.cancelled_at) }),
 });
+
+/** The phone column of a cancelled account: unique, and no number, so that the phone can sign up again. */
+const cancelledPhone = (id: string) => `cancelled:${id}`;
 
 /** The Kysely implementation of {@link MemberStore}. */
 export function createMemberStore(base: Kysely<Database>): MemberStore {
@@ -159,6 +174,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         .selectAll('members')
         .where('member_tokens.token', '=', token)
         .where('member_tokens.expires_at', '>', now)
+        // A login that found the member just before the account was cancelled may add its token just after.
+        .where('members.cancelled_at', 'is', null)
         .executeTakeFirst();
       return row && toRecord(row);
     },
@@ -210,6 +227,28 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         .returning(['code', 'sent_at'])
         .executeTakeFirst();
       return row && { code: row.code, sentAt: Number(row.sent_at) };
+    },
+    async cancel(id, { reason, now }) {
+      return db.transaction().execute(async (trx) => {
+        const open = await trx
+          .selectFrom('members')
+          .select('phone')
+          .where('id', '=', id)
+          .where('cancelled_at', 'is', null)
+          .executeTakeFirst();
+        if (!open) return false;
+        const result = await trx
+          .updateTable('members')
+          .set({ phone: cancelledPhone(id), username: '', img: '', cancelled_at: now, cancel_reason: reason })
+          .where('id', '=', id)
+          .where('cancelled_at', 'is', null)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return false;
+        await trx.deleteFrom('member_tokens').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_feedback').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
+        return true;
+      });
     },
     async consumeCode(phone, code) {
       const result = await db

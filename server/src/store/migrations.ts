@@ -3,6 +3,7 @@ import { csMigration } from './cs-migration.js';
 import { dedupeOrderMigration } from './dedupe-order-migration.js';
 import { feedbackMigration } from './feedback-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
+import { memberCancelMigration } from './member-cancel-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
@@ -169,6 +170,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_store_marks': storeMarksMigration,
   '0012_member_code_quota': memberCodeQuotaMigration,
   '0013_member_feedback': feedbackMigration,
+  '0014_member_cancelled': memberCancelMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

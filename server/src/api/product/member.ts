@@ -51,6 +51,14 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return { ret: true };
   });
 
+  // Account cancellation (spec §2 member/out): `reason` and `agree: true`; -> {ret: true}, and every token is gone.
+  post('member/out', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.members.cancel(me.value.id, { reason: body['reason'], agree: body['agree'] });
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
+
   // Another member's public face (name and avatar), for chat headers. Needs a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
