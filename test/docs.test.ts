@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol/index.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
+import { MEMBER_LIMITS } from '../server/src/members/service.js';
 
 const root = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -80,11 +81,13 @@ describe('docs', () => {
     }
   });
 
-  it("limits.md gives the product app's feedback bounds", () => {
-    const section = read('docs/limits.md').split("## The product app's feedback")[1]?.split('\n## ')[0] ?? '';
+  it("limits.md gives the product app's feedback and account bounds", () => {
+    const section =
+      read('docs/limits.md').split("## The product app's feedback and account")[1]?.split('\n## ')[0] ?? '';
     expect(section).toContain(`1 to ${FEEDBACK_LIMITS.contentMaxLength} characters`);
     expect(section).toContain(`at most ${FEEDBACK_LIMITS.imagesMax}`);
     expect(section).toContain(`${FEEDBACK_LIMITS.maxPerWindow} in ${FEEDBACK_LIMITS.windowMs / 3_600_000} hours`);
     expect(section).toContain(`| ${FEEDBACK_LIMITS.pageSize}, newest first`);
+    expect(section).toContain(`| 1 to ${MEMBER_LIMITS.cancelReasonMaxLength} characters after trimming`);
   });
 });

@@ -16,12 +16,14 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/sz-user': () => import('../pages/member/sz-user'),
   'member/feedback': () => import('../pages/member/feedback'),
   'member/feedback-list': () => import('../pages/member/feedback-list'),
+  'member/out': () => import('../pages/member/out'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),
   'public/web-view': () => import('../pages/public/web-view'),
   'public/agreement': () => import('../pages/public/agreement'),
   'public/privacy': () => import('../pages/public/privacy'),
+  'public/cancellation': () => import('../pages/public/cancellation'),
 };
 
 /** Every sub-package page of spec §2, by package. Those not in {@link BUILT} show "coming soon". */
@@ -30,8 +32,9 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
   video: ['view'],
   svideo: ['index', 'nvideo'],
   live: ['index', 'view', 'a1', 'a2', 'shop-add'],
-  // agreement and privacy: the user agreement and privacy policy that login asks to accept (spec §5), in the app.
-  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote', 'agreement', 'privacy'],
+  // agreement and privacy: the user agreement and privacy policy that login asks to accept (spec §5), in the app;
+  // cancellation: the agreement account cancellation asks to accept (spec §5).
+  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote', 'agreement', 'privacy', 'cancellation'],
   renwu: ['index', 'tixian_band', 'jinbi', 'yaoqing', 'tixian', 'tixian_list'],
   search: ['index', 'list'],
   topic: ['index', 'list'],

@@ -14,8 +14,11 @@ export interface Session {
   signIn: (user: StoredUser, otp: string | null) => void;
   /** Merges fresh user info and otp from member/info. */
   refresh: (user: Partial<StoredUser>, otp: string | null) => void;
-  /** Logs out: keeps a copy as `user_out` and clears the session. */
-  signOut: () => void;
+  /**
+   * Logs out: keeps a copy as `user_out` and clears the session. With `forget` (a cancelled account) no copy is kept,
+   * and an earlier one is removed.
+   */
+  signOut: (options?: { forget?: boolean }) => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -51,9 +54,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (nextOtp) setOtp(nextOtp);
   }, []);
 
-  const signOut = useCallback(() => {
+  const signOut = useCallback((options?: { forget?: boolean }) => {
     const current = localStorage.getItem(USER_KEY);
-    if (current) localStorage.setItem(USER_OUT_KEY, current);
+    if (options?.forget === true) localStorage.removeItem(USER_OUT_KEY);
+    else if (current) localStorage.setItem(USER_OUT_KEY, current);
     localStorage.removeItem(USER_KEY);
     setUser(null);
     setOtp(null);

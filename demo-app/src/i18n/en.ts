@@ -44,6 +44,8 @@ export const en: Dictionary = {
     feedback_content_invalid: 'Please describe the problem (at most 500 characters)',
     feedback_phone_invalid: 'Enter a correct phone number',
     feedback_images_invalid: 'A screenshot is not valid, please upload it again',
+    cancel_reason_invalid: 'Please choose a reason',
+    cancel_agreement_required: 'Please read and agree to the Account Cancellation Agreement',
   },
   pages: {
     article: 'Recommended articles are on their way',
@@ -92,7 +94,7 @@ export const en: Dictionary = {
       "Your conversations with customer service are read by the operator's agents, who may hand them over to one another.",
     s5Title: '5. Changes to the service',
     s5Body:
-      'The operator may change, interrupt or end the service, and may suspend accounts that break this agreement. You may stop using the service at any time and ask the operator to close your account.',
+      'The operator may change, interrupt or end the service, and may suspend accounts that break this agreement. You may stop using the service at any time and cancel your account in Settings.',
     s6Title: '6. No warranty',
     s6Body:
       "The service is provided as is. As far as the law allows, the operator is not liable for losses caused by interruptions, lost data or other users' content.",
@@ -101,13 +103,43 @@ export const en: Dictionary = {
       'The operator may update this agreement; this page always shows the current version. Using the service after an update means you accept it.',
     contact: 'Questions? Reach the operator through "Contact customer service" in the app.',
   },
+  cancellation: {
+    title: 'Account Cancellation Agreement',
+    intro: 'Read this before you cancel your account. Cancelling means you have read and accept it.',
+    s1Title: '1. Deleted at once',
+    s1Body:
+      "Your mobile number, nickname, avatar, feedback and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
+    s2Title: '2. What stays',
+    s2Body:
+      'Messages you sent have reached the people you sent them to and stay in their conversations; your ID is never given to anyone else. The reason you give and the time you cancelled are kept to improve the service.',
+    s3Title: '3. No way back',
+    s3Body:
+      'A cancelled account cannot be restored. Signing in with the same number again creates a new account; the old profile and conversations do not come back.',
+  },
+  out: {
+    title: 'Cancel account',
+    warning: 'Cancelling deletes your profile, mobile number and feedback, and cannot be undone.',
+    reason: 'Why are you leaving?',
+    reasonUnused: 'I no longer use it',
+    reasonAnother: 'I have another account',
+    reasonPrivacy: 'Privacy concerns',
+    reasonOther: 'Something else',
+    otherPlaceholder: 'Tell us why',
+    agree: 'I have read and agree to the',
+    agreement: 'Account Cancellation Agreement',
+    submit: 'Cancel account',
+    confirm: 'Cancel your account now? This cannot be undone.',
+    done: 'Your account has been cancelled',
+    reasonRequired: 'Please choose a reason',
+    agreeRequired: 'Please read and agree to the Account Cancellation Agreement',
+  },
   privacy: {
     title: 'Privacy Policy',
     intro:
       "This policy says what the operator of this Parley server collects and why. Your data stays on the operator's own server; the Parley software sends it to no third party.",
     s1Title: '1. What is collected',
     s1Body:
-      "Your mobile number (to sign you in); the nickname and avatar you set; the messages, images, files, voice and video you send; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
+      "Your mobile number (to sign you in); the nickname and avatar you set; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
     s2Title: '2. What it is used for',
     s2Body:
       'To sign you in, deliver your messages, show your profile to the people you talk to, show whether you are online, keep your conversation history, and protect the service against abuse. It is not used for advertising and not sold.',
@@ -119,7 +151,7 @@ export const en: Dictionary = {
       'Other users see your nickname, avatar, ID, and what you send them or publish. Your full mobile number is shown to no one; the app shows it masked.',
     s5Title: '5. Keeping and deleting',
     s5Body:
-      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server; you may ask the operator to delete your account and data.",
+      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server. You can cancel your account in Settings: your nickname, avatar, mobile number, feedback and every sign-in token are deleted at once; messages you sent stay with the people you sent them to.",
     s6Title: '6. On your device',
     s6Body:
       "The app keeps the signed-in user, your language and display settings in the browser's local storage. Signing out clears the session and keeps a copy of your last profile on this device; clearing the browser's data removes it.",
@@ -153,6 +185,7 @@ export const en: Dictionary = {
     profile: 'Edit profile',
     userAgreement: 'User Agreement',
     privacyPolicy: 'Privacy Policy',
+    cancelAccount: 'Cancel account',
   },
   language: { title: 'Language', current: 'Current language' },
   profile: {

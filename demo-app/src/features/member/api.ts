@@ -49,3 +49,11 @@ export async function memberProfile(
 export async function logout(context: CallContext): Promise<void> {
   await apiPost('member/logout', {}, context).catch(() => undefined);
 }
+
+/**
+ * Cancels the signed-in member's account (spec §5: a reason and agreement to the cancellation agreement); rejects
+ * with the server's refusal. The caller then signs out without keeping a copy of the user.
+ */
+export async function cancelAccount(reason: string, context: CallContext): Promise<void> {
+  await apiPost('member/out', { reason, agree: true }, context, { loading: true });
+}

@@ -5,7 +5,10 @@ import { useTheme, type DarkModeSetting } from '../../app/theme';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 
-/** Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements. */
+/**
+ * Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements,
+ * account cancellation.
+ */
 export default function Settings() {
   const { t, i18n } = useTranslation();
   const { setting, setSetting } = useTheme();
@@ -42,6 +45,9 @@ export default function Settings() {
       <List>
         <List.Item onClick={() => open('public/agreement')}>{t('settings.userAgreement')}</List.Item>
         <List.Item onClick={() => open('public/privacy')}>{t('settings.privacyPolicy')}</List.Item>
+      </List>
+      <List>
+        <List.Item onClick={() => open('member/out')}>{t('settings.cancelAccount')}</List.Item>
       </List>
     </div>
   );

@@ -6,9 +6,10 @@ import './legal.css';
 const SECTIONS = {
   agreement: ['s1', 's2', 's3', 's4', 's5', 's6', 's7'],
   privacy: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'],
+  cancellation: ['s1', 's2', 's3'],
 } as const;
 
-/** The user agreement or the privacy policy, in the app's language, under the navigation bar. */
+/** The user agreement, the privacy policy or the cancellation agreement, in the app's language. */
 export function LegalDocument({ doc }: { doc: keyof typeof SECTIONS }) {
   const { t } = useTranslation();
   return (
