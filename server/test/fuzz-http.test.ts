@@ -54,11 +54,16 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
     const login = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
     const token = login.ret.token as string;
     const id = login.ret.id as string;
+    // Another member, whose account `member/out` is fuzzed with: signed in before the calls use up the
+    // address's limits.
+    const other = '13700137001';
+    await p.call('member/send_code', { phone: other });
+    const otherLogin = await p.call('member/login', { phone: other, code: p.sms.lastCode(other), agree: true });
+    const otherToken = otherLogin.ret.token as string;
     const upload = await p.call('member/qiniu_token', { token });
     const img = `${upload.url_prefix as string}${upload.key_prefix as string}${'a'.repeat(32)}.png`;
     const common = { app: 'h5', i18n: 'en' };
-    // The calls as the app makes them; `member/out` and `member/logout` last, since they end the session the
-    // others use.
+    // The calls as the app makes them; `member/logout` last, since it ends the session the others use.
     const product: Array<[path: string, bases: Array<Record<string, unknown>>]> = [
       ['index/config', [common]],
       ['member/send_code', [{ ...common, phone: '13900139000', quhao: '86' }]],
@@ -70,6 +75,15 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         [
           { ...common, token, username: 'Nick' },
           { ...common, token, img },
+          {
+            ...common,
+            token,
+            gender: 'male',
+            birthday: '1990-01-01',
+            region: 'Beijing',
+            qianming: 'hi',
+            background: img,
+          },
         ],
       ],
       ['member/qiniu_token', [{ ...common, token }]],
@@ -87,7 +101,6 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
           { ...common, token, before: 'abc' },
         ],
       ],
-      ['member/out', [{ ...common, token, reason: 'moving', agree: false }]],
       ['member/logout', [{ ...common, token }]],
     ];
     const pools: Pools = {
@@ -110,6 +123,20 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         { numRuns: FUZZ_RUNS },
       );
     }
+
+    // Account cancellation, as the other member: it may cancel that account, which the pools do not reach beyond.
+    const outBases = [{ ...common, token: otherToken, reason: 'moving', agree: false }];
+    const outPools: Pools = {
+      ids: [otherLogin.ret.id as string, 'nobody', otherToken],
+      times: pools.times,
+      keys: Object.keys(outBases[0] ?? {}),
+    };
+    await fc.assert(
+      fc.asyncProperty(brokenRequest(outBases, outPools), async (input) => {
+        expectProductAnswer(`member/out ${describeInput(input)}`, await postJson('/index.php/api/member/out', input));
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
 
     // The app servers' calls, with the app's secret and without it.
     const bearer = fc.constantFrom(`Bearer ${SECURE_APP.secretKey}`, 'Bearer wrong', SECURE_APP.secretKey, '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_CS_AGENTS, loadConfig } from '../src/config.js';
 import { agentTeams, kefuLink } from '../src/api/product/cs.js';
-import type { MemberRecord } from '../src/store/index.js';
+import { NO_DETAILS, type MemberRecord } from '../src/store/index.js';
 import { MESSAGES } from '../src/protocol.js';
 import { SECURE_APP, request } from './helpers.js';
 import { csPublishParams } from './cs-support.js';
@@ -44,7 +44,15 @@ describe('product API: customer service', () => {
     expect((await p.call('member/info', { token: customer.ret.token })).ret.cs_teams).toEqual([]);
     // A public profile says nothing about teams.
     const profile = await p.call('member/profile', { token: customer.ret.token, id: agent.ret.id });
-    expect(profile.ret).toEqual({ id: agent.ret.id, username: agent.ret.username, img: '' });
+    expect(profile.ret).toEqual({
+      id: agent.ret.id,
+      username: agent.ret.username,
+      img: '',
+      gender: 'hidden',
+      region: '',
+      qianming: '',
+      background: '',
+    });
   });
 
   it('CS-15: only the configured agents go online in the app team; other teams stay open', async () => {
@@ -113,6 +121,7 @@ describe('product API: customer service', () => {
 
 describe('customer-service agents', () => {
   const member = (id: string, phone: string): MemberRecord => ({
+    ...NO_DETAILS,
     id,
     phone,
     username: 'u',

@@ -209,6 +209,11 @@ describe('product uploads: member/profile_update', () => {
       id,
       username: nickname,
       img: url,
+      gender: 'hidden',
+      birthday: '',
+      region: '',
+      qianming: '',
+      background: '',
     });
   });
 

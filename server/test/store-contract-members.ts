@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.js';
 import { createMemberService } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
-import type { MemberCodeQuota, Store } from '../src/store/index.js';
+import { NO_DETAILS, type MemberCodeQuota, type MemberDetails, type Store } from '../src/store/index.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
 export function describeMemberStoreContract(fresh: () => Promise<{ store: Store }>): void {
@@ -153,6 +153,9 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       createdAt: 0,
       usernameChangedAt: null,
     });
+    const details = { gender: 'female', birthday: '1990-05-01', region: 'Hangzhou', intro: 'hi', background: 'b.png' };
+    expect(await store.members.updateProfile('m1', { details: details as MemberDetails, now: 50 })).toBe(true);
+    expect(await store.members.byId('m1')).toMatchObject(details);
     await store.members.addToken({ token: 't1', memberId: 'm1', expiresAt: 10_000 });
     await store.members.addToken({ token: 't2', memberId: 'm1', expiresAt: 10_000 });
     await store.members.putCode({ phone, code: '123456', now: 100, quota });
@@ -172,6 +175,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       notifyBadge: 0,
       createdAt: 0,
       usernameChangedAt: null,
+      ...NO_DETAILS,
       cancelledAt: 500,
     });
     expect(await store.members.byPhone(phone)).toBeUndefined();

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { MemberRecord, MemberStore } from '../store/index.js';
+import { NO_DETAILS, type MemberDetails, type MemberRecord, type MemberStore } from '../store/index.js';
 import type { SmsProvider } from './sms.js';
 
 /** Why a member request was refused; the product API maps each to the spec's message. */
@@ -20,7 +20,12 @@ export type MemberFailure =
   | 'feedback_phone_invalid'
   | 'feedback_images_invalid'
   | 'cancel_reason_invalid'
-  | 'cancel_agreement_required';
+  | 'cancel_agreement_required'
+  | 'gender_invalid'
+  | 'birthday_invalid'
+  | 'region_invalid'
+  | 'qianming_invalid'
+  | 'background_invalid';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -41,6 +46,11 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   feedback_images_invalid: 'parameter error',
   cancel_reason_invalid: 'please give a reason for cancelling the account',
   cancel_agreement_required: 'please agree to the account cancellation agreement',
+  gender_invalid: 'parameter error',
+  birthday_invalid: 'parameter error',
+  region_invalid: 'parameter error',
+  qianming_invalid: 'parameter error',
+  background_invalid: 'parameter error',
 };
 
 /** A result: the value, or the reason it was refused. */
@@ -74,6 +84,12 @@ export const MEMBER_LIMITS = {
   nicknameChangeIntervalMs: 30 * 86_400_000,
   /** The reason given for cancelling an account has 1 to this many characters after trimming. */
   cancelReasonMaxLength: 200,
+  /** The signature (brief introduction) has at most this many characters after trimming; empty clears it. */
+  qianmingMaxLength: 60,
+  /** The region has at most this many characters after trimming; empty clears it. */
+  regionMaxLength: 30,
+  /** The earliest birthday taken. */
+  birthdayMin: '1900-01-01',
 } as const;
 
 /** What {@link createMemberService} needs. */
@@ -105,16 +121,28 @@ export interface MemberService {
   /** Another member's public profile. */
   profile(id: unknown): Promise<MemberResult<MemberRecord>>;
   /**
-   * Changes the member's nickname (`username`, checked here) and/or avatar (`img`, a URL the caller has checked
-   * against the upload storage); `bad_params` when neither is given.
+   * Changes the member's nickname (`username`), gender, birthday, region and signature (`qianming`), all checked here,
+   * and avatar (`img`) and background, URLs the caller has checked against the upload storage; `bad_params` when none
+   * is given.
    */
-  updateProfile(memberId: string, changes: { username?: unknown; img?: string }): Promise<MemberResult<MemberRecord>>;
+  updateProfile(memberId: string, changes: ProfileChanges): Promise<MemberResult<MemberRecord>>;
   logout(token: unknown): Promise<void>;
   /**
    * Cancels the member's account (spec §5: a reason and agreement to the cancellation agreement): signed out
    * everywhere, the phone free to sign up again, the nickname, avatar and feedback gone (MEM-7).
    */
   cancel(memberId: string, params: { reason: unknown; agree: unknown }): Promise<MemberResult<void>>;
+}
+
+/** What `member/profile_update` may change: the member's words unchecked, the images' URLs checked by the caller. */
+export interface ProfileChanges {
+  username?: unknown;
+  img?: string;
+  gender?: unknown;
+  birthday?: unknown;
+  region?: unknown;
+  qianming?: unknown;
+  background?: string;
 }
 
 /** Mainland mobile number: 11 digits, 1 then 2 to 9 (spec §5). */
@@ -150,6 +178,51 @@ function nicknameOf(value: unknown): string | null {
   return trimmed;
 }
 
+/** A short line of the member's own words: trimmed, at most `max` characters, no control characters; '' clears. */
+function lineOf(value: unknown, max: number): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return [...trimmed].length > max || /\p{Cc}/u.test(trimmed) ? null : trimmed;
+}
+
+/** A birthday `YYYY-MM-DD`: a real date from {@link MEMBER_LIMITS.birthdayMin} to `today`; '' clears it. */
+function birthdayOf(value: unknown, today: string): string | null {
+  if (value === '') return '';
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return null;
+  return value < MEMBER_LIMITS.birthdayMin || value > today ? null : value;
+}
+
+/** The details among `changes`, checked; a failure for the first that is not valid. */
+function detailsOf(changes: ProfileChanges, now: number): Partial<MemberDetails> | MemberFailure {
+  const details: Partial<MemberDetails> = {};
+  const { gender, birthday, region, qianming, background } = changes;
+  if (gender !== undefined) {
+    if (gender !== 'male' && gender !== 'female' && gender !== 'hidden') return 'gender_invalid';
+    details.gender = gender;
+  }
+  if (birthday !== undefined) {
+    // The latest date anywhere on Earth: a member fourteen hours ahead of UTC may be born today.
+    const today = new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
+    const day = birthdayOf(birthday, today);
+    if (day === null) return 'birthday_invalid';
+    details.birthday = day;
+  }
+  if (region !== undefined) {
+    const line = lineOf(region, MEMBER_LIMITS.regionMaxLength);
+    if (line === null) return 'region_invalid';
+    details.region = line;
+  }
+  if (qianming !== undefined) {
+    const line = lineOf(qianming, MEMBER_LIMITS.qianmingMaxLength);
+    if (line === null) return 'qianming_invalid';
+    details.intro = line;
+  }
+  if (background !== undefined) details.background = background;
+  return details;
+}
+
 /** Creates the member service over the store. */
 export function createMemberService(deps: MemberServiceDeps): MemberService {
   const { members, sms, now } = deps;
@@ -169,6 +242,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       notifyBadge: 0,
       createdAt: now(),
       usernameChangedAt: null,
+      ...NO_DETAILS,
     };
     try {
       await members.insert(member);
@@ -221,10 +295,13 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       return member && member.cancelledAt === undefined ? { ok: true, value: member } : fail('user_missing');
     },
 
-    async updateProfile(memberId, { username, img }) {
-      if (username === undefined && img === undefined) return fail('bad_params');
+    async updateProfile(memberId, changes) {
+      const { username, img } = changes;
+      if (Object.values(changes).every((value) => value === undefined)) return fail('bad_params');
       const nickname = username === undefined ? undefined : nicknameOf(username);
       if (nickname === null) return fail('nickname_invalid');
+      const details = detailsOf(changes, now());
+      if (typeof details === 'string') return fail(details);
       const current = await members.byId(memberId);
       if (!current) return fail('user_missing');
       // Once a month: sending the same nickname again is not a change, and the sign-up nickname is not counted.
@@ -237,6 +314,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       const changed = await members.updateProfile(memberId, {
         ...(renames && { username: nickname, renamedBefore: now() - MEMBER_LIMITS.nicknameChangeIntervalMs }),
         ...(img !== undefined && { img }),
+        details,
         now: now(),
       });
       if (!changed) return fail(renames ? 'nickname_too_soon' : 'user_missing');

@@ -29,7 +29,8 @@ export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-me
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
-export type { MemberCodeQuota, MemberCodeRecord, MemberRecord, MemberStore } from './members.js';
+export type { MemberCodeQuota, MemberCodeRecord, MemberDetails, MemberRecord, MemberStore } from './members.js';
+export { NO_DETAILS } from './members.js';
 export type { PresenceSubscriptionStore } from './presence-subscriptions.js';
 export type { PubsubStore, StoredPubsubMessage } from './pubsub.js';
 export type {

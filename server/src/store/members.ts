@@ -1,8 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
+/** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
+export interface MemberDetails {
+  gender: 'male' | 'female' | 'hidden';
+  /** `YYYY-MM-DD`. */
+  birthday: string;
+  region: string;
+  /** The brief introduction, or signature (`qianming`). */
+  intro: string;
+  /** The URL of the profile's background image. */
+  background: string;
+}
+
+/** Details of a member who has set none. */
+export const NO_DETAILS: MemberDetails = { gender: 'hidden', birthday: '', region: '', intro: '', background: '' };
+
 /** A product member as stored. */
-export interface MemberRecord {
+export interface MemberRecord extends MemberDetails {
   id: string;
   phone: string;
   username: string;
@@ -38,8 +53,8 @@ export interface MemberStore {
   byPhone(phone: string): Promise<MemberRecord | undefined>;
   /** The member with this id, if any. */
   byId(id: string): Promise<MemberRecord | undefined>;
-  /** Adds a member; fails if the id or the phone is taken. */
-  insert(member: MemberRecord): Promise<void>;
+  /** Adds a member, with {@link NO_DETAILS} for details left out; fails if the id or the phone is taken. */
+  insert(member: Omit<MemberRecord, keyof MemberDetails> & Partial<MemberDetails>): Promise<void>;
   /**
    * Changes a member's nickname (recording `now` as its change time) and/or avatar; fields left out keep theirs. With
    * a nickname, `renamedBefore` makes it one statement's condition that the last change was at or before that time
@@ -47,7 +62,7 @@ export interface MemberStore {
    */
   updateProfile(
     id: string,
-    changes: { username?: string; img?: string; now: number; renamedBefore?: number },
+    changes: { username?: string; img?: string; details?: Partial<MemberDetails>; now: number; renamedBefore?: number },
   ): Promise<boolean>;
   /** Stores a login token for a member until `expiresAt`. */
   addToken(params: { token: string; memberId: string; expiresAt: number }): Promise<void>;
@@ -88,6 +103,11 @@ type MembersTables = {
     username_changed_at: number | null;
     cancelled_at: number | null;
     cancel_reason: string | null;
+    gender: string;
+    birthday: string;
+    region: string;
+    intro: string;
+    background: string;
   };
   member_feedback: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
@@ -112,6 +132,11 @@ const toRecord = (row: MemberRow): MemberRecord => ({
   notifyBadge: Number(row.notify_badge),
   createdAt: Number(row.created_at),
   usernameChangedAt: row.username_changed_at === null ? null : Number(row.username_changed_at),
+  gender: row.gender === 'male' || row.gender === 'female' ? row.gender : 'hidden',
+  birthday: row.birthday,
+  region: row.region,
+  intro: row.intro,
+  background: row.background,
   ...(row.cancelled_at !== null && { cancelledAt: Number(row.cancelled_at) }),
 });
 
@@ -142,6 +167,11 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           notify_badge: m.notifyBadge,
           created_at: m.createdAt,
           username_changed_at: m.usernameChangedAt,
+          gender: m.gender ?? NO_DETAILS.gender,
+          birthday: m.birthday ?? NO_DETAILS.birthday,
+          region: m.region ?? NO_DETAILS.region,
+          intro: m.intro ?? NO_DETAILS.intro,
+          background: m.background ?? NO_DETAILS.background,
         })
         .execute();
     },
@@ -149,6 +179,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
       const set = {
         ...(changes.username !== undefined && { username: changes.username, username_changed_at: changes.now }),
         ...(changes.img !== undefined && { img: changes.img }),
+        ...changes.details,
       };
       if (Object.keys(set).length === 0) return true;
       const { renamedBefore } = changes;
@@ -239,7 +270,14 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         if (!open) return false;
         const result = await trx
           .updateTable('members')
-          .set({ phone: cancelledPhone(id), username: '', img: '', cancelled_at: now, cancel_reason: reason })
+          .set({
+            phone: cancelledPhone(id),
+            username: '',
+            img: '',
+            ...NO_DETAILS,
+            cancelled_at: now,
+            cancel_reason: reason,
+          })
           .where('id', '=', id)
           .where('cancelled_at', 'is', null)
           .executeTakeFirst();

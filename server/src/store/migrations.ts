@@ -5,6 +5,7 @@ import { feedbackMigration } from './feedback-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
 import { memberCancelMigration } from './member-cancel-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
+import { memberDetailsMigration } from './member-details-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -171,6 +172,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_member_code_quota': memberCodeQuotaMigration,
   '0013_member_feedback': feedbackMigration,
   '0014_member_cancelled': memberCancelMigration,
+  '0015_member_details': memberDetailsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

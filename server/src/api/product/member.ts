@@ -1,18 +1,17 @@
 import type { CsConfig } from '../../config.js';
 import type { MemberRecord } from '../../store/index.js';
 import { agentTeams } from './cs.js';
+import { ownProfile, publicProfile } from './profile.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
- * The user object the app keeps under `user` (spec §3): never the phone number in full. `cs_teams` lists the
+ * The user object the app keeps under `user` (spec §3): the member's own profile, never the phone number in full. `cs_teams` lists the
  * customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone else).
  */
 function userObject(member: MemberRecord, cs: CsConfig) {
   return {
-    id: member.id,
-    username: member.username,
-    img: member.img,
+    ...ownProfile(member),
     shiming: 0,
     phone: member.phone.replace(
       /^(.*)(\d{4})(\d{4})$/,
@@ -59,13 +58,13 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return result.ok ? { ret: true } : refuse(result.failure);
   });
 
-  // Another member's public face (name and avatar), for chat headers. Needs a valid token like all member paths.
+  // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes.
+  // Needs a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.members.profile(body['id']);
     if (!result.ok) return refuse(result.failure);
-    const { id, username, img } = result.value;
-    return { ret: { id, username, img } };
+    return { ret: publicProfile(result.value) };
   });
 }
