@@ -14,7 +14,9 @@ describe('profile end to end', () => {
     await page.screenshot({ path: `${SHOTS}profile-before-en.png` });
 
     const png = pngFile(64, 64, () => [230, 80, 40]);
-    await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await page
+      .getByLabel('Change avatar', { exact: true })
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await page.getByText('Saved').waitFor();
     const avatar = await page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { img: string }).img);
     expect(avatar).toMatch(
@@ -23,9 +25,28 @@ describe('profile end to end', () => {
     // The stored file is the PNG, byte for byte.
     expect(Buffer.from(await (await fetch(avatar)).arrayBuffer())).toEqual(png);
 
+    await page.getByText('Nickname', { exact: true }).click();
+    await page.waitForURL(/#\/member\/sz-nickname/);
     await page.getByRole('textbox', { name: 'Nickname' }).fill('Orange Cat');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved').last().waitFor();
+    // Saved, the page closes back to edit info, which shows the new nickname.
+    await page.waitForURL(/#\/member\/sz-user/);
+    await page.getByText('Orange Cat', { exact: true }).waitFor();
+
+    await page.getByText('Gender', { exact: true }).click();
+    await page.getByText('Female', { exact: true }).click();
+    await page.locator('.adm-list-item', { hasText: 'Gender' }).getByText('Female').waitFor();
+    await page.getByLabel('Birthday').fill('1995-02-28');
+    await page.getByRole('textbox', { name: 'Region' }).fill('Hangzhou');
+    await page.getByRole('textbox', { name: 'Region' }).press('Enter');
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const user = JSON.parse(localStorage.getItem('user') ?? '{}') as Record<string, string>;
+          return [user['gender'], user['birthday'], user['region']];
+        }),
+      )
+      .toEqual(['female', '1995-02-28', 'Hangzhou']);
     await page.screenshot({ path: `${SHOTS}profile-after-en.png` });
     await expect.poll(() => page.locator('.adm-toast-main').count(), { timeout: 5000 }).toBe(0);
 

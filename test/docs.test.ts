@@ -81,13 +81,16 @@ describe('docs', () => {
     }
   });
 
-  it("limits.md gives the product app's feedback and account bounds", () => {
+  it("limits.md gives the product app's profile, feedback and account bounds", () => {
     const section =
-      read('docs/limits.md').split("## The product app's feedback and account")[1]?.split('\n## ')[0] ?? '';
+      read('docs/limits.md').split("## The product app's profile, feedback and account")[1]?.split('\n## ')[0] ?? '';
     expect(section).toContain(`1 to ${FEEDBACK_LIMITS.contentMaxLength} characters`);
     expect(section).toContain(`at most ${FEEDBACK_LIMITS.imagesMax}`);
     expect(section).toContain(`${FEEDBACK_LIMITS.maxPerWindow} in ${FEEDBACK_LIMITS.windowMs / 3_600_000} hours`);
     expect(section).toContain(`| ${FEEDBACK_LIMITS.pageSize}, newest first`);
     expect(section).toContain(`| 1 to ${MEMBER_LIMITS.cancelReasonMaxLength} characters after trimming`);
+    expect(section).toContain(`| at most ${MEMBER_LIMITS.qianmingMaxLength} characters after trimming`);
+    expect(section).toContain(`| at most ${MEMBER_LIMITS.regionMaxLength} characters after trimming`);
+    expect(section).toContain(`| from ${MEMBER_LIMITS.birthdayMin} to today`);
   });
 });

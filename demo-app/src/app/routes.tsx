@@ -14,6 +14,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
   'member/sz-user': () => import('../pages/member/sz-user'),
+  'member/sz-nickname': () => import('../pages/member/sz-nickname'),
+  'member/sz-qianming': () => import('../pages/member/sz-qianming'),
   'member/feedback': () => import('../pages/member/feedback'),
   'member/feedback-list': () => import('../pages/member/feedback-list'),
   'member/out': () => import('../pages/member/out'),

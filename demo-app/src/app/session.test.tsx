@@ -138,3 +138,14 @@ describe('logout (spec §3, §4)', () => {
     await waitFor(() => expect(messaging.openSockets).toHaveLength(0), SLOW);
   });
 });
+
+describe('the user tab', () => {
+  it("shows the member's signature, and their background behind the header", async () => {
+    const background = 'https://files.test/uploads/bg.png';
+    localStorage.setItem('user', JSON.stringify({ ...USER, qianming: 'Coffee, code', background }));
+    renderShell({ path: '/pages/user/index', transport: messaging.transport });
+    await screen.findByText('Coffee, code', undefined, SLOW);
+    const header = document.querySelector<HTMLElement>('.mine-header');
+    expect(header?.style.backgroundImage).toBe(`url("${background}")`);
+  });
+});

@@ -46,6 +46,11 @@ export const en: Dictionary = {
     feedback_images_invalid: 'A screenshot is not valid, please upload it again',
     cancel_reason_invalid: 'Please choose a reason',
     cancel_agreement_required: 'Please read and agree to the Account Cancellation Agreement',
+    gender_invalid: 'The gender is not valid',
+    birthday_invalid: 'Choose a date from 1900 to today',
+    region_invalid: 'A region has at most 30 characters',
+    qianming_invalid: 'A signature has at most 60 characters',
+    background_invalid: 'The background image is not valid, please upload it again',
   },
   pages: {
     article: 'Recommended articles are on their way',
@@ -108,7 +113,7 @@ export const en: Dictionary = {
     intro: 'Read this before you cancel your account. Cancelling means you have read and accept it.',
     s1Title: '1. Deleted at once',
     s1Body:
-      "Your mobile number, nickname, avatar, feedback and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
+      "Your mobile number, profile (nickname, avatar, background, signature, gender, birthday, region), feedback and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
     s2Title: '2. What stays',
     s2Body:
       'Messages you sent have reached the people you sent them to and stay in their conversations; your ID is never given to anyone else. The reason you give and the time you cancelled are kept to improve the service.',
@@ -139,7 +144,7 @@ export const en: Dictionary = {
       "This policy says what the operator of this Parley server collects and why. Your data stays on the operator's own server; the Parley software sends it to no third party.",
     s1Title: '1. What is collected',
     s1Body:
-      "Your mobile number (to sign you in); the nickname and avatar you set; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
+      "Your mobile number (to sign you in); your profile: nickname, avatar, background and signature, and the gender, birthday and region if you give them; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
     s2Title: '2. What it is used for',
     s2Body:
       'To sign you in, deliver your messages, show your profile to the people you talk to, show whether you are online, keep your conversation history, and protect the service against abuse. It is not used for advertising and not sold.',
@@ -148,16 +153,16 @@ export const en: Dictionary = {
       'Codes are sent by the SMS provider the operator chose; that provider receives your number and the code, nothing else. A code expires after 5 minutes.',
     s4Title: '4. What others see',
     s4Body:
-      'Other users see your nickname, avatar, ID, and what you send them or publish. Your full mobile number is shown to no one; the app shows it masked.',
+      'Other users see your nickname, avatar, background, signature and ID, the gender and region you give, and what you send them or publish; your birthday only you see. Your full mobile number is shown to no one; the app shows it masked.',
     s5Title: '5. Keeping and deleting',
     s5Body:
-      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server. You can cancel your account in Settings: your nickname, avatar, mobile number, feedback and every sign-in token are deleted at once; messages you sent stay with the people you sent them to.",
+      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server. You can cancel your account in Settings: your profile, mobile number, feedback and every sign-in token are deleted at once; messages you sent stay with the people you sent them to.",
     s6Title: '6. On your device',
     s6Body:
       "The app keeps the signed-in user, your language and display settings in the browser's local storage. Signing out clears the session and keeps a copy of your last profile on this device; clearing the browser's data removes it.",
     s7Title: '7. Your rights',
     s7Body:
-      'You can see and change your nickname and avatar in the app, and ask the operator for a copy of your data, for its correction or for its deletion.',
+      'You can see and change your profile in the app, and ask the operator for a copy of your data, for its correction or for its deletion.',
     s8Title: '8. Updates to this policy',
     s8Body: 'The operator may update this policy; this page always shows the current version.',
   },
@@ -200,6 +205,20 @@ export const en: Dictionary = {
     nicknameTooLong: 'A nickname has at most {{max}} characters',
     save: 'Save',
     saved: 'Saved',
+    background: 'Background',
+    changeBackground: 'Change background',
+    notSet: 'Not set',
+    nicknameHint: 'The nickname can be changed once a month',
+    signature: 'Signature',
+    signaturePlaceholder: 'Say something about yourself',
+    signatureTooLong: 'A signature has at most {{max}} characters',
+    gender: 'Gender',
+    gender_male: 'Male',
+    gender_female: 'Female',
+    gender_hidden: 'Private',
+    birthday: 'Birthday',
+    region: 'Region',
+    regionTooLong: 'A region has at most {{max}} characters',
   },
   feedback: {
     title: 'Feedback',

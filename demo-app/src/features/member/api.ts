@@ -11,7 +11,16 @@ export interface StoredUser {
   member_notify_badge?: number;
   /** Customer-service teams the user is an agent of (from login and `member/info`). */
   cs_teams?: { id: string; name: string }[];
+  /** The rest of the profile (spec §3); empty while unset. */
+  gender?: Gender;
+  birthday?: string;
+  region?: string;
+  qianming?: string;
+  background?: string;
 }
+
+/** A member's gender as the profile shows it; `hidden` keeps it private. */
+export type Gender = 'male' | 'female' | 'hidden';
 
 /** Sends a login code to a phone number. */
 export async function sendCode(params: { phone: string; quhao: string }, context: CallContext): Promise<void> {

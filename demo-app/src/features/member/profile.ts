@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { Gender } from './api';
 
 /** A nickname has 1 to this many characters after trimming (the server's `member/profile_update` rule). */
 export const NICKNAME_MAX_LENGTH = 20;
@@ -14,6 +15,12 @@ export function isProductImage(file: File): boolean {
   return (PRODUCT_IMAGE_EXTENSIONS as readonly string[]).includes(kind);
 }
 
+/** Today in the member's own time zone, `YYYY-MM-DD`: the latest birthday. */
+export function today(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 /** Why a nickname cannot be saved, or undefined when it can. */
 export function nicknameProblem(value: string): 'empty' | 'too_long' | undefined {
   const length = [...value.trim()].length;
@@ -21,17 +28,31 @@ export function nicknameProblem(value: string): 'empty' | 'too_long' | undefined
   return length > NICKNAME_MAX_LENGTH ? 'too_long' : undefined;
 }
 
-/** The member's public face as `member/profile_update` answers it. */
+/** The signature has at most this many characters after trimming (the server's rule). */
+export const QIANMING_MAX_LENGTH = 60;
+
+/** The region has at most this many characters after trimming (the server's rule). */
+export const REGION_MAX_LENGTH = 30;
+
+/** The earliest birthday the server takes. */
+export const BIRTHDAY_MIN = '1900-01-01';
+
+/** The member's own profile as `member/profile_update` answers it. */
 export interface MemberProfile {
   id: string;
   username: string;
   img: string;
+  gender: Gender;
+  birthday: string;
+  region: string;
+  qianming: string;
+  background: string;
 }
 
-/** Saves the nickname and/or the avatar (the URL of an uploaded image); resolves with the profile as saved. */
-export async function updateProfile(
-  changes: { username?: string; img?: string },
-  context: CallContext,
-): Promise<MemberProfile> {
+/** What `member/profile_update` changes: any of these; '' clears the birthday, region, signature and background. */
+export type ProfileChanges = Partial<Omit<MemberProfile, 'id'>>;
+
+/** Saves some of the profile (images as the URLs of uploaded files); resolves with the profile as saved. */
+export async function updateProfile(changes: ProfileChanges, context: CallContext): Promise<MemberProfile> {
   return (await apiPost<{ ret: MemberProfile }>('member/profile_update', changes, context, { loading: true })).ret;
 }

@@ -33,9 +33,19 @@ const api = setupServer(
     const body = (await request.json()) as Record<string, unknown>;
     updates.push(body);
     if (profileRefusal) return HttpResponse.json(profileRefusal);
-    const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as typeof USER;
+    const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as Record<string, unknown>;
+    const field = (name: string, empty: string) => body[name] ?? stored[name] ?? empty;
     return HttpResponse.json({
-      ret: { id: stored.id, username: body['username'] ?? stored.username, img: body['img'] ?? stored.img },
+      ret: {
+        id: stored['id'],
+        username: field('username', ''),
+        img: field('img', ''),
+        gender: field('gender', 'hidden'),
+        birthday: field('birthday', ''),
+        region: field('region', ''),
+        qianming: field('qianming', ''),
+        background: field('background', ''),
+      },
     });
   }),
 );
@@ -61,7 +71,6 @@ afterAll(() => api.close());
 
 const storedUser = () => JSON.parse(localStorage.getItem('user') ?? '{}') as typeof USER;
 const avatarSrc = () => screen.getByTestId('profile-avatar').querySelector('img')?.getAttribute('src');
-const nicknameInput = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Nickname' });
 
 /** Does `work` and lets what it started (calls, renders) settle. */
 async function step(work: () => unknown = () => undefined) {
@@ -83,11 +92,20 @@ async function shows(text: string) {
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
 
 describe('member/sz-user: edit info', () => {
-  it('shows the current avatar and nickname', () => {
+  it('shows the current avatar, nickname and details, "not set" where there are none', () => {
+    localStorage.setItem(
+      'user',
+      JSON.stringify({ ...USER, gender: 'female', birthday: '1995-02-28', region: 'Hangzhou' }),
+    );
     renderApp(<ProfileSettings />);
     expect(screen.getByText('Edit profile')).toBeTruthy();
     expect(avatarSrc()).toBe(USER.img);
-    expect(nicknameInput().value).toBe('Alice');
+    expect(screen.getByText('Alice')).toBeTruthy();
+    expect(screen.getByText('Female')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Birthday').value).toBe('1995-02-28');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Region' }).value).toBe('Hangzhou');
+    // No signature and no background yet.
+    expect(screen.getAllByText('Not set')).toHaveLength(2);
   });
 
   it('uploads a picked image with progress, saves it as the avatar and updates the stored user', async () => {
@@ -139,24 +157,53 @@ describe('member/sz-user: edit info', () => {
     expect(storedUser().img).toBe(USER.img);
   });
 
-  it('checks the nickname, then saves it trimmed and updates the stored user', async () => {
+  it('uploads a background with progress and saves it', async () => {
+    renderApp(<ProfileSettings />);
+    const xhr = posted();
+    fireEvent.change(screen.getByLabelText('Change background'), { target: { files: [png()] } });
+    const request = await xhr;
+    const key = request.form()[1]?.[1] ?? '';
+    await step(() => request.progress(30, 100));
+    expect(screen.getByTestId('profile-progress').textContent).toContain('Uploading 30%');
+    await step(() => request.respond(200, JSON.stringify({ key, url: `${UPLOAD_URL}/${key}` })));
+    await shows('Saved');
+    expect(updates).toEqual([expect.objectContaining({ background: `${UPLOAD_URL}/${key}` })]);
+    expect(screen.getByTestId('profile-background').getAttribute('src')).toBe(`${UPLOAD_URL}/${key}`);
+    expect(storedUser()).toMatchObject({ background: `${UPLOAD_URL}/${key}`, img: USER.img });
+  });
+
+  it('saves the gender chosen from the sheet, the birthday picked and the region typed', async () => {
     renderApp(<ProfileSettings />, { language: 'zh-CN' });
-    const input = screen.getByRole<HTMLInputElement>('textbox', { name: '昵称' });
-    const save = () => fireEvent.click(screen.getByRole('button', { name: '保存' }));
-
-    fireEvent.change(input, { target: { value: '   ' } });
-    await step(save);
-    await shows('昵称不能为空');
-    fireEvent.change(input, { target: { value: '名'.repeat(21) } });
-    await step(save);
-    await shows('昵称不能超过 20 个字符');
-    expect(updates).toEqual([]);
-
-    fireEvent.change(input, { target: { value: '  小明  ' } });
-    await step(save);
+    await step(() => fireEvent.click(screen.getByText('性别')));
+    await step(() => fireEvent.click(screen.getByText('女')));
     await shows('已保存');
-    expect(updates).toEqual([expect.objectContaining({ token: USER.token, username: '小明' })]);
-    expect(storedUser().username).toBe('小明');
-    expect(input.value).toBe('小明');
+    expect(updates.at(-1)).toMatchObject({ token: USER.token, gender: 'female' });
+    expect(storedUser()).toMatchObject({ gender: 'female' });
+
+    await step(() => fireEvent.change(screen.getByLabelText('生日'), { target: { value: '1995-02-28' } }));
+    expect(updates.at(-1)).toMatchObject({ birthday: '1995-02-28' });
+    expect(storedUser()).toMatchObject({ birthday: '1995-02-28' });
+
+    const region = screen.getByRole<HTMLInputElement>('textbox', { name: '地区' });
+    fireEvent.change(region, { target: { value: '  杭州  ' } });
+    await step(() => fireEvent.blur(region));
+    expect(updates.at(-1)).toMatchObject({ region: '杭州' });
+    expect(storedUser()).toMatchObject({ region: '杭州' });
+    // Leaving it unchanged sends nothing more.
+    const count = updates.length;
+    await step(() => fireEvent.blur(region));
+    expect(updates).toHaveLength(count);
+  });
+
+  it('puts the region back when the server refuses it', async () => {
+    localStorage.setItem('user', JSON.stringify({ ...USER, region: 'Hangzhou' }));
+    profileRefusal = { err: 'parameter error', code: 'region_invalid' };
+    renderApp(<ProfileSettings />);
+    const region = screen.getByRole<HTMLInputElement>('textbox', { name: 'Region' });
+    fireEvent.change(region, { target: { value: 'Somewhere' } });
+    await step(() => fireEvent.blur(region));
+    await shows('A region has at most 30 characters');
+    expect(region.value).toBe('Hangzhou');
+    expect(storedUser()).toMatchObject({ region: 'Hangzhou' });
   });
 });

@@ -34,13 +34,17 @@ export default function UserIndex() {
   return (
     <div className="page">
       <NavBar title={t('mine.title')} back={false} />
-      <section className="mine-header">
+      <section
+        className="mine-header"
+        style={user?.background ? { backgroundImage: `url(${JSON.stringify(user.background)})` } : undefined}
+      >
         {user ? (
           <>
             <Avatar src={user.img} style={{ '--size': '56px', '--border-radius': '50%' }} />
             <div>
               <div className="mine-name">{user.username}</div>
               <div className="muted">{t('mine.id', { id: user.id })}</div>
+              {user.qianming && <div className="mine-signature">{user.qianming}</div>}
             </div>
           </>
         ) : (
