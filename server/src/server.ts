@@ -154,6 +154,8 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     pusher: gateway.pusher,
     now,
     cs: cs.im,
+    // IM-29: the product app's members who blocked each other exchange no private messages.
+    mayMessage: async (appkey, from, to) => appkey !== config.productAppkey || !(await store.blocks.between(from, to)),
   });
   const conversations = createConversationService({
     conversations: store.conversations,
@@ -208,6 +210,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   registerProductApi(http, {
     members: store.members,
     feedback: store.feedback,
+    blocks: store.blocks,
     apps,
     config,
     logger,

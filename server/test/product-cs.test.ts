@@ -52,6 +52,7 @@ describe('product API: customer service', () => {
       region: '',
       qianming: '',
       background: '',
+      blocked: false,
     });
   });
 

@@ -43,6 +43,7 @@ describe('product profile details: member/profile_update', () => {
       region: 'Hangzhou',
       qianming: '今天也要开心',
       background,
+      blocked: false,
     });
 
     // Each may be cleared; a field left out keeps its value.

@@ -198,4 +198,43 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     });
     expect((await store.members.byPhone(phone))?.id).toBe('m2');
   });
+
+  it('MEM-8: block lists: set, has, between, paged newest first, bounded even for blocks sent at once', async () => {
+    const { store } = await fresh();
+    for (const id of ['m1', 'm2']) {
+      await store.members.insert({
+        id,
+        phone: `1380013800${id.slice(1)}`,
+        username: id,
+        img: '',
+        notifyBadge: 0,
+        createdAt: 0,
+        usernameChangedAt: null,
+      });
+    }
+    const set = (blocked: string, on: boolean, now = 100, max = 3) => store.blocks.set('m1', blocked, on, { now, max });
+    const tries = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => set(id, true, 100 + i)));
+    expect(tries.filter(Boolean)).toHaveLength(3);
+    const listed = (await store.blocks.list('m1', { limit: 10 })) ?? [];
+    expect(listed).toHaveLength(3);
+    expect(listed.map((b) => b.createdAt)).toEqual([...listed.map((b) => b.createdAt)].sort((x, y) => y - x));
+    const [first, second] = listed;
+    // Blocking again keeps the first time and counts once; the list is full for anyone new.
+    expect(await set(first?.blockedId ?? '', true, 900)).toBe(true);
+    expect((await store.blocks.list('m1', { limit: 1 }))?.[0]).toEqual(first);
+    expect(await set('g', true)).toBe(false);
+    expect(await store.blocks.list('m1', { before: first?.blockedId, limit: 10 })).toEqual(listed.slice(1));
+    expect(await store.blocks.list('m1', { before: 'nobody', limit: 10 })).toBeUndefined();
+
+    expect(await store.blocks.has('m1', second?.blockedId ?? '')).toBe(true);
+    expect(await store.blocks.between(second?.blockedId ?? '', 'm1')).toBe(true);
+    expect(await store.blocks.between('m1', 'm2')).toBe(false);
+    expect(await set(second?.blockedId ?? '', false)).toBe(true);
+    expect(await store.blocks.has('m1', second?.blockedId ?? '')).toBe(false);
+    expect(await store.blocks.between('m1', second?.blockedId ?? '')).toBe(false);
+
+    // A cancelled member's list goes with the account.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 1_000 })).toBe(true);
+    expect(await store.blocks.list('m1', { limit: 10 })).toEqual([]);
+  });
 }

@@ -77,6 +77,11 @@ export const MESSAGES = {
   conversationNotFound: 'conversation does not exist',
   deleteSending: 'a message in sending status cannot be deleted',
   cannotMessageSelf: 'cannot message yourself',
+  /**
+   * Parley's own (IM-29), in the words of product spec §8: a private message between two users one of whom blocked
+   * the other, where the host tells the server of blocks (the product app's block list).
+   */
+  blocked: 'user does not exist or is blocked',
   /** Parley's own: a `publishIM` whose `p` is not JSON (receivers JSON.parse it). */
   payloadNotJson: 'payload must be JSON.',
   /** Parley's own (WIRE-10): the user already has the most connections a server node takes for one user. */

@@ -70,6 +70,11 @@ export interface MessageServiceDeps {
   now: () => number;
   /** Serves the scene `cs`; without it, `cs` is refused as before customer service existed. */
   cs?: CsForIm;
+  /**
+   * IM-29: whether `from` may send a private message to `to` in app `appkey` (the host's block lists); refused with
+   * 401 `user does not exist or is blocked` when not. Asked for private messages only. @default everyone may
+   */
+  mayMessage?: ((appkey: string, from: string, to: string) => Promise<boolean>) | undefined;
 }
 
 type ChatScene = Exclude<Scene, 'cs'>;
@@ -123,6 +128,9 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       }
       if (scene === 'group' && !(await groups.maySend(actor, to, request.at))) {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+      }
+      if (scene === 'private' && deps.mayMessage && !(await deps.mayMessage(appkey, me, to))) {
+        throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.blocked);
       }
       const convKey = conversationKey(scene, me, to);
       const senderData = userDataJson(actor);

@@ -25,7 +25,9 @@ export type MemberFailure =
   | 'birthday_invalid'
   | 'region_invalid'
   | 'qianming_invalid'
-  | 'background_invalid';
+  | 'background_invalid'
+  | 'block_self'
+  | 'block_limit';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -51,6 +53,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   region_invalid: 'parameter error',
   qianming_invalid: 'parameter error',
   background_invalid: 'parameter error',
+  block_self: 'you cannot block yourself',
+  block_limit: 'the block list is full',
 };
 
 /** A result: the value, or the reason it was refused. */

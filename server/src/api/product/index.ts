@@ -3,13 +3,15 @@ import type { AppRegistry } from '../../auth/apps.js';
 import { issueOtp } from '../../auth/otp.js';
 import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
-import type { FeedbackStore, MemberStore } from '../../store/index.js';
+import type { BlockStore, FeedbackStore, MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
+import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -33,6 +35,8 @@ export interface ProductApiDeps {
   members: MemberService;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
+  /** Members' block lists (member/lahei). */
+  blocks: BlockService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -76,6 +80,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
+  blockRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
 
@@ -83,6 +88,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 export interface ProductApiParts {
   members: MemberStore;
   feedback: FeedbackStore;
+  blocks: BlockStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -111,6 +117,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       now: parts.now,
     }),
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
+    blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,

@@ -58,13 +58,14 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return result.ok ? { ret: true } : refuse(result.failure);
   });
 
-  // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes.
-  // Needs a valid token like all member paths.
+  // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes,
+  // and whether the asking member has blocked them. Needs a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.members.profile(body['id']);
     if (!result.ok) return refuse(result.failure);
-    return { ret: publicProfile(result.value) };
+    const blocked = await deps.blocks.has(me.value.id, result.value.id);
+    return { ret: { ...publicProfile(result.value), blocked } };
   });
 }

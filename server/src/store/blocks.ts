@@ -1,0 +1,120 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** One member a member has blocked. */
+export interface BlockRecord {
+  blockedId: string;
+  createdAt: number;
+}
+
+/** The product app's block lists (MEM-8). */
+export interface BlockStore {
+  /**
+   * Blocks or unblocks `blockedId` for `memberId`. Blocking one already blocked keeps the first time. False, and
+   * nothing changed, when blocking would take the list past `max`: the count and the insert are one transaction that
+   * holds the member's row, so that blocks sent at once cannot pass it.
+   */
+  set(memberId: string, blockedId: string, blocked: boolean, params: { now: number; max: number }): Promise<boolean>;
+  /** Whether `memberId` has blocked `blockedId`. */
+  has(memberId: string, blockedId: string): Promise<boolean>;
+  /** Whether either of two members has blocked the other. */
+  between(a: string, b: string): Promise<boolean>;
+  /**
+   * A member's blocks, newest first, at most `limit`; with `before` (a blocked id of theirs), only those blocked
+   * before it. Undefined when `before` is not on their list.
+   */
+  list(memberId: string, options: { before?: string | undefined; limit: number }): Promise<BlockRecord[] | undefined>;
+}
+
+type BlockTables = {
+  member_blocks: { member_id: string; blocked_id: string; created_at: number };
+  members: { id: string };
+};
+
+/** The Kysely implementation of {@link BlockStore}. */
+export function createBlockStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): BlockStore {
+  const db = base.withTables<BlockTables>();
+  const row = (memberId: string, blockedId: string) =>
+    db
+      .selectFrom('member_blocks')
+      .select(['created_at', 'blocked_id'])
+      .where('member_id', '=', memberId)
+      .where('blocked_id', '=', blockedId);
+  return {
+    async set(memberId, blockedId, blocked, { now, max }) {
+      if (!blocked) {
+        await db
+          .deleteFrom('member_blocks')
+          .where('member_id', '=', memberId)
+          .where('blocked_id', '=', blockedId)
+          .execute();
+        return true;
+      }
+      return db.transaction().execute(async (trx) => {
+        // PostgreSQL: the member's row is held until the insert commits (SQLite writes one transaction at a time).
+        await trx
+          .selectFrom('members')
+          .select('id')
+          .where('id', '=', memberId)
+          .$if(dialect === 'postgres', (q) => q.forUpdate())
+          .execute();
+        const held = await trx
+          .selectFrom('member_blocks')
+          .select('blocked_id')
+          .where('member_id', '=', memberId)
+          .where('blocked_id', '=', blockedId)
+          .executeTakeFirst();
+        if (held) return true;
+        const counted = await trx
+          .selectFrom('member_blocks')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('member_id', '=', memberId)
+          .executeTakeFirstOrThrow();
+        if (Number(counted.n) >= max) return false;
+        await trx
+          .insertInto('member_blocks')
+          .values({ member_id: memberId, blocked_id: blockedId, created_at: now })
+          .execute();
+        return true;
+      });
+    },
+    async has(memberId, blockedId) {
+      return (await row(memberId, blockedId).executeTakeFirst()) !== undefined;
+    },
+    async between(a, b) {
+      const found = await db
+        .selectFrom('member_blocks')
+        .select('member_id')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('member_id', '=', a), eb('blocked_id', '=', b)]),
+            eb.and([eb('member_id', '=', b), eb('blocked_id', '=', a)]),
+          ]),
+        )
+        .executeTakeFirst();
+      return found !== undefined;
+    },
+    async list(memberId, { before, limit }) {
+      let cursor: { created_at: number; blocked_id: string } | undefined;
+      if (before !== undefined) {
+        cursor = await row(memberId, before).executeTakeFirst();
+        if (!cursor) return undefined;
+      }
+      const rows = await db
+        .selectFrom('member_blocks')
+        .select(['blocked_id', 'created_at'])
+        .where('member_id', '=', memberId)
+        .$if(cursor !== undefined, (q) =>
+          q.where((eb) => {
+            const { created_at: at, blocked_id: id } = cursor as { created_at: number; blocked_id: string };
+            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('blocked_id', '<', id)])]);
+          }),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('blocked_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ blockedId: r.blocked_id, createdAt: Number(r.created_at) }));
+    },
+  };
+}
