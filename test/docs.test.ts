@@ -2,11 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol/index.js';
+import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
 
 const root = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
+/** A number as the docs write it: thousands apart by a space. */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 const docs = readdirSync(join(root, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => `docs/${name}`);
@@ -37,7 +40,6 @@ describe('docs', () => {
 
   it('limits.md gives the bounds and messages the code enforces', () => {
     const limits = read('docs/limits.md');
-    const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
     for (const value of [
       LIMITS.userIdMaxLength,
       LIMITS.userDataMaxBytes,
@@ -92,5 +94,6 @@ describe('docs', () => {
     expect(section).toContain(`| at most ${MEMBER_LIMITS.qianmingMaxLength} characters after trimming`);
     expect(section).toContain(`| at most ${MEMBER_LIMITS.regionMaxLength} characters after trimming`);
     expect(section).toContain(`| from ${MEMBER_LIMITS.birthdayMin} to today`);
+    expect(section).toContain(`| ${thousands(BLOCK_LIMITS.max)}, even blocked at once`);
   });
 });

@@ -19,6 +19,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/feedback': () => import('../pages/member/feedback'),
   'member/feedback-list': () => import('../pages/member/feedback-list'),
   'member/out': () => import('../pages/member/out'),
+  'member/lahei': () => import('../pages/member/lahei'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -191,6 +191,7 @@ export const en: Dictionary = {
     userAgreement: 'User Agreement',
     privacyPolicy: 'Privacy Policy',
     cancelAccount: 'Cancel account',
+    blockList: 'Block list',
   },
   language: { title: 'Language', current: 'Current language' },
   profile: {
@@ -238,6 +239,18 @@ export const en: Dictionary = {
     sent: 'Thank you, we received your feedback',
     none: 'No feedback yet',
     more: 'Load more',
+  },
+  blocks: {
+    title: 'Block list',
+    menu: 'More',
+    block: 'Block',
+    blockHint: 'Neither of you can then send the other private messages',
+    unblock: 'Unblock',
+    blockedToast: 'Blocked',
+    unblockedToast: 'Unblocked',
+    youBlocked: 'You blocked this user: neither of you can send the other private messages',
+    none: 'No one is blocked',
+    noneHint: 'Block someone from the menu at the top right of your private chat',
   },
   im: {
     title: 'Messages',
@@ -333,6 +346,7 @@ export const en: Dictionary = {
   },
   imErrors: {
     textEmpty: 'The message is empty',
+    blocked: 'The user does not exist or is blocked',
     messageTooLong: 'The message is too long',
     fileEmpty: 'Choose a file first',
     wrongFileType: 'This file cannot be sent',

@@ -180,6 +180,7 @@ export const zhCN = {
     userAgreement: '用户协议',
     privacyPolicy: '隐私政策',
     cancelAccount: '注销账号',
+    blockList: '黑名单',
   },
   language: { title: '语言', current: '当前语言' },
   profile: {
@@ -227,6 +228,18 @@ export const zhCN = {
     sent: '感谢反馈，我们已收到',
     none: '还没有反馈',
     more: '加载更多',
+  },
+  blocks: {
+    title: '黑名单',
+    menu: '更多',
+    block: '加入黑名单',
+    blockHint: '加入后，你们将无法互发私信',
+    unblock: '移出黑名单',
+    blockedToast: '已加入黑名单',
+    unblockedToast: '已移出黑名单',
+    youBlocked: '你已将对方加入黑名单，双方无法互发私信',
+    none: '黑名单为空',
+    noneHint: '在私聊页面右上角可以把对方加入黑名单',
   },
   im: {
     title: '消息',
@@ -322,6 +335,7 @@ export const zhCN = {
   },
   imErrors: {
     textEmpty: '消息不能为空',
+    blocked: '对方不存在或已被拉黑',
     messageTooLong: '消息太长',
     fileEmpty: '请选择文件',
     wrongFileType: '无法发送该文件',

@@ -1,11 +1,40 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { installAntdRender } from '../../ui/antd-render';
 import { renderApp } from '../../test-utils';
 import { GroupChat, PrivateChat } from './chats';
 import { fakeChat } from './fake-chat';
 
+/** Calls of `member/lahei/uid_s/{id}`: the member and the state asked for. */
+const blockCalls: Array<{ id: string; block: unknown }> = [];
+const api = setupServer(
+  http.post('*/index.php/api/member/lahei/uid_s/:id', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    blockCalls.push({ id: String(params['id']), block: body['block'] });
+    return HttpResponse.json({ ret: { blocked: body['block'] === true } });
+  }),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.setItem('user', JSON.stringify({ token: 'member-token', id: 'me', username: 'Me', img: '' }));
+  blockCalls.length = 0;
+});
 afterEach(cleanup);
+afterAll(() => api.close());
+
+/** Does `work` and lets what it started (calls, renders) settle. */
+async function step(work: () => unknown) {
+  await act(async () => {
+    await work();
+  });
+}
 
 const presenceLine = () => screen.getByTestId('group-presence').textContent;
 
@@ -54,5 +83,29 @@ describe('private chat', () => {
       });
     });
     expect(screen.getByTestId('presence').textContent).toBe('Offline');
+  });
+});
+
+describe('blocking in a private chat', () => {
+  it('blocks from the menu, then says so with a way to unblock', async () => {
+    const chat = fakeChat();
+    const view = renderApp(chat.provide(<PrivateChat uid="bob" emoji={undefined} />));
+    // The profile as member/profile answers it (queries do not fetch in these tests).
+    await act(async () => {
+      view.queryClient.setQueryData(['member/profile', 'bob'], { id: 'bob', username: 'Bob', img: '', blocked: false });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(screen.queryByText(/You blocked this user/)).toBeNull();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'More' })));
+    await step(() => fireEvent.click(screen.getByText('Block')));
+    await waitFor(() => expect(screen.getByText(/You blocked this user/)).toBeTruthy());
+    expect(blockCalls).toEqual([{ id: 'bob', block: true }]);
+
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Unblock' })));
+    await waitFor(() => expect(screen.queryByText(/You blocked this user/)).toBeNull());
+    expect(blockCalls).toEqual([
+      { id: 'bob', block: true },
+      { id: 'bob', block: false },
+    ]);
   });
 });

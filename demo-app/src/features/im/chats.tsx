@@ -1,11 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActionSheet, Button } from 'antd-mobile';
 import { useConnectionStatus, useParleyClient, usePresence } from 'parley-im/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
-import { memberProfile } from '../member/api';
+import { toast, toastError } from '../../ui/toast';
+import { errorText as apiErrorText } from '../api/errors';
+import { memberProfile, type PublicProfile } from '../member/api';
+import { BLOCKS_QUERY, setBlocked } from '../member/blocks';
 import { ChatRoom } from './ChatRoom';
 import { GroupPresence } from './GroupPresence';
 
@@ -13,29 +17,79 @@ type Emoji = Record<string, string> | undefined;
 
 const ONLINE = new Set(['connected', 'reconnected', 'expired_reconnected']);
 
-/** Private chat with `uid`: the peer's name and presence (online or offline) in the header. */
+/**
+ * Private chat with `uid`: the peer's name and presence (online or offline) in the header, and a menu to block or
+ * unblock them (spec §2 member/lahei). While they are blocked a banner says so, with a way to unblock; the server
+ * refuses private messages between members who blocked each other, either way.
+ */
 export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
+  const queryClient = useQueryClient();
   const presence = usePresence([uid]);
+  const [menu, setMenu] = useState(false);
+  const context = { token: user?.token, locale: i18n.language };
   const profile = useQuery({
     queryKey: ['member/profile', uid],
-    queryFn: () => memberProfile(uid, { token: user?.token, locale: i18n.language }),
+    queryFn: () => memberProfile(uid, context),
     retry: false,
   });
   const name = profile.data?.username || t('im.user', { id: uid });
   const online = presence[uid];
+  const blocked = profile.data?.blocked === true;
+
+  const changeBlock = async (block: boolean) => {
+    try {
+      const now = await setBlocked(uid, block, context);
+      queryClient.setQueryData<PublicProfile>(['member/profile', uid], (old) => old && { ...old, blocked: now });
+      await queryClient.invalidateQueries({ queryKey: ['member/profile', uid] });
+      await queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] });
+      toast(block ? t('blocks.blockedToast') : t('blocks.unblockedToast'));
+    } catch (error) {
+      toastError(apiErrorText(error, t));
+    }
+  };
+
   return (
     <>
       <NavBar
         title={name}
         right={
-          online === undefined ? null : (
-            <span className={online ? 'presence online' : 'presence'} data-testid="presence">
-              {online ? t('im.online') : t('im.offline')}
-            </span>
-          )
+          <span className="chat-header-right">
+            {online === undefined ? null : (
+              <span className={online ? 'presence online' : 'presence'} data-testid="presence">
+                {online ? t('im.online') : t('im.offline')}
+              </span>
+            )}
+            {profile.data && (
+              <button type="button" className="chat-menu" aria-label={t('blocks.menu')} onClick={() => setMenu(true)}>
+                ⋯
+              </button>
+            )}
+          </span>
         }
+      />
+      {blocked && (
+        <div className="blocked-banner" role="status">
+          <span>{t('blocks.youBlocked')}</span>
+          <Button size="mini" color="primary" fill="outline" onClick={() => void changeBlock(false)}>
+            {t('blocks.unblock')}
+          </Button>
+        </div>
+      )}
+      <ActionSheet
+        visible={menu}
+        onClose={() => setMenu(false)}
+        cancelText={t('common.cancel')}
+        actions={[
+          blocked
+            ? { key: 'unblock', text: t('blocks.unblock') }
+            : { key: 'block', text: t('blocks.block'), danger: true, description: t('blocks.blockHint') },
+        ]}
+        onAction={(action) => {
+          setMenu(false);
+          void changeBlock(action.key === 'block');
+        }}
       />
       {profile.isPending ? (
         <DelayedLoading />

@@ -19,6 +19,7 @@ const BY_CONTENT: ReadonlyMap<string, string> = new Map([
   [MESSAGES.uploadTooLarge, 'imErrors.fileTooLarge'],
   [MESSAGES.uploadAborted, 'imErrors.uploadAborted'],
   [MESSAGES.noPermission, 'imErrors.noPermission'],
+  [MESSAGES.blocked, 'imErrors.blocked'],
   [MESSAGES.tooFrequent, 'imErrors.tooFrequent'],
   [MESSAGES.timeout, 'imErrors.timeout'],
   [MESSAGES.connectFailed, 'imErrors.timeout'],

@@ -46,12 +46,22 @@ export async function memberInfo(
   return { user: answer.ret, otp: answer.otp };
 }
 
-/** Another member's name and avatar. */
-export async function memberProfile(
-  id: string,
-  context: CallContext,
-): Promise<{ id: string; username: string; img: string }> {
-  return (await apiPost<{ ret: { id: string; username: string; img: string } }>('member/profile', { id }, context)).ret;
+/** Another member's public profile, as `member/profile` answers it. */
+export interface PublicProfile {
+  id: string;
+  username: string;
+  img: string;
+  gender?: Gender;
+  region?: string;
+  qianming?: string;
+  background?: string;
+  /** Whether the signed-in member has blocked them. */
+  blocked?: boolean;
+}
+
+/** Another member's public profile, and whether the signed-in member has blocked them. */
+export async function memberProfile(id: string, context: CallContext): Promise<PublicProfile> {
+  return (await apiPost<{ ret: PublicProfile }>('member/profile', { id }, context)).ret;
 }
 
 /** Ends the session on the server; the app clears its own state whatever the answer. */
