@@ -211,6 +211,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     members: store.members,
     feedback: store.feedback,
     blocks: store.blocks,
+    addresses: store.addresses,
     apps,
     config,
     logger,

@@ -101,6 +101,32 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
           { ...common, token, before: 'abc' },
         ],
       ],
+      [
+        'member/lahei/uid_s/12345678',
+        [
+          { ...common, token },
+          { ...common, token, block: false },
+        ],
+      ],
+      ['member/lahei_list', [{ ...common, token }]],
+      [
+        'member/address_add',
+        [
+          {
+            ...common,
+            token,
+            name: 'Li',
+            phone: '13800138000',
+            region: 'Hangzhou',
+            detail: 'Road 1',
+            is_default: true,
+          },
+        ],
+      ],
+      ['member/address_edit', [{ ...common, token, id: 'abc', name: 'Li', phone: PHONE, region: 'R', detail: 'D' }]],
+      ['member/address_default', [{ ...common, token, id: 'abc' }]],
+      ['member/address_del', [{ ...common, token, id: 'abc' }]],
+      ['member/address_list', [{ ...common, token }]],
       ['member/logout', [{ ...common, token }]],
     ];
     const pools: Pools = {

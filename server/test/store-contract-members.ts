@@ -237,4 +237,55 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m1', { reason: 'x', now: 1_000 })).toBe(true);
     expect(await store.blocks.list('m1', { limit: 10 })).toEqual([]);
   });
+
+  it('MEM-9: addresses keep one default through adds, changes and removals, and a bound even for adds at once', async () => {
+    const { store } = await fresh();
+    await store.members.insert({
+      id: 'm1',
+      phone: '13800138000',
+      username: 'm1',
+      img: '',
+      notifyBadge: 0,
+      createdAt: 0,
+      usernameChangedAt: null,
+    });
+    const fields = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
+    const add = (id: string, at: number, makeDefault = false, max = 3) =>
+      store.addresses.add({ ...fields, id, memberId: 'm1', updatedAt: at }, { makeDefault, max });
+    const defaults = async () => (await store.addresses.list('m1')).filter((a) => a.isDefault).map((a) => a.id);
+
+    // The first is the default; later ones are not, unless asked.
+    expect(await add('a', 1)).toBe(true);
+    expect(await add('b', 2)).toBe(true);
+    expect(await defaults()).toEqual(['a']);
+    expect((await store.addresses.list('m1')).map((a) => a.id)).toEqual(['a', 'b']);
+    expect(await add('c', 3, true)).toBe(true);
+    expect(await defaults()).toEqual(['c']);
+    expect(await add('d', 4)).toBe(false);
+
+    expect(await store.addresses.update('m1', 'b', { makeDefault: true, now: 5 })).toBe(true);
+    expect(await defaults()).toEqual(['b']);
+    const changed = { ...fields, detail: 'West Lake Road 2' };
+    expect(await store.addresses.update('m1', 'a', { fields: changed, makeDefault: false, now: 6 })).toBe(true);
+    expect((await store.addresses.list('m1')).map((a) => [a.id, a.detail])).toEqual([
+      ['b', 'West Lake Road 1'],
+      ['a', 'West Lake Road 2'],
+      ['c', 'West Lake Road 1'],
+    ]);
+    expect(await store.addresses.update('m2', 'a', { makeDefault: true, now: 7 })).toBe(false);
+    expect(await store.addresses.remove('m2', 'a')).toBe(false);
+
+    // Removing the default hands it to the most recently changed.
+    expect(await store.addresses.remove('m1', 'b')).toBe(true);
+    expect(await defaults()).toEqual(['a']);
+    expect(await store.addresses.remove('m1', 'b')).toBe(false);
+
+    // Adds sent at once stay within the bound.
+    const tries = await Promise.all(['e', 'f', 'g', 'h'].map((id, i) => add(id, 10 + i, false, 4)));
+    expect(tries.filter(Boolean)).toHaveLength(2);
+    expect(await defaults()).toHaveLength(1);
+
+    expect(await store.members.cancel('m1', { reason: 'x', now: 100 })).toBe(true);
+    expect(await store.addresses.list('m1')).toEqual([]);
+  });
 }

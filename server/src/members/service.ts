@@ -27,7 +27,13 @@ export type MemberFailure =
   | 'qianming_invalid'
   | 'background_invalid'
   | 'block_self'
-  | 'block_limit';
+  | 'block_limit'
+  | 'address_name_invalid'
+  | 'address_phone_invalid'
+  | 'address_region_invalid'
+  | 'address_detail_invalid'
+  | 'address_limit'
+  | 'address_missing';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -55,6 +61,12 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   background_invalid: 'parameter error',
   block_self: 'you cannot block yourself',
   block_limit: 'the block list is full',
+  address_name_invalid: 'please enter the receiver',
+  address_phone_invalid: 'please enter a correct receiving phone number',
+  address_region_invalid: 'please choose the region',
+  address_detail_invalid: 'please enter the shipping address',
+  address_limit: 'at most 20 addresses',
+  address_missing: 'the address does not exist',
 };
 
 /** A result: the value, or the reason it was refused. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** One member a member has blocked. */
@@ -28,7 +29,6 @@ export interface BlockStore {
 
 type BlockTables = {
   member_blocks: { member_id: string; blocked_id: string; created_at: number };
-  members: { id: string };
 };
 
 /** The Kysely implementation of {@link BlockStore}. */
@@ -51,13 +51,7 @@ export function createBlockStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
         return true;
       }
       return db.transaction().execute(async (trx) => {
-        // PostgreSQL: the member's row is held until the insert commits (SQLite writes one transaction at a time).
-        await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', memberId)
-          .$if(dialect === 'postgres', (q) => q.forUpdate())
-          .execute();
+        await holdMember(trx, memberId, dialect);
         const held = await trx
           .selectFrom('member_blocks')
           .select('blocked_id')

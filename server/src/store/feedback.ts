@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** A member's feedback as stored (spec §3 Feedback: contact phone, description, screenshots). */
@@ -40,7 +41,6 @@ type FeedbackTables = {
     images: string;
     created_at: number;
   };
-  members: { id: string };
 };
 
 type FeedbackRow = FeedbackTables['member_feedback'];
@@ -69,14 +69,7 @@ export function createFeedbackStore(base: Kysely<Database>, dialect: 'sqlite' | 
   return {
     async add(record, { since, max }) {
       return db.transaction().execute(async (trx) => {
-        // PostgreSQL: the member's row is held until the insert commits, so that a member's feedback sent at once
-        // is counted one after another. SQLite runs one write transaction at a time anyway.
-        await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .$if(dialect === 'postgres', (q) => q.forUpdate())
-          .execute();
+        await holdMember(trx, record.memberId, dialect);
         const recent = await trx
           .selectFrom('member_feedback')
           .select((eb) => eb.fn.countAll<string | number>().as('n'))

@@ -15,6 +15,7 @@ import { ShownRows } from './shown-rows.js';
 import { createCsStore, type CsStore } from './cs.js';
 import { createGroupStore, type GroupStore } from './groups.js';
 import { createMessageStore, type MessageStore } from './im.js';
+import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createMemberStore, type MemberStore } from './members.js';
@@ -27,6 +28,7 @@ import { createUserStore, type UserStore } from './users.js';
 export type { ConversationRecord, ConversationStore, ConversationTouch } from './conversations.js';
 export type { CsAgentRecord, CsConversationRecord, CsConversationTouch, CsSessionRecord, CsStore } from './cs.js';
 export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-messages.js';
+export type { AddressFields, AddressRecord, AddressStore } from './addresses.js';
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { GroupStore } from './groups.js';
@@ -75,6 +77,8 @@ export interface Store {
   readonly feedback: FeedbackStore;
   /** The product app's block lists. */
   readonly blocks: BlockStore;
+  /** The product app's shipping addresses. */
+  readonly addresses: AddressStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -181,6 +185,7 @@ function wrap(
     members: createMemberStore(db),
     feedback: createFeedbackStore(db, dialect),
     blocks: createBlockStore(db, dialect),
+    addresses: createAddressStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -3,6 +3,7 @@ import { csMigration } from './cs-migration.js';
 import { dedupeOrderMigration } from './dedupe-order-migration.js';
 import { feedbackMigration } from './feedback-migration.js';
 import { imHeadsMigration } from './im-heads-migration.js';
+import { memberAddressesMigration } from './member-addresses-migration.js';
 import { memberBlocksMigration } from './member-blocks-migration.js';
 import { memberCancelMigration } from './member-cancel-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
@@ -175,6 +176,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_member_cancelled': memberCancelMigration,
   '0015_member_details': memberDetailsMigration,
   '0016_member_blocks': memberBlocksMigration,
+  '0017_member_addresses': memberAddressesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -3,14 +3,16 @@ import type { AppRegistry } from '../../auth/apps.js';
 import { issueOtp } from '../../auth/otp.js';
 import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import { createAddressService, type AddressService } from '../../members/addresses.js';
 import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
-import type { BlockStore, FeedbackStore, MemberStore } from '../../store/index.js';
+import type { AddressStore, BlockStore, FeedbackStore, MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
+import { addressRoutes } from './addresses.js';
 import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
@@ -37,6 +39,8 @@ export interface ProductApiDeps {
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
   blocks: BlockService;
+  /** Members' shipping addresses (member/address). */
+  addresses: AddressService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -81,6 +85,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
   blockRoutes(post, deps);
+  addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
 
@@ -89,6 +94,7 @@ export interface ProductApiParts {
   members: MemberStore;
   feedback: FeedbackStore;
   blocks: BlockStore;
+  addresses: AddressStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -118,6 +124,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
+    addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,
