@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol/index.js';
+import { ADDRESS_LIMITS } from '../server/src/members/addresses.js';
 import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -95,5 +96,10 @@ describe('docs', () => {
     expect(section).toContain(`| at most ${MEMBER_LIMITS.regionMaxLength} characters after trimming`);
     expect(section).toContain(`| from ${MEMBER_LIMITS.birthdayMin} to today`);
     expect(section).toContain(`| ${thousands(BLOCK_LIMITS.max)}, even blocked at once`);
+    expect(section).toContain(`| ${ADDRESS_LIMITS.max}, even added at once`);
+    const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
+    expect(section).toContain(
+      `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,
+    );
   });
 });

@@ -20,6 +20,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/feedback-list': () => import('../pages/member/feedback-list'),
   'member/out': () => import('../pages/member/out'),
   'member/lahei': () => import('../pages/member/lahei'),
+  'member/address': () => import('../pages/member/address'),
+  'member/address-add': () => import('../pages/member/address-add'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -7,7 +7,7 @@ import { NavBar } from '../../ui/NavBar';
 
 /**
  * Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements,
- * the block list and account cancellation.
+ * shipping addresses, the block list and account cancellation.
  */
 export default function Settings() {
   const { t, i18n } = useTranslation();
@@ -47,6 +47,7 @@ export default function Settings() {
         <List.Item onClick={() => open('public/privacy')}>{t('settings.privacyPolicy')}</List.Item>
       </List>
       <List>
+        <List.Item onClick={() => open('member/address')}>{t('settings.addresses')}</List.Item>
         <List.Item onClick={() => open('member/lahei')}>{t('settings.blockList')}</List.Item>
         <List.Item onClick={() => open('member/out')}>{t('settings.cancelAccount')}</List.Item>
       </List>
