@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: sdkAliases },
   test: {
     include: ['test/**/*.test.ts', 'server/test/**/*.test.ts', 'demo-app/src/**/*.test.tsx'],
+    // Closes the app's toasts and dialogs after each component test (a no-op without a document).
+    setupFiles: ['./demo-app/src/test-setup.ts'],
     // antd-mobile's modules import their CSS; inlined, vite handles those imports instead of Node.
     server: { deps: { inline: ['antd-mobile'] } },
     testTimeout: 30_000,
