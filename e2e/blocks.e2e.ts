@@ -15,9 +15,18 @@ describe('block list end to end', () => {
     await bob.page.getByRole('button', { name: 'Send', exact: true }).click();
     await bob.page.locator('[data-testid=message][data-status=success]').first().waitFor();
 
-    // Alice blocks Bob from the chat's menu.
+    // Alice opens Bob's home from the chat's menu, and comes back.
     await alice.page.goto(`${app.server.url}/h5/#/im/view?uid=${bobId}`);
     await alice.page.getByText('hi Alice').waitFor();
+    await alice.page.getByRole('button', { name: 'More' }).click();
+    await alice.page.getByText('Profile', { exact: true }).click();
+    await alice.page.waitForURL(new RegExp(`#/user/home\\?id=${bobId}`));
+    await alice.page.getByText(`ID: ${bobId}`).waitFor();
+    await alice.page.screenshot({ path: `${SHOTS}user-home-en.png` });
+    await alice.page.goBack();
+    await alice.page.getByText('hi Alice').waitFor();
+
+    // Alice blocks Bob from the chat's menu.
     await alice.page.getByRole('button', { name: 'More' }).click();
     await alice.page.getByText('Block', { exact: true }).click();
     await alice.page.getByText(/You blocked this user/).waitFor();

@@ -11,6 +11,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'pages/user/index': () => import('../pages/user/index'),
   'user/login': () => import('../pages/user/login'),
   'user/quhao': () => import('../pages/user/quhao'),
+  'user/home': () => import('../pages/user/home'),
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
   'member/sz-user': () => import('../pages/member/sz-user'),

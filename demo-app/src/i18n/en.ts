@@ -285,6 +285,13 @@ export const en: Dictionary = {
     detailPlaceholder: 'Street, building, door',
     detailInvalid: 'Enter the address (at most {{max}} characters)',
   },
+  home: {
+    title: 'Profile',
+    mine: 'My profile',
+    message: 'Message',
+    noSignature: 'No signature yet',
+    signInToSee: 'Sign in to see profiles',
+  },
   im: {
     title: 'Messages',
     empty: 'No conversations yet',

@@ -274,6 +274,13 @@ export const zhCN = {
     detailPlaceholder: '街道、楼牌号等',
     detailInvalid: '请填写详细地址（不超过 {{max}} 个字）',
   },
+  home: {
+    title: '个人主页',
+    mine: '我的主页',
+    message: '发私信',
+    noSignature: '这个人很懒，什么都没写',
+    signInToSee: '登录后查看个人主页',
+  },
   im: {
     title: '消息',
     empty: '还没有会话',

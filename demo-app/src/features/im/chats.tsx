@@ -3,6 +3,7 @@ import { ActionSheet, Button } from 'antd-mobile';
 import { useConnectionStatus, useParleyClient, usePresence } from 'parley-im/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
@@ -18,8 +19,8 @@ type Emoji = Record<string, string> | undefined;
 const ONLINE = new Set(['connected', 'reconnected', 'expired_reconnected']);
 
 /**
- * Private chat with `uid`: the peer's name and presence (online or offline) in the header, and a menu to block or
- * unblock them (spec §2 member/lahei). While they are blocked a banner says so, with a way to unblock; the server
+ * Private chat with `uid`: the peer's name and presence (online or offline) in the header, and a menu to open their
+ * home and to block or unblock them (spec §2 member/lahei). While they are blocked a banner says so, with a way to unblock; the server
  * refuses private messages between members who blocked each other, either way.
  */
 export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
@@ -28,6 +29,7 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
   const queryClient = useQueryClient();
   const presence = usePresence([uid]);
   const [menu, setMenu] = useState(false);
+  const open = useNavigateTo();
   const context = { token: user?.token, locale: i18n.language };
   const profile = useQuery({
     queryKey: ['member/profile', uid],
@@ -82,13 +84,15 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
         onClose={() => setMenu(false)}
         cancelText={t('common.cancel')}
         actions={[
+          { key: 'home', text: t('home.title') },
           blocked
             ? { key: 'unblock', text: t('blocks.unblock') }
             : { key: 'block', text: t('blocks.block'), danger: true, description: t('blocks.blockHint') },
         ]}
         onAction={(action) => {
           setMenu(false);
-          void changeBlock(action.key === 'block');
+          if (action.key === 'home') open(`user/home?id=${encodeURIComponent(uid)}`);
+          else void changeBlock(action.key === 'block');
         }}
       />
       {profile.isPending ? (

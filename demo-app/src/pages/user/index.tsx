@@ -41,7 +41,14 @@ export default function UserIndex() {
         {user ? (
           <>
             <Avatar src={user.img} style={{ '--size': '56px', '--border-radius': '50%' }} />
-            <div>
+            <div
+              className="mine-who"
+              role="link"
+              tabIndex={0}
+              aria-label={t('home.mine')}
+              onClick={() => open('user/home')}
+              onKeyDown={(event) => event.key === 'Enter' && open('user/home')}
+            >
               <div className="mine-name">{user.username}</div>
               <div className="muted">{t('mine.id', { id: user.id })}</div>
               {user.qianming && <div className="mine-signature">{user.qianming}</div>}

@@ -1,0 +1,148 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Avatar, Button, ErrorBlock } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { isRefusal } from '../../features/api/request';
+import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
+import { BLOCKS_QUERY, setBlocked } from '../../features/member/blocks';
+import { DelayedLoading } from '../../ui/DelayedLoading';
+import { NavBar } from '../../ui/NavBar';
+import { toast, toastError } from '../../ui/toast';
+import './home.css';
+
+/** The profile's head: background, avatar, name, ID, signature, gender and region. */
+function ProfileHead({ profile }: { profile: PublicProfile }) {
+  const { t } = useTranslation();
+  const gender: Gender = profile.gender ?? 'hidden';
+  const facts = [gender === 'hidden' ? undefined : t(`profile.gender_${gender}`), profile.region || undefined].filter(
+    (fact): fact is string => fact !== undefined,
+  );
+  return (
+    <section
+      className="home-head"
+      style={profile.background ? { backgroundImage: `url(${JSON.stringify(profile.background)})` } : undefined}
+      data-testid="home-head"
+    >
+      <Avatar src={profile.img} style={{ '--size': '72px', '--border-radius': '50%' }} />
+      <div className="home-name">{profile.username || t('im.user', { id: profile.id })}</div>
+      <div className="muted">{t('mine.id', { id: profile.id })}</div>
+      {facts.length > 0 && <div className="home-facts">{facts.join(' · ')}</div>}
+      <p className="home-signature">{profile.qianming || t('home.noSignature')}</p>
+    </section>
+  );
+}
+
+/**
+ * A member's home (spec §2 user/home, `?id=`; without an id, the signed-in member's own): their public profile, and
+ * for someone else a way to message and to block or unblock them. Visitors are asked to sign in first, since
+ * profiles are shown to members only.
+ */
+export default function UserHome() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const id = params.get('id') || user?.id || '';
+  const own = id !== '' && id === user?.id;
+  const context = { token: user?.token, locale: i18n.language };
+  const profile = useQuery({
+    queryKey: ['member/profile', id],
+    queryFn: () => memberProfile(id, context),
+    enabled: user !== null && id !== '' && !own,
+    retry: false,
+  });
+
+  const changeBlock = async (block: boolean) => {
+    try {
+      const now = await setBlocked(id, block, context);
+      queryClient.setQueryData<PublicProfile>(['member/profile', id], (old) => old && { ...old, blocked: now });
+      await queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] });
+      toast(block ? t('blocks.blockedToast') : t('blocks.unblockedToast'));
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+  };
+
+  let body;
+  if (!user) {
+    body = (
+      <ErrorBlock status="default" title={t('home.signInToSee')} description="">
+        <Button color="primary" onClick={() => open(LOGIN_PATH)}>
+          {t('mine.signIn')}
+        </Button>
+      </ErrorBlock>
+    );
+  } else if (own) {
+    body = (
+      <>
+        <ProfileHead
+          profile={{
+            id: user.id,
+            username: user.username,
+            img: user.img,
+            gender: user.gender ?? 'hidden',
+            region: user.region ?? '',
+            qianming: user.qianming ?? '',
+            background: user.background ?? '',
+          }}
+        />
+        <div className="page-actions">
+          <Button block color="primary" onClick={() => open('member/sz-user')}>
+            {t('settings.profile')}
+          </Button>
+        </div>
+      </>
+    );
+  } else if (profile.isPending) {
+    body = <DelayedLoading />;
+  } else if (profile.isError) {
+    body = (
+      <ErrorBlock
+        status="empty"
+        title={isRefusal(profile.error) ? t('errors.user_missing') : errorText(profile.error, t)}
+        description=""
+      />
+    );
+  } else {
+    const blocked = profile.data.blocked === true;
+    body = (
+      <>
+        <ProfileHead profile={profile.data} />
+        {blocked && (
+          <div className="blocked-banner" role="status">
+            {t('blocks.youBlocked')}
+          </div>
+        )}
+        <div className="page-actions home-actions">
+          <Button
+            block
+            color="primary"
+            disabled={blocked}
+            onClick={() => open(`im/view?uid=${encodeURIComponent(id)}`)}
+          >
+            {t('home.message')}
+          </Button>
+          <Button
+            block
+            color={blocked ? 'default' : 'danger'}
+            fill="outline"
+            onClick={() => void changeBlock(!blocked)}
+          >
+            {blocked ? t('blocks.unblock') : t('blocks.block')}
+          </Button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className="page">
+      <NavBar title={own ? t('home.mine') : t('home.title')} />
+      {body}
+    </div>
+  );
+}
