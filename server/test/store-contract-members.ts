@@ -9,6 +9,18 @@ import { createDevSmsProvider } from '../src/members/sms.js';
 import { NO_DETAILS, type MemberCodeQuota, type MemberDetails, type Store } from '../src/store/index.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
+/** A member as sign-up makes them, with `changes`. */
+const newMember = (id: string, phone: string, changes: { createdAt?: number } = {}) => ({
+  id,
+  phone,
+  username: `user${phone.slice(-4)}`,
+  img: '',
+  notifyBadge: 0,
+  createdAt: 0,
+  usernameChangedAt: null,
+  ...changes,
+});
+
 export function describeMemberStoreContract(fresh: () => Promise<{ store: Store }>): void {
   const quota: MemberCodeQuota = { resendMs: 60, windowMs: 1_000, maxSends: 3 };
 
@@ -82,15 +94,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       sms: createDevSmsProvider(silentLogger()),
       now: () => 0,
     });
-    await store.members.insert({
-      id: 'm1',
-      phone: '13800138000',
-      username: 'user8000',
-      img: '',
-      notifyBadge: 0,
-      createdAt: 0,
-      usernameChangedAt: null,
-    });
+    await store.members.insert(newMember('m1', '13800138000'));
     const answers = await Promise.all(
       ['a', 'b', 'c', 'd'].map((username) => members.updateProfile('m1', { username })),
     );
@@ -101,15 +105,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
   it('MEM-6: feedback is counted per member in its window, even sent in parallel, and listed newest first', async () => {
     const { store } = await fresh();
     for (const id of ['m1', 'm2']) {
-      await store.members.insert({
-        id,
-        phone: `1380013800${id.slice(1)}`,
-        username: id,
-        img: '',
-        notifyBadge: 0,
-        createdAt: 0,
-        usernameChangedAt: null,
-      });
+      await store.members.insert(newMember(id, `1380013800${id.slice(1)}`));
     }
     const feedback = (id: string, memberId: string, createdAt: number) => ({
       id,
@@ -187,30 +183,14 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     await store.members.addToken({ token: 't3', memberId: 'm1', expiresAt: 10_000 });
     expect(await store.members.byToken('t3', 0)).toBeUndefined();
     // The phone can sign up again, as a new member.
-    await store.members.insert({
-      id: 'm2',
-      phone,
-      username: 'user8000',
-      img: '',
-      notifyBadge: 0,
-      createdAt: 700,
-      usernameChangedAt: null,
-    });
+    await store.members.insert(newMember('m2', phone, { createdAt: 700 }));
     expect((await store.members.byPhone(phone))?.id).toBe('m2');
   });
 
   it('MEM-8: block lists: set, has, between, paged newest first, bounded even for blocks sent at once', async () => {
     const { store } = await fresh();
     for (const id of ['m1', 'm2']) {
-      await store.members.insert({
-        id,
-        phone: `1380013800${id.slice(1)}`,
-        username: id,
-        img: '',
-        notifyBadge: 0,
-        createdAt: 0,
-        usernameChangedAt: null,
-      });
+      await store.members.insert(newMember(id, `1380013800${id.slice(1)}`));
     }
     const set = (blocked: string, on: boolean, now = 100, max = 3) => store.blocks.set('m1', blocked, on, { now, max });
     const tries = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => set(id, true, 100 + i)));
@@ -240,15 +220,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
   it('MEM-9: addresses keep one default through adds, changes and removals, and a bound even for adds at once', async () => {
     const { store } = await fresh();
-    await store.members.insert({
-      id: 'm1',
-      phone: '13800138000',
-      username: 'm1',
-      img: '',
-      notifyBadge: 0,
-      createdAt: 0,
-      usernameChangedAt: null,
-    });
+    await store.members.insert(newMember('m1', '13800138000'));
     const fields = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
     const add = (id: string, at: number, makeDefault = false, max = 3) =>
       store.addresses.add({ ...fields, id, memberId: 'm1', updatedAt: at }, { makeDefault, max });

@@ -1,19 +1,16 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
+import { usePagedList } from '../../features/api/paged';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
-import { feedbackPage, type Feedback } from '../../features/member/feedback';
+import { feedbackPage } from '../../features/member/feedback';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { FEEDBACK_QUERY } from './feedback';
 import './feedback.css';
-
-/** A page of `member/feedback_list` holds this many; a shorter one is the last. */
-const PAGE_SIZE = 20;
 
 /** My feedback (spec §2 member/feedback-list): what the member sent, newest first, twenty at a time. */
 export default function FeedbackListPage() {
@@ -22,15 +19,12 @@ export default function FeedbackListPage() {
   const navigate = useNavigate();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
-  const query = useInfiniteQuery({
-    queryKey: [FEEDBACK_QUERY, user?.id],
-    queryFn: ({ pageParam }) => feedbackPage(pageParam, context),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: Feedback[]) => (last.length < PAGE_SIZE ? undefined : last.at(-1)?.id),
-    enabled: user !== null,
-  });
+  const { query, items } = usePagedList(
+    [FEEDBACK_QUERY, user?.id],
+    (before) => feedbackPage(before, context),
+    user !== null,
+  );
   if (!user) return null;
-  const items = query.data?.pages.flat() ?? [];
 
   return (
     <div className="page">

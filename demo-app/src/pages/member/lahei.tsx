@@ -1,16 +1,14 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
+import { usePagedList } from '../../features/api/paged';
 import type { PublicProfile } from '../../features/member/api';
 import { BLOCKS_QUERY, blockedPage, setBlocked, type BlockedMember } from '../../features/member/blocks';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
-
-/** A page of `member/lahei_list` holds this many; a shorter one is the last. */
-const PAGE_SIZE = 20;
 
 /**
  * Block list (spec §2 member/lahei): the members I blocked, newest first, twenty at a time, each with a button to
@@ -21,15 +19,12 @@ export default function BlockList() {
   const { user } = useSession();
   const queryClient = useQueryClient();
   const context = { token: user?.token, locale: i18n.language };
-  const query = useInfiniteQuery({
-    queryKey: [BLOCKS_QUERY, user?.id],
-    queryFn: ({ pageParam }) => blockedPage(pageParam, context),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: BlockedMember[]) => (last.length < PAGE_SIZE ? undefined : last.at(-1)?.id),
-    enabled: user !== null,
-  });
+  const { query, items } = usePagedList(
+    [BLOCKS_QUERY, user?.id],
+    (before) => blockedPage(before, context),
+    user !== null,
+  );
   if (!user) return null;
-  const items = query.data?.pages.flat() ?? [];
 
   const unblock = async (member: BlockedMember) => {
     try {
