@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol/index.js';
 import { ADDRESS_LIMITS } from '../server/src/members/addresses.js';
 import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
+import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
 
@@ -97,6 +98,8 @@ describe('docs', () => {
     expect(section).toContain(`| from ${MEMBER_LIMITS.birthdayMin} to today`);
     expect(section).toContain(`| ${thousands(BLOCK_LIMITS.max)}, even blocked at once`);
     expect(section).toContain(`| ${ADDRESS_LIMITS.max}, even added at once`);
+    expect(section).toContain(`| ${thousands(FOLLOW_LIMITS.max)}, even followed at once`);
+    expect(section).toMatch(new RegExp(`guanzhu_list\` +\\| ${FOLLOW_LIMITS.pageSize}, newest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -212,6 +212,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     feedback: store.feedback,
     blocks: store.blocks,
     addresses: store.addresses,
+    follows: store.follows,
     apps,
     config,
     logger,

@@ -110,6 +110,20 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ],
       ['member/lahei_list', [{ ...common, token }]],
       [
+        'member/guanzhu/uid_s/12345678',
+        [
+          { ...common, token },
+          { ...common, token, follow: false },
+        ],
+      ],
+      [
+        'member/guanzhu_list',
+        [
+          { ...common, token },
+          { ...common, token, type: 'fans', id, before: 'abc' },
+        ],
+      ],
+      [
         'member/address_add',
         [
           {

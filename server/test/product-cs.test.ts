@@ -52,7 +52,10 @@ describe('product API: customer service', () => {
       region: '',
       qianming: '',
       background: '',
+      follows: 0,
+      fans: 0,
       blocked: false,
+      followed: false,
     });
   });
 

@@ -43,7 +43,10 @@ describe('product profile details: member/profile_update', () => {
       region: 'Hangzhou',
       qianming: '今天也要开心',
       background,
+      follows: 0,
+      fans: 0,
       blocked: false,
+      followed: false,
     });
 
     // Each may be cleared; a field left out keeps its value.

@@ -260,4 +260,71 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m1', { reason: 'x', now: 100 })).toBe(true);
     expect(await store.addresses.list('m1')).toEqual([]);
   });
+
+  it('MEM-10: follows: both sides paged newest first, bounded even for follows sent at once, ended by blocks', async () => {
+    const { store } = await fresh();
+    const ids = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+    for (const [i, id] of ids.entries()) await store.members.insert(newMember(id, `1380013800${i}`));
+    const set = (from: string, to: string, on: boolean, now = 100, max = 3) =>
+      store.follows.set(from, to, on, { now, max });
+
+    // Follows sent at once stay within the bound; following again keeps the first time and counts once.
+    const tries = await Promise.all(['m2', 'm3', 'm4', 'm5', 'm6'].map((to, i) => set('m1', to, true, 100 + i)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(3);
+    expect(tries.filter((t) => t === 'limit')).toHaveLength(2);
+    const follows = (await store.follows.list('m1', { side: 'follows', limit: 10 })) ?? [];
+    expect(follows).toHaveLength(3);
+    expect(follows.map((f) => f.createdAt)).toEqual([...follows.map((f) => f.createdAt)].sort((x, y) => y - x));
+    const [first] = follows;
+    expect(await set('m1', first?.memberId ?? '', true, 900)).toBe('ok');
+    expect((await store.follows.list('m1', { side: 'follows', limit: 1 }))?.[0]).toEqual(first);
+    expect(await store.follows.list('m1', { side: 'follows', before: first?.memberId, limit: 10 })).toEqual(
+      follows.slice(1),
+    );
+    expect(await store.follows.list('m1', { side: 'follows', before: 'nobody', limit: 10 })).toBeUndefined();
+    expect(await store.follows.counts('m1')).toEqual({ follows: 3, fans: 0 });
+
+    // The other side: fans, newest first, with the same paging.
+    expect(await set('m3', 'm2', true, 200)).toBe('ok');
+    expect(await set('m4', 'm2', true, 200)).toBe('ok');
+    const fans = await store.follows.list('m2', { side: 'fans', limit: 10 });
+    expect(fans?.slice(0, 2)).toEqual([
+      { memberId: 'm4', createdAt: 200 },
+      { memberId: 'm3', createdAt: 200 },
+    ]);
+    expect(await store.follows.list('m2', { side: 'fans', before: 'm4', limit: 1 })).toEqual([
+      { memberId: 'm3', createdAt: 200 },
+    ]);
+    expect(await store.follows.following('m3', ['m2', 'm1', 'm9'])).toEqual(new Set(['m2']));
+    expect(await store.follows.following('m3', [])).toEqual(new Set());
+
+    // No following oneself past a block, either way, nor anyone who does not exist or has cancelled.
+    expect(await store.blocks.set('m2', 'm3', true, { now: 300, max: 10 })).toBe(true);
+    expect(await store.follows.list('m3', { side: 'follows', limit: 10 })).toEqual([]);
+    expect(await set('m3', 'm2', true)).toBe('unavailable');
+    expect(await set('m2', 'm3', true)).toBe('unavailable');
+    expect(await set('m5', 'nobody', true)).toBe('unavailable');
+    expect(await store.members.cancel('m4', { reason: 'x', now: 400 })).toBe(true);
+    expect(await set('m5', 'm4', true)).toBe('unavailable');
+    expect(await store.follows.list('m2', { side: 'fans', limit: 10 })).toEqual(
+      (fans ?? []).filter((f) => f.memberId !== 'm3' && f.memberId !== 'm4'),
+    );
+    // Unfollowing always goes through.
+    expect(await set('m1', first?.memberId ?? '', false)).toBe('ok');
+    expect((await store.follows.counts('m1')).follows).toBe(2);
+  });
+
+  it('MEM-10: a follow and a block between the same two, at once, leave no follow behind', async () => {
+    const { store } = await fresh();
+    for (const [i, id] of ['m1', 'm2'].entries()) await store.members.insert(newMember(id, `1390013900${i}`));
+    for (let round = 0; round < 50; round += 1) {
+      await store.blocks.set('m2', 'm1', false, { now: round, max: 10 });
+      const [followed] = await Promise.all([
+        store.follows.set('m1', 'm2', true, { now: round, max: 10 }),
+        store.blocks.set('m2', 'm1', true, { now: round, max: 10 }),
+      ]);
+      expect(['ok', 'unavailable']).toContain(followed);
+      expect(await store.follows.counts('m2')).toEqual({ follows: 0, fans: 0 });
+    }
+  });
 }

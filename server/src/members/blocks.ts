@@ -33,7 +33,7 @@ export interface BlockService {
 }
 
 /** A member id as the app sends it: a string or number of at most 32 characters. */
-function idOf(value: unknown): string | undefined {
+export function idOf(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const id = String(value);
   return id === '' || id.length > 32 ? undefined : id;

@@ -28,6 +28,8 @@ export type MemberFailure =
   | 'background_invalid'
   | 'block_self'
   | 'block_limit'
+  | 'follow_self'
+  | 'follow_limit'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -61,6 +63,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   background_invalid: 'parameter error',
   block_self: 'you cannot block yourself',
   block_limit: 'the block list is full',
+  follow_self: 'you cannot follow yourself',
+  follow_limit: 'you follow too many users',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

@@ -11,9 +11,10 @@ export interface BlockRecord {
 /** The product app's block lists (MEM-8). */
 export interface BlockStore {
   /**
-   * Blocks or unblocks `blockedId` for `memberId`. Blocking one already blocked keeps the first time. False, and
-   * nothing changed, when blocking would take the list past `max`: the count and the insert are one transaction that
-   * holds the member's row, so that blocks sent at once cannot pass it.
+   * Blocks or unblocks `blockedId` for `memberId`. Blocking one already blocked keeps the first time, and blocking
+   * ends the two members' follows of each other. False, and nothing changed, when blocking would take the list past
+   * `max`: the count and the writes are one transaction that holds the member's row, so that blocks sent at once
+   * cannot pass it, and a follow between the two (which holds both members' rows) cannot slip past it.
    */
   set(memberId: string, blockedId: string, blocked: boolean, params: { now: number; max: number }): Promise<boolean>;
   /** Whether `memberId` has blocked `blockedId`. */
@@ -29,6 +30,7 @@ export interface BlockStore {
 
 type BlockTables = {
   member_blocks: { member_id: string; blocked_id: string; created_at: number };
+  member_follows: { member_id: string; followed_id: string };
 };
 
 /** The Kysely implementation of {@link BlockStore}. */
@@ -52,6 +54,15 @@ export function createBlockStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
       }
       return db.transaction().execute(async (trx) => {
         await holdMember(trx, memberId, dialect);
+        await trx
+          .deleteFrom('member_follows')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('member_id', '=', memberId), eb('followed_id', '=', blockedId)]),
+              eb.and([eb('member_id', '=', blockedId), eb('followed_id', '=', memberId)]),
+            ]),
+          )
+          .execute();
         const held = await trx
           .selectFrom('member_blocks')
           .select('blocked_id')

@@ -18,6 +18,7 @@ import { createMessageStore, type MessageStore } from './im.js';
 import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
+import { createFollowStore, type FollowStore } from './follows.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
@@ -31,6 +32,7 @@ export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-me
 export type { AddressFields, AddressRecord, AddressStore } from './addresses.js';
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
+export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
 export type { MemberCodeQuota, MemberCodeRecord, MemberDetails, MemberRecord, MemberStore } from './members.js';
@@ -79,6 +81,8 @@ export interface Store {
   readonly blocks: BlockStore;
   /** The product app's shipping addresses. */
   readonly addresses: AddressStore;
+  /** Who follows whom in the product app. */
+  readonly follows: FollowStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -186,6 +190,7 @@ function wrap(
     feedback: createFeedbackStore(db, dialect),
     blocks: createBlockStore(db, dialect),
     addresses: createAddressStore(db, dialect),
+    follows: createFollowStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

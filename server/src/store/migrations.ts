@@ -8,6 +8,7 @@ import { memberBlocksMigration } from './member-blocks-migration.js';
 import { memberCancelMigration } from './member-cancel-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberDetailsMigration } from './member-details-migration.js';
+import { memberFollowsMigration } from './member-follows-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -177,6 +178,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_member_details': memberDetailsMigration,
   '0016_member_blocks': memberBlocksMigration,
   '0017_member_addresses': memberAddressesMigration,
+  '0018_member_follows': memberFollowsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

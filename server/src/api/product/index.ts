@@ -6,15 +6,17 @@ import type { Logger } from '../../logger.js';
 import { createAddressService, type AddressService } from '../../members/addresses.js';
 import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
+import { createFollowService, type FollowService } from '../../members/follows.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
-import type { AddressStore, BlockStore, FeedbackStore, MemberStore } from '../../store/index.js';
+import type { AddressStore, BlockStore, FeedbackStore, FollowStore, MemberStore } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
 import { addressRoutes } from './addresses.js';
 import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
+import { followRoutes } from './follows.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
@@ -41,6 +43,8 @@ export interface ProductApiDeps {
   blocks: BlockService;
   /** Members' shipping addresses (member/address). */
   addresses: AddressService;
+  /** Who follows whom (member/guanzhu). */
+  follows: FollowService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -85,6 +89,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
   blockRoutes(post, deps);
+  followRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -95,6 +100,7 @@ export interface ProductApiParts {
   feedback: FeedbackStore;
   blocks: BlockStore;
   addresses: AddressStore;
+  follows: FollowStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -125,6 +131,12 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),
+    follows: createFollowService({
+      follows: parts.follows,
+      members: parts.members,
+      blocked: (a, b) => parts.blocks.between(a, b),
+      now: parts.now,
+    }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,

@@ -6,12 +6,14 @@ import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
- * The user object the app keeps under `user` (spec §3): the member's own profile, never the phone number in full. `cs_teams` lists the
- * customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone else).
+ * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`)
+ * and how many follow them (`fans`), never the phone number in full. `cs_teams` lists the customer-service teams the
+ * member is an agent of (`[{id, name}]`, empty for everyone else).
  */
-function userObject(member: MemberRecord, cs: CsConfig) {
+function userObject(member: MemberRecord, cs: CsConfig, counts: { follows: number; fans: number }) {
   return {
     ...ownProfile(member),
+    ...counts,
     shiming: 0,
     phone: member.phone.replace(
       /^(.*)(\d{4})(\d{4})$/,
@@ -34,7 +36,8 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     });
     if (!result.ok) return refuse(result.failure);
     const { token, member } = result.value;
-    return { ret: { token, ...userObject(member, deps.cs) }, otp: deps.issueOtp(member.id) ?? null };
+    const counts = await deps.follows.counts(member.id);
+    return { ret: { token, ...userObject(member, deps.cs, counts) }, otp: deps.issueOtp(member.id) ?? null };
   });
 
   // -> {ret: user, otp} or {err} when the token is missing, unknown or expired (the app then shows "account expired").
@@ -42,7 +45,8 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/info', async (body) => {
     const result = await deps.members.byToken(body['token']);
     if (!result.ok) return refuse(result.failure);
-    return { ret: userObject(result.value, deps.cs), otp: deps.issueOtp(result.value.id) ?? null };
+    const counts = await deps.follows.counts(result.value.id);
+    return { ret: userObject(result.value, deps.cs, counts), otp: deps.issueOtp(result.value.id) ?? null };
   });
 
   post('member/logout', async (body) => {
@@ -58,14 +62,19 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return result.ok ? { ret: true } : refuse(result.failure);
   });
 
-  // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes,
-  // and whether the asking member has blocked them. Needs a valid token like all member paths.
+  // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes:
+  // how many they follow and how many follow them, whether the asking member has blocked them (`blocked`) and
+  // follows them (`followed`). Needs a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.members.profile(body['id']);
     if (!result.ok) return refuse(result.failure);
-    const blocked = await deps.blocks.has(me.value.id, result.value.id);
-    return { ret: { ...publicProfile(result.value), blocked } };
+    const [blocked, followed, counts] = await Promise.all([
+      deps.blocks.has(me.value.id, result.value.id),
+      deps.follows.follows(me.value.id, result.value.id),
+      deps.follows.counts(result.value.id),
+    ]);
+    return { ret: { ...publicProfile(result.value), ...counts, blocked, followed } };
   });
 }
