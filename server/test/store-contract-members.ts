@@ -263,7 +263,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
   it('MEM-10: follows: both sides paged newest first, bounded even for follows sent at once, ended by blocks', async () => {
     const { store } = await fresh();
-    const ids = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+    const ids = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'];
     for (const [i, id] of ids.entries()) await store.members.insert(newMember(id, `1380013800${i}`));
     const set = (from: string, to: string, on: boolean, now = 100, max = 3) =>
       store.follows.set(from, to, on, { now, max });
@@ -286,13 +286,13 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
     // The other side: fans, newest first, with the same paging.
     expect(await set('m3', 'm2', true, 200)).toBe('ok');
-    expect(await set('m4', 'm2', true, 200)).toBe('ok');
+    expect(await set('m7', 'm2', true, 200)).toBe('ok');
     const fans = await store.follows.list('m2', { side: 'fans', limit: 10 });
     expect(fans?.slice(0, 2)).toEqual([
-      { memberId: 'm4', createdAt: 200 },
+      { memberId: 'm7', createdAt: 200 },
       { memberId: 'm3', createdAt: 200 },
     ]);
-    expect(await store.follows.list('m2', { side: 'fans', before: 'm4', limit: 1 })).toEqual([
+    expect(await store.follows.list('m2', { side: 'fans', before: 'm7', limit: 1 })).toEqual([
       { memberId: 'm3', createdAt: 200 },
     ]);
     expect(await store.follows.following('m3', ['m2', 'm1', 'm9'])).toEqual(new Set(['m2']));
@@ -304,10 +304,10 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await set('m3', 'm2', true)).toBe('unavailable');
     expect(await set('m2', 'm3', true)).toBe('unavailable');
     expect(await set('m5', 'nobody', true)).toBe('unavailable');
-    expect(await store.members.cancel('m4', { reason: 'x', now: 400 })).toBe(true);
-    expect(await set('m5', 'm4', true)).toBe('unavailable');
+    expect(await store.members.cancel('m7', { reason: 'x', now: 400 })).toBe(true);
+    expect(await set('m5', 'm7', true)).toBe('unavailable');
     expect(await store.follows.list('m2', { side: 'fans', limit: 10 })).toEqual(
-      (fans ?? []).filter((f) => f.memberId !== 'm3' && f.memberId !== 'm4'),
+      (fans ?? []).filter((f) => f.memberId !== 'm3' && f.memberId !== 'm7'),
     );
     // Unfollowing always goes through.
     expect(await set('m1', first?.memberId ?? '', false)).toBe('ok');

@@ -21,6 +21,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/feedback-list': () => import('../pages/member/feedback-list'),
   'member/out': () => import('../pages/member/out'),
   'member/lahei': () => import('../pages/member/lahei'),
+  'member/guanzhu': () => import('../pages/member/guanzhu'),
   'member/address': () => import('../pages/member/address'),
   'member/address-add': () => import('../pages/member/address-add'),
   'im/index': () => import('../pages/im/index'),

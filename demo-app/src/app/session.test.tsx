@@ -14,6 +14,8 @@ const SLOW = { timeout: 5000 };
 /** Calls the product API got, by path, and the otp member/info and member/login hand out next. */
 const calls: Record<string, Record<string, unknown>[]> = {};
 let nextOtp = 1;
+/** Follow counts member/info answers besides the user. */
+let infoCounts = {};
 const record = async (path: string, request: Request) => {
   (calls[path] ??= []).push((await request.json()) as Record<string, unknown>);
 };
@@ -24,7 +26,10 @@ const api = setupServer(
   }),
   http.post('*/index.php/api/member/info', async ({ request }) => {
     await record('member/info', request);
-    return HttpResponse.json({ ret: { id: USER.id, username: USER.username, img: '' }, otp: `otp-${nextOtp++}` });
+    return HttpResponse.json({
+      ret: { id: USER.id, username: USER.username, img: '', ...infoCounts },
+      otp: `otp-${nextOtp++}`,
+    });
   }),
   http.post('*/index.php/api/member/login', async ({ request }) => {
     await record('member/login', request);
@@ -51,6 +56,7 @@ beforeEach(() => {
   localStorage.clear();
   for (const path of Object.keys(calls)) delete calls[path];
   nextOtp = 1;
+  infoCounts = {};
   pageHidden = false;
   messaging = new FakeServer();
   fakeIm(messaging, USER.id);
@@ -147,5 +153,35 @@ describe('the user tab', () => {
     await screen.findByText('Coffee, code', undefined, SLOW);
     const header = document.querySelector<HTMLElement>('.mine-header');
     expect(header?.style.backgroundImage).toBe(`url("${background}")`);
+  });
+
+  it('shows how many the member follows and how many follow them, as member/info tells', async () => {
+    localStorage.setItem('user', JSON.stringify(USER));
+    infoCounts = { follows: 4, fans: 9 };
+    renderShell({ path: '/pages/user/index', transport: messaging.transport });
+    await waitFor(() => {
+      const counts = [...document.querySelectorAll('.mine-header .follow-count')].map((c) => c.textContent);
+      expect(counts).toEqual(['4Following', '9Followers']);
+    }, SLOW);
+  });
+
+  it('reads member/info again each time it opens, so that the counts are those of now', async () => {
+    localStorage.setItem('user', JSON.stringify(USER));
+    renderShell({ path: '/pages/article/index', transport: messaging.transport });
+    await waitFor(() => expect(messaging.openSockets).toHaveLength(1), SLOW);
+    // Once the app has settled, nothing reads member/info until the tab opens.
+    const before = calls['member/info']?.length ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls['member/info']).toHaveLength(before);
+    infoCounts = { follows: 1, fans: 2 };
+    await act(async () => {
+      fireEvent.click(await screen.findByText('Me', undefined, SLOW));
+      await Promise.resolve();
+    });
+    await waitFor(() => {
+      const counts = [...document.querySelectorAll('.mine-header .follow-count')].map((c) => c.textContent);
+      expect(counts).toEqual(['1Following', '2Followers']);
+    }, SLOW);
+    expect(calls['member/info']).toHaveLength(before + 1);
   });
 });

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { ActionSheet, Button } from 'antd-mobile';
 import { useConnectionStatus, useParleyClient, usePresence } from 'parley-im/react';
 import { useEffect, useState } from 'react';
@@ -7,10 +7,8 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
-import { toast, toastError } from '../../ui/toast';
-import { errorText as apiErrorText } from '../api/errors';
-import { memberProfile, type PublicProfile } from '../member/api';
-import { BLOCKS_QUERY, setBlocked } from '../member/blocks';
+import { memberProfile } from '../member/api';
+import { useBlock } from '../member/relations';
 import { ChatRoom } from './ChatRoom';
 import { GroupPresence } from './GroupPresence';
 
@@ -26,7 +24,6 @@ const ONLINE = new Set(['connected', 'reconnected', 'expired_reconnected']);
 export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
-  const queryClient = useQueryClient();
   const presence = usePresence([uid]);
   const [menu, setMenu] = useState(false);
   const open = useNavigateTo();
@@ -40,17 +37,7 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
   const online = presence[uid];
   const blocked = profile.data?.blocked === true;
 
-  const changeBlock = async (block: boolean) => {
-    try {
-      const now = await setBlocked(uid, block, context);
-      queryClient.setQueryData<PublicProfile>(['member/profile', uid], (old) => old && { ...old, blocked: now });
-      await queryClient.invalidateQueries({ queryKey: ['member/profile', uid] });
-      await queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] });
-      toast(block ? t('blocks.blockedToast') : t('blocks.unblockedToast'));
-    } catch (error) {
-      toastError(apiErrorText(error, t));
-    }
-  };
+  const changeBlock = useBlock();
 
   return (
     <>
@@ -74,7 +61,7 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
       {blocked && (
         <div className="blocked-banner" role="status">
           <span>{t('blocks.youBlocked')}</span>
-          <Button size="mini" color="primary" fill="outline" onClick={() => void changeBlock(false)}>
+          <Button size="mini" color="primary" fill="outline" onClick={() => void changeBlock(uid, false)}>
             {t('blocks.unblock')}
           </Button>
         </div>
@@ -92,7 +79,7 @@ export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
         onAction={(action) => {
           setMenu(false);
           if (action.key === 'home') open(`user/home?id=${encodeURIComponent(uid)}`);
-          else void changeBlock(action.key === 'block');
+          else void changeBlock(uid, action.key === 'block');
         }}
       />
       {profile.isPending ? (

@@ -17,6 +17,9 @@ export interface StoredUser {
   region?: string;
   qianming?: string;
   background?: string;
+  /** How many members they follow, and how many follow them. */
+  follows?: number;
+  fans?: number;
 }
 
 /** A member's gender as the profile shows it; `hidden` keeps it private. */
@@ -57,9 +60,14 @@ export interface PublicProfile {
   background?: string;
   /** Whether the signed-in member has blocked them. */
   blocked?: boolean;
+  /** Whether the signed-in member follows them. */
+  followed?: boolean;
+  /** How many members they follow, and how many follow them. */
+  follows?: number;
+  fans?: number;
 }
 
-/** Another member's public profile, and whether the signed-in member has blocked them. */
+/** Another member's public profile, their follow counts, and whether the signed-in member blocked or follows them. */
 export async function memberProfile(id: string, context: CallContext): Promise<PublicProfile> {
   return (await apiPost<{ ret: PublicProfile }>('member/profile', { id }, context)).ret;
 }

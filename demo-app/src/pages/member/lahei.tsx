@@ -1,14 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { usePagedList } from '../../features/api/paged';
-import type { PublicProfile } from '../../features/member/api';
-import { BLOCKS_QUERY, blockedPage, setBlocked, type BlockedMember } from '../../features/member/blocks';
+import { BLOCKS_QUERY, blockedPage } from '../../features/member/blocks';
+import { useBlock } from '../../features/member/relations';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
-import { toast, toastError } from '../../ui/toast';
 
 /**
  * Block list (spec §2 member/lahei): the members I blocked, newest first, twenty at a time, each with a button to
@@ -17,28 +15,14 @@ import { toast, toastError } from '../../ui/toast';
 export default function BlockList() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
-  const queryClient = useQueryClient();
   const context = { token: user?.token, locale: i18n.language };
   const { query, items } = usePagedList(
     [BLOCKS_QUERY, user?.id],
     (before) => blockedPage(before, context),
     user !== null,
   );
+  const changeBlock = useBlock();
   if (!user) return null;
-
-  const unblock = async (member: BlockedMember) => {
-    try {
-      await setBlocked(member.id, false, context);
-      await queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] });
-      queryClient.setQueryData<PublicProfile>(
-        ['member/profile', member.id],
-        (old) => old && { ...old, blocked: false },
-      );
-      toast(t('blocks.unblockedToast'));
-    } catch (error) {
-      toastError(errorText(error, t));
-    }
-  };
 
   return (
     <div className="page">
@@ -58,7 +42,7 @@ export default function BlockList() {
               key={member.id}
               prefix={<Avatar src={member.img} style={{ '--size': '40px', '--border-radius': '50%' }} />}
               extra={
-                <Button size="small" onClick={() => void unblock(member)}>
+                <Button size="small" onClick={() => void changeBlock(member.id, false)}>
                   {t('blocks.unblock')}
                 </Button>
               }

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +17,8 @@ const USER = {
   region: 'Hangzhou',
   qianming: 'Coffee, code',
   background: '',
+  follows: 3,
+  fans: 5,
 };
 const BOB = {
   id: '7',
@@ -26,20 +29,35 @@ const BOB = {
   qianming: '',
   background: 'https://files.test/uploads/bg.png',
   blocked: false,
+  followed: false,
+  follows: 1,
+  fans: 2,
 };
 
+/** Bob as the fake server has him now. */
+let bob = { ...BOB };
 const blockCalls: unknown[] = [];
+const followCalls: unknown[] = [];
 const api = setupServer(
   http.post('*/index.php/api/member/profile', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     if (body['id'] !== BOB.id)
       return HttpResponse.json({ err: 'user does not exist or is blocked', code: 'user_missing' });
-    return HttpResponse.json({ ret: BOB });
+    return HttpResponse.json({ ret: bob });
   }),
   http.post('*/index.php/api/member/lahei/uid_s/:id', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     blockCalls.push(body['block']);
-    return HttpResponse.json({ ret: { blocked: body['block'] === true } });
+    // A block ends the follows between the two.
+    bob = { ...bob, blocked: body['block'] === true, ...(body['block'] === true && { followed: false, fans: 2 }) };
+    return HttpResponse.json({ ret: { blocked: bob.blocked } });
+  }),
+  http.post('*/index.php/api/member/guanzhu/uid_s/:id', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    followCalls.push(body['follow']);
+    const followed = body['follow'] === true;
+    bob = { ...bob, followed, fans: followed ? 3 : 2 };
+    return HttpResponse.json({ ret: { followed, fans: bob.fans } });
   }),
 );
 
@@ -51,12 +69,30 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   blockCalls.length = 0;
+  followCalls.length = 0;
+  bob = { ...BOB };
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
 
 async function shows(text: string) {
   await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+async function click(name: string) {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+    await Promise.resolve();
+  });
+}
+
+/** The count `tab` ('follows' or 'fans') shows. */
+const count = (tab: string) => screen.getByTestId(`count-${tab}`).querySelector('strong')?.textContent;
+
+/** Shows where the app went. */
+function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
 }
 
 describe('user/home', () => {
@@ -67,6 +103,45 @@ describe('user/home', () => {
     expect(screen.getByText('Female · Hangzhou')).toBeTruthy();
     expect(screen.getByText('Coffee, code')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Edit profile' })).toBeTruthy();
+    expect([count('follows'), count('fans')]).toEqual(['3', '5']);
+  });
+
+  it("opens the follow lists from the counts: one's own without an id, another's with theirs", async () => {
+    const routes = (
+      <Routes>
+        <Route path="/user/home" element={<UserHome />} />
+        <Route path="*" element={<Where />} />
+      </Routes>
+    );
+    renderApp(routes, { path: '/user/home' });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('count-fans'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/member/guanzhu?tab=fans');
+    cleanup();
+    renderApp(routes, { path: '/user/home?id=7' });
+    await shows('Bob');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('count-follows'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/member/guanzhu?id=7');
+  });
+
+  it('follows another member, and unfollows them after asking; the fan count follows', async () => {
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('Bob');
+    expect([count('follows'), count('fans')]).toEqual(['1', '2']);
+    await click('Follow');
+    await shows('Followed');
+    await vi.waitFor(() => expect(count('fans')).toBe('3'));
+    await click('Following');
+    await shows('Unfollow this user?');
+    await click('Unfollow');
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Follow' })).toBeTruthy());
+    expect(count('fans')).toBe('2');
+    expect(followCalls).toEqual([true, false]);
   });
 
   it("shows another member's profile over their background, and blocks and unblocks them", async () => {
@@ -85,6 +160,8 @@ describe('user/home', () => {
     await vi.waitFor(() =>
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Message' }).disabled).toBe(true),
     );
+    // Blocked members cannot be followed.
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Follow' }).disabled).toBe(true);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Unblock' }));
       await Promise.resolve();

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Avatar, Button, ErrorBlock } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -7,14 +7,14 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
-import { BLOCKS_QUERY, setBlocked } from '../../features/member/blocks';
+import { FollowCounts } from '../../features/member/FollowCounts';
+import { useBlock, useFollow } from '../../features/member/relations';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
-import { toast, toastError } from '../../ui/toast';
 import './home.css';
 
-/** The profile's head: background, avatar, name, ID, signature, gender and region. */
-function ProfileHead({ profile }: { profile: PublicProfile }) {
+/** The profile's head: background, avatar, name, ID, signature, gender, region and follow counts. */
+function ProfileHead({ profile, owner }: { profile: PublicProfile; owner?: string }) {
   const { t } = useTranslation();
   const gender: Gender = profile.gender ?? 'hidden';
   const facts = [gender === 'hidden' ? undefined : t(`profile.gender_${gender}`), profile.region || undefined].filter(
@@ -31,20 +31,22 @@ function ProfileHead({ profile }: { profile: PublicProfile }) {
       <div className="muted">{t('mine.id', { id: profile.id })}</div>
       {facts.length > 0 && <div className="home-facts">{facts.join(' · ')}</div>}
       <p className="home-signature">{profile.qianming || t('home.noSignature')}</p>
+      <FollowCounts owner={owner} follows={profile.follows ?? 0} fans={profile.fans ?? 0} />
     </section>
   );
 }
 
 /**
- * A member's home (spec §2 user/home, `?id=`; without an id, the signed-in member's own): their public profile, and
- * for someone else a way to message and to block or unblock them. Visitors are asked to sign in first, since
+ * A member's home (spec §2 user/home, `?id=`; without an id, the signed-in member's own): their public profile and
+ * follow counts, and for someone else a way to follow or unfollow, message, and block or unblock them. Visitors are asked to sign in first, since
  * profiles are shown to members only.
  */
 export default function UserHome() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
-  const queryClient = useQueryClient();
+  const follow = useFollow();
+  const changeBlock = useBlock();
   const [params] = useSearchParams();
   const id = params.get('id') || user?.id || '';
   const own = id !== '' && id === user?.id;
@@ -55,17 +57,6 @@ export default function UserHome() {
     enabled: user !== null && id !== '' && !own,
     retry: false,
   });
-
-  const changeBlock = async (block: boolean) => {
-    try {
-      const now = await setBlocked(id, block, context);
-      queryClient.setQueryData<PublicProfile>(['member/profile', id], (old) => old && { ...old, blocked: now });
-      await queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] });
-      toast(block ? t('blocks.blockedToast') : t('blocks.unblockedToast'));
-    } catch (error) {
-      toastError(errorText(error, t));
-    }
-  };
 
   let body;
   if (!user) {
@@ -88,6 +79,8 @@ export default function UserHome() {
             region: user.region ?? '',
             qianming: user.qianming ?? '',
             background: user.background ?? '',
+            follows: user.follows ?? 0,
+            fans: user.fans ?? 0,
           }}
         />
         <div className="page-actions">
@@ -109,9 +102,10 @@ export default function UserHome() {
     );
   } else {
     const blocked = profile.data.blocked === true;
+    const followed = profile.data.followed === true;
     body = (
       <>
-        <ProfileHead profile={profile.data} />
+        <ProfileHead profile={profile.data} owner={id} />
         {blocked && (
           <div className="blocked-banner" role="status">
             {t('blocks.youBlocked')}
@@ -121,16 +115,20 @@ export default function UserHome() {
           <Button
             block
             color="primary"
+            fill={followed ? 'outline' : 'solid'}
             disabled={blocked}
-            onClick={() => open(`im/view?uid=${encodeURIComponent(id)}`)}
+            onClick={() => void follow(id, !followed)}
           >
+            {followed ? t('follows.following') : t('follows.follow')}
+          </Button>
+          <Button block disabled={blocked} onClick={() => open(`im/view?uid=${encodeURIComponent(id)}`)}>
             {t('home.message')}
           </Button>
           <Button
             block
             color={blocked ? 'default' : 'danger'}
             fill="outline"
-            onClick={() => void changeBlock(!blocked)}
+            onClick={() => void changeBlock(id, !blocked)}
           >
             {blocked ? t('blocks.unblock') : t('blocks.block')}
           </Button>

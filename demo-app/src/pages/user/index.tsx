@@ -1,5 +1,6 @@
 import { Avatar, Badge, Button, Dialog, List } from 'antd-mobile';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSheet } from '../../app/LanguageSheet';
 import { useMessaging } from '../../app/messaging';
@@ -8,9 +9,13 @@ import { useSession } from '../../app/session';
 import { useAppConfig } from '../../features/api/config';
 import { agentTeamsOf } from '../../features/cs/teams';
 import { logout } from '../../features/member/api';
+import { FollowCounts } from '../../features/member/FollowCounts';
 import { NavBar } from '../../ui/NavBar';
 
-/** Tab: mine. The signed-in user, or a sign-in entry, and the member menu. */
+/**
+ * Tab: mine. The signed-in user with their follow counts, or a sign-in entry, and the member menu. Opening the tab
+ * reads `member/info` again, so that the counts are those of now.
+ */
 export default function UserIndex() {
   const { t, i18n } = useTranslation();
   const { user, signOut } = useSession();
@@ -19,6 +24,10 @@ export default function UserIndex() {
   const kefu = useAppConfig().data?.kefu_h5;
   const agent = agentTeamsOf(user).length > 0;
   const [languages, setLanguages] = useState(false);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: ['member/info'] }, { cancelRefetch: false });
+  }, [queryClient]);
 
   const confirmLogout = async () => {
     const ok = await Dialog.confirm({
@@ -53,6 +62,7 @@ export default function UserIndex() {
               <div className="muted">{t('mine.id', { id: user.id })}</div>
               {user.qianming && <div className="mine-signature">{user.qianming}</div>}
             </div>
+            <FollowCounts follows={user.follows ?? 0} fans={user.fans ?? 0} />
           </>
         ) : (
           <div className="mine-visitor">
