@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES } from '../src/protocol/index.js';
 import { ADDRESS_LIMITS } from '../server/src/members/addresses.js';
 import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
+import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -100,6 +101,13 @@ describe('docs', () => {
     expect(section).toContain(`| ${ADDRESS_LIMITS.max}, even added at once`);
     expect(section).toContain(`| ${thousands(FOLLOW_LIMITS.max)}, even followed at once`);
     expect(section).toMatch(new RegExp(`guanzhu_list\` +\\| ${FOLLOW_LIMITS.pageSize}, newest first`));
+    const { personNameMaxLength, organisationNameMaxLength, personImages, organisationImagesMax } =
+      CERTIFICATION_LIMITS;
+    expect(section).toContain(`| 2 to ${personNameMaxLength} characters, no digits`);
+    expect(section).toContain(`| 2 to ${organisationNameMaxLength} characters `);
+    expect(section).toContain(`| ${personImages} for a person, 1 or ${organisationImagesMax} for an organisation`);
+    expect(section).toContain(`| 1 to ${CERTIFICATION_LIMITS.reasonMaxLength} characters `);
+    expect(section).toContain(`| ${CERTIFICATION_LIMITS.pageSize}, oldest first`);
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

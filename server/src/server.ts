@@ -213,6 +213,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     blocks: store.blocks,
     addresses: store.addresses,
     follows: store.follows,
+    certifications: store.certifications,
     apps,
     config,
     logger,

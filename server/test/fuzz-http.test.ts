@@ -116,6 +116,14 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
           { ...common, token, follow: false },
         ],
       ],
+      ['member/renzheng_info', [{ ...common, token }]],
+      [
+        'member/renzheng_add',
+        [
+          { ...common, token, type: 'personal', name: 'Wang', number: '11010519491231002X', imgs: [] },
+          { ...common, token, type: 'enterprise', name: 'Parley', number: '91350100M000100Y43', imgs: ['x'] },
+        ],
+      ],
       [
         'member/guanzhu_list',
         [
@@ -211,8 +219,25 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       { numRuns: FUZZ_RUNS },
     );
 
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest([{ pass: false, reason: 'blurred', submittedAt: 1_700_000_000_000 }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, member, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/certifications/${member}/review`;
+          expectWireAnswer(`review ${member} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
     // Bodies that are not JSON objects, or not JSON at all, on every route.
-    const routes = [...product.map(([path]) => `/index.php/api/${path}`), '/api/v1/tokens/otp'];
+    const routes = [
+      ...product.map(([path]) => `/index.php/api/${path}`),
+      '/api/v1/tokens/otp',
+      `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
+    ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),
       fc.string({ maxLength: 20 }),

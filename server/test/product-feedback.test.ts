@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FEEDBACK_LIMITS } from '../src/members/feedback.js';
-import { randomName } from '../src/uploads/keys.js';
-import { type ProductServer, postFile, productServer, signIn, uploadToken } from './product-support.js';
+import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
 
-/** Uploads a png as the member and returns its URL. */
-async function screenshot(p: ProductServer, token: string): Promise<string> {
-  const answer = await uploadToken(p, token);
-  const key = `${answer.key_prefix}${randomName()}.png`;
-  expect((await postFile(answer, key)).status).toBe(200);
-  return `${answer.url_prefix}${key}`;
-}
+const screenshot = uploadImage;
 
 const list = async (p: ProductServer, token: string, before?: string) =>
   (await p.call('member/feedback_list', { token, ...(before !== undefined && { before }) })) as {

@@ -3,6 +3,7 @@ import { createDevSmsProvider } from '../src/members/sms.js';
 import { silentLogger } from '../src/logger.js';
 import type { ServerConfig } from '../src/config.js';
 import { createParleyServer } from '../src/server.js';
+import { randomName } from '../src/uploads/keys.js';
 import { SECURE_APP, defer, tempDir, testConfig } from './helpers.js';
 
 /**
@@ -93,4 +94,13 @@ export function postFile(
   form.append('key', key);
   form.append('file', file, name);
   return fetch(answer.upload_url, { method: 'POST', body: form });
+}
+
+/** Uploads a png as the member and returns its URL. */
+export async function uploadImage(p: ProductServer, token: string): Promise<string> {
+  const answer = await uploadToken(p, token);
+  const key = `${answer.key_prefix}${randomName()}.png`;
+  const posted = await postFile(answer, key);
+  if (posted.status !== 200) throw new Error(`upload failed: ${posted.status}`);
+  return `${answer.url_prefix}${key}`;
 }

@@ -327,4 +327,61 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       expect(await store.follows.counts('m2')).toEqual({ follows: 0, fans: 0 });
     }
   });
+
+  it('real-name certification: one submission at a time, replaced once failed, reviewed only as submitted', async () => {
+    const { store } = await fresh();
+    for (const [i, id] of ['m1', 'm2', 'm3'].entries()) await store.members.insert(newMember(id, `1370013700${i}`));
+    const submission = (memberId: string, submittedAt: number) => ({
+      memberId,
+      type: 'personal' as const,
+      name: 'Wang',
+      number: '11010519491231002X',
+      images: ['a.png', 'b.png'],
+      submittedAt,
+    });
+    // Submissions at once store one; the others find it under review.
+    const tries = await Promise.all([1, 2, 3, 4, 5].map(() => store.certifications.submit(submission('m1', 100))));
+    expect(tries.sort()).toEqual(['ok', 'pending', 'pending', 'pending', 'pending']);
+    expect(await store.certifications.byMember('m1')).toEqual({
+      ...submission('m1', 100),
+      status: 'pending',
+      reason: '',
+    });
+    expect(await store.certifications.submit(submission('nobody', 100))).toBe('missing');
+
+    // A review lands only on the submission it names, while under review.
+    const fail = { pass: false, reason: 'blurred', now: 200 };
+    expect(await store.certifications.review('m1', { ...fail, submittedAt: 99 })).toBeUndefined();
+    expect(await store.certifications.review('m1', { ...fail, submittedAt: 100 })).toMatchObject({
+      status: 'failed',
+      reason: 'blurred',
+      reviewedAt: 200,
+    });
+    expect(await store.certifications.review('m1', { ...fail, submittedAt: 100 })).toBeUndefined();
+    // Once failed, a new submission replaces it; once passed, none does.
+    expect(await store.certifications.submit(submission('m1', 300))).toBe('ok');
+    expect(await store.certifications.byMember('m1')).toEqual({
+      ...submission('m1', 300),
+      status: 'pending',
+      reason: '',
+    });
+    expect(
+      await store.certifications.review('m1', { pass: true, reason: '', submittedAt: 300, now: 400 }),
+    ).toMatchObject({
+      status: 'passed',
+    });
+    expect(await store.certifications.submit(submission('m1', 500))).toBe('passed');
+
+    // The queue: oldest first, paged after a member id.
+    await store.certifications.submit(submission('m3', 600));
+    await store.certifications.submit(submission('m2', 600));
+    const queue = await store.certifications.list({ status: 'pending', limit: 10 });
+    expect(queue?.map((c) => c.memberId)).toEqual(['m2', 'm3']);
+    expect(await store.certifications.list({ status: 'pending', after: 'm2', limit: 10 })).toEqual(queue?.slice(1));
+    expect(await store.certifications.list({ status: 'pending', after: 'm1', limit: 10 })).toBeUndefined();
+    expect((await store.certifications.list({ status: 'passed', limit: 10 }))?.map((c) => c.memberId)).toEqual(['m1']);
+
+    expect(await store.members.cancel('m2', { reason: 'x', now: 700 })).toBe(true);
+    expect(await store.certifications.byMember('m2')).toBeUndefined();
+  });
 }

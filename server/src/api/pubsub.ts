@@ -1,9 +1,10 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
 import type { AppRegistry } from '../auth/apps.js';
 import { ServiceError } from '../errors.js';
 import type { PubsubService } from '../pubsub/service.js';
+import { appOfBearer } from './app-auth.js';
 import { CODES, LIMITS, MESSAGES, PUBSUB_LIMITS, channelSchema, check, notificationSchema } from '../protocol.js';
 
 const restPublishSchema = z.object({
@@ -29,9 +30,8 @@ export function pubsubRoutes(app: FastifyInstance, deps: { apps: AppRegistry; pu
   app.post<{ Params: { appkey: string; channel: string } }>(
     '/api/v1/apps/:appkey/channels/:channel/messages',
     async (request, reply) => {
-      const target = deps.apps.byAppkey(request.params.appkey);
-      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-      if (!target || bearer === undefined || !sameSecret(bearer, target.secretKey)) {
+      const target = appOfBearer(deps.apps, request.params.appkey, request);
+      if (!target) {
         return reply.code(CODES.UNAUTHORIZED).send({ code: CODES.UNAUTHORIZED, content: MESSAGES.noPermission });
       }
       const channel = check(channelSchema, request.params.channel);
@@ -56,11 +56,4 @@ export function pubsubRoutes(app: FastifyInstance, deps: { apps: AppRegistry; pu
       }
     },
   );
-}
-
-/** Compares secrets in constant time for equal lengths; a length mismatch is refused at once. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
 }

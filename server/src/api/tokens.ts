@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
 import type { AppRegistry } from '../auth/apps.js';
 import { issueOtp } from '../auth/otp.js';
+import { appOfBearer } from './app-auth.js';
 import { CODES, MESSAGES, check, userIdSchema } from '../protocol.js';
 
 /** Longest otp an app server may ask for: 30 days. */
@@ -29,9 +29,8 @@ export function tokenRoutes(app: FastifyInstance, deps: { apps: AppRegistry; now
   app.post('/api/v1/tokens/otp', async (request, reply) => {
     const checked = check(otpRequestSchema, request.body);
     if (!checked.ok) return reply.code(CODES.BAD_REQUEST).send({ code: checked.code, content: checked.content });
-    const target = deps.apps.byAppkey(checked.value.appkey);
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (!target || bearer === undefined || !sameSecret(bearer, target.secretKey)) {
+    const target = appOfBearer(deps.apps, checked.value.appkey, request);
+    if (!target) {
       return reply.code(CODES.UNAUTHORIZED).send({ code: CODES.UNAUTHORIZED, content: MESSAGES.noPermission });
     }
     const issued = issueOtp({
@@ -42,11 +41,4 @@ export function tokenRoutes(app: FastifyInstance, deps: { apps: AppRegistry; now
     });
     return { code: CODES.OK, content: issued };
   });
-}
-
-/** Compares secrets in constant time for equal lengths; a length mismatch is refused at once. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
 }

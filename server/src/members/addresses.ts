@@ -41,7 +41,7 @@ export interface AddressService {
 }
 
 /** One line of the member's words: trimmed, 1 to `max` characters, no control characters. */
-function lineOf(value: unknown, max: number): string | undefined {
+export function lineOf(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
   const length = [...trimmed].length;

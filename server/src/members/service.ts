@@ -30,6 +30,12 @@ export type MemberFailure =
   | 'block_limit'
   | 'follow_self'
   | 'follow_limit'
+  | 'cert_type_invalid'
+  | 'cert_name_invalid'
+  | 'cert_number_invalid'
+  | 'cert_images_invalid'
+  | 'cert_pending'
+  | 'cert_passed'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -65,6 +71,12 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   block_limit: 'the block list is full',
   follow_self: 'you cannot follow yourself',
   follow_limit: 'you follow too many users',
+  cert_type_invalid: 'parameter error',
+  cert_name_invalid: 'parameter error',
+  cert_number_invalid: 'parameter error',
+  cert_images_invalid: 'parameter error',
+  cert_pending: 'the certification is under review and cannot be changed',
+  cert_passed: 'already certified',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

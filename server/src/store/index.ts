@@ -19,6 +19,7 @@ import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createFollowStore, type FollowStore } from './follows.js';
+import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
@@ -33,6 +34,13 @@ export type { AddressFields, AddressRecord, AddressStore } from './addresses.js'
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
+export type {
+  CertificationRecord,
+  CertificationStatus,
+  CertificationStore,
+  CertificationType,
+  SubmitOutcome,
+} from './certifications.js';
 export type { GroupStore } from './groups.js';
 export type { AppendResult, MessageStore, NewMessage, ReadOffset, StoredMessage } from './im.js';
 export type { MemberCodeQuota, MemberCodeRecord, MemberDetails, MemberRecord, MemberStore } from './members.js';
@@ -83,6 +91,8 @@ export interface Store {
   readonly addresses: AddressStore;
   /** Who follows whom in the product app. */
   readonly follows: FollowStore;
+  /** The product app's real-name certifications. */
+  readonly certifications: CertificationStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -191,6 +201,7 @@ function wrap(
     blocks: createBlockStore(db, dialect),
     addresses: createAddressStore(db, dialect),
     follows: createFollowStore(db, dialect),
+    certifications: createCertificationStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -84,8 +84,8 @@ export interface MemberStore {
   consumeCode(phone: string, code: string): Promise<boolean>;
   /**
    * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
-   * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways and pending code go.
-   * False if there is no such open account (none, or cancelled already).
+   * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification and
+   * pending code go. False if there is no such open account (none, or cancelled already).
    */
   cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
 }
@@ -112,6 +112,7 @@ type MembersTables = {
   member_feedback: { member_id: string };
   member_blocks: { member_id: string };
   member_follows: { member_id: string; followed_id: string };
+  member_certifications: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -293,6 +294,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           .deleteFrom('member_follows')
           .where((eb) => eb.or([eb('member_id', '=', id), eb('followed_id', '=', id)]))
           .execute();
+        await trx.deleteFrom('member_certifications').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

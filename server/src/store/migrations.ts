@@ -6,6 +6,7 @@ import { imHeadsMigration } from './im-heads-migration.js';
 import { memberAddressesMigration } from './member-addresses-migration.js';
 import { memberBlocksMigration } from './member-blocks-migration.js';
 import { memberCancelMigration } from './member-cancel-migration.js';
+import { memberCertificationsMigration } from './member-certifications-migration.js';
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberDetailsMigration } from './member-details-migration.js';
 import { memberFollowsMigration } from './member-follows-migration.js';
@@ -179,6 +180,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_member_blocks': memberBlocksMigration,
   '0017_member_addresses': memberAddressesMigration,
   '0018_member_follows': memberFollowsMigration,
+  '0019_member_certifications': memberCertificationsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,6 +1,6 @@
 import type { FeedbackRecord } from '../../store/index.js';
 import { FEEDBACK_LIMITS } from '../../members/feedback.js';
-import { PRODUCT_IMAGE_EXTENSIONS } from '../../uploads/product.js';
+import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
@@ -24,20 +24,13 @@ export function feedbackRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/feedback_add', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const imgs = body['imgs'] ?? [];
-    if (!Array.isArray(imgs) || imgs.length > FEEDBACK_LIMITS.imagesMax) return refuse('feedback_images_invalid');
-    const { app, service } = deps.uploads;
-    for (const url of imgs) {
-      const ours =
-        app !== undefined &&
-        (await service.isProductFile({ app, memberId: me.value.id, url, extensions: PRODUCT_IMAGE_EXTENSIONS }));
-      if (!ours) return refuse('feedback_images_invalid');
-    }
+    const imgs = await ownImages(deps, me.value.id, body['imgs'] ?? [], FEEDBACK_LIMITS.imagesMax);
+    if (imgs === undefined) return refuse('feedback_images_invalid');
     const result = await deps.feedback.submit(me.value.id, {
       phone: body['phone'],
       quhao: body['quhao'],
       content: body['content'],
-      images: imgs as string[],
+      images: imgs,
     });
     if (!result.ok) return refuse(result.failure);
     return { ret: feedbackObject(result.value) };

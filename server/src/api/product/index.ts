@@ -7,16 +7,26 @@ import { createAddressService, type AddressService } from '../../members/address
 import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createFollowService, type FollowService } from '../../members/follows.js';
+import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
-import type { AddressStore, BlockStore, FeedbackStore, FollowStore, MemberStore } from '../../store/index.js';
+import type {
+  AddressStore,
+  BlockStore,
+  CertificationStore,
+  FeedbackStore,
+  FollowStore,
+  MemberStore,
+} from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
 import { addressRoutes } from './addresses.js';
 import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
 import { followRoutes } from './follows.js';
+import { certificationRoutes } from './certification.js';
+import { certificationReviewRoutes } from '../certification-review.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
@@ -45,6 +55,8 @@ export interface ProductApiDeps {
   addresses: AddressService;
   /** Who follows whom (member/guanzhu). */
   follows: FollowService;
+  /** Real-name certification (member/renzheng). */
+  certifications: CertificationService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -90,6 +102,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   feedbackRoutes(post, deps);
   blockRoutes(post, deps);
   followRoutes(post, deps);
+  certificationRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -101,6 +114,7 @@ export interface ProductApiParts {
   blocks: BlockStore;
   addresses: AddressStore;
   follows: FollowStore;
+  certifications: CertificationStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -122,6 +136,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   if (!parts.sms) {
     parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
   }
+  const certifications = createCertificationService({ certifications: parts.certifications, now: parts.now });
+  certificationReviewRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, certifications });
   productRoutes(app, {
     members: createMemberService({
       members: parts.members,
@@ -137,6 +153,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       blocked: (a, b) => parts.blocks.between(a, b),
       now: parts.now,
     }),
+    certifications,
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,

@@ -7,14 +7,19 @@ import { refuse, type ProductPost } from './reply.js';
 
 /**
  * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`)
- * and how many follow them (`fans`), never the phone number in full. `cs_teams` lists the customer-service teams the
+ * and how many follow them (`fans`), whether they are certified (`shiming`: 1 once their real-name certification
+ * passed, else 0), never the phone number in full. `cs_teams` lists the customer-service teams the
  * member is an agent of (`[{id, name}]`, empty for everyone else).
  */
-function userObject(member: MemberRecord, cs: CsConfig, counts: { follows: number; fans: number }) {
+function userObject(
+  member: MemberRecord,
+  cs: CsConfig,
+  { counts, certified }: { counts: { follows: number; fans: number }; certified: boolean },
+) {
   return {
     ...ownProfile(member),
     ...counts,
-    shiming: 0,
+    shiming: certified ? 1 : 0,
     phone: member.phone.replace(
       /^(.*)(\d{4})(\d{4})$/,
       (_all, head: string, _mid: string, tail: string) => `${head}****${tail}`,
@@ -22,6 +27,15 @@ function userObject(member: MemberRecord, cs: CsConfig, counts: { follows: numbe
     member_notify_badge: member.notifyBadge,
     cs_teams: agentTeams(cs, member),
   };
+}
+
+/** A member's follow counts and whether they are certified, as the user object and profiles show them. */
+async function relations(deps: ProductApiDeps, memberId: string) {
+  const [counts, certified] = await Promise.all([
+    deps.follows.counts(memberId),
+    deps.certifications.certified(memberId),
+  ]);
+  return { counts, certified };
 }
 
 /** Login by SMS code, session info, logout and public profiles. */
@@ -36,8 +50,10 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     });
     if (!result.ok) return refuse(result.failure);
     const { token, member } = result.value;
-    const counts = await deps.follows.counts(member.id);
-    return { ret: { token, ...userObject(member, deps.cs, counts) }, otp: deps.issueOtp(member.id) ?? null };
+    return {
+      ret: { token, ...userObject(member, deps.cs, await relations(deps, member.id)) },
+      otp: deps.issueOtp(member.id) ?? null,
+    };
   });
 
   // -> {ret: user, otp} or {err} when the token is missing, unknown or expired (the app then shows "account expired").
@@ -45,8 +61,8 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/info', async (body) => {
     const result = await deps.members.byToken(body['token']);
     if (!result.ok) return refuse(result.failure);
-    const counts = await deps.follows.counts(result.value.id);
-    return { ret: userObject(result.value, deps.cs, counts), otp: deps.issueOtp(result.value.id) ?? null };
+    const user = userObject(result.value, deps.cs, await relations(deps, result.value.id));
+    return { ret: user, otp: deps.issueOtp(result.value.id) ?? null };
   });
 
   post('member/logout', async (body) => {
@@ -63,18 +79,18 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   });
 
   // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes:
-  // how many they follow and how many follow them, whether the asking member has blocked them (`blocked`) and
-  // follows them (`followed`). Needs a valid token like all member paths.
+  // how many they follow and how many follow them, whether they are certified (`shiming`, spec §3), whether the
+  // asking member has blocked them (`blocked`) and follows them (`followed`). Needs a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.members.profile(body['id']);
     if (!result.ok) return refuse(result.failure);
-    const [blocked, followed, counts] = await Promise.all([
+    const [blocked, followed, { counts, certified }] = await Promise.all([
       deps.blocks.has(me.value.id, result.value.id),
       deps.follows.follows(me.value.id, result.value.id),
-      deps.follows.counts(result.value.id),
+      relations(deps, result.value.id),
     ]);
-    return { ret: { ...publicProfile(result.value), ...counts, blocked, followed } };
+    return { ret: { ...publicProfile(result.value), ...counts, shiming: certified ? 1 : 0, blocked, followed } };
   });
 }
