@@ -22,6 +22,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/out': () => import('../pages/member/out'),
   'member/lahei': () => import('../pages/member/lahei'),
   'member/guanzhu': () => import('../pages/member/guanzhu'),
+  'member/renzheng': () => import('../pages/member/renzheng'),
   'member/address': () => import('../pages/member/address'),
   'member/address-add': () => import('../pages/member/address-add'),
   'im/index': () => import('../pages/im/index'),

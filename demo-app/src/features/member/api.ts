@@ -62,6 +62,8 @@ export interface PublicProfile {
   blocked?: boolean;
   /** Whether the signed-in member follows them. */
   followed?: boolean;
+  /** 1 once their real-name certification passed (spec §3), else 0. */
+  shiming?: number;
   /** How many members they follow, and how many follow them. */
   follows?: number;
   fans?: number;

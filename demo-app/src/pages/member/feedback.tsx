@@ -1,18 +1,17 @@
 import { Button, Input, List, ProgressBar, TextArea } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { useUploadFile } from '../../features/api/upload';
+import { useImageUpload } from '../../features/api/useImageUpload';
 import {
   FEEDBACK_CONTENT_MAX,
   FEEDBACK_IMAGES_MAX,
   feedbackProblem,
   submitFeedback,
 } from '../../features/member/feedback';
-import { isProductImage } from '../../features/member/profile';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import './feedback.css';
@@ -29,18 +28,12 @@ export default function FeedbackPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const upload = useUploadFile();
+  const { progress, upload } = useImageUpload();
   const picker = useRef<HTMLInputElement>(null);
   const [content, setContent] = useState('');
   const [phone, setPhone] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
-  const [progress, setProgress] = useState<number | undefined>(undefined);
   const [sending, setSending] = useState(false);
-  const pending = useRef<AbortController | undefined>(undefined);
-
-  // Leaving the page stops an upload in flight.
-  useEffect(() => () => pending.current?.abort(), []);
-
   if (!user) return null;
   const context = { token: user.token, locale: i18n.language };
   const uploading = progress !== undefined;
@@ -49,19 +42,8 @@ export default function FeedbackPage() {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    if (!isProductImage(file)) return toastError(t('profile.imageOnly'));
-    const controller = new AbortController();
-    pending.current = controller;
-    setProgress(0);
-    try {
-      const url = await upload(file, { onProgress: setProgress, signal: controller.signal });
-      setImgs((list) => [...list, url].slice(0, FEEDBACK_IMAGES_MAX));
-    } catch (error) {
-      if (!controller.signal.aborted) toastError(errorText(error, t));
-    } finally {
-      if (pending.current === controller) pending.current = undefined;
-      if (!controller.signal.aborted) setProgress(undefined);
-    }
+    const url = await upload(file);
+    if (url !== undefined) setImgs((list) => [...list, url].slice(0, FEEDBACK_IMAGES_MAX));
   };
 
   const send = async () => {

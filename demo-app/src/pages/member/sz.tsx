@@ -1,18 +1,20 @@
 import { List, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
 import { useTheme, type DarkModeSetting } from '../../app/theme';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
 
 /**
  * Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements,
- * shipping addresses, the block list and account cancellation.
+ * real-name certification (marked once passed), shipping addresses, the block list and account cancellation.
  */
 export default function Settings() {
   const { t, i18n } = useTranslation();
   const { setting, setSetting } = useTheme();
   const open = useNavigateTo();
+  const { user } = useSession();
   const options: { label: string; value: DarkModeSetting }[] = [
     { label: t('settings.followSystem'), value: 'system' },
     { label: t('settings.on'), value: 'dark' },
@@ -47,6 +49,9 @@ export default function Settings() {
         <List.Item onClick={() => open('public/privacy')}>{t('settings.privacyPolicy')}</List.Item>
       </List>
       <List>
+        <List.Item onClick={() => open('member/renzheng')} extra={user?.shiming === 1 ? t('home.verified') : undefined}>
+          {t('cert.title')}
+        </List.Item>
         <List.Item onClick={() => open('member/address')}>{t('settings.addresses')}</List.Item>
         <List.Item onClick={() => open('member/lahei')}>{t('settings.blockList')}</List.Item>
         <List.Item onClick={() => open('member/out')}>{t('settings.cancelAccount')}</List.Item>

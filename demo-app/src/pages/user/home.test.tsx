@@ -172,6 +172,16 @@ describe('user/home', () => {
     expect(blockCalls).toEqual([true, false]);
   });
 
+  it('marks a certified member with the Verified badge, and no one else', async () => {
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('Bob');
+    expect(screen.queryByTestId('verified')).toBeNull();
+    cleanup();
+    bob = { ...BOB, shiming: 1 } as typeof bob;
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('Verified');
+  });
+
   it('says when the member does not exist', async () => {
     renderApp(<UserHome />, { path: '/user/home?id=999' });
     await shows('The user does not exist or is blocked');

@@ -8,6 +8,7 @@ import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
+import { VerifiedBadge } from '../../features/member/VerifiedBadge';
 import { useBlock, useFollow } from '../../features/member/relations';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
@@ -27,7 +28,10 @@ function ProfileHead({ profile, owner }: { profile: PublicProfile; owner?: strin
       data-testid="home-head"
     >
       <Avatar src={profile.img} style={{ '--size': '72px', '--border-radius': '50%' }} />
-      <div className="home-name">{profile.username || t('im.user', { id: profile.id })}</div>
+      <div className="home-name">
+        {profile.username || t('im.user', { id: profile.id })}
+        {profile.shiming === 1 && <VerifiedBadge />}
+      </div>
       <div className="muted">{t('mine.id', { id: profile.id })}</div>
       {facts.length > 0 && <div className="home-facts">{facts.join(' · ')}</div>}
       <p className="home-signature">{profile.qianming || t('home.noSignature')}</p>
@@ -79,6 +83,7 @@ export default function UserHome() {
             region: user.region ?? '',
             qianming: user.qianming ?? '',
             background: user.background ?? '',
+            shiming: user.shiming ?? 0,
             follows: user.follows ?? 0,
             fans: user.fans ?? 0,
           }}

@@ -10,6 +10,7 @@ import { useAppConfig } from '../../features/api/config';
 import { agentTeamsOf } from '../../features/cs/teams';
 import { logout } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
+import { VerifiedBadge } from '../../features/member/VerifiedBadge';
 import { NavBar } from '../../ui/NavBar';
 
 /**
@@ -58,7 +59,10 @@ export default function UserIndex() {
               onClick={() => open('user/home')}
               onKeyDown={(event) => event.key === 'Enter' && open('user/home')}
             >
-              <div className="mine-name">{user.username}</div>
+              <div className="mine-name">
+                {user.username}
+                {user.shiming === 1 && <VerifiedBadge />}
+              </div>
               <div className="muted">{t('mine.id', { id: user.id })}</div>
               {user.qianming && <div className="mine-signature">{user.qianming}</div>}
             </div>
