@@ -5,6 +5,7 @@ import { LIMITS, MESSAGES } from '../src/protocol/index.js';
 import { ADDRESS_LIMITS } from '../server/src/members/addresses.js';
 import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
+import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -108,6 +109,7 @@ describe('docs', () => {
     expect(section).toContain(`| ${personImages} for a person, 1 or ${organisationImagesMax} for an organisation`);
     expect(section).toContain(`| 1 to ${CERTIFICATION_LIMITS.reasonMaxLength} characters `);
     expect(section).toContain(`| ${CERTIFICATION_LIMITS.pageSize}, oldest first`);
+    expect(section).toMatch(new RegExp(`notify_list\` +\\| ${NOTICE_LIMITS.pageSize}, newest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -214,6 +214,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     addresses: store.addresses,
     follows: store.follows,
     certifications: store.certifications,
+    notices: store.notices,
     apps,
     config,
     logger,

@@ -117,6 +117,9 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         ],
       ],
       ['member/renzheng_info', [{ ...common, token }]],
+      ['member/notify_list', [{ ...common, token, before: 'abc' }]],
+      ['member/notify_read', [{ ...common, token, id: 'abc' }]],
+      ['member/notify_settings', [{ ...common, token, follow: false }]],
       [
         'member/renzheng_add',
         [

@@ -384,4 +384,51 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m2', { reason: 'x', now: 700 })).toBe(true);
     expect(await store.certifications.byMember('m2')).toBeUndefined();
   });
+
+  it('notifications: raised again by their key, paged newest first, read one or all, settings kept', async () => {
+    const { store } = await fresh();
+    for (const [i, id] of ['m1', 'm2', 'm3'].entries()) await store.members.insert(newMember(id, `1360013600${i}`));
+    const put = (id: string, key: string, actorId: string, createdAt: number) =>
+      store.notices.put({
+        id,
+        memberId: 'm1',
+        kind: 'follow',
+        dedupeKey: key,
+        actorId,
+        data: { n: createdAt },
+        createdAt,
+      });
+    await put('a', 'follow:m2', 'm2', 100);
+    await put('b', 'follow:m3', 'm3', 200);
+    expect(await store.notices.unread('m1')).toBe(2);
+    await store.notices.markRead('m1', { id: 'a', now: 300 });
+    expect(await store.notices.unread('m1')).toBe(1);
+    await store.notices.markRead('m1', { now: 300 });
+    expect(await store.notices.unread('m1')).toBe(0);
+    // The same key raises the one it raised before: new time and data, unread, the first id kept.
+    await put('c', 'follow:m2', 'm2', 400);
+    const listed = await store.notices.list('m1', { limit: 10 });
+    expect(listed).toEqual([
+      { id: 'a', memberId: 'm1', kind: 'follow', actorId: 'm2', data: { n: 400 }, createdAt: 400 },
+      { id: 'b', memberId: 'm1', kind: 'follow', actorId: 'm3', data: { n: 200 }, createdAt: 200, readAt: 300 },
+    ]);
+    expect(await store.notices.list('m1', { before: 'a', limit: 10 })).toEqual(listed?.slice(1));
+    expect(await store.notices.list('m1', { before: 'zzz', limit: 10 })).toBeUndefined();
+    expect(await store.notices.list('m2', { limit: 10 })).toEqual([]);
+    // Marking another member's notification read changes nothing.
+    await store.notices.markRead('m2', { id: 'a', now: 500 });
+    expect(await store.notices.unread('m1')).toBe(1);
+
+    expect(await store.notices.off('m1')).toEqual([]);
+    await store.notices.setOff('m1', ['follow', 'follow']);
+    expect(await store.notices.off('m1')).toEqual(['follow']);
+    await store.notices.setOff('m1', []);
+    expect(await store.notices.off('m1')).toEqual([]);
+
+    // A cancelled member's notifications go, and so do those they caused.
+    await store.notices.setOff('m3', ['follow']);
+    expect(await store.members.cancel('m3', { reason: 'x', now: 600 })).toBe(true);
+    expect((await store.notices.list('m1', { limit: 10 }))?.map((n) => n.id)).toEqual(['a']);
+    expect(await store.notices.off('m3')).toEqual([]);
+  });
 }

@@ -23,6 +23,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/lahei': () => import('../pages/member/lahei'),
   'member/guanzhu': () => import('../pages/member/guanzhu'),
   'member/renzheng': () => import('../pages/member/renzheng'),
+  'member/notify': () => import('../pages/member/notify'),
+  'member/sz-notify': () => import('../pages/member/sz-notify'),
   'member/address': () => import('../pages/member/address'),
   'member/address-add': () => import('../pages/member/address-add'),
   'im/index': () => import('../pages/im/index'),

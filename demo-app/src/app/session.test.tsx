@@ -155,14 +155,17 @@ describe('the user tab', () => {
     expect(header?.style.backgroundImage).toBe(`url("${background}")`);
   });
 
-  it('shows how many the member follows and how many follow them, as member/info tells', async () => {
+  it('shows how many the member follows, how many follow them and the unread notifications, as member/info tells', async () => {
     localStorage.setItem('user', JSON.stringify(USER));
-    infoCounts = { follows: 4, fans: 9 };
+    infoCounts = { follows: 4, fans: 9, member_notify_badge: 3 };
     renderShell({ path: '/pages/user/index', transport: messaging.transport });
     await waitFor(() => {
       const counts = [...document.querySelectorAll('.mine-header .follow-count')].map((c) => c.textContent);
       expect(counts).toEqual(['4Following', '9Followers']);
     }, SLOW);
+    // The unread notifications beside their entry.
+    const entry = screen.getByText('Notifications').closest('.adm-list-item');
+    expect(entry?.querySelector('.adm-badge')?.textContent).toBe('3');
   });
 
   it('reads member/info again each time it opens, so that the counts are those of now', async () => {

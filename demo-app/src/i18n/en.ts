@@ -195,6 +195,7 @@ export const en: Dictionary = {
     contactService: 'Contact customer service',
     serviceConsole: 'Service console',
     feedback: 'Feedback',
+    notifications: 'Notifications',
   },
   settings: {
     title: 'Settings',
@@ -322,6 +323,19 @@ export const en: Dictionary = {
     passed: 'Certified',
     passedHint: 'Your real-name certification has passed',
     failed: 'Certification failed: {{reason}}. Please correct it and submit again.',
+  },
+  notify: {
+    title: 'Notifications',
+    settings: 'Settings',
+    settingsTitle: 'Notification settings',
+    none: 'No notifications yet',
+    followed: '{{name}} followed you',
+    certPassed: 'Your real-name certification has passed',
+    certFailed: 'Your real-name certification failed: {{reason}}',
+    follow: 'New followers',
+    followHint: 'Tell me when someone follows me',
+    system: 'System notifications',
+    systemHint: 'Reviews of your certification; always on',
   },
   address: {
     title: 'Shipping addresses',

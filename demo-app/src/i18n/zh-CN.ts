@@ -184,6 +184,7 @@ export const zhCN = {
     contactService: '联系客服',
     serviceConsole: '客服工作台',
     feedback: '意见反馈',
+    notifications: '通知',
   },
   settings: {
     title: '设置',
@@ -311,6 +312,19 @@ export const zhCN = {
     passed: '已认证',
     passedHint: '你的实名认证已通过',
     failed: '认证未通过：{{reason}}。请修改后重新提交。',
+  },
+  notify: {
+    title: '通知',
+    settings: '设置',
+    settingsTitle: '消息通知设置',
+    none: '暂无通知',
+    followed: '{{name}} 关注了你',
+    certPassed: '你的实名认证已通过',
+    certFailed: '你的实名认证未通过：{{reason}}',
+    follow: '新粉丝',
+    followHint: '有人关注我时通知我',
+    system: '系统通知',
+    systemHint: '实名认证审核结果，始终开启',
   },
   address: {
     title: '收货地址',

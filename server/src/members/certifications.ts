@@ -70,6 +70,8 @@ const STATUSES: readonly CertificationStatus[] = ['pending', 'failed', 'passed']
 export function createCertificationService(deps: {
   certifications: CertificationStore;
   now: () => number;
+  /** Told of each review, after it is stored. */
+  onReviewed?: (record: CertificationRecord) => Promise<void>;
 }): CertificationService {
   const { certifications } = deps;
   const today = () => new Date(deps.now()).toISOString().slice(0, 10);
@@ -121,6 +123,7 @@ export function createCertificationService(deps: {
         };
       }
       const reviewed = await certifications.review(memberId, { submittedAt, pass, reason: why, now: deps.now() });
+      if (reviewed) await deps.onReviewed?.(reviewed);
       return reviewed
         ? { ok: true, value: reviewed }
         : { ok: false, failure: 'not_pending', message: 'no such certification under review' };

@@ -47,6 +47,8 @@ export function createFollowService(deps: {
   members: MemberStore;
   blocked: (a: string, b: string) => Promise<boolean>;
   now: () => number;
+  /** Told of each new follow (not of following again), after it is stored. */
+  onFollowed?: (memberId: string, followedId: string) => Promise<void>;
 }): FollowService {
   const { follows, members } = deps;
   const isFollowing = async (memberId: string, targetId: string) =>
@@ -57,10 +59,12 @@ export function createFollowService(deps: {
       if (target === undefined) return fail('user_missing');
       if (target === memberId) return fail('follow_self');
       if (follow !== undefined && typeof follow !== 'boolean') return fail('bad_params');
-      const followed = follow ?? !(await isFollowing(memberId, target));
+      const already = await isFollowing(memberId, target);
+      const followed = follow ?? !already;
       const outcome = await follows.set(memberId, target, followed, { now: deps.now(), max: FOLLOW_LIMITS.max });
       if (outcome === 'limit') return fail('follow_limit');
       if (outcome === 'unavailable') return fail('user_missing');
+      if (followed && !already) await deps.onFollowed?.(memberId, target);
       return { ok: true, value: { followed, fans: (await follows.counts(target)).fans } };
     },
     counts: (memberId) => follows.counts(memberId),

@@ -19,6 +19,7 @@ import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createFollowStore, type FollowStore } from './follows.js';
+import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -34,6 +35,7 @@ export type { AddressFields, AddressRecord, AddressStore } from './addresses.js'
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
+export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -93,6 +95,8 @@ export interface Store {
   readonly follows: FollowStore;
   /** The product app's real-name certifications. */
   readonly certifications: CertificationStore;
+  /** The product app's notifications and their settings. */
+  readonly notices: NoticeStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -202,6 +206,7 @@ function wrap(
     addresses: createAddressStore(db, dialect),
     follows: createFollowStore(db, dialect),
     certifications: createCertificationStore(db, dialect),
+    notices: createNoticeStore(db),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

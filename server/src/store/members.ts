@@ -84,8 +84,9 @@ export interface MemberStore {
   consumeCode(phone: string, code: string): Promise<boolean>;
   /**
    * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
-   * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification and
-   * pending code go. False if there is no such open account (none, or cancelled already).
+   * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification,
+   * notifications (theirs, and those they caused) and settings, and pending code go. False if there is no such
+   * open account (none, or cancelled already).
    */
   cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
 }
@@ -113,6 +114,8 @@ type MembersTables = {
   member_blocks: { member_id: string };
   member_follows: { member_id: string; followed_id: string };
   member_certifications: { member_id: string };
+  member_notices: { member_id: string; actor_id: string };
+  member_notify_settings: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -295,6 +298,11 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           .where((eb) => eb.or([eb('member_id', '=', id), eb('followed_id', '=', id)]))
           .execute();
         await trx.deleteFrom('member_certifications').where('member_id', '=', id).execute();
+        await trx
+          .deleteFrom('member_notices')
+          .where((eb) => eb.or([eb('member_id', '=', id), eb('actor_id', '=', id)]))
+          .execute();
+        await trx.deleteFrom('member_notify_settings').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -10,6 +10,7 @@ import { memberCertificationsMigration } from './member-certifications-migration
 import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberDetailsMigration } from './member-details-migration.js';
 import { memberFollowsMigration } from './member-follows-migration.js';
+import { memberNoticesMigration } from './member-notices-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -181,6 +182,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_member_addresses': memberAddressesMigration,
   '0018_member_follows': memberFollowsMigration,
   '0019_member_certifications': memberCertificationsMigration,
+  '0020_member_notices': memberNoticesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

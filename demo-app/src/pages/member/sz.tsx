@@ -8,7 +8,7 @@ import { NavBar } from '../../ui/NavBar';
 
 /**
  * Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements,
- * real-name certification (marked once passed), shipping addresses, the block list and account cancellation.
+ * real-name certification (marked once passed), notification settings, shipping addresses, the block list and account cancellation.
  */
 export default function Settings() {
   const { t, i18n } = useTranslation();
@@ -52,6 +52,7 @@ export default function Settings() {
         <List.Item onClick={() => open('member/renzheng')} extra={user?.shiming === 1 ? t('home.verified') : undefined}>
           {t('cert.title')}
         </List.Item>
+        <List.Item onClick={() => open('member/sz-notify')}>{t('notify.settingsTitle')}</List.Item>
         <List.Item onClick={() => open('member/address')}>{t('settings.addresses')}</List.Item>
         <List.Item onClick={() => open('member/lahei')}>{t('settings.blockList')}</List.Item>
         <List.Item onClick={() => open('member/out')}>{t('settings.cancelAccount')}</List.Item>

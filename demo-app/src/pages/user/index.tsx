@@ -24,6 +24,7 @@ export default function UserIndex() {
   const open = useNavigateTo();
   const kefu = useAppConfig().data?.kefu_h5;
   const agent = agentTeamsOf(user).length > 0;
+  const notices = user?.member_notify_badge ?? 0;
   const [languages, setLanguages] = useState(false);
   const queryClient = useQueryClient();
   useEffect(() => {
@@ -83,6 +84,12 @@ export default function UserIndex() {
           extra={unreadTotal > 0 ? <Badge content={unreadTotal > 99 ? '99+' : unreadTotal} /> : null}
         >
           {t('mine.messages')}
+        </List.Item>
+        <List.Item
+          onClick={() => open('member/notify')}
+          extra={notices > 0 ? <Badge content={notices > 99 ? '99+' : notices} /> : null}
+        >
+          {t('mine.notifications')}
         </List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
         <List.Item onClick={() => open('member/feedback')}>{t('mine.feedback')}</List.Item>

@@ -7,6 +7,7 @@ import { createAddressService, type AddressService } from '../../members/address
 import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createFollowService, type FollowService } from '../../members/follows.js';
+import { createNoticeService, type NoticeService } from '../../members/notices.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -18,6 +19,7 @@ import type {
   FeedbackStore,
   FollowStore,
   MemberStore,
+  NoticeStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -26,6 +28,7 @@ import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
 import { followRoutes } from './follows.js';
 import { certificationRoutes } from './certification.js';
+import { noticeRoutes } from './notices.js';
 import { certificationReviewRoutes } from '../certification-review.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -57,6 +60,8 @@ export interface ProductApiDeps {
   follows: FollowService;
   /** Real-name certification (member/renzheng). */
   certifications: CertificationService;
+  /** Notifications and their settings (member/notify, member/sz-notify). */
+  notices: NoticeService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -103,6 +108,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   blockRoutes(post, deps);
   followRoutes(post, deps);
   certificationRoutes(post, deps);
+  noticeRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -115,6 +121,7 @@ export interface ProductApiParts {
   addresses: AddressStore;
   follows: FollowStore;
   certifications: CertificationStore;
+  notices: NoticeStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
   logger: Logger;
@@ -136,7 +143,15 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   if (!parts.sms) {
     parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
   }
-  const certifications = createCertificationService({ certifications: parts.certifications, now: parts.now });
+  const blocked = (a: string, b: string) => parts.blocks.between(a, b);
+  const notices = createNoticeService({ notices: parts.notices, members: parts.members, blocked, now: parts.now });
+  const certifications = createCertificationService({
+    certifications: parts.certifications,
+    now: parts.now,
+    // The member hears of the review (spec §4: under review, then failed with a reason, or passed).
+    onReviewed: ({ memberId, submittedAt, status, reason }) =>
+      notices.notify(memberId, 'certification', { key: String(submittedAt), data: { status, reason } }),
+  });
   certificationReviewRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, certifications });
   productRoutes(app, {
     members: createMemberService({
@@ -150,9 +165,11 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     follows: createFollowService({
       follows: parts.follows,
       members: parts.members,
-      blocked: (a, b) => parts.blocks.between(a, b),
+      blocked,
       now: parts.now,
+      onFollowed: (memberId, followedId) => notices.notify(followedId, 'follow', { key: memberId, actorId: memberId }),
     }),
+    notices,
     certifications,
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },

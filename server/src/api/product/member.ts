@@ -14,7 +14,7 @@ import { refuse, type ProductPost } from './reply.js';
 function userObject(
   member: MemberRecord,
   cs: CsConfig,
-  { counts, certified }: { counts: { follows: number; fans: number }; certified: boolean },
+  { counts, certified, unread }: { counts: { follows: number; fans: number }; certified: boolean; unread: number },
 ) {
   return {
     ...ownProfile(member),
@@ -24,18 +24,22 @@ function userObject(
       /^(.*)(\d{4})(\d{4})$/,
       (_all, head: string, _mid: string, tail: string) => `${head}****${tail}`,
     ),
-    member_notify_badge: member.notifyBadge,
+    member_notify_badge: unread,
     cs_teams: agentTeams(cs, member),
   };
 }
 
-/** A member's follow counts and whether they are certified, as the user object and profiles show them. */
+/**
+ * A member's follow counts, whether they are certified and how many of their notifications are unread, as the user
+ * object and profiles show them.
+ */
 async function relations(deps: ProductApiDeps, memberId: string) {
-  const [counts, certified] = await Promise.all([
+  const [counts, certified, unread] = await Promise.all([
     deps.follows.counts(memberId),
     deps.certifications.certified(memberId),
+    deps.notices.unread(memberId),
   ]);
-  return { counts, certified };
+  return { counts, certified, unread };
 }
 
 /** Login by SMS code, session info, logout and public profiles. */

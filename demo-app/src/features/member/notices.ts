@@ -1,0 +1,41 @@
+import { apiPost, type CallContext } from '../api/request';
+
+/** The query key of the notification list, which reading or new settings make stale. */
+export const NOTICES_QUERY = 'member-notices';
+
+/** The query key of the notification settings. */
+export const NOTICE_SETTINGS_QUERY = 'member-notice-settings';
+
+/** One notification, as `member/notify_list` answers it, newest first. */
+export interface Notice {
+  id: string;
+  /** `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`). */
+  kind: 'follow' | 'certification';
+  /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
+  actor: { id: string; username: string; img: string } | null;
+  data: { status?: 'passed' | 'failed'; reason?: string };
+  created_at: number;
+  read: boolean;
+}
+
+/** Which notifications the member gets: new followers or not (system ones always). */
+export interface NoticeSettings {
+  follow: boolean;
+}
+
+/** A page of the member's notifications, newest first; `before` is the id of the last one shown. */
+export async function noticePage(before: string | undefined, context: CallContext): Promise<Notice[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: Notice[] }>('member/notify_list', body, context)).ret;
+}
+
+/** Marks the member's notifications read (one, with `id`); resolves with how many stay unread. */
+export async function markNoticesRead(id: string | undefined, context: CallContext): Promise<number> {
+  const body = id === undefined ? {} : { id };
+  return (await apiPost<{ ret: { unread: number } }>('member/notify_read', body, context)).ret.unread;
+}
+
+/** The member's notification settings, after setting those given. */
+export async function noticeSettings(changes: Partial<NoticeSettings>, context: CallContext): Promise<NoticeSettings> {
+  return (await apiPost<{ ret: NoticeSettings }>('member/notify_settings', changes, context)).ret;
+}

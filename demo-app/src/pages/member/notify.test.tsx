@@ -1,0 +1,170 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Notice } from '../../features/member/notices';
+import { renderApp } from '../../test-utils';
+import { installAntdRender } from '../../ui/antd-render';
+import Notifications from './notify';
+import NotificationSettings from './sz-notify';
+
+const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
+
+/** The fake server's notifications, newest first, and its settings. */
+let notices: Notice[] = [];
+let settings = { follow: true };
+const reads: Array<Record<string, unknown>> = [];
+const settingCalls: Array<Record<string, unknown>> = [];
+const api = setupServer(
+  http.post('*/index.php/api/member/notify_list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    const before = body['before'];
+    const from = typeof before === 'string' ? notices.findIndex((n) => n.id === before) + 1 : 0;
+    return HttpResponse.json({ ret: notices.slice(from, from + 20) });
+  }),
+  http.post('*/index.php/api/member/notify_read', async ({ request }) => {
+    reads.push((await request.json()) as Record<string, unknown>);
+    notices = notices.map((n) => ({ ...n, read: true }));
+    return HttpResponse.json({ ret: { unread: 0 } });
+  }),
+  http.post('*/index.php/api/member/notify_settings', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    settingCalls.push(body);
+    if (typeof body['follow'] === 'boolean') settings = { follow: body['follow'] };
+    return HttpResponse.json({ ret: settings });
+  }),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('user', JSON.stringify(USER));
+  notices = [];
+  settings = { follow: true };
+  reads.length = 0;
+  settingCalls.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+async function shows(text: string) {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+/** Shows where the app went. */
+function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+function renderAt(path: string) {
+  return renderApp(
+    <Routes>
+      <Route path="/member/notify" element={<Notifications />} />
+      <Route path="/member/sz-notify" element={<NotificationSettings />} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { path },
+  );
+}
+
+const now = Date.now();
+const followNotice = (n: number, read = false): Notice => ({
+  id: `n${n}`,
+  kind: 'follow',
+  actor: { id: `m${n}`, username: `User ${n}`, img: '' },
+  data: {},
+  created_at: now - n * 60_000 - 1_000,
+  read,
+});
+
+describe('member/notify', () => {
+  it('says when there is nothing, and marks nothing read', async () => {
+    renderAt('/member/notify');
+    await shows('No notifications yet');
+    expect(reads).toEqual([]);
+  });
+
+  it('lists followers and certification reviews, marks the unread, then marks them all read', async () => {
+    notices = [
+      followNotice(0),
+      { ...followNotice(1), actor: { id: 'gone', username: '', img: '' } },
+      {
+        id: 'c1',
+        kind: 'certification',
+        actor: null,
+        data: { status: 'failed', reason: 'The photo is blurred' },
+        created_at: now - 3 * 3_600_000,
+        read: true,
+      },
+    ];
+    renderAt('/member/notify');
+    await shows('User 0 followed you');
+    expect(screen.getByText('User gone followed you')).toBeTruthy();
+    expect(screen.getByText('Your real-name certification failed: The photo is blurred')).toBeTruthy();
+    expect(screen.getAllByText('just now')).toHaveLength(2);
+    expect(screen.getByText('3 h ago')).toBeTruthy();
+    expect(screen.getAllByTestId('notice').map((n) => n.dataset['read'])).toEqual(['false', 'false', 'true']);
+    await vi.waitFor(() => expect(reads).toHaveLength(1));
+    expect(reads[0]).not.toHaveProperty('id');
+  });
+
+  it("opens a follower's home and the certification page", async () => {
+    notices = [
+      followNotice(3, true),
+      {
+        id: 'c1',
+        kind: 'certification',
+        actor: null,
+        data: { status: 'passed', reason: '' },
+        created_at: now,
+        read: true,
+      },
+    ];
+    renderAt('/member/notify');
+    await shows('User 3 followed you');
+    await act(async () => {
+      fireEvent.click(screen.getByText('User 3 followed you'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/user/home?id=m3');
+    cleanup();
+    renderAt('/member/notify');
+    await shows('Your real-name certification has passed');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your real-name certification has passed'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/member/renzheng');
+    expect(reads).toEqual([]);
+  });
+});
+
+describe('member/sz-notify', () => {
+  it('switches new followers off and on; system notifications stay on', async () => {
+    renderAt('/member/sz-notify');
+    await shows('New followers');
+    const follow = screen.getByRole('switch', { name: 'New followers' });
+    await vi.waitFor(() => expect(follow.getAttribute('aria-checked')).toBe('true'));
+    const system = screen.getByRole('switch', { name: 'System notifications' });
+    expect(system.getAttribute('aria-checked')).toBe('true');
+    expect(system.getAttribute('aria-disabled')).toBe('true');
+    await act(async () => {
+      fireEvent.click(follow);
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => expect(follow.getAttribute('aria-checked')).toBe('false'));
+    expect(settingCalls.at(-1)).toMatchObject({ follow: false });
+    await act(async () => {
+      fireEvent.click(follow);
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => expect(follow.getAttribute('aria-checked')).toBe('true'));
+    expect(settings).toEqual({ follow: true });
+  });
+});

@@ -1,0 +1,111 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Avatar, Badge, Button, ErrorBlock, List } from 'antd-mobile';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { usePagedList } from '../../features/api/paged';
+import { relativeTime } from '../../features/im/time';
+import { NOTICES_QUERY, markNoticesRead, noticePage, type Notice } from '../../features/member/notices';
+import { DelayedLoading } from '../../ui/DelayedLoading';
+import { NavBar } from '../../ui/NavBar';
+import './feedback.css';
+
+/** What a notification says, and where it leads. */
+function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
+  const { t } = useTranslation();
+  return (notice) => {
+    if (notice.kind === 'follow' && notice.actor) {
+      const name = notice.actor.username || t('im.user', { id: notice.actor.id });
+      return { text: t('notify.followed', { name }), target: `user/home?id=${encodeURIComponent(notice.actor.id)}` };
+    }
+    const text =
+      notice.data.status === 'passed'
+        ? t('notify.certPassed')
+        : t('notify.certFailed', { reason: notice.data.reason ?? '' });
+    return { text, target: 'member/renzheng' };
+  };
+}
+
+/**
+ * Notifications (spec §2 member/notify): new followers and the review of the member's certification, newest first,
+ * twenty at a time, the unread marked. Opening the page marks them all read, which clears the badge.
+ */
+export default function Notifications() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  const line = useNoticeLine();
+  const context = { token: user?.token, locale: i18n.language };
+  const { query, items } = usePagedList(
+    [NOTICES_QUERY, user?.id],
+    (before) => noticePage(before, context),
+    user !== null,
+  );
+  const marked = useRef(false);
+  const unread = items.some((notice) => !notice.read);
+
+  // Once the member has seen what is unread, it is read: the badge clears, the marks stay until they leave.
+  useEffect(() => {
+    if (!unread || marked.current) return;
+    marked.current = true;
+    void markNoticesRead(undefined, context)
+      .then(() => queryClient.invalidateQueries({ queryKey: ['member/info'] }))
+      .catch(() => undefined);
+  });
+
+  if (!user) return null;
+  const now = Date.now();
+  return (
+    <div className="page">
+      <NavBar
+        title={t('notify.title')}
+        right={
+          <button type="button" className="feedback-mine" onClick={() => open('member/sz-notify')}>
+            {t('notify.settings')}
+          </button>
+        }
+      />
+      {query.isPending ? (
+        <DelayedLoading />
+      ) : query.isError && items.length === 0 ? (
+        <ErrorBlock status="default" title={errorText(query.error, t)} description="">
+          <Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>
+        </ErrorBlock>
+      ) : items.length === 0 ? (
+        <ErrorBlock status="empty" title={t('notify.none')} description="" />
+      ) : (
+        <List>
+          {items.map((notice) => {
+            const { text, target } = line(notice);
+            return (
+              <List.Item
+                key={notice.id}
+                prefix={
+                  <Badge content={notice.read ? null : Badge.dot}>
+                    <Avatar src={notice.actor?.img ?? ''} style={{ '--size': '40px', '--border-radius': '50%' }} />
+                  </Badge>
+                }
+                description={relativeTime(notice.created_at, now, t, i18n.language)}
+                onClick={() => open(target)}
+                data-testid="notice"
+                data-read={notice.read}
+              >
+                {text}
+              </List.Item>
+            );
+          })}
+        </List>
+      )}
+      {query.hasNextPage && (
+        <div className="page-actions">
+          <Button block loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+            {t('feedback.more')}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

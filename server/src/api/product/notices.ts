@@ -1,0 +1,46 @@
+import type { ShownNotice } from '../../members/notices.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductPost } from './reply.js';
+
+/** A notification as the app shows it: the member who caused it as they show now (null for the operator's). */
+function noticeObject({ notice, actor }: ShownNotice) {
+  const open = actor && actor.cancelledAt === undefined ? actor : undefined;
+  return {
+    id: notice.id,
+    kind: notice.kind,
+    actor: notice.actorId === '' ? null : { id: notice.actorId, username: open?.username ?? '', img: open?.img ?? '' },
+    data: notice.data,
+    created_at: notice.createdAt,
+    read: notice.readAt !== undefined,
+  };
+}
+
+/**
+ * Notifications (spec §2 member/notify, member/sz-notify): `member/notify_list` (`before?`: the id of the last one
+ * shown) answers `{ret: [{id, kind, actor, data, created_at, read}]}`, newest first, twenty at a time: `follow` (a new
+ * follower, `actor`) and `certification` (`data: {status, reason}`, a review of the member's real-name
+ * certification). `member/notify_read` (`id?`; all without it) answers `{ret: {unread}}`. `member/notify_settings`
+ * (`follow?`: whether new followers notify the member) answers `{ret: {follow}}`. All need the member's `token`.
+ */
+export function noticeRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  post('member/notify_list', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.notices.list(me.value.id, body['before']);
+    return result.ok ? { ret: result.value.map(noticeObject) } : refuse(result.failure);
+  });
+
+  post('member/notify_read', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.notices.read(me.value.id, body['id']);
+    return result.ok ? { ret: { unread: result.value } } : refuse(result.failure);
+  });
+
+  post('member/notify_settings', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.notices.settings(me.value.id, { follow: body['follow'] });
+    return result.ok ? { ret: result.value } : refuse(result.failure);
+  });
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import type { MemberRecord, MemberStore, NoticeKind, NoticeRecord, NoticeStore } from '../store/index.js';
+import type { MemberFailure, MemberResult } from './service.js';
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** Bounds of notifications (docs/limits.md). */
+export const NOTICE_LIMITS = {
+  /** A page of the list. */
+  pageSize: 20,
+} as const;
+
+/** The notification settings a member has (member/sz-notify): whether new followers notify them. */
+export interface NoticeSettings {
+  follow: boolean;
+}
+
+/** A notification as the list shows it: with the member who caused it, as they show now. */
+export interface ShownNotice {
+  notice: NoticeRecord;
+  actor: MemberRecord | undefined;
+}
+
+/** The product app's notifications (spec §2 member/notify, member/sz-notify; §3 member_notify_badge). No HTTP here. */
+export interface NoticeService {
+  /**
+   * Notifies `memberId` of `kind`, unless they switched it off: `key` names the event, so that the same one (a
+   * follower following again) raises the notification it raised before instead of adding one.
+   */
+  notify(
+    memberId: string,
+    kind: NoticeKind,
+    event: { key: string; actorId?: string; data?: Record<string, unknown> },
+  ): Promise<void>;
+  /**
+   * A page of the member's notifications, newest first; `before` is the id of the last one shown. Those caused by a
+   * member one of the two has since blocked are left out.
+   */
+  list(memberId: string, before: unknown): Promise<MemberResult<ShownNotice[]>>;
+  /** How many of the member's notifications are unread (the badge). */
+  unread(memberId: string): Promise<number>;
+  /** Marks notification `id` read, or all of them when `id` is left out; answers how many stay unread. */
+  read(memberId: string, id: unknown): Promise<MemberResult<number>>;
+  /** The member's settings, after setting those given (`follow`: a boolean). */
+  settings(memberId: string, changes: { follow?: unknown }): Promise<MemberResult<NoticeSettings>>;
+}
+
+/** Creates the notification service over the stores. */
+export function createNoticeService(deps: {
+  notices: NoticeStore;
+  members: MemberStore;
+  blocked: (a: string, b: string) => Promise<boolean>;
+  now: () => number;
+}): NoticeService {
+  const { notices, members } = deps;
+  return {
+    async notify(memberId, kind, { key, actorId = '', data = {} }) {
+      if ((await notices.off(memberId)).includes(kind)) return;
+      const id = randomBytes(8).toString('hex');
+      await notices.put({ id, memberId, kind, dedupeKey: `${kind}:${key}`, actorId, data, createdAt: deps.now() });
+    },
+    async list(memberId, before) {
+      if (before !== undefined && (typeof before !== 'string' || before === '' || before.length > 32)) {
+        return fail('bad_params');
+      }
+      const page = await notices.list(memberId, { before, limit: NOTICE_LIMITS.pageSize });
+      if (!page) return fail('bad_params');
+      const shown = await Promise.all(
+        page.map(async (notice) => {
+          if (notice.actorId === '') return { notice, actor: undefined };
+          if (await deps.blocked(memberId, notice.actorId)) return undefined;
+          return { notice, actor: await members.byId(notice.actorId) };
+        }),
+      );
+      return { ok: true, value: shown.filter((line): line is ShownNotice => line !== undefined) };
+    },
+    unread: (memberId) => notices.unread(memberId),
+    async read(memberId, id) {
+      if (id !== undefined && (typeof id !== 'string' || id === '' || id.length > 32)) return fail('bad_params');
+      await notices.markRead(memberId, { id, now: deps.now() });
+      return { ok: true, value: await notices.unread(memberId) };
+    },
+    async settings(memberId, { follow }) {
+      if (follow !== undefined && typeof follow !== 'boolean') return fail('bad_params');
+      let off = await notices.off(memberId);
+      if (follow !== undefined) {
+        off = follow ? off.filter((kind) => kind !== 'follow') : [...off, 'follow'];
+        await notices.setOff(memberId, off);
+      }
+      return { ok: true, value: { follow: !off.includes('follow') } };
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { SECURE_APP } from './helpers.js';
+import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+
+const list = async (p: ProductServer, token: string, before?: string) =>
+  (await p.call('member/notify_list', { token, ...(before !== undefined && { before }) })).ret as Array<
+    Record<string, unknown>
+  >;
+const badge = async (p: ProductServer, token: string) =>
+  (await p.call('member/info', { token })).ret.member_notify_badge as number;
+const follow = (p: ProductServer, token: string, id: string, on = true) =>
+  p.call(`member/guanzhu/uid_s/${id}`, { token, follow: on });
+
+describe('product notifications: member/notify', () => {
+  it('a new follower notifies once, read marks clear the badge, and following again raises the same one', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    expect(await list(p, alice.token)).toEqual([]);
+    expect(await badge(p, alice.token)).toBe(0);
+
+    await follow(p, bob.token, alice.id);
+    p.advance(1_000);
+    await follow(p, carol.token, alice.id);
+    // Following again while following raises nothing.
+    await follow(p, carol.token, alice.id);
+    expect(await badge(p, alice.token)).toBe(2);
+    const shown = await list(p, alice.token);
+    expect(shown).toEqual([
+      {
+        id: expect.any(String) as unknown,
+        kind: 'follow',
+        actor: { id: carol.id, username: 'user7000', img: '' },
+        data: {},
+        created_at: p.now(),
+        read: false,
+      },
+      expect.objectContaining({ kind: 'follow', actor: expect.objectContaining({ id: bob.id }) as unknown }),
+    ]);
+
+    // One read, then all.
+    expect(await p.call('member/notify_read', { token: alice.token, id: shown[1]?.['id'] })).toEqual({
+      status: 200,
+      ret: { unread: 1 },
+    });
+    expect((await list(p, alice.token)).map((n) => n['read'])).toEqual([false, true]);
+    expect((await p.call('member/notify_read', { token: alice.token })).ret).toEqual({ unread: 0 });
+    expect(await badge(p, alice.token)).toBe(0);
+
+    // Bob unfollows and follows again: his notification comes back to the top, unread, and is still one.
+    p.advance(1_000);
+    await follow(p, bob.token, alice.id, false);
+    await follow(p, bob.token, alice.id);
+    const again = await list(p, alice.token);
+    expect(again.map((n) => [(n['actor'] as { id: string }).id, n['read']])).toEqual([
+      [bob.id, false],
+      [carol.id, true],
+    ]);
+    expect(again[0]?.['id']).toBe(shown[1]?.['id']);
+    expect(await list(p, alice.token, String(again[0]?.['id']))).toHaveLength(1);
+  });
+
+  it('settings switch new followers off and on; a certification review always notifies', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    expect(await p.call('member/notify_settings', { token: alice.token })).toEqual({
+      status: 200,
+      ret: { follow: true },
+    });
+    expect((await p.call('member/notify_settings', { token: alice.token, follow: false })).ret).toEqual({
+      follow: false,
+    });
+    await follow(p, bob.token, alice.id);
+    expect(await list(p, alice.token)).toEqual([]);
+
+    // The operator fails Alice's certification: she hears of it with the reason, settings or not.
+    const imgs = [await uploadImage(p, alice.token), await uploadImage(p, alice.token)];
+    await p.call('member/renzheng_add', {
+      token: alice.token,
+      type: 'personal',
+      name: 'Wang',
+      number: '11010519491231002X',
+      imgs,
+    });
+    const res = await fetch(`${p.url}/api/v1/apps/${SECURE_APP.appkey}/certifications/${alice.id}/review`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECURE_APP.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pass: false, reason: 'The photo is blurred', submittedAt: p.now() }),
+    });
+    expect(res.status).toBe(200);
+    expect(await list(p, alice.token)).toEqual([
+      expect.objectContaining({
+        kind: 'certification',
+        actor: null,
+        data: { status: 'failed', reason: 'The photo is blurred' },
+        read: false,
+      }),
+    ]);
+
+    expect((await p.call('member/notify_settings', { token: alice.token, follow: true })).ret).toEqual({
+      follow: true,
+    });
+    p.advance(1_000);
+    await follow(p, bob.token, alice.id, false);
+    await follow(p, bob.token, alice.id);
+    expect((await list(p, alice.token)).map((n) => n['kind'])).toEqual(['follow', 'certification']);
+  });
+
+  it('hides what a blocked member caused, drops what a cancelled one caused, and refuses bad input', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    await follow(p, bob.token, alice.id);
+    await follow(p, carol.token, alice.id);
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: alice.token, block: true });
+    expect((await list(p, alice.token)).map((n) => (n['actor'] as { id: string }).id)).toEqual([carol.id]);
+    await p.call('member/out', { token: carol.token, reason: 'moving', agree: true });
+    expect(await list(p, alice.token)).toEqual([]);
+
+    for (const body of [{ before: 'unknown' }, { before: 7 }, { before: '' }]) {
+      expect(await p.call('member/notify_list', { token: alice.token, ...body })).toMatchObject({
+        code: 'bad_params',
+      });
+    }
+    expect(await p.call('member/notify_read', { token: alice.token, id: 5 })).toMatchObject({ code: 'bad_params' });
+    expect(await p.call('member/notify_settings', { token: alice.token, follow: 'no' })).toMatchObject({
+      code: 'bad_params',
+    });
+    for (const path of ['member/notify_list', 'member/notify_read', 'member/notify_settings']) {
+      expect(await p.call(path, { token: 'nope' }), path).toMatchObject({ code: 'token_invalid' });
+    }
+  });
+});
