@@ -4,14 +4,26 @@ import { SHOTS, appUnderTest, phoneContext, signIn } from './support.js';
 describe('follows end to end', () => {
   const app = appUnderTest();
 
-  it('a member follows another from their home; the other follows back from their followers; a block ends both', async () => {
+  it('a member finds another and follows them from their home; the other follows back from their followers; a block ends both', async () => {
     const alice = await phoneContext(app.browser, 'en-US');
     const bob = await phoneContext(app.browser, 'en-US');
     const aliceId = await signIn(alice.page, app.server, '13800138021', 'en');
     const bobId = await signIn(bob.page, app.server, '13900139022', 'en');
 
-    // Alice follows Bob from his home; his fan count goes up.
-    await alice.page.goto(`${app.server.url}/h5/#/user/home?id=${bobId}`);
+    // Alice finds Bob by his nickname from the user tab, and opens his home.
+    await alice.page.goto(`${app.server.url}/h5/#/pages/user/index`);
+    await alice.page.getByText('Find friends', { exact: true }).click();
+    await alice.page.waitForURL(/#\/user\/user_list$/);
+    await alice.page.getByRole('searchbox').fill('9022');
+    const found = alice.page.getByTestId('follow-line');
+    // The search answers once typing pauses: Bob alone.
+    await expect.poll(() => found.count()).toBe(1);
+    await found.getByText('user9022').waitFor();
+    await alice.page.screenshot({ path: `${SHOTS}find-friends-en.png` });
+    await found.click();
+
+    // She follows him from his home; his fan count goes up.
+    await alice.page.waitForURL(new RegExp(`#/user/home\\?id=${bobId}`));
     await alice.page.getByText(`ID: ${bobId}`).waitFor();
     await alice.page.getByRole('button', { name: 'Follow', exact: true }).click();
     await alice.page.getByRole('button', { name: 'Following', exact: true }).waitFor();

@@ -119,4 +119,38 @@ describe('product follows: member/guanzhu', () => {
     expect((await p.call('member/info', { token: alice.token })).ret).toMatchObject({ follows: 0, fans: 0 });
     expect(await follow(p, alice.token, bob.id)).toMatchObject({ code: 'user_missing' });
   });
+
+  it('member/user_list finds members by nickname or id, newest first, saying whom the reader follows', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    p.advance(1_000);
+    const bob = await signIn(p, '13900139000');
+    p.advance(1_000);
+    const carol = await signIn(p, '13700137000');
+    await p.call('member/profile_update', { token: bob.token, username: 'Bob Chen' });
+    await p.call('member/profile_update', { token: carol.token, username: 'bobby' });
+    await follow(p, alice.token, carol.id);
+    const find = async (body: Record<string, unknown>) =>
+      ((await p.call('member/user_list', { token: alice.token, ...body })).ret as Array<Record<string, unknown>>).map(
+        (m) => [m['id'], m['username'], m['followed']],
+      );
+
+    expect(await find({ keyword: ' BOB ' })).toEqual([
+      [carol.id, 'bobby', true],
+      [bob.id, 'Bob Chen', false],
+    ]);
+    expect(await find({ keyword: 'bob', before: carol.id })).toEqual([[bob.id, 'Bob Chen', false]]);
+    expect(await find({ keyword: bob.id })).toEqual([[bob.id, 'Bob Chen', false]]);
+    expect(await find({ keyword: 'nobody like this' })).toEqual([]);
+    // Without a keyword: the newest members, the reader too.
+    expect((await find({})).map(([id]) => id)).toEqual([carol.id, bob.id, alice.id]);
+    expect((await find({ keyword: '' })).map(([id]) => id)).toEqual([carol.id, bob.id, alice.id]);
+
+    for (const body of [{ keyword: 'x'.repeat(21) }, { keyword: 7 }, { before: 'unknown' }, { before: '' }]) {
+      expect(await p.call('member/user_list', { token: alice.token, ...body }), JSON.stringify(body)).toMatchObject({
+        code: 'bad_params',
+      });
+    }
+    expect(await p.call('member/user_list', { token: 'nope' })).toMatchObject({ code: 'token_invalid' });
+  });
 });

@@ -431,4 +431,42 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect((await store.notices.list('m1', { limit: 10 }))?.map((n) => n.id)).toEqual(['a']);
     expect(await store.notices.off('m3')).toEqual([]);
   });
+
+  it('search: by nickname in any case or by id, newest first, without cancelled or blocked members', async () => {
+    const { store } = await fresh();
+    const named = [
+      ['m1', 'Viewer'],
+      ['m2', 'Alice Wang'],
+      ['m3', 'alice_li'],
+      ['m4', '100% Alice'],
+      ['m5', 'Bob'],
+      ['m6', 'ALICE'],
+    ] as const;
+    for (const [i, [id, username]] of named.entries()) {
+      await store.members.insert({ ...newMember(id, `1350013500${i}`, { createdAt: i * 10 }), username });
+    }
+    const ids = async (keyword?: string, before?: string) =>
+      (await store.members.search('m1', { keyword, before, limit: 10 }))?.map((m) => m.id);
+    expect(await ids('alice')).toEqual(['m6', 'm4', 'm3', 'm2']);
+    expect(await ids('ALICE', 'm4')).toEqual(['m3', 'm2']);
+    // LIKE's wildcards are the characters themselves.
+    expect(await ids('%')).toEqual(['m4']);
+    expect(await ids('_')).toEqual(['m3']);
+    expect(await ids('m5')).toEqual(['m5']);
+    expect(await ids()).toEqual(['m6', 'm5', 'm4', 'm3', 'm2', 'm1']);
+    expect(await store.members.search('m1', { before: 'nobody', limit: 10 })).toBeUndefined();
+
+    // Neither side of a block finds the other; cancelled members are found by no one.
+    await store.blocks.set('m1', 'm2', true, { now: 1, max: 10 });
+    await store.blocks.set('m3', 'm1', true, { now: 1, max: 10 });
+    expect(await ids('alice')).toEqual(['m6', 'm4']);
+    expect((await store.members.search('m5', { keyword: 'alice', limit: 10 }))?.map((m) => m.id)).toEqual([
+      'm6',
+      'm4',
+      'm3',
+      'm2',
+    ]);
+    expect(await store.members.cancel('m6', { reason: 'x', now: 100 })).toBe(true);
+    expect(await ids('alice')).toEqual(['m4']);
+  });
 }

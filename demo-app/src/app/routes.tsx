@@ -12,6 +12,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'user/login': () => import('../pages/user/login'),
   'user/quhao': () => import('../pages/user/quhao'),
   'user/home': () => import('../pages/user/home'),
+  'user/user_list': () => import('../pages/user/user_list'),
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
   'member/sz-user': () => import('../pages/member/sz-user'),

@@ -196,6 +196,7 @@ export const en: Dictionary = {
     serviceConsole: 'Service console',
     feedback: 'Feedback',
     notifications: 'Notifications',
+    findFriends: 'Find friends',
   },
   settings: {
     title: 'Settings',
@@ -336,6 +337,12 @@ export const en: Dictionary = {
     followHint: 'Tell me when someone follows me',
     system: 'System notifications',
     systemHint: 'Reviews of your certification; always on',
+  },
+  find: {
+    title: 'Find friends',
+    placeholder: 'Nickname or ID',
+    none: 'No one found',
+    signIn: 'Sign in to find friends',
   },
   address: {
     title: 'Shipping addresses',

@@ -185,6 +185,7 @@ export const zhCN = {
     serviceConsole: '客服工作台',
     feedback: '意见反馈',
     notifications: '通知',
+    findFriends: '找朋友',
   },
   settings: {
     title: '设置',
@@ -325,6 +326,12 @@ export const zhCN = {
     followHint: '有人关注我时通知我',
     system: '系统通知',
     systemHint: '实名认证审核结果，始终开启',
+  },
+  find: {
+    title: '找朋友',
+    placeholder: '昵称或 ID',
+    none: '没有找到用户',
+    signIn: '登录后找朋友',
   },
   address: {
     title: '收货地址',

@@ -8,8 +8,10 @@ const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failu
 export const FOLLOW_LIMITS = {
   /** A member follows at most this many members (MEM-10); more are `follow_limit`. */
   max: 2000,
-  /** A page of a follow list. */
+  /** A page of a follow list, or of members found. */
   pageSize: 20,
+  /** A search keyword has at most this many characters after trimming. */
+  keywordMaxLength: 20,
 } as const;
 
 /** A member on a follow list, as the list shows them to the member reading it. */
@@ -39,6 +41,12 @@ export interface FollowService {
    * has blocked the other.
    */
   list(viewerId: string, ownerId: unknown, side: unknown, before: unknown): Promise<MemberResult<FollowedMember[]>>;
+  /**
+   * Members to find and follow (spec §2 user/user_list): those whose nickname holds `keyword` (trimmed, at most 20
+   * characters) or whose id it is, or the newest members without one; twenty at a time, newest first, `before` the
+   * id of the last one shown. Members either of the two blocked are left out.
+   */
+  find(viewerId: string, keyword: unknown, before: unknown): Promise<MemberResult<FollowedMember[]>>;
 }
 
 /** Creates the follow service over the stores. */
@@ -100,6 +108,32 @@ export function createFollowService(deps: {
         })),
       );
       return { ok: true, value: listed };
+    },
+    async find(viewerId, keyword, before) {
+      if (keyword !== undefined && typeof keyword !== 'string') return fail('bad_params');
+      const words = keyword?.trim() ?? '';
+      if ([...words].length > FOLLOW_LIMITS.keywordMaxLength) return fail('bad_params');
+      const cursor = before === undefined ? undefined : idOf(before);
+      if (before !== undefined && cursor === undefined) return fail('bad_params');
+      const found = await members.search(viewerId, {
+        keyword: words === '' ? undefined : words,
+        before: cursor,
+        limit: FOLLOW_LIMITS.pageSize,
+      });
+      if (!found) return fail('bad_params');
+      const mine = await follows.following(
+        viewerId,
+        found.map((member) => member.id),
+      );
+      return {
+        ok: true,
+        value: found.map((member) => ({
+          id: member.id,
+          member,
+          createdAt: member.createdAt,
+          followed: mine.has(member.id),
+        })),
+      };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
@@ -64,6 +64,16 @@ export interface MemberStore {
     id: string,
     changes: { username?: string; img?: string; details?: Partial<MemberDetails>; now: number; renamedBefore?: number },
   ): Promise<boolean>;
+  /**
+   * Open members for `viewerId` to find (spec §2 user/user_list): those whose nickname holds `keyword` (any case)
+   * or whose id is `keyword`, or all without one; newest first, at most `limit`; with `before` (a member id found),
+   * only those who joined before it. Cancelled members and members one of whom has blocked the other are left out.
+   * Undefined when `before` is no member.
+   */
+  search(
+    viewerId: string,
+    params: { keyword?: string | undefined; before?: string | undefined; limit: number },
+  ): Promise<MemberRecord[] | undefined>;
   /** Stores a login token for a member until `expiresAt`. */
   addToken(params: { token: string; memberId: string; expiresAt: number }): Promise<void>;
   /** The member a token names, if the token exists and has not expired at `now`. */
@@ -111,7 +121,7 @@ type MembersTables = {
     background: string;
   };
   member_feedback: { member_id: string };
-  member_blocks: { member_id: string };
+  member_blocks: { member_id: string; blocked_id: string };
   member_follows: { member_id: string; followed_id: string };
   member_certifications: { member_id: string };
   member_notices: { member_id: string; actor_id: string };
@@ -162,6 +172,57 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
     async byId(id) {
       const row = await member().where('id', '=', id).executeTakeFirst();
       return row && toRecord(row);
+    },
+    async search(viewerId, { keyword, before, limit }) {
+      let cursor: { created_at: number; id: string } | undefined;
+      if (before !== undefined) {
+        const found = await member().where('id', '=', before).executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { created_at: Number(found.created_at), id: found.id };
+      }
+      const pattern = keyword === undefined ? undefined : `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await member()
+        .where('cancelled_at', 'is', null)
+        .$if(pattern !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([
+              eb(eb.fn('lower', ['username']), 'like', sql<string>`lower(${pattern}) escape '\\'`),
+              eb('id', '=', keyword as string),
+            ]),
+          ),
+        )
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('member_blocks')
+                .select('member_blocks.member_id')
+                .where((b) =>
+                  b.or([
+                    b.and([
+                      b('member_blocks.member_id', '=', viewerId),
+                      b('member_blocks.blocked_id', '=', b.ref('members.id')),
+                    ]),
+                    b.and([
+                      b('member_blocks.member_id', '=', b.ref('members.id')),
+                      b('member_blocks.blocked_id', '=', viewerId),
+                    ]),
+                  ]),
+                ),
+            ),
+          ),
+        )
+        .$if(cursor !== undefined, (q) =>
+          q.where((eb) => {
+            const { created_at: at, id } = cursor as { created_at: number; id: string };
+            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]);
+          }),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRecord);
     },
     async insert(m) {
       await db

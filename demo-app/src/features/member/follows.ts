@@ -44,3 +44,16 @@ export async function followPage(
   const body = { type, ...(owner !== undefined && { id: owner }), ...(before !== undefined && { before }) };
   return (await apiPost<{ ret: FollowedMember[] }>('member/guanzhu_list', body, context)).ret;
 }
+
+/**
+ * A page of members to find (`member/user_list`): those whose nickname holds `keyword` or whose id it is, or the
+ * newest members without one; `before` is the id of the last one shown.
+ */
+export async function findMembers(
+  keyword: string,
+  before: string | undefined,
+  context: CallContext,
+): Promise<FollowedMember[]> {
+  const body = { ...(keyword !== '' && { keyword }), ...(before !== undefined && { before }) };
+  return (await apiPost<{ ret: FollowedMember[] }>('member/user_list', body, context)).ret;
+}

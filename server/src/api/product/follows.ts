@@ -20,8 +20,9 @@ function followedObject({ id, member, createdAt, followed }: FollowedMember) {
  * left out, toggling; answers `{ret: {followed, fans}}`, `fans` being how many follow `id` now.
  * `member/guanzhu_list` (`type`: `follows`, the default, or `fans`; `id?`: whose, the member's own by default;
  * `before?`: the id of the last one shown) answers `{ret: [{id, username, img, qianming, created_at, followed}]}`,
- * newest first, twenty at a time, `followed` telling whether the asking member follows that one. Both need the
- * member's `token`.
+ * newest first, twenty at a time, `followed` telling whether the asking member follows that one. `member/user_list`
+ * (`keyword?`: part of a nickname, or an id; `before?`) finds members in the same shape, `created_at` being when
+ * they joined (spec §2 user/user_list). All need the member's `token`.
  */
 export function followRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/guanzhu/uid_s/:id', async (body, request) => {
@@ -36,6 +37,13 @@ export function followRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.follows.list(me.value.id, body['id'], body['type'], body['before']);
+    return result.ok ? { ret: result.value.map(followedObject) } : refuse(result.failure);
+  });
+
+  post('member/user_list', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.follows.find(me.value.id, body['keyword'], body['before']);
     return result.ok ? { ret: result.value.map(followedObject) } : refuse(result.failure);
   });
 }
