@@ -6,6 +6,7 @@ import { ADDRESS_LIMITS } from '../server/src/members/addresses.js';
 import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
+import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -110,6 +111,9 @@ describe('docs', () => {
     expect(section).toContain(`| 1 to ${CERTIFICATION_LIMITS.reasonMaxLength} characters `);
     expect(section).toContain(`| ${CERTIFICATION_LIMITS.pageSize}, oldest first`);
     expect(section).toMatch(new RegExp(`notify_list\` +\\| ${NOTICE_LIMITS.pageSize}, newest first`));
+    const { daily, streakBonus, streakDays } = SIGN_IN_RULES;
+    expect(section).toContain(`| ${daily}, and ${streakBonus} more every ${streakDays}th day in a row`);
+    expect(section).toMatch(new RegExp(`jinbi_list\` +\\| ${TASK_LIMITS.pageSize}, newest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -87,6 +87,11 @@ export interface ServerConfig {
    * Env `PARLEY_APP_SHOW` (`true`/`false`). @default true
    */
   appShow: boolean;
+  /**
+   * Where the product app's days begin, as minutes east of UTC: the task centre's daily sign-in counts days by it.
+   * Env `PARLEY_DAY_OFFSET_MINUTES` (-720 to 840). @default 480 (China Standard Time, UTC+8)
+   */
+  dayOffsetMinutes: number;
   /** The product app's customer service: its team and its agents. Env `PARLEY_CS_*`, see {@link CsConfig}. */
   cs: CsConfig;
   /**
@@ -208,6 +213,7 @@ const configSchema = z.object({
   uploads: uploadConfigSchema,
   productAppkey: z._default(nonEmpty('an appkey'), DEMO_APP.appkey),
   appShow: z._default(z.boolean({ error: 'must be true or false' }), true),
+  dayOffsetMinutes: z._default(intIn(-720, 840), 480),
   cs: z._default(
     z.object({
       teamId: z._default(
@@ -255,6 +261,7 @@ const ENV_NAMES: Record<string, string> = {
   ...UPLOAD_ENV_NAMES,
   productAppkey: 'PARLEY_PRODUCT_APPKEY',
   appShow: 'PARLEY_APP_SHOW',
+  dayOffsetMinutes: 'PARLEY_DAY_OFFSET_MINUTES',
   'cs.teamId': 'PARLEY_CS_TEAM_ID',
   'cs.teamName': 'PARLEY_CS_TEAM_NAME',
   'cs.agents': 'PARLEY_CS_AGENTS',
@@ -321,6 +328,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     },
     productAppkey: c.productAppkey,
     appShow: c.appShow,
+    dayOffsetMinutes: c.dayOffsetMinutes,
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
   };
@@ -374,6 +382,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     productAppkey: get('PARLEY_PRODUCT_APPKEY'),
     // Kept as text when not a boolean word, so that the error shows what was given.
     appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
+    dayOffsetMinutes: num('PARLEY_DAY_OFFSET_MINUTES'),
     trustProxy: trustProxyFromEnv(get('PARLEY_TRUST_PROXY')),
   };
   const apps = get('PARLEY_APPS');

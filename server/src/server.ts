@@ -215,6 +215,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     follows: store.follows,
     certifications: store.certifications,
     notices: store.notices,
+    tasks: store.tasks,
     apps,
     config,
     logger,

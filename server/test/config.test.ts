@@ -131,6 +131,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads where the product app days begin, PARLEY_DAY_OFFSET_MINUTES, within a day of UTC', () => {
+    expect(loadConfig({}).dayOffsetMinutes).toBe(480);
+    expect(loadConfig({ PARLEY_DAY_OFFSET_MINUTES: '-300' }).dayOffsetMinutes).toBe(-300);
+    for (const value of ['841', '-721', '1.5', 'east']) {
+      expect(() => loadConfig({ PARLEY_DAY_OFFSET_MINUTES: value }), value).toThrow(
+        /dayOffsetMinutes \(from PARLEY_DAY_OFFSET_MINUTES\)/,
+      );
+    }
+  });
+
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
   });

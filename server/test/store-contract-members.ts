@@ -469,4 +469,36 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m6', { reason: 'x', now: 100 })).toBe(true);
     expect(await ids('alice')).toEqual(['m4']);
   });
+
+  it('task centre: sign-ins at once pay once; streaks count consecutive days; the ledger pages newest first', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    const rules = { daily: 10, streakDays: 3, streakBonus: 50 };
+    const sign = (day: string, yesterday: string, now: number) =>
+      store.tasks.signIn('m1', { day, yesterday, now, rules });
+    const tries = await Promise.all([1, 2, 3, 4].map(() => sign('2026-01-01', '2025-12-31', 100)));
+    expect(tries.filter((t) => t !== undefined)).toEqual([
+      { day: '2026-01-01', streak: 1, coins: 10, bonus: 0, createdAt: 100 },
+    ]);
+    expect(await store.tasks.balance('m1')).toBe(10);
+    expect(await sign('2026-01-02', '2026-01-01', 200)).toMatchObject({ streak: 2, bonus: 0 });
+    expect(await sign('2026-01-03', '2026-01-02', 300)).toMatchObject({ streak: 3, bonus: 50 });
+    expect(await sign('2026-01-05', '2026-01-04', 500)).toMatchObject({ streak: 1, bonus: 0 });
+    expect(await store.tasks.lastSignIn('m1')).toMatchObject({ day: '2026-01-05', streak: 1 });
+    expect(await store.tasks.balance('m1')).toBe(90);
+    const ledger = (await store.tasks.coins('m1', { limit: 10 })) ?? [];
+    expect(ledger.map((line) => [line.kind, line.amount])).toEqual([
+      ['signin', 10],
+      ['streak', 50],
+      ['signin', 10],
+      ['signin', 10],
+      ['signin', 10],
+    ]);
+    expect(await store.tasks.coins('m1', { before: ledger[1]?.id, limit: 2 })).toEqual(ledger.slice(2, 4));
+    expect(await store.tasks.coins('m1', { before: 'nope', limit: 2 })).toBeUndefined();
+    expect(await store.tasks.balance('m2')).toBe(0);
+    expect(await store.members.cancel('m1', { reason: 'x', now: 600 })).toBe(true);
+    expect(await store.tasks.balance('m1')).toBe(0);
+    expect(await store.tasks.lastSignIn('m1')).toBeUndefined();
+  });
 }

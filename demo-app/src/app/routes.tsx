@@ -28,6 +28,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/sz-notify': () => import('../pages/member/sz-notify'),
   'member/address': () => import('../pages/member/address'),
   'member/address-add': () => import('../pages/member/address-add'),
+  'renwu/index': () => import('../pages/renwu/index'),
+  'renwu/jinbi': () => import('../pages/renwu/jinbi'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

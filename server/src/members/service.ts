@@ -36,6 +36,7 @@ export type MemberFailure =
   | 'cert_images_invalid'
   | 'cert_pending'
   | 'cert_passed'
+  | 'signed_already'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -77,6 +78,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   cert_images_invalid: 'parameter error',
   cert_pending: 'the certification is under review and cannot be changed',
   cert_passed: 'already certified',
+  signed_already: 'already signed in today',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

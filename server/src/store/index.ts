@@ -20,6 +20,7 @@ import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
+import { createTaskStore, type TaskStore } from './tasks.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -36,6 +37,7 @@ export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
+export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -97,6 +99,8 @@ export interface Store {
   readonly certifications: CertificationStore;
   /** The product app's notifications and their settings. */
   readonly notices: NoticeStore;
+  /** The task centre's sign-ins and gold coins. */
+  readonly tasks: TaskStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -207,6 +211,7 @@ function wrap(
     follows: createFollowStore(db, dialect),
     certifications: createCertificationStore(db, dialect),
     notices: createNoticeStore(db),
+    tasks: createTaskStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

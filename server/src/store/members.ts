@@ -95,7 +95,7 @@ export interface MemberStore {
   /**
    * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
    * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification,
-   * notifications (theirs, and those they caused) and settings, and pending code go. False if there is no such
+   * notifications (theirs, and those they caused) and settings, sign-ins and coins, and pending code go. False if there is no such
    * open account (none, or cancelled already).
    */
   cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
@@ -126,6 +126,8 @@ type MembersTables = {
   member_certifications: { member_id: string };
   member_notices: { member_id: string; actor_id: string };
   member_notify_settings: { member_id: string };
+  member_signins: { member_id: string };
+  member_coins: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -364,6 +366,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           .where((eb) => eb.or([eb('member_id', '=', id), eb('actor_id', '=', id)]))
           .execute();
         await trx.deleteFrom('member_notify_settings').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_signins').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_coins').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -11,6 +11,7 @@ import { memberCodeQuotaMigration } from './member-code-quota-migration.js';
 import { memberDetailsMigration } from './member-details-migration.js';
 import { memberFollowsMigration } from './member-follows-migration.js';
 import { memberNoticesMigration } from './member-notices-migration.js';
+import { memberTasksMigration } from './member-tasks-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -183,6 +184,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_member_follows': memberFollowsMigration,
   '0019_member_certifications': memberCertificationsMigration,
   '0020_member_notices': memberNoticesMigration,
+  '0021_member_tasks': memberTasksMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

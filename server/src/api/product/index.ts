@@ -8,6 +8,7 @@ import { createBlockService, type BlockService } from '../../members/blocks.js';
 import { createFeedbackService, type FeedbackService } from '../../members/feedback.js';
 import { createFollowService, type FollowService } from '../../members/follows.js';
 import { createNoticeService, type NoticeService } from '../../members/notices.js';
+import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -20,6 +21,7 @@ import type {
   FollowStore,
   MemberStore,
   NoticeStore,
+  TaskStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -29,6 +31,7 @@ import { feedbackRoutes } from './feedback.js';
 import { followRoutes } from './follows.js';
 import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
+import { taskRoutes } from './tasks.js';
 import { certificationReviewRoutes } from '../certification-review.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -62,6 +65,8 @@ export interface ProductApiDeps {
   certifications: CertificationService;
   /** Notifications and their settings (member/notify, member/sz-notify). */
   notices: NoticeService;
+  /** The task centre: daily sign-in and gold coins (renwu). */
+  tasks: TaskService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -109,6 +114,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   followRoutes(post, deps);
   certificationRoutes(post, deps);
   noticeRoutes(post, deps);
+  taskRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -122,8 +128,9 @@ export interface ProductApiParts {
   follows: FollowStore;
   certifications: CertificationStore;
   notices: NoticeStore;
+  tasks: TaskStore;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs'>;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
@@ -171,6 +178,11 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     notices,
     certifications,
+    tasks: createTaskService({
+      tasks: parts.tasks,
+      now: parts.now,
+      dayOffsetMinutes: parts.config.dayOffsetMinutes,
+    }),
     issueOtp: (userId) => target && issueOtp({ secretKey: target.secretKey, userId, now: parts.now() }).otp,
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,
