@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { holdMember } from './member-lock.js';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** One member a member has blocked. */
@@ -109,10 +110,10 @@ export function createBlockStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
         .selectFrom('member_blocks')
         .select(['blocked_id', 'created_at'])
         .where('member_id', '=', memberId)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, blocked_id: id } = cursor as { created_at: number; blocked_id: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('blocked_id', '<', id)])]);
+        .where(
+          olderThan(cursor && { at: Number(cursor.created_at), id: cursor.blocked_id }, {
+            time: 'created_at',
+            id: 'blocked_id',
           }),
         )
         .orderBy('created_at', 'desc')

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { holdMember } from './member-lock.js';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** A member's feedback as stored (spec §3 Feedback: contact phone, description, screenshots). */
@@ -106,12 +107,7 @@ export function createFeedbackStore(base: Kysely<Database>, dialect: 'sqlite' | 
         .selectFrom('member_feedback')
         .selectAll()
         .where('member_id', '=', memberId)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, id } = cursor as { created_at: number; id: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]);
-          }),
-        )
+        .where(olderThan(cursor && { at: Number(cursor.created_at), id: cursor.id }, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

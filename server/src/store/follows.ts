@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { holdMembers } from './member-lock.js';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** One line of a follow list: the other member, and since when. */
@@ -144,12 +145,7 @@ export function createFollowStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
         .selectFrom('member_follows')
         .select([`${other} as other`, 'created_at'])
         .where(by, '=', memberId)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, other: id } = cursor as { created_at: number; other: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb(other, '<', id)])]);
-          }),
-        )
+        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.other }, { time: 'created_at', id: other }))
         .orderBy('created_at', 'desc')
         .orderBy(other, 'desc')
         .limit(limit)

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
@@ -214,12 +215,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
             ),
           ),
         )
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, id } = cursor as { created_at: number; id: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]);
-          }),
-        )
+        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

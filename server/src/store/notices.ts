@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** What a notification tells: a new follower, or a certification reviewed. */
@@ -106,12 +107,7 @@ export function createNoticeStore(base: Kysely<Database>): NoticeStore {
         .selectFrom('member_notices')
         .select(COLUMNS)
         .where('member_id', '=', memberId)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, id } = cursor as { created_at: number; id: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]);
-          }),
-        )
+        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { holdMember } from './member-lock.js';
+import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** One day's sign-in: the streak it made (consecutive days up to it) and what it paid. */
@@ -144,12 +145,7 @@ export function createTaskStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
         .selectFrom('member_coins')
         .select(['id', 'amount', 'kind', 'created_at'])
         .where('member_id', '=', memberId)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { created_at: at, id } = cursor as { created_at: number; id: string };
-            return eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]);
-          }),
-        )
+        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
