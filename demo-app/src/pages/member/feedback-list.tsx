@@ -2,12 +2,11 @@ import { Button, ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
-import { errorText } from '../../features/api/errors';
 import { usePagedList } from '../../features/api/paged';
+import { PagedList } from '../../features/api/PagedList';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
 import { feedbackPage } from '../../features/member/feedback';
-import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { FEEDBACK_QUERY } from './feedback';
 import './feedback.css';
@@ -19,61 +18,48 @@ export default function FeedbackListPage() {
   const navigate = useNavigate();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
-  const { query, items } = usePagedList(
-    [FEEDBACK_QUERY, user?.id],
-    (before) => feedbackPage(before, context),
-    user !== null,
-  );
+  const list = usePagedList([FEEDBACK_QUERY, user?.id], (before) => feedbackPage(before, context), user !== null);
   if (!user) return null;
 
   return (
     <div className="page">
       <NavBar title={t('feedback.mine')} />
-      {query.isPending ? (
-        <DelayedLoading />
-      ) : query.isError && items.length === 0 ? (
-        <ErrorBlock status="default" title={errorText(query.error, t)} description="">
-          <Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>
-        </ErrorBlock>
-      ) : query.isSuccess && items.length === 0 ? (
-        <ErrorBlock status="empty" title={t('feedback.none')} description="">
-          <Button color="primary" onClick={() => void navigate('/member/feedback')}>
-            {t('feedback.title')}
-          </Button>
-        </ErrorBlock>
-      ) : (
-        <List>
-          {items.map((item) => (
-            <List.Item
-              key={item.id}
-              description={relativeTime(item.created_at, now, t, i18n.language)}
-              data-testid="feedback-item"
-            >
-              <div className="feedback-item-text">{item.content}</div>
-              {item.imgs.length > 0 && (
-                <div className="feedback-item-images">
-                  {item.imgs.map((url, index) => (
-                    <img
-                      key={`${url}-${index}`}
-                      className="feedback-thumb feedback-thumb-small"
-                      src={url}
-                      alt={t('feedback.screenshot', { n: index + 1 })}
-                    />
-                  ))}
-                </div>
-              )}
-            </List.Item>
-          ))}
-        </List>
-      )}
-      {query.hasNextPage && (
-        <div className="page-actions">
-          {query.isFetchNextPageError && <p className="feedback-more-error">{errorText(query.error, t)}</p>}
-          <Button block loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-            {t('feedback.more')}
-          </Button>
-        </div>
-      )}
+      <PagedList
+        list={list}
+        empty={
+          <ErrorBlock status="empty" title={t('feedback.none')} description="">
+            <Button color="primary" onClick={() => void navigate('/member/feedback')}>
+              {t('feedback.title')}
+            </Button>
+          </ErrorBlock>
+        }
+      >
+        {(items) => (
+          <List>
+            {items.map((item) => (
+              <List.Item
+                key={item.id}
+                description={relativeTime(item.created_at, now, t, i18n.language)}
+                data-testid="feedback-item"
+              >
+                <div className="feedback-item-text">{item.content}</div>
+                {item.imgs.length > 0 && (
+                  <div className="feedback-item-images">
+                    {item.imgs.map((url, index) => (
+                      <img
+                        key={`${url}-${index}`}
+                        className="feedback-thumb feedback-thumb-small"
+                        src={url}
+                        alt={t('feedback.screenshot', { n: index + 1 })}
+                      />
+                    ))}
+                  </div>
+                )}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </PagedList>
     </div>
   );
 }

@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Badge, Button, ErrorBlock, List } from 'antd-mobile';
+import { Avatar, Badge, ErrorBlock, List } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
-import { errorText } from '../../features/api/errors';
 import { usePagedList } from '../../features/api/paged';
+import { PagedList } from '../../features/api/PagedList';
 import { relativeTime } from '../../features/im/time';
+import { useNow } from '../../features/im/useNow';
 import { NOTICES_QUERY, markNoticesRead, noticePage, type Notice } from '../../features/member/notices';
-import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import './feedback.css';
 
@@ -38,14 +38,11 @@ export default function Notifications() {
   const open = useNavigateTo();
   const queryClient = useQueryClient();
   const line = useNoticeLine();
+  const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
-  const { query, items } = usePagedList(
-    [NOTICES_QUERY, user?.id],
-    (before) => noticePage(before, context),
-    user !== null,
-  );
+  const list = usePagedList([NOTICES_QUERY, user?.id], (before) => noticePage(before, context), user !== null);
   const marked = useRef(false);
-  const unread = items.some((notice) => !notice.read);
+  const unread = list.items.some((notice) => !notice.read);
 
   // Once the member has seen what is unread, it is read: the badge clears, the marks stay until they leave.
   useEffect(() => {
@@ -57,7 +54,6 @@ export default function Notifications() {
   });
 
   if (!user) return null;
-  const now = Date.now();
   return (
     <div className="page">
       <NavBar
@@ -68,44 +64,31 @@ export default function Notifications() {
           </button>
         }
       />
-      {query.isPending ? (
-        <DelayedLoading />
-      ) : query.isError && items.length === 0 ? (
-        <ErrorBlock status="default" title={errorText(query.error, t)} description="">
-          <Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>
-        </ErrorBlock>
-      ) : items.length === 0 ? (
-        <ErrorBlock status="empty" title={t('notify.none')} description="" />
-      ) : (
-        <List>
-          {items.map((notice) => {
-            const { text, target } = line(notice);
-            return (
-              <List.Item
-                key={notice.id}
-                prefix={
-                  <Badge content={notice.read ? null : Badge.dot}>
-                    <Avatar src={notice.actor?.img ?? ''} style={{ '--size': '40px', '--border-radius': '50%' }} />
-                  </Badge>
-                }
-                description={relativeTime(notice.created_at, now, t, i18n.language)}
-                onClick={() => open(target)}
-                data-testid="notice"
-                data-read={notice.read}
-              >
-                {text}
-              </List.Item>
-            );
-          })}
-        </List>
-      )}
-      {query.hasNextPage && (
-        <div className="page-actions">
-          <Button block loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-            {t('feedback.more')}
-          </Button>
-        </div>
-      )}
+      <PagedList list={list} empty={<ErrorBlock status="empty" title={t('notify.none')} description="" />}>
+        {(items) => (
+          <List>
+            {items.map((notice) => {
+              const { text, target } = line(notice);
+              return (
+                <List.Item
+                  key={notice.id}
+                  prefix={
+                    <Badge content={notice.read ? null : Badge.dot}>
+                      <Avatar src={notice.actor?.img ?? ''} style={{ '--size': '40px', '--border-radius': '50%' }} />
+                    </Badge>
+                  }
+                  description={relativeTime(notice.created_at, now, t, i18n.language)}
+                  onClick={() => open(target)}
+                  data-testid="notice"
+                  data-read={notice.read}
+                >
+                  {text}
+                </List.Item>
+              );
+            })}
+          </List>
+        )}
+      </PagedList>
     </div>
   );
 }
