@@ -12,7 +12,10 @@ export interface FollowRecord {
 /** Which way a follow list reads: whom a member follows, or who follows them (their fans). */
 export type FollowSide = 'follows' | 'fans';
 
-/** What following someone came to: done, refused for the bound (MEM-10), or refused since that member is gone or one of the two blocked the other. */
+/**
+ * What following someone came to: done, refused for the bound (MEM-10), or refused since that member is gone or one
+ * of the two blocked the other.
+ */
 export type FollowOutcome = 'ok' | 'limit' | 'unavailable';
 
 /** The product app's follows (MEM-10). */

@@ -96,8 +96,8 @@ export interface MemberStore {
   /**
    * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
    * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification,
-   * notifications (theirs, and those they caused) and settings, sign-ins and coins, and pending code go. False if there is no such
-   * open account (none, or cancelled already).
+   * notifications (theirs, and those they caused) and settings, sign-ins and coins, and pending code go. False if there
+   * is no such open account (none, or cancelled already).
    */
   cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
 }

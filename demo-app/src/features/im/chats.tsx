@@ -18,8 +18,8 @@ const ONLINE = new Set(['connected', 'reconnected', 'expired_reconnected']);
 
 /**
  * Private chat with `uid`: the peer's name and presence (online or offline) in the header, and a menu to open their
- * home and to block or unblock them (spec §2 member/lahei). While they are blocked a banner says so, with a way to unblock; the server
- * refuses private messages between members who blocked each other, either way.
+ * home and to block or unblock them (spec §2 member/lahei). While they are blocked a banner says so, with a way to
+ * unblock; the server refuses private messages between members who blocked each other, either way.
  */
 export function PrivateChat({ uid, emoji }: { uid: string; emoji: Emoji }) {
   const { t, i18n } = useTranslation();

@@ -8,7 +8,8 @@ import { NavBar } from '../../ui/NavBar';
 
 /**
  * Settings: the profile entry (edit info), dark mode (follow system, on, off), the language entry, the agreements,
- * real-name certification (marked once passed), notification settings, shipping addresses, the block list and account cancellation.
+ * real-name certification (marked once passed), notification settings, shipping addresses, the block list and account
+ * cancellation.
  */
 export default function Settings() {
   const { t, i18n } = useTranslation();

@@ -42,8 +42,8 @@ function ProfileHead({ profile, owner }: { profile: PublicProfile; owner?: strin
 
 /**
  * A member's home (spec §2 user/home, `?id=`; without an id, the signed-in member's own): their public profile and
- * follow counts, and for someone else a way to follow or unfollow, message, and block or unblock them. Visitors are asked to sign in first, since
- * profiles are shown to members only.
+ * follow counts, and for someone else a way to follow or unfollow, message, and block or unblock them. Visitors are
+ * asked to sign in first, since profiles are shown to members only.
  */
 export default function UserHome() {
   const { t, i18n } = useTranslation();

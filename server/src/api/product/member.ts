@@ -8,8 +8,9 @@ import { refuse, type ProductPost } from './reply.js';
 /**
  * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`)
  * and how many follow them (`fans`), whether they are certified (`shiming`: 1 once their real-name certification
- * passed, else 0), never the phone number in full. `cs_teams` lists the customer-service teams the
- * member is an agent of (`[{id, name}]`, empty for everyone else).
+ * passed, else 0) and how many of their notifications are unread (`member_notify_badge`), never the phone number in
+ * full. `cs_teams` lists the customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone
+ * else).
  */
 function userObject(
   member: MemberRecord,
@@ -29,10 +30,7 @@ function userObject(
   };
 }
 
-/**
- * A member's follow counts, whether they are certified and how many of their notifications are unread, as the user
- * object and profiles show them.
- */
+/** A member's follow counts, whether they are certified and how many of their notifications are unread. */
 async function relations(deps: ProductApiDeps, memberId: string) {
   const [counts, certified, unread] = await Promise.all([
     deps.follows.counts(memberId),
@@ -84,16 +82,18 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
 
   // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes:
   // how many they follow and how many follow them, whether they are certified (`shiming`, spec §3), whether the
-  // asking member has blocked them (`blocked`) and follows them (`followed`). Needs a valid token like all member paths.
+  // asking member has blocked them (`blocked`) and follows them (`followed`). Needs a valid token like all member
+  // paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.members.profile(body['id']);
     if (!result.ok) return refuse(result.failure);
-    const [blocked, followed, { counts, certified }] = await Promise.all([
+    const [blocked, followed, counts, certified] = await Promise.all([
       deps.blocks.has(me.value.id, result.value.id),
       deps.follows.follows(me.value.id, result.value.id),
-      relations(deps, result.value.id),
+      deps.follows.counts(result.value.id),
+      deps.certifications.certified(result.value.id),
     ]);
     return { ret: { ...publicProfile(result.value), ...counts, shiming: certified ? 1 : 0, blocked, followed } };
   });
