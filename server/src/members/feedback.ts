@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FeedbackRecord, FeedbackStore } from '../store/index.js';
-import { phoneKey, type MemberFailure, type MemberResult } from './service.js';
+import { isRowKey, phoneKey, type MemberFailure, type MemberResult } from './service.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
@@ -64,9 +64,7 @@ export function createFeedbackService(deps: { feedback: FeedbackStore; now: () =
       return { ok: true, value: record };
     },
     async list(memberId, before) {
-      if (before !== undefined && (typeof before !== 'string' || before === '' || before.length > 32)) {
-        return fail('bad_params');
-      }
+      if (!isRowKey(before)) return fail('bad_params');
       const page = await deps.feedback.list(memberId, { before, limit: FEEDBACK_LIMITS.pageSize });
       return page ? { ok: true, value: page } : fail('bad_params');
     },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MemberRecord, MemberStore, NoticeKind, NoticeRecord, NoticeStore } from '../store/index.js';
-import type { MemberFailure, MemberResult } from './service.js';
+import { isRowKey, type MemberFailure, type MemberResult } from './service.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
@@ -60,9 +60,7 @@ export function createNoticeService(deps: {
       await notices.put({ id, memberId, kind, dedupeKey: `${kind}:${key}`, actorId, data, createdAt: deps.now() });
     },
     async list(memberId, before) {
-      if (before !== undefined && (typeof before !== 'string' || before === '' || before.length > 32)) {
-        return fail('bad_params');
-      }
+      if (!isRowKey(before)) return fail('bad_params');
       const page = await notices.list(memberId, { before, limit: NOTICE_LIMITS.pageSize });
       if (!page) return fail('bad_params');
       const shown = await Promise.all(
@@ -76,7 +74,7 @@ export function createNoticeService(deps: {
     },
     unread: (memberId) => notices.unread(memberId),
     async read(memberId, id) {
-      if (id !== undefined && (typeof id !== 'string' || id === '' || id.length > 32)) return fail('bad_params');
+      if (!isRowKey(id)) return fail('bad_params');
       await notices.markRead(memberId, { id, now: deps.now() });
       return { ok: true, value: await notices.unread(memberId) };
     },

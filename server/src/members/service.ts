@@ -203,6 +203,14 @@ const CODE_QUOTA = {
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
+/**
+ * Whether `value` may name a row of a member's list (a page's `before`, a notification's `id`): left out, or a
+ * string of 1 to 32 characters.
+ */
+export function isRowKey(value: unknown): value is string | undefined {
+  return value === undefined || (typeof value === 'string' && value !== '' && value.length <= 32);
+}
+
 /** A nickname as stored: trimmed, 1 to {@link MEMBER_LIMITS.nicknameMaxLength} characters, no control characters. */
 function nicknameOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;

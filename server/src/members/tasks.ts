@@ -1,5 +1,5 @@
 import type { CoinRecord, SignInRecord, SignInRules, TaskStore } from '../store/index.js';
-import type { MemberFailure, MemberResult } from './service.js';
+import { isRowKey, type MemberFailure, type MemberResult } from './service.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
@@ -62,9 +62,7 @@ export function createTaskService(deps: {
       return { ok: true, value: { signIn, coins: await tasks.balance(memberId) } };
     },
     async coins(memberId, before) {
-      if (before !== undefined && (typeof before !== 'string' || before === '' || before.length > 32)) {
-        return fail('bad_params');
-      }
+      if (!isRowKey(before)) return fail('bad_params');
       const page = await tasks.coins(memberId, { before, limit: TASK_LIMITS.pageSize });
       return page ? { ok: true, value: page } : fail('bad_params');
     },

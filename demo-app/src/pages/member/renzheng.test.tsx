@@ -170,6 +170,18 @@ describe('member/renzheng: real-name certification', () => {
     expect((adds.at(-1)?.['imgs'] as string[]).length).toBe(1);
   });
 
+  it('starts the photos over when the kind changes, since the card and the licence are different photos', async () => {
+    renderApp(<CertificationPage />);
+    await shows('Real name');
+    await addPhoto('Front');
+    expect(screen.getByRole('button', { name: 'Front' }).querySelector('img')).not.toBeNull();
+    await step(() => fireEvent.click(screen.getByText('Enterprise')));
+    await shows('Photos of the business licence (at most 2)');
+    expect(screen.getByRole('button', { name: 'Licence' }).querySelector('img')).toBeNull();
+    await step(() => fireEvent.click(screen.getByText('Personal')));
+    expect(screen.getByRole('button', { name: 'Front' }).querySelector('img')).toBeNull();
+  });
+
   it('says when the member is certified', async () => {
     current = {
       type: 'enterprise',
