@@ -216,6 +216,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     certifications: store.certifications,
     notices: store.notices,
     tasks: store.tasks,
+    withdrawals: store.withdrawals,
     apps,
     config,
     logger,

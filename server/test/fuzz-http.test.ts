@@ -120,6 +120,16 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['renwu/index', [{ ...common, token }]],
       ['renwu/sign', [{ ...common, token }]],
       ['renwu/jinbi_list', [{ ...common, token, before: 'abc' }]],
+      ['renwu/tixian_info', [{ ...common, token }]],
+      [
+        'renwu/tixian_band',
+        [
+          { ...common, token, type: 'alipay', name: '王小明', account: '13800138000' },
+          { ...common, token, type: 'wechat', img: 'https://x/code.png' },
+        ],
+      ],
+      ['renwu/tixian', [{ ...common, token, amount: 1, type: 'alipay', agree: true }]],
+      ['renwu/tixian_list', [{ ...common, token, before: 'abc' }]],
       ['member/user_list', [{ ...common, token, keyword: 'user', before: 'abc' }]],
       ['member/notify_list', [{ ...common, token, before: 'abc' }]],
       ['member/notify_read', [{ ...common, token, id: 'abc' }]],
@@ -239,11 +249,25 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       { numRuns: FUZZ_RUNS },
     );
 
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest([{ paid: false, reason: 'wrong account' }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/${id}/review`;
+          expectWireAnswer(`withdrawal ${id} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
     // Bodies that are not JSON objects, or not JSON at all, on every route.
     const routes = [
       ...product.map(([path]) => `/index.php/api/${path}`),
       '/api/v1/tokens/otp',
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
     ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECURE_APP } from './helpers.js';
-import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+import { operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
 
 /** A resident identity card number with a correct check character (GB 11643), born 1949-12-31. */
 const ID_NUMBER = '11010519491231002X';
@@ -12,21 +11,8 @@ const submit = (p: ProductServer, token: string, body: Record<string, unknown>) 
 const info = async (p: ProductServer, token: string): Promise<unknown> =>
   (await p.call('member/renzheng_info', { token })).ret;
 
-/** The operator's review API, with the product app's secret unless told otherwise. */
-async function operator(
-  p: ProductServer,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  secret = SECURE_APP.secretKey,
-) {
-  const res = await fetch(`${p.url}/api/v1/apps/${SECURE_APP.appkey}/certifications${path}`, {
-    method,
-    headers: { authorization: `Bearer ${secret}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, ...((await res.json()) as { code: number; content: unknown }) };
-}
+const reviews = (p: ProductServer, method: 'GET' | 'POST', path: string, body?: unknown, secret?: string) =>
+  operator(p, 'certifications', method, path, body, secret);
 
 async function personal(p: ProductServer, token: string, extra: Record<string, unknown> = {}) {
   const imgs = [await uploadImage(p, token), await uploadImage(p, token)];
@@ -61,7 +47,7 @@ describe('product real-name certification: member/renzheng', () => {
     });
 
     // The operator sees the whole submission, and fails it with a reason.
-    const queue = await operator(p, 'GET', '');
+    const queue = await reviews(p, 'GET', '');
     expect(queue).toEqual({
       status: 200,
       code: 200,
@@ -81,7 +67,7 @@ describe('product real-name certification: member/renzheng', () => {
     });
     const submittedAt = p.now();
     p.advance(60_000);
-    const failed = await operator(p, 'POST', `/${alice.id}/review`, {
+    const failed = await reviews(p, 'POST', `/${alice.id}/review`, {
       pass: false,
       reason: 'The photo is blurred',
       submittedAt,
@@ -92,13 +78,13 @@ describe('product real-name certification: member/renzheng', () => {
       reason: 'The photo is blurred',
       reviewed_at: p.now(),
     });
-    expect((await operator(p, 'GET', '?status=failed')).content).toHaveLength(1);
-    expect((await operator(p, 'GET', '')).content).toEqual([]);
+    expect((await reviews(p, 'GET', '?status=failed')).content).toHaveLength(1);
+    expect((await reviews(p, 'GET', '')).content).toEqual([]);
 
     // Resubmitted, then passed: member/info and others' view of the profile say so.
     p.advance(60_000);
     expect(await submit(p, alice.token, await personal(p, alice.token))).toMatchObject({ ret: { status: 'pending' } });
-    const passed = await operator(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt: p.now() });
+    const passed = await reviews(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt: p.now() });
     expect(passed).toMatchObject({ status: 200, content: { status: 'passed', reason: '' } });
     expect(await info(p, alice.token)).toMatchObject({ status: 'passed' });
     expect((await p.call('member/info', { token: alice.token })).ret).toMatchObject({ shiming: 1 });
@@ -168,42 +154,42 @@ describe('product real-name certification: member/renzheng', () => {
     await submit(p, alice.token, await personal(p, alice.token));
     const submittedAt = p.now();
     const denied = { status: 401, code: 401, content: 'No permission' };
-    expect(await operator(p, 'GET', '', undefined, 'wrong')).toEqual(denied);
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt }, 'wrong')).toEqual(denied);
+    expect(await reviews(p, 'GET', '', undefined, 'wrong')).toEqual(denied);
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt }, 'wrong')).toEqual(denied);
     const other = await fetch(`${p.url}/api/v1/apps/open-app/certifications`, {
       headers: { authorization: 'Bearer open-secret' },
     });
     expect(other.status).toBe(401);
 
-    expect(await operator(p, 'GET', '?status=maybe')).toMatchObject({ status: 400, code: 400 });
-    expect(await operator(p, 'GET', '?after=nobody')).toMatchObject({ status: 400 });
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: 'yes', submittedAt })).toMatchObject({
+    expect(await reviews(p, 'GET', '?status=maybe')).toMatchObject({ status: 400, code: 400 });
+    expect(await reviews(p, 'GET', '?after=nobody')).toMatchObject({ status: 400 });
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: 'yes', submittedAt })).toMatchObject({
       status: 400,
       content: 'pass must be boolean.',
     });
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: false, submittedAt })).toMatchObject({
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: false, submittedAt })).toMatchObject({
       status: 400,
       content: 'reason is required: 1 to 100 characters.',
     });
     expect(
-      await operator(p, 'POST', `/${alice.id}/review`, { pass: false, reason: 'x'.repeat(101), submittedAt }),
+      await reviews(p, 'POST', `/${alice.id}/review`, { pass: false, reason: 'x'.repeat(101), submittedAt }),
     ).toMatchObject({ status: 400 });
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: true })).toMatchObject({ status: 400 });
-    expect(await operator(p, 'POST', `/${alice.id}/review`, [])).toMatchObject({ status: 400 });
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: true })).toMatchObject({ status: 400 });
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, [])).toMatchObject({ status: 400 });
     // A review of another submission, or of none, lands nowhere.
     const stale = { pass: true, submittedAt: submittedAt - 1 };
-    expect(await operator(p, 'POST', `/${alice.id}/review`, stale)).toEqual({
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, stale)).toEqual({
       status: 404,
       code: 404,
       content: 'no such certification under review',
     });
-    expect(await operator(p, 'POST', '/nobody/review', { pass: true, submittedAt })).toMatchObject({ status: 404 });
+    expect(await reviews(p, 'POST', '/nobody/review', { pass: true, submittedAt })).toMatchObject({ status: 404 });
     expect(await info(p, alice.token)).toMatchObject({ status: 'pending' });
     // Reviewed once; a second review finds nothing under review.
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt })).toMatchObject({
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: true, submittedAt })).toMatchObject({
       status: 200,
     });
-    expect(await operator(p, 'POST', `/${alice.id}/review`, { pass: false, reason: 'x', submittedAt })).toMatchObject({
+    expect(await reviews(p, 'POST', `/${alice.id}/review`, { pass: false, reason: 'x', submittedAt })).toMatchObject({
       status: 404,
     });
   });
@@ -215,6 +201,6 @@ describe('product real-name certification: member/renzheng', () => {
     expect(await p.call('member/out', { token: alice.token, reason: 'moving', agree: true })).toMatchObject({
       ret: true,
     });
-    expect((await operator(p, 'GET', '')).content).toEqual([]);
+    expect((await reviews(p, 'GET', '')).content).toEqual([]);
   });
 });

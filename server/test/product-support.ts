@@ -104,3 +104,20 @@ export async function uploadImage(p: ProductServer, token: string): Promise<stri
   if (posted.status !== 200) throw new Error(`upload failed: ${posted.status}`);
   return `${answer.url_prefix}${key}`;
 }
+
+/** Calls the operator's review API of `queue` (`certifications`, `withdrawals`), with the product app's secret unless told otherwise. */
+export async function operator(
+  p: ProductServer,
+  queue: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  secret = SECURE_APP.secretKey,
+) {
+  const res = await fetch(`${p.url}/api/v1/apps/${SECURE_APP.appkey}/${queue}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${secret}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, ...((await res.json()) as { code: number; content: unknown }) };
+}

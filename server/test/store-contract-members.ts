@@ -501,4 +501,91 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.tasks.balance('m1')).toBe(0);
     expect(await store.tasks.lastSignIn('m1')).toBeUndefined();
   });
+
+  it('withdrawals: one under review at a time, never past the coins, even asked at once; a rejection returns them once', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const rules = { daily: 150, streakDays: 7, streakBonus: 0 };
+    await store.tasks.signIn('m1', { day: '2026-01-01', yesterday: '2025-12-31', now: 100, rules });
+    expect(await store.withdrawals.accounts('m1')).toBeUndefined();
+    expect(await store.withdrawals.bind('m1', { alipayName: '王小明', alipayAccount: 'a@b.cn' }, 110)).toEqual({
+      alipayName: '王小明',
+      alipayAccount: 'a@b.cn',
+      wechatCode: '',
+      updatedAt: 110,
+    });
+    // Binding the other keeps the first.
+    expect(await store.withdrawals.bind('m1', { wechatCode: 'https://x/code.png' }, 120)).toMatchObject({
+      alipayAccount: 'a@b.cn',
+      wechatCode: 'https://x/code.png',
+    });
+    const ask = (id: string, memberId: string, coins: number, at: number) =>
+      store.withdrawals.request({
+        id,
+        memberId,
+        amount: coins / 100,
+        coins,
+        method: 'alipay',
+        accountName: '王小明',
+        account: 'a@b.cn',
+        createdAt: at,
+      });
+    expect(await ask('w0', 'm1', 200, 150)).toBe('coins');
+    const tries = await Promise.all(['w1', 'w2', 'w3', 'w4'].map((id) => ask(id, 'm1', 100, 200)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'pending')).toHaveLength(3);
+    expect(await store.tasks.balance('m1')).toBe(50);
+    expect(await ask('w5', 'nobody', 100, 200)).toBe('missing');
+    const [first] = (await store.withdrawals.byMember('m1', { limit: 10 })) ?? [];
+    expect(first).toMatchObject({ memberId: 'm1', amount: 1, coins: 100, status: 'pending', createdAt: 200 });
+    const firstId = first?.id ?? '';
+    expect(await store.withdrawals.list({ status: 'pending', limit: 10 })).toEqual([first]);
+
+    // A payment and a rejection at once: one of them lands, and the coins come back at most once.
+    const reviews = await Promise.all([
+      store.withdrawals.review(firstId, { paid: true, reason: '', now: 300 }),
+      store.withdrawals.review(firstId, { paid: false, reason: 'wrong account', now: 300 }),
+      store.withdrawals.review(firstId, { paid: false, reason: 'wrong account', now: 300 }),
+    ]);
+    const landed = reviews.filter((r) => r !== undefined);
+    expect(landed).toHaveLength(1);
+    expect(await store.tasks.balance('m1')).toBe(landed[0]?.status === 'paid' ? 50 : 150);
+    expect(await store.withdrawals.list({ status: 'pending', limit: 10 })).toEqual([]);
+    expect(await store.withdrawals.review('nope', { paid: true, reason: '', now: 300 })).toBeUndefined();
+
+    // Pages: newest first for the member, oldest first for the operator.
+    await store.tasks.signIn('m1', { day: '2026-01-02', yesterday: '2026-01-01', now: 400, rules });
+    expect(await ask('w6', 'm1', 100, 500)).toBe('ok');
+    expect(await store.withdrawals.review('w6', { paid: false, reason: 'closed', now: 600 })).toMatchObject({
+      status: 'rejected',
+      reason: 'closed',
+      reviewedAt: 600,
+    });
+    expect(await ask('w7', 'm1', 100, 700)).toBe('ok');
+    await store.withdrawals.review('w7', { paid: false, reason: 'closed', now: 800 });
+    const mine = (await store.withdrawals.byMember('m1', { limit: 10 })) ?? [];
+    expect(mine.map((w) => w.id)).toEqual(['w7', 'w6', firstId]);
+    expect((await store.withdrawals.byMember('m1', { before: 'w7', limit: 1 }))?.map((w) => w.id)).toEqual(['w6']);
+    expect(await store.withdrawals.byMember('m2', { before: 'w7', limit: 1 })).toBeUndefined();
+    const rejected = (await store.withdrawals.list({ status: 'rejected', limit: 10 })) ?? [];
+    expect(rejected.map((w) => w.id).slice(-2)).toEqual(['w6', 'w7']);
+    expect((await store.withdrawals.list({ status: 'rejected', after: 'w6', limit: 10 }))?.map((w) => w.id)).toEqual([
+      'w7',
+    ]);
+    expect(await store.withdrawals.list({ status: 'paid', after: 'w6', limit: 10 })).toBeUndefined();
+    const kinds = ((await store.tasks.coins('m1', { limit: 3 })) ?? []).map((line) => [line.kind, line.amount]);
+    expect(kinds).toEqual([
+      ['withdraw_return', 100],
+      ['withdraw', -100],
+      ['withdraw_return', 100],
+    ]);
+
+    // Cancelling drops the bound accounts; the withdrawals stay for the operator's books.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await store.withdrawals.accounts('m1')).toBeUndefined();
+    expect((await store.withdrawals.list({ status: 'rejected', limit: 10 }))?.length).toBe(
+      2 + (landed[0]?.status === 'rejected' ? 1 : 0),
+    );
+  });
 }

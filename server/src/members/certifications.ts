@@ -5,7 +5,7 @@ import type {
   CertificationType,
 } from '../store/index.js';
 import { lineOf } from './addresses.js';
-import { isCreditCode, isIdCardNumber } from './identity.js';
+import { isCreditCode, isIdCardNumber, personNameOf } from './identity.js';
 import type { MemberFailure, MemberResult } from './service.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
@@ -85,10 +85,8 @@ export function createCertificationService(deps: {
       const kind: CertificationType = type;
       const personal = kind === 'personal';
       const max = personal ? CERTIFICATION_LIMITS.personNameMaxLength : CERTIFICATION_LIMITS.organisationNameMaxLength;
-      const named = lineOf(name, max);
-      if (named === undefined || [...named].length < 2 || (personal && /\d/.test(named))) {
-        return fail('cert_name_invalid');
-      }
+      const named = personal ? personNameOf(name, max) : lineOf(name, max);
+      if (named === undefined || [...named].length < 2) return fail('cert_name_invalid');
       const id = typeof number === 'string' ? number.trim().toUpperCase() : '';
       if (!(personal ? isIdCardNumber(id, today()) : isCreditCode(id))) return fail('cert_number_invalid');
       const imagesOk = personal

@@ -3,6 +3,8 @@
  * number (GB 11643) and an organisation's unified social credit code (GB 32100), each with its check character.
  */
 
+import { lineOf } from './addresses.js';
+
 const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECKS = '10X98765432';
 
@@ -36,4 +38,10 @@ export function maskNumber(value: string): string {
   return value.length <= 4
     ? '*'.repeat(value.length)
     : `${value.slice(0, 1)}${'*'.repeat(value.length - 2)}${value.slice(-1)}`;
+}
+
+/** A person's real name as stored: 2 to `max` characters after trimming, no digits or control characters. */
+export function personNameOf(value: unknown, max: number): string | undefined {
+  const named = lineOf(value, max);
+  return named === undefined || [...named].length < 2 || /\d/.test(named) ? undefined : named;
 }

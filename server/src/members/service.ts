@@ -37,6 +37,16 @@ export type MemberFailure =
   | 'cert_pending'
   | 'cert_passed'
   | 'signed_already'
+  | 'payout_type_invalid'
+  | 'payout_name_invalid'
+  | 'payout_account_invalid'
+  | 'payout_code_invalid'
+  | 'withdraw_amount_invalid'
+  | 'withdraw_amount_range'
+  | 'withdraw_agreement_required'
+  | 'withdraw_account_missing'
+  | 'withdraw_pending'
+  | 'coins_insufficient'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -79,6 +89,16 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   cert_pending: 'the certification is under review and cannot be changed',
   cert_passed: 'already certified',
   signed_already: 'already signed in today',
+  payout_type_invalid: 'parameter error',
+  payout_name_invalid: 'please enter the Alipay real name',
+  payout_account_invalid: 'please enter the receiving account',
+  payout_code_invalid: 'please upload the WeChat receipt code',
+  withdraw_amount_invalid: 'the amount must be an integer',
+  withdraw_amount_range: 'withdraw 1 to 200 yuan at a time',
+  withdraw_agreement_required: 'please agree to the withdrawal agreement',
+  withdraw_account_missing: 'please bind the withdrawal account first',
+  withdraw_pending: 'a withdrawal is under review',
+  coins_insufficient: 'insufficient gold coins, please recharge',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',
@@ -180,7 +200,7 @@ export interface ProfileChanges {
 }
 
 /** Mainland mobile number: 11 digits, 1 then 2 to 9 (spec §5). */
-const MAINLAND = /^1[2-9]\d{9}$/;
+export const MAINLAND = /^1[2-9]\d{9}$/;
 /** Other countries: the local number's digits, as E.164 allows at most 15 in all. */
 const INTERNATIONAL = /^\d{4,14}$/;
 

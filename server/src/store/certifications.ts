@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { newerThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
@@ -143,25 +144,17 @@ export function createCertificationStore(base: Kysely<Database>, dialect: 'sqlit
       return row && recordOf(row);
     },
     async list({ status, after, limit }) {
-      let cursor: { submitted_at: number; member_id: string } | undefined;
+      let cursor: { at: number; id: string } | undefined;
       if (after !== undefined) {
         const found = await byMember(after).where('status', '=', status).executeTakeFirst();
         if (!found) return undefined;
-        cursor = { submitted_at: Number(found.submitted_at), member_id: found.member_id };
+        cursor = { at: Number(found.submitted_at), id: found.member_id };
       }
       const rows = await db
         .selectFrom('member_certifications')
         .selectAll()
         .where('status', '=', status)
-        .$if(cursor !== undefined, (q) =>
-          q.where((eb) => {
-            const { submitted_at: at, member_id: id } = cursor as { submitted_at: number; member_id: string };
-            return eb.or([
-              eb('submitted_at', '>', at),
-              eb.and([eb('submitted_at', '=', at), eb('member_id', '>', id)]),
-            ]);
-          }),
-        )
+        .where(newerThan(cursor, { time: 'submitted_at', id: 'member_id' }))
         .orderBy('submitted_at', 'asc')
         .orderBy('member_id', 'asc')
         .limit(limit)

@@ -21,6 +21,7 @@ import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
+import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -38,6 +39,14 @@ export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
+export type {
+  PayoutAccounts,
+  PayoutMethod,
+  WithdrawalRecord,
+  WithdrawalStatus,
+  WithdrawalStore,
+  WithdrawOutcome,
+} from './withdrawals.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -101,6 +110,8 @@ export interface Store {
   readonly notices: NoticeStore;
   /** The task centre's sign-ins and gold coins. */
   readonly tasks: TaskStore;
+  /** Gold-coin withdrawals and the accounts they are paid to (they take coins from the tasks' ledger). */
+  readonly withdrawals: WithdrawalStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -212,6 +223,7 @@ function wrap(
     certifications: createCertificationStore(db, dialect),
     notices: createNoticeStore(db),
     tasks: createTaskStore(db, dialect),
+    withdrawals: createWithdrawalStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

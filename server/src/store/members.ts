@@ -129,6 +129,7 @@ type MembersTables = {
   member_notify_settings: { member_id: string };
   member_signins: { member_id: string };
   member_coins: { member_id: string };
+  member_payout_accounts: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -364,6 +365,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('member_notify_settings').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_signins').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_coins').where('member_id', '=', id).execute();
+        // Withdrawals stay, with the account each was paid to: the operator's books need them.
+        await trx.deleteFrom('member_payout_accounts').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

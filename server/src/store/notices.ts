@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
-/** What a notification tells: a new follower, or a certification reviewed. */
-export type NoticeKind = 'follow' | 'certification';
+/** What a notification tells: a new follower, a certification reviewed, or a withdrawal paid or rejected. */
+export type NoticeKind = 'follow' | 'certification' | 'withdrawal';
 
 /** One notification of a member. */
 export interface NoticeRecord {
@@ -12,7 +12,7 @@ export interface NoticeRecord {
   kind: NoticeKind;
   /** The member who caused it (the follower), or '' for the operator's. */
   actorId: string;
-  /** What else the kind needs (a certification's status and reason). */
+  /** What else the kind needs (a review's status and reason, a withdrawal's amount). */
   data: Record<string, unknown>;
   createdAt: number;
   readAt?: number;

@@ -14,8 +14,11 @@ export interface SignInRecord {
   createdAt: number;
 }
 
-/** What gold coins came from: a day's sign-in, or a streak's bonus. */
-export type CoinKind = 'signin' | 'streak';
+/**
+ * What gold coins came from or went to: a day's sign-in, a streak's bonus, a withdrawal (a negative line), or a
+ * rejected withdrawal's coins returned.
+ */
+export type CoinKind = 'signin' | 'streak' | 'withdraw' | 'withdraw_return';
 
 /** One line of a member's coin ledger. */
 export interface CoinRecord {

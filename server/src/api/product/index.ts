@@ -9,6 +9,7 @@ import { createFeedbackService, type FeedbackService } from '../../members/feedb
 import { createFollowService, type FollowService } from '../../members/follows.js';
 import { createNoticeService, type NoticeService } from '../../members/notices.js';
 import { createTaskService, type TaskService } from '../../members/tasks.js';
+import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -22,6 +23,7 @@ import type {
   MemberStore,
   NoticeStore,
   TaskStore,
+  WithdrawalStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -32,7 +34,8 @@ import { followRoutes } from './follows.js';
 import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
-import { certificationReviewRoutes } from '../certification-review.js';
+import { withdrawalRoutes } from './withdrawals.js';
+import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
@@ -67,6 +70,8 @@ export interface ProductApiDeps {
   notices: NoticeService;
   /** The task centre: daily sign-in and gold coins (renwu). */
   tasks: TaskService;
+  /** Gold-coin withdrawals and the accounts they go to (renwu/tixian). */
+  withdrawals: WithdrawalService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -115,6 +120,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   certificationRoutes(post, deps);
   noticeRoutes(post, deps);
   taskRoutes(post, deps);
+  withdrawalRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -129,6 +135,7 @@ export interface ProductApiParts {
   certifications: CertificationStore;
   notices: NoticeStore;
   tasks: TaskStore;
+  withdrawals: WithdrawalStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
@@ -159,7 +166,19 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onReviewed: ({ memberId, submittedAt, status, reason }) =>
       notices.notify(memberId, 'certification', { key: String(submittedAt), data: { status, reason } }),
   });
-  certificationReviewRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, certifications });
+  const withdrawals = createWithdrawalService({
+    withdrawals: parts.withdrawals,
+    now: parts.now,
+    // The member hears whether the money was sent, or why not and that the coins are back.
+    onReviewed: ({ id, memberId, amount, status, reason }) =>
+      notices.notify(memberId, 'withdrawal', { key: id, data: { amount, status, reason } }),
+  });
+  operatorReviewRoutes(app, {
+    apps: parts.apps,
+    appkey: parts.config.productAppkey,
+    certifications,
+    withdrawals,
+  });
   productRoutes(app, {
     members: createMemberService({
       members: parts.members,
@@ -178,6 +197,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     notices,
     certifications,
+    withdrawals,
     tasks: createTaskService({
       tasks: parts.tasks,
       now: parts.now,

@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppRegistry } from '../auth/apps.js';
+import type { CertificationService } from '../members/certifications.js';
+import type { WithdrawalService } from '../members/withdrawals.js';
+import { CODES, MESSAGES } from '../protocol.js';
+import type { CertificationRecord, WithdrawalRecord } from '../store/index.js';
+import { appOfBearer } from './app-auth.js';
+
+/** A submission as the operator reviews it: everything, the full number and the photos too. */
+function certificationView(record: CertificationRecord) {
+  return {
+    memberId: record.memberId,
+    type: record.type,
+    name: record.name,
+    number: record.number,
+    images: record.images,
+    status: record.status,
+    reason: record.reason,
+    submittedAt: record.submittedAt,
+    reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
+/** A withdrawal as the operator pays it: the whole account it goes to. */
+function withdrawalView(record: WithdrawalRecord) {
+  return {
+    id: record.id,
+    memberId: record.memberId,
+    amount: record.amount,
+    coins: record.coins,
+    method: record.method,
+    accountName: record.accountName,
+    account: record.account,
+    status: record.status,
+    reason: record.reason,
+    createdAt: record.createdAt,
+    reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
+type Listed<T> = { ok: true; value: T[] } | { ok: false; message: string };
+type Reviewed<T> = { ok: true; value: T } | { ok: false; failure: 'not_pending' | 'bad_review'; message: string };
+
+/** One queue the operator works through: what it lists, how an item is reviewed, and how it shows. */
+interface ReviewQueue<T> {
+  /** The queue's path under `/api/v1/apps/:appkey/`. */
+  path: string;
+  list: (status: unknown, after: unknown) => Promise<Listed<T>>;
+  review: (id: string, fields: Record<string, unknown>) => Promise<Reviewed<T>>;
+  view: (record: T) => unknown;
+}
+
+/**
+ * The operator's review queues of the product app, for its server: `authorization: Bearer <secretKey>` of the
+ * product app. `GET /api/v1/apps/:appkey/<queue>?status=&after=` lists a queue, oldest first; `POST
+ * /api/v1/apps/:appkey/<queue>/:id/review` reviews one item, answering 404 when it is not under review. Answers are
+ * `{code, content}`.
+ *
+ * - `certifications` (spec §4: under review for 1 to 3 working days, then failed with a reason or passed): `status`
+ *   `pending` (the default), `failed` or `passed`, fifty at a time, `after` a member id; the review `{pass, reason?,
+ *   submittedAt}` of `:memberId`'s submission: `reason` (1 to 100 characters) when failing, `submittedAt` the time
+ *   of the submission reviewed, so that a review never lands on a newer one.
+ * - `withdrawals` (spec §2 renwu/tixian): `status` `pending` (the default), `paid` or `rejected`, fifty at a time,
+ *   `after` a withdrawal id; the review `{paid, reason?}` of withdrawal `:id`: `paid` true once the money is sent,
+ *   or false with a `reason` (1 to 100 characters), which returns the coins.
+ */
+export function operatorReviewRoutes(
+  app: FastifyInstance,
+  deps: {
+    apps: AppRegistry;
+    appkey: string;
+    certifications: CertificationService;
+    withdrawals: WithdrawalService;
+  },
+): void {
+  const queue = <T>(spec: ReviewQueue<T>) => registerQueue(app, deps, spec);
+  queue<CertificationRecord>({
+    path: 'certifications',
+    list: (status, after) => deps.certifications.list(status, after),
+    review: (memberId, fields) =>
+      deps.certifications.review(memberId, {
+        pass: fields['pass'],
+        reason: fields['reason'],
+        submittedAt: fields['submittedAt'],
+      }),
+    view: certificationView,
+  });
+  queue<WithdrawalRecord>({
+    path: 'withdrawals',
+    list: (status, after) => deps.withdrawals.queue(status, after),
+    review: (id, fields) => deps.withdrawals.review(id, { paid: fields['paid'], reason: fields['reason'] }),
+    view: withdrawalView,
+  });
+}
+
+function registerQueue<T>(
+  app: FastifyInstance,
+  deps: { apps: AppRegistry; appkey: string },
+  spec: ReviewQueue<T>,
+): void {
+  const allowed = (appkey: string, request: Parameters<typeof appOfBearer>[2]) =>
+    appkey === deps.appkey && appOfBearer(deps.apps, appkey, request) !== undefined;
+  const denied = { code: CODES.UNAUTHORIZED, content: MESSAGES.noPermission };
+
+  app.get<{ Params: { appkey: string }; Querystring: Record<string, unknown> }>(
+    `/api/v1/apps/:appkey/${spec.path}`,
+    async (request, reply) => {
+      if (!allowed(request.params.appkey, request)) return reply.code(CODES.UNAUTHORIZED).send(denied);
+      const page = await spec.list(request.query['status'], request.query['after']);
+      if (!page.ok) return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: page.message });
+      return { code: CODES.OK, content: page.value.map((record) => spec.view(record)) };
+    },
+  );
+
+  app.post<{ Params: { appkey: string; id: string } }>(
+    `/api/v1/apps/:appkey/${spec.path}/:id/review`,
+    async (request, reply) => {
+      if (!allowed(request.params.appkey, request)) return reply.code(CODES.UNAUTHORIZED).send(denied);
+      const body = request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: 'body must be an object.' });
+      }
+      const result = await spec.review(request.params.id, body as Record<string, unknown>);
+      if (result.ok) return { code: CODES.OK, content: spec.view(result.value) };
+      const code = result.failure === 'not_pending' ? 404 : CODES.BAD_REQUEST;
+      return reply.code(code).send({ code, content: result.message });
+    },
+  );
+}

@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { newerThan, olderThan } from './keyset.js';
+import { holdMember } from './member-lock.js';
+import type { Database } from './schema.js';
+
+/** Where coins are paid out to: an Alipay account, or the WeChat receipt code the member uploaded. */
+export type PayoutMethod = 'alipay' | 'wechat';
+
+/** A member's bound withdrawal accounts (spec §3); empty fields are not bound. */
+export interface PayoutAccounts {
+  /** The Alipay account holder's real name, and the account (a phone number or an email address). */
+  alipayName: string;
+  alipayAccount: string;
+  /** The URL of the WeChat receipt code image. */
+  wechatCode: string;
+  updatedAt: number;
+}
+
+/** Where a withdrawal's review stands: under review, paid out, or rejected with a reason and the coins returned. */
+export type WithdrawalStatus = 'pending' | 'paid' | 'rejected';
+
+/** One withdrawal of gold coins. */
+export interface WithdrawalRecord {
+  id: string;
+  memberId: string;
+  /** Yuan paid out. */
+  amount: number;
+  /** Gold coins it took. */
+  coins: number;
+  method: PayoutMethod;
+  /** Alipay: the holder's real name and the account; WeChat: '' and the receipt code's URL. As bound at the time. */
+  accountName: string;
+  account: string;
+  status: WithdrawalStatus;
+  /** Why it was rejected; empty otherwise. */
+  reason: string;
+  createdAt: number;
+  reviewedAt?: number;
+}
+
+/** What asking for a withdrawal came to: stored, or refused (nothing changed). */
+export type WithdrawOutcome = 'ok' | 'pending' | 'coins' | 'missing';
+
+/** Coin withdrawals and the accounts they are paid to. */
+export interface WithdrawalStore {
+  /** The member's bound accounts, if any. */
+  accounts(memberId: string): Promise<PayoutAccounts | undefined>;
+  /** Binds the given accounts of the member, keeping the others. */
+  bind(
+    memberId: string,
+    accounts: Partial<Pick<PayoutAccounts, 'alipayName' | 'alipayAccount' | 'wechatCode'>>,
+    now: number,
+  ): Promise<PayoutAccounts>;
+  /**
+   * Stores a withdrawal under review and takes its coins from the member's ledger (a `withdraw` line), in one
+   * transaction that holds the member's row: `pending` when one of theirs is under review, `coins` when they have
+   * fewer coins than it takes, `missing` when the member is gone; nothing changed then.
+   */
+  request(record: Omit<WithdrawalRecord, 'status' | 'reason' | 'reviewedAt'>): Promise<WithdrawOutcome>;
+  /**
+   * The operator's review of withdrawal `id`, if it is under review: paid, or rejected with `reason` and its coins
+   * returned to the ledger (a `withdraw_return` line) in the same transaction. Undefined, and nothing changed,
+   * otherwise.
+   */
+  review(id: string, params: { paid: boolean; reason: string; now: number }): Promise<WithdrawalRecord | undefined>;
+  /**
+   * The member's withdrawals, newest first, at most `limit`; with `before` (an id of theirs), only those before it.
+   * Undefined when `before` is not theirs.
+   */
+  byMember(
+    memberId: string,
+    options: { before?: string | undefined; limit: number },
+  ): Promise<WithdrawalRecord[] | undefined>;
+  /**
+   * Withdrawals in `status`, oldest first, at most `limit`; with `after` (an id listed), only those after it.
+   * Undefined when `after` is not in that status.
+   */
+  list(params: {
+    status: WithdrawalStatus;
+    after?: string | undefined;
+    limit: number;
+  }): Promise<WithdrawalRecord[] | undefined>;
+}
+
+type WithdrawalTables = {
+  member_payout_accounts: {
+    member_id: string;
+    alipay_name: string;
+    alipay_account: string;
+    wechat_code: string;
+    updated_at: number;
+  };
+  member_withdrawals: {
+    id: string;
+    member_id: string;
+    amount: number;
+    coins: number;
+    method: string;
+    account_name: string;
+    account: string;
+    status: string;
+    reason: string;
+    created_at: number;
+    reviewed_at: number | null;
+  };
+  member_coins: { id: string; member_id: string; amount: number; kind: string; created_at: number };
+  members: { id: string; cancelled_at: number | null };
+};
+
+type Row = WithdrawalTables['member_withdrawals'];
+
+const recordOf = (row: Row): WithdrawalRecord => ({
+  id: row.id,
+  memberId: row.member_id,
+  amount: Number(row.amount),
+  coins: Number(row.coins),
+  method: row.method as PayoutMethod,
+  accountName: row.account_name,
+  account: row.account,
+  status: row.status as WithdrawalStatus,
+  reason: row.reason,
+  createdAt: Number(row.created_at),
+  ...(row.reviewed_at !== null && { reviewedAt: Number(row.reviewed_at) }),
+});
+
+const accountsOf = (row: WithdrawalTables['member_payout_accounts']): PayoutAccounts => ({
+  alipayName: row.alipay_name,
+  alipayAccount: row.alipay_account,
+  wechatCode: row.wechat_code,
+  updatedAt: Number(row.updated_at),
+});
+
+const ledgerId = () => randomBytes(8).toString('hex');
+
+/** The Kysely implementation of {@link WithdrawalStore}; the coins are the task store's ledger (`member_coins`). */
+export function createWithdrawalStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): WithdrawalStore {
+  const db = base.withTables<WithdrawalTables>();
+  const byId = (id: string) => db.selectFrom('member_withdrawals').selectAll().where('id', '=', id);
+  return {
+    async accounts(memberId) {
+      const row = await db
+        .selectFrom('member_payout_accounts')
+        .selectAll()
+        .where('member_id', '=', memberId)
+        .executeTakeFirst();
+      return row && accountsOf(row);
+    },
+    async bind(memberId, { alipayName, alipayAccount, wechatCode }, now) {
+      const changes = {
+        ...(alipayName !== undefined && { alipay_name: alipayName }),
+        ...(alipayAccount !== undefined && { alipay_account: alipayAccount }),
+        ...(wechatCode !== undefined && { wechat_code: wechatCode }),
+        updated_at: now,
+      };
+      const row = await db
+        .insertInto('member_payout_accounts')
+        .values({ member_id: memberId, alipay_name: '', alipay_account: '', wechat_code: '', ...changes })
+        .onConflict((oc) => oc.column('member_id').doUpdateSet(changes))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return accountsOf(row);
+    },
+    async request(record) {
+      return db.transaction().execute(async (trx) => {
+        await holdMember(trx, record.memberId, dialect);
+        const open = await trx
+          .selectFrom('members')
+          .select('id')
+          .where('id', '=', record.memberId)
+          .where('cancelled_at', 'is', null)
+          .executeTakeFirst();
+        if (!open) return 'missing';
+        const pending = await trx
+          .selectFrom('member_withdrawals')
+          .select('id')
+          .where('member_id', '=', record.memberId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (pending) return 'pending';
+        const { total } = await trx
+          .selectFrom('member_coins')
+          .select((eb) => eb.fn.sum<string | number | null>('amount').as('total'))
+          .where('member_id', '=', record.memberId)
+          .executeTakeFirstOrThrow();
+        if (Number(total ?? 0) < record.coins) return 'coins';
+        await trx
+          .insertInto('member_withdrawals')
+          .values({
+            id: record.id,
+            member_id: record.memberId,
+            amount: record.amount,
+            coins: record.coins,
+            method: record.method,
+            account_name: record.accountName,
+            account: record.account,
+            status: 'pending',
+            reason: '',
+            created_at: record.createdAt,
+            reviewed_at: null,
+          })
+          .execute();
+        await trx
+          .insertInto('member_coins')
+          .values({
+            id: ledgerId(),
+            member_id: record.memberId,
+            amount: -record.coins,
+            kind: 'withdraw',
+            created_at: record.createdAt,
+          })
+          .execute();
+        return 'ok';
+      });
+    },
+    async review(id, { paid, reason, now }) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('member_withdrawals')
+          .set({ status: paid ? 'paid' : 'rejected', reason: paid ? '' : reason, reviewed_at: now })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return undefined;
+        const row = await trx
+          .selectFrom('member_withdrawals')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const record = recordOf(row);
+        if (!paid) {
+          await trx
+            .insertInto('member_coins')
+            .values({
+              id: ledgerId(),
+              member_id: record.memberId,
+              amount: record.coins,
+              kind: 'withdraw_return',
+              created_at: now,
+            })
+            .execute();
+        }
+        return record;
+      });
+    },
+    async byMember(memberId, { before, limit }) {
+      let cursor: { at: number; id: string } | undefined;
+      if (before !== undefined) {
+        const found = await byId(before).where('member_id', '=', memberId).executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { at: Number(found.created_at), id: found.id };
+      }
+      const rows = await db
+        .selectFrom('member_withdrawals')
+        .selectAll()
+        .where('member_id', '=', memberId)
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(recordOf);
+    },
+    async list({ status, after, limit }) {
+      let cursor: { at: number; id: string } | undefined;
+      if (after !== undefined) {
+        const found = await byId(after).where('status', '=', status).executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { at: Number(found.created_at), id: found.id };
+      }
+      const rows = await db
+        .selectFrom('member_withdrawals')
+        .selectAll()
+        .where('status', '=', status)
+        .where(newerThan(cursor, { time: 'created_at', id: 'id' }))
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .execute();
+      return rows.map(recordOf);
+    },
+  };
+}
