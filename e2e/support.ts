@@ -35,6 +35,8 @@ const CHROMIUM_ARGS = [
 export interface E2eServer {
   url: string;
   sms: DevSmsProvider;
+  /** Moves the server's clock forward (it starts at the real time). */
+  advance(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -54,11 +56,19 @@ export async function startE2eServer(options: { appDir?: string; cs?: CsConfig }
     logLevel: 'silent' as const,
     ...(options.cs ? { cs: options.cs } : {}),
   };
-  const server: ParleyServer = createParleyServer(config, { logger: silentLogger(), sms });
+  let offset = 0;
+  const server: ParleyServer = createParleyServer(config, {
+    logger: silentLogger(),
+    sms,
+    now: () => Date.now() + offset,
+  });
   const { url } = await server.listen();
   return {
     url,
     sms,
+    advance(ms) {
+      offset += ms;
+    },
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -9,11 +9,14 @@ export const NOTICE_SETTINGS_QUERY = 'member-notice-settings';
 /** One notification, as `member/notify_list` answers it, newest first. */
 export interface Notice {
   id: string;
-  /** `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`). */
-  kind: 'follow' | 'certification';
+  /**
+   * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
+   * `withdrawal`: a coin withdrawal paid or rejected (`data`).
+   */
+  kind: 'follow' | 'certification' | 'withdrawal';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
-  data: { status?: 'passed' | 'failed'; reason?: string };
+  data: { status?: 'passed' | 'failed' | 'paid' | 'rejected'; reason?: string; amount?: number };
   created_at: number;
   read: boolean;
 }

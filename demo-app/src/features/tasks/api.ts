@@ -22,11 +22,11 @@ export interface SignInResult {
   balance: number;
 }
 
-/** One line of the coin ledger, newest first. */
+/** One line of the coin ledger, newest first: a withdrawal's amount is negative. */
 export interface CoinLine {
   id: string;
   amount: number;
-  kind: 'signin' | 'streak';
+  kind: 'signin' | 'streak' | 'withdraw' | 'withdraw_return';
   created_at: number;
 }
 

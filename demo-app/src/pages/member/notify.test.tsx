@@ -143,6 +143,30 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/member/renzheng');
     expect(reads).toEqual([]);
   });
+  it('says whether a withdrawal was paid or rejected, and opens the withdrawal records', async () => {
+    const withdrawal = (id: string, data: Notice['data']): Notice => ({
+      id,
+      kind: 'withdrawal',
+      actor: null,
+      data,
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      withdrawal('w2', { amount: 5, status: 'paid', reason: '' }),
+      withdrawal('w1', { amount: 2, status: 'rejected', reason: 'wrong account' }),
+    ];
+    renderAt('/member/notify');
+    await shows('Your withdrawal of 5 yuan has been paid');
+    expect(
+      screen.getByText('Your withdrawal of 2 yuan was rejected and the coins returned: wrong account'),
+    ).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your withdrawal of 5 yuan has been paid'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/renwu/tixian_list');
+  });
 });
 
 describe('member/sz-notify', () => {

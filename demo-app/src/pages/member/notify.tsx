@@ -20,6 +20,14 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const name = notice.actor.username || t('im.user', { id: notice.actor.id });
       return { text: t('notify.followed', { name }), target: `user/home?id=${encodeURIComponent(notice.actor.id)}` };
     }
+    if (notice.kind === 'withdrawal') {
+      const amount = notice.data.amount ?? 0;
+      const text =
+        notice.data.status === 'paid'
+          ? t('notify.withdrawalPaid', { amount })
+          : t('notify.withdrawalRejected', { amount, reason: notice.data.reason ?? '' });
+      return { text, target: 'renwu/tixian_list' };
+    }
     const text =
       notice.data.status === 'passed'
         ? t('notify.certPassed')
@@ -29,8 +37,9 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 }
 
 /**
- * Notifications (spec §2 member/notify): new followers and the review of the member's certification, newest first,
- * twenty at a time, the unread marked. Opening the page marks them all read, which clears the badge.
+ * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
+ * withdrawals, newest first, twenty at a time, the unread marked. Opening the page marks them all read, which clears
+ * the badge.
  */
 export default function Notifications() {
   const { t, i18n } = useTranslation();

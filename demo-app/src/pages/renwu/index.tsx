@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, List } from 'antd-mobile';
+import { Button, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
+import { QueryView } from '../../features/api/QueryView';
 import { TASKS_QUERY, signInToday, taskOverview, type TaskOverview } from '../../features/tasks/api';
-import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import './renwu.css';
@@ -32,7 +32,8 @@ function StreakDays({ overview }: { overview: TaskOverview }) {
 
 /**
  * The task centre (spec §2 renwu/index): the member's gold coins, today's sign-in and the streak, with the bonus on
- * every seventh day in a row (spec §9); the coins open their ledger (renwu/jinbi).
+ * every seventh day in a row (spec §9); the coins open their ledger (renwu/jinbi); withdrawal is a tap away
+ * (renwu/tixian).
  */
 export default function TaskCentre() {
   const { t, i18n } = useTranslation();
@@ -62,48 +63,45 @@ export default function TaskCentre() {
     await queryClient.invalidateQueries({ queryKey: [TASKS_QUERY] });
   };
 
-  let body;
-  if (query.isPending) body = <DelayedLoading />;
-  else if (query.isError) {
-    body = (
-      <ErrorBlock status="default" title={errorText(query.error, t)} description="">
-        <Button onClick={() => void query.refetch()}>{t('common.retry')}</Button>
-      </ErrorBlock>
-    );
-  } else {
-    const overview = query.data;
-    body = (
-      <>
-        <section className="tasks-head">
-          <button type="button" className="tasks-coins" onClick={() => open('renwu/jinbi')}>
-            <strong data-testid="coins">{overview.coins}</strong>
-            <span>{t('tasks.coins')}</span>
-          </button>
-          <div className="tasks-streak">{t('tasks.streak', { count: overview.streak })}</div>
-        </section>
-        <StreakDays overview={overview} />
-        <div className="page-actions">
-          <Button block color="primary" disabled={overview.signed_today} onClick={() => void sign()}>
-            {overview.signed_today ? t('tasks.signedToday') : t('tasks.signIn')}
-          </Button>
-        </div>
-        <List header={t('tasks.rules')}>
-          <List.Item>
-            {t('tasks.rulesText', {
-              daily: overview.rules.daily,
-              days: overview.rules.streak_days,
-              bonus: overview.rules.streak_bonus,
-            })}
-          </List.Item>
-        </List>
-      </>
-    );
-  }
-
   return (
     <div className="page">
       <NavBar title={t('tasks.title')} />
-      {body}
+      <QueryView query={query}>
+        {(overview) => (
+          <>
+            <section className="tasks-head">
+              <button type="button" className="tasks-coins" onClick={() => open('renwu/jinbi')}>
+                <strong data-testid="coins">{overview.coins}</strong>
+                <span>{t('tasks.coins')}</span>
+              </button>
+              <div className="tasks-streak">{t('tasks.streak', { count: overview.streak })}</div>
+            </section>
+            <StreakDays overview={overview} />
+            <div className="page-actions">
+              <Button block color="primary" disabled={overview.signed_today} onClick={() => void sign()}>
+                {overview.signed_today ? t('tasks.signedToday') : t('tasks.signIn')}
+              </Button>
+            </div>
+            <List>
+              <List.Item arrow onClick={() => open('renwu/tixian')}>
+                {t('tasks.withdraw')}
+              </List.Item>
+              <List.Item arrow onClick={() => open('renwu/jinbi')}>
+                {t('tasks.ledger')}
+              </List.Item>
+            </List>
+            <List header={t('tasks.rules')}>
+              <List.Item>
+                {t('tasks.rulesText', {
+                  daily: overview.rules.daily,
+                  days: overview.rules.streak_days,
+                  bonus: overview.rules.streak_bonus,
+                })}
+              </List.Item>
+            </List>
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

@@ -7,7 +7,10 @@ import { TASKS_QUERY, coinPage } from '../../features/tasks/api';
 import { NavBar } from '../../ui/NavBar';
 import './renwu.css';
 
-/** My coins (spec §2 renwu/jinbi): what each sign-in and streak bonus paid, newest first, twenty at a time. */
+/**
+ * My coins (spec §2 renwu/jinbi): what each sign-in and streak bonus paid, what each withdrawal took and a rejected one
+ * returned, newest first, twenty at a time.
+ */
 export default function MyCoins() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
@@ -24,7 +27,11 @@ export default function MyCoins() {
               <List.Item
                 key={line.id}
                 description={new Date(line.created_at).toLocaleString(i18n.language)}
-                extra={<span className="coin-amount">+{line.amount}</span>}
+                extra={
+                  <span className={line.amount < 0 ? 'coin-amount coin-amount-out' : 'coin-amount'}>
+                    {line.amount < 0 ? line.amount : `+${line.amount}`}
+                  </span>
+                }
                 data-testid="coin-line"
               >
                 {t(`tasks.kind_${line.kind}`)}

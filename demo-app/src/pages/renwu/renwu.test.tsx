@@ -108,6 +108,8 @@ describe('renwu: the task centre', () => {
       kind: i === 0 ? 'streak' : 'signin',
       created_at: 1_000 - i,
     }));
+    ledger[1] = { id: 'c1', amount: -100, kind: 'withdraw', created_at: 999 };
+    ledger[2] = { id: 'c2', amount: 100, kind: 'withdraw_return', created_at: 998 };
     renderPages();
     await shows('260');
     await act(async () => {
@@ -117,6 +119,11 @@ describe('renwu: the task centre', () => {
     await shows('Streak bonus');
     expect(screen.getAllByTestId('coin-line')).toHaveLength(20);
     expect(screen.getByText('+50')).toBeTruthy();
+    // A withdrawal takes coins, a rejected one returns them.
+    expect(screen.getByText('-100')).toBeTruthy();
+    expect(screen.getByText('Withdrawal')).toBeTruthy();
+    expect(screen.getByText('+100')).toBeTruthy();
+    expect(screen.getByText('Withdrawal returned')).toBeTruthy();
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
       await Promise.resolve();
@@ -136,6 +143,22 @@ describe('renwu: the task centre', () => {
     await shows('You have signed in today');
     await vi.waitFor(() => expect(screen.getByTestId('coins').textContent).toBe('10'));
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Signed in today' }).disabled).toBe(true);
+  });
+
+  it('opens the withdrawal from the task centre', async () => {
+    renderApp(
+      <Routes>
+        <Route path="/renwu/index" element={<TaskCentre />} />
+        <Route path="/renwu/tixian" element={<p>withdrawal page</p>} />
+      </Routes>,
+      { path: '/renwu/index' },
+    );
+    await shows('Withdraw');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Withdraw'));
+      await Promise.resolve();
+    });
+    await shows('withdrawal page');
   });
 
   it('says when there are no coins yet', async () => {

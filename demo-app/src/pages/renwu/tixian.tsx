@@ -1,0 +1,179 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Checkbox, Input, List, Popup, Radio } from 'antd-mobile';
+import { useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { QueryView } from '../../features/api/QueryView';
+import { TASKS_QUERY } from '../../features/tasks/api';
+import {
+  requestWithdrawal,
+  withdrawalInfo,
+  type PayoutType,
+  type WithdrawalInfo,
+} from '../../features/tasks/withdrawals';
+import { NavBar } from '../../ui/NavBar';
+import { toast, toastError } from '../../ui/toast';
+import { LegalText } from '../public/LegalDocument';
+import './renwu.css';
+
+/** What is bound for `type`, as the choice shows it; undefined when nothing is. */
+function boundText(info: WithdrawalInfo, type: PayoutType, t: (key: string) => string): string | undefined {
+  const { accounts } = info;
+  if (type === 'alipay') {
+    return accounts.alipay_account ? `${accounts.alipay_name} ${accounts.alipay_account}` : undefined;
+  }
+  return accounts.wechat_code ? t('withdraw.wechatBound') : undefined;
+}
+
+/** The form, once the coins, the accounts and the rules are known. */
+function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  const { coins_per_yuan: rate, min, max } = info.rules;
+  const [amount, setAmount] = useState('');
+  const [type, setType] = useState<PayoutType>(
+    info.accounts.alipay_account || !info.accounts.wechat_code ? 'alipay' : 'wechat',
+  );
+  const [agree, setAgree] = useState(false);
+  const [reading, setReading] = useState(false);
+  const [sending, setSending] = useState(false);
+  const worth = Math.floor(info.coins / rate);
+
+  const openAgreement = (event: MouseEvent) => {
+    // Inside the checkbox's label: the link opens the agreement and leaves the box as it was.
+    event.preventDefault();
+    event.stopPropagation();
+    setReading(true);
+  };
+
+  const send = async () => {
+    if (!/^\d+$/.test(amount.trim())) return toastError(t('errors.withdraw_amount_invalid'));
+    const yuan = Number(amount.trim());
+    if (yuan < min || yuan > max) return toastError(t('errors.withdraw_amount_range'));
+    if (yuan > worth) return toastError(t('errors.coins_insufficient'));
+    if (boundText(info, type, t) === undefined) return toastError(t('errors.withdraw_account_missing'));
+    if (!agree) return toastError(t('errors.withdraw_agreement_required'));
+    setSending(true);
+    try {
+      await requestWithdrawal(yuan, type, { token: user?.token, locale: i18n.language });
+      toast(t('withdraw.done'));
+      setAmount('');
+      open('renwu/tixian_list');
+    } catch (error) {
+      toastError(errorText(error, t));
+    } finally {
+      setSending(false);
+    }
+    await queryClient.invalidateQueries({ queryKey: [TASKS_QUERY] });
+  };
+
+  return (
+    <>
+      <section className="tasks-head">
+        <div className="tasks-coins">
+          <strong data-testid="coins">{info.coins}</strong>
+          <span>{t('withdraw.coins')}</span>
+        </div>
+        <div className="tasks-streak">{t('withdraw.worth', { yuan: worth })}</div>
+      </section>
+      <List header={t('withdraw.amount')}>
+        <List.Item
+          extra={
+            <button type="button" className="feedback-mine" onClick={() => setAmount(String(Math.min(max, worth)))}>
+              {t('withdraw.all')}
+            </button>
+          }
+          description={t('withdraw.rate', { coins: rate, min, max })}
+        >
+          <Input
+            aria-label={t('withdraw.amount')}
+            inputMode="numeric"
+            value={amount}
+            onChange={setAmount}
+            placeholder={t('withdraw.amountPlaceholder', { min, max })}
+          />
+        </List.Item>
+      </List>
+      <List header={t('withdraw.to')}>
+        <Radio.Group value={type} onChange={(value) => setType(value as PayoutType)}>
+          {(['alipay', 'wechat'] as const).map((method) => {
+            const bound = boundText(info, method, t);
+            return (
+              <List.Item
+                key={method}
+                description={bound ?? t('withdraw.notBound')}
+                extra={
+                  <button
+                    type="button"
+                    className="feedback-mine"
+                    onClick={() => open(`renwu/tixian_band?type=${method}`)}
+                  >
+                    {bound === undefined ? t('withdraw.bind') : t('withdraw.change')}
+                  </button>
+                }
+              >
+                <Radio value={method}>{t(`withdraw.${method}`)}</Radio>
+              </List.Item>
+            );
+          })}
+        </Radio.Group>
+      </List>
+      <div className="page-actions">
+        <Checkbox className="out-agree" checked={agree} onChange={setAgree}>
+          {t('withdraw.agree')}{' '}
+          <a href="#/renwu/tixian" onClick={openAgreement}>
+            {t('withdraw.agreement')}
+          </a>
+        </Checkbox>
+        <Button block color="primary" loading={sending} onClick={() => void send()}>
+          {t('withdraw.submit')}
+        </Button>
+      </div>
+      <Popup
+        visible={reading}
+        onMaskClick={() => setReading(false)}
+        bodyClassName="legal-sheet"
+        showCloseButton
+        onClose={() => setReading(false)}
+      >
+        <LegalText doc="withdrawalAgreement" />
+      </Popup>
+    </>
+  );
+}
+
+/**
+ * Coin withdrawal (spec §2 renwu/tixian, §5: the amount a whole number, an account bound, the withdrawal agreement
+ * agreed): the coins and what they are worth, the amount in whole yuan, Alipay or WeChat with what is bound, and the
+ * agreement in a sheet. Submitted, it is under review until the operator pays it out or rejects it.
+ */
+export default function Withdraw() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const query = useQuery({
+    queryKey: [TASKS_QUERY, user?.id, 'withdraw'],
+    queryFn: () => withdrawalInfo({ token: user?.token, locale: i18n.language }),
+    enabled: user !== null,
+    retry: false,
+  });
+  if (!user) return null;
+
+  return (
+    <div className="page">
+      <NavBar
+        title={t('withdraw.title')}
+        right={
+          <button type="button" className="feedback-mine" onClick={() => open('renwu/tixian_list')}>
+            {t('withdraw.records')}
+          </button>
+        }
+      />
+      <QueryView query={query}>{(data) => <WithdrawalForm info={data} />}</QueryView>
+    </div>
+  );
+}
