@@ -8,6 +8,7 @@ import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
+import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -115,6 +116,8 @@ describe('docs', () => {
     const { daily, streakBonus, streakDays } = SIGN_IN_RULES;
     expect(section).toContain(`| ${daily}, and ${streakBonus} more every ${streakDays}th day in a row`);
     expect(section).toMatch(new RegExp(`jinbi_list\` +\\| ${TASK_LIMITS.pageSize}, newest first`));
+    expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
+    expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));
     const { minYuan, maxYuan, coinsPerYuan, accountMaxLength, pageSize, queuePageSize } = WITHDRAWAL_LIMITS;
     expect(section).toContain(`| ${minYuan} to ${maxYuan} whole yuan, ${coinsPerYuan} coins each`);
     expect(section).toContain(`| a mobile number, or an email of at most ${accountMaxLength} `);

@@ -217,6 +217,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     notices: store.notices,
     tasks: store.tasks,
     withdrawals: store.withdrawals,
+    invitations: store.invitations,
     apps,
     config,
     logger,

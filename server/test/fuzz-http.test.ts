@@ -130,6 +130,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ],
       ['renwu/tixian', [{ ...common, token, amount: 1, type: 'alipay', agree: true }]],
       ['renwu/tixian_list', [{ ...common, token, before: 'abc' }]],
+      ['renwu/yaoqing_info', [{ ...common, token }]],
+      ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       ['member/user_list', [{ ...common, token, keyword: 'user', before: 'abc' }]],
       ['member/notify_list', [{ ...common, token, before: 'abc' }]],
       ['member/notify_read', [{ ...common, token, id: 'abc' }]],

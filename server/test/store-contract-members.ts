@@ -588,4 +588,36 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       2 + (landed[0]?.status === 'rejected' ? 1 : 0),
     );
   });
+
+  it('invitations: once per invitee and per phone, paid at most the daily times even recorded at once', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('gone', '13300133009'));
+    expect(await store.members.cancel('gone', { reason: 'x', now: 50 })).toBe(true);
+    const rules = { coins: 100, dailyMax: 2 };
+    const invite = (inviteeId: string, now: number, inviterId = 'm1', phoneHash = `h-${inviteeId}`) =>
+      store.invitations.record({ inviterId, inviteeId, phoneHash, now, rules });
+    expect(await invite('m1', 100)).toBeUndefined();
+    expect(await invite('i0', 100, 'gone')).toBeUndefined();
+    expect(await invite('i0', 100, 'nobody')).toBeUndefined();
+    const first = await Promise.all(['i1', 'i2', 'i3', 'i4'].map((id) => invite(id, 100)));
+    expect(first.map((r) => r?.coins).sort()).toEqual([0, 0, 100, 100]);
+    expect(await store.tasks.balance('m1')).toBe(200);
+    // The same invitee, or the same phone under a new account, is invited once.
+    expect(await invite('i1', 200)).toBeUndefined();
+    expect(await invite('i5', 200, 'm1', 'h-i1')).toBeUndefined();
+    // A day later, paid again.
+    expect(await invite('i6', 100 + 86_400_000)).toMatchObject({ coins: 100, inviteeId: 'i6', inviterId: 'm1' });
+    expect(await store.invitations.summary('m1')).toEqual({ invited: 5, coins: 300 });
+    expect(await store.invitations.summary('m2')).toEqual({ invited: 0, coins: 0 });
+    const page = (await store.invitations.list('m1', { limit: 10 })) ?? [];
+    expect(page.map((r) => r.inviteeId)[0]).toBe('i6');
+    expect(page).toHaveLength(5);
+    expect(await store.invitations.list('m1', { before: page[1]?.inviteeId, limit: 10 })).toEqual(page.slice(2));
+    expect(await store.invitations.list('m2', { before: 'i6', limit: 10 })).toBeUndefined();
+    const ledger = (await store.tasks.coins('m1', { limit: 1 })) ?? [];
+    expect(ledger.map((line) => [line.kind, line.amount])).toEqual([['invite', 100]]);
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await store.invitations.summary('m1')).toEqual({ invited: 0, coins: 0 });
+  });
 }

@@ -159,6 +159,8 @@ export interface MemberServiceDeps {
 export interface LoginOutcome {
   token: string;
   member: MemberRecord;
+  /** Whether this login signed the member up. */
+  created: boolean;
 }
 
 /** Product members: SMS code login, tokens, profile lookups. No HTTP here. */
@@ -292,9 +294,9 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     deps.makeCode ??
     (() => String(randomInt(0, 10 ** MEMBER_LIMITS.codeLength)).padStart(MEMBER_LIMITS.codeLength, '0'));
 
-  async function findOrCreate(phone: string): Promise<MemberRecord> {
+  async function findOrCreate(phone: string): Promise<{ member: MemberRecord; created: boolean }> {
     const existing = await members.byPhone(phone);
-    if (existing) return existing;
+    if (existing) return { member: existing, created: false };
     const member: MemberRecord = {
       // Numeric ids, as the reference app's users have; random so that ids do not reveal the member count.
       id: String(randomInt(10_000_000, 100_000_000)),
@@ -308,11 +310,11 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     };
     try {
       await members.insert(member);
-      return member;
+      return { member, created: true };
     } catch (err) {
       // Two first logins of one phone at once: the other insert won, use its row.
       const winner = await members.byPhone(phone);
-      if (winner) return winner;
+      if (winner) return { member: winner, created: false };
       throw err;
     }
   }
@@ -339,10 +341,10 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       }
       // Two logins with the right code at once: one of them uses it.
       if (!(await members.consumeCode(key, code))) return fail('code_wrong');
-      const member = await findOrCreate(key);
+      const { member, created } = await findOrCreate(key);
       const token = randomBytes(24).toString('base64url');
       await members.addToken({ token, memberId: member.id, expiresAt: now() + MEMBER_LIMITS.tokenTtlMs });
-      return { ok: true, value: { token, member } };
+      return { ok: true, value: { token, member, created } };
     },
 
     async byToken(token) {

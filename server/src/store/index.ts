@@ -22,6 +22,7 @@ import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
+import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -39,6 +40,7 @@ export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
+export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
 export type {
   PayoutAccounts,
   PayoutMethod,
@@ -112,6 +114,8 @@ export interface Store {
   readonly tasks: TaskStore;
   /** Gold-coin withdrawals and the accounts they are paid to (they take coins from the tasks' ledger). */
   readonly withdrawals: WithdrawalStore;
+  /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
+  readonly invitations: InvitationStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -224,6 +228,7 @@ function wrap(
     notices: createNoticeStore(db),
     tasks: createTaskStore(db, dialect),
     withdrawals: createWithdrawalStore(db, dialect),
+    invitations: createInvitationStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -2,8 +2,11 @@ import type { Kysely } from 'kysely';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
-/** What a notification tells: a new follower, a certification reviewed, or a withdrawal paid or rejected. */
-export type NoticeKind = 'follow' | 'certification' | 'withdrawal';
+/**
+ * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, or a member who
+ * signed up with the member's invitation.
+ */
+export type NoticeKind = 'follow' | 'certification' | 'withdrawal' | 'invitation';
 
 /** One notification of a member. */
 export interface NoticeRecord {

@@ -15,10 +15,10 @@ export interface SignInRecord {
 }
 
 /**
- * What gold coins came from or went to: a day's sign-in, a streak's bonus, a withdrawal (a negative line), or a
- * rejected withdrawal's coins returned.
+ * What gold coins came from or went to: a day's sign-in, a streak's bonus, a member who signed up with the member's
+ * invitation, a withdrawal (a negative line), or a rejected withdrawal's coins returned.
  */
-export type CoinKind = 'signin' | 'streak' | 'withdraw' | 'withdraw_return';
+export type CoinKind = 'signin' | 'streak' | 'invite' | 'withdraw' | 'withdraw_return';
 
 /** One line of a member's coin ledger. */
 export interface CoinRecord {

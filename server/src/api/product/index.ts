@@ -10,6 +10,7 @@ import { createFollowService, type FollowService } from '../../members/follows.j
 import { createNoticeService, type NoticeService } from '../../members/notices.js';
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
+import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -24,6 +25,7 @@ import type {
   NoticeStore,
   TaskStore,
   WithdrawalStore,
+  InvitationStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -35,6 +37,7 @@ import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
+import { invitationRoutes } from './invitations.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -72,6 +75,8 @@ export interface ProductApiDeps {
   tasks: TaskService;
   /** Gold-coin withdrawals and the accounts they go to (renwu/tixian). */
   withdrawals: WithdrawalService;
+  /** Invitations: who signed up with whose code (renwu/yaoqing). */
+  invitations: InvitationService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -121,6 +126,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   noticeRoutes(post, deps);
   taskRoutes(post, deps);
   withdrawalRoutes(post, deps);
+  invitationRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -136,6 +142,7 @@ export interface ProductApiParts {
   notices: NoticeStore;
   tasks: TaskStore;
   withdrawals: WithdrawalStore;
+  invitations: InvitationStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
@@ -198,6 +205,14 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     notices,
     certifications,
     withdrawals,
+    invitations: createInvitationService({
+      invitations: parts.invitations,
+      members: parts.members,
+      now: parts.now,
+      // The inviter hears who joined and what it paid.
+      onInvited: ({ inviterId, inviteeId, coins }) =>
+        notices.notify(inviterId, 'invitation', { key: inviteeId, actorId: inviteeId, data: { coins } }),
+    }),
     tasks: createTaskService({
       tasks: parts.tasks,
       now: parts.now,

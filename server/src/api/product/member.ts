@@ -42,7 +42,8 @@ async function relations(deps: ProductApiDeps, memberId: string) {
 
 /** Login by SMS code, session info, logout and public profiles. */
 export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
-  // -> {ret: {token, ...user}, otp}: the otp lets the app connect to messaging as this member at once.
+  // -> {ret: {token, ...user}, otp}: the otp lets the app connect to messaging as this member at once. `invite?` is
+  // the code of the member who invited them, which counts on the login that signs them up.
   post('member/login', async (body) => {
     const result = await deps.members.login({
       phone: body['phone'],
@@ -51,7 +52,9 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
       quhao: body['quhao'],
     });
     if (!result.ok) return refuse(result.failure);
-    const { token, member } = result.value;
+    const { token, member, created } = result.value;
+    // A new member invited with a code (renwu/yaoqing): the inviter is paid; a code that names no one is ignored.
+    if (created && body['invite'] !== undefined) await deps.invitations.accept(member, body['invite']);
     return {
       ret: { token, ...userObject(member, deps.cs, await relations(deps, member.id)) },
       otp: deps.issueOtp(member.id) ?? null,
