@@ -106,12 +106,21 @@ const LOGIN_TEXT = {
   en: { phone: 'Mobile number', code: 'Verification code', send: 'Get code', submit: 'Sign in' },
 } as const;
 
-/** Signs in through the login page with the code the server "sent"; returns the stored user's id. */
-export async function signIn(page: Page, server: E2eServer, phone: string, lang: 'zh-CN' | 'en'): Promise<string> {
+/**
+ * Signs in through the login page (at `loginPath`, e.g. with an invitation's query) with the code the server "sent";
+ * returns the stored user's id.
+ */
+export async function signIn(
+  page: Page,
+  server: E2eServer,
+  phone: string,
+  lang: 'zh-CN' | 'en',
+  loginPath = 'user/login',
+): Promise<string> {
   const text = LOGIN_TEXT[lang];
   // A phone signed in before has an older code: wait for the new one.
   const before = server.sms.lastCode(phone);
-  await page.goto(`${server.url}/h5/#/user/login`);
+  await page.goto(`${server.url}/h5/#/${loginPath}`);
   await page.getByPlaceholder(text.phone).fill(phone);
   await page.getByRole('button', { name: text.send }).click();
   await waitFor(() => ![undefined, before].includes(server.sms.lastCode(phone)));

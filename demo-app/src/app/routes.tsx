@@ -33,6 +33,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'renwu/tixian': () => import('../pages/renwu/tixian'),
   'renwu/tixian_band': () => import('../pages/renwu/tixian_band'),
   'renwu/tixian_list': () => import('../pages/renwu/tixian_list'),
+  'renwu/yaoqing': () => import('../pages/renwu/yaoqing'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -32,7 +32,7 @@ export async function sendCode(params: { phone: string; quhao: string }, context
 
 /** Logs in with a code; the otp lets the app connect to messaging as this user. */
 export async function login(
-  params: { phone: string; code: string; agree: boolean; quhao: string },
+  params: { phone: string; code: string; agree: boolean; quhao: string; invite?: string },
   context: CallContext,
 ): Promise<{ user: StoredUser; otp: string | null }> {
   const answer = await apiPost<{ ret: StoredUser; otp: string | null }>('member/login', params, context, {

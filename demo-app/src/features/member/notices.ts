@@ -11,12 +11,13 @@ export interface Notice {
   id: string;
   /**
    * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
-   * `withdrawal`: a coin withdrawal paid or rejected (`data`).
+   * `withdrawal`: a coin withdrawal paid or rejected (`data`); `invitation`: a member who signed up with the member's
+   * code (`actor`) and the coins it paid (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal';
+  kind: 'follow' | 'certification' | 'withdrawal' | 'invitation';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
-  data: { status?: 'passed' | 'failed' | 'paid' | 'rejected'; reason?: string; amount?: number };
+  data: { status?: 'passed' | 'failed' | 'paid' | 'rejected'; reason?: string; amount?: number; coins?: number };
   created_at: number;
   read: boolean;
 }

@@ -167,6 +167,26 @@ describe('member/notify', () => {
     });
     expect(screen.getByTestId('where').textContent).toBe('/renwu/tixian_list');
   });
+
+  it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
+    const invitation = (id: string, coins: number): Notice => ({
+      id,
+      kind: 'invitation',
+      actor: { id: `m${id}`, username: `Friend ${id}`, img: '' },
+      data: { coins },
+      created_at: now,
+      read: true,
+    });
+    notices = [invitation('1', 100), invitation('2', 0)];
+    renderAt('/member/notify');
+    await shows('Friend 1 signed up with your invitation: +100 coins');
+    expect(screen.getByText('Friend 2 signed up with your invitation')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Friend 2 signed up with your invitation'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/renwu/yaoqing');
+  });
 });
 
 describe('member/sz-notify', () => {

@@ -20,6 +20,14 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const name = notice.actor.username || t('im.user', { id: notice.actor.id });
       return { text: t('notify.followed', { name }), target: `user/home?id=${encodeURIComponent(notice.actor.id)}` };
     }
+    if (notice.kind === 'invitation' && notice.actor) {
+      const name = notice.actor.username || t('im.user', { id: notice.actor.id });
+      const coins = notice.data.coins ?? 0;
+      return {
+        text: coins > 0 ? t('notify.invited', { name, coins }) : t('notify.invitedNoCoins', { name }),
+        target: 'renwu/yaoqing',
+      };
+    }
     if (notice.kind === 'withdrawal') {
       const amount = notice.data.amount ?? 0;
       const text =
@@ -38,8 +46,8 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals, newest first, twenty at a time, the unread marked. Opening the page marks them all read, which clears
- * the badge.
+ * withdrawals, friends who signed up with their invitation, newest first, twenty at a time, the unread marked.
+ * Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {
   const { t, i18n } = useTranslation();

@@ -32,8 +32,8 @@ function StreakDays({ overview }: { overview: TaskOverview }) {
 
 /**
  * The task centre (spec §2 renwu/index): the member's gold coins, today's sign-in and the streak, with the bonus on
- * every seventh day in a row (spec §9); the coins open their ledger (renwu/jinbi); withdrawal is a tap away
- * (renwu/tixian).
+ * every seventh day in a row (spec §9); the coins open their ledger (renwu/jinbi); invitations (renwu/yaoqing) and
+ * withdrawal (renwu/tixian) are a tap away.
  */
 export default function TaskCentre() {
   const { t, i18n } = useTranslation();
@@ -83,6 +83,9 @@ export default function TaskCentre() {
               </Button>
             </div>
             <List>
+              <List.Item arrow onClick={() => open('renwu/yaoqing')}>
+                {t('tasks.invite')}
+              </List.Item>
               <List.Item arrow onClick={() => open('renwu/tixian')}>
                 {t('tasks.withdraw')}
               </List.Item>

@@ -161,6 +161,22 @@ describe('renwu: the task centre', () => {
     await shows('withdrawal page');
   });
 
+  it('opens the invitations from the task centre', async () => {
+    renderApp(
+      <Routes>
+        <Route path="/renwu/index" element={<TaskCentre />} />
+        <Route path="/renwu/yaoqing" element={<p>invitation page</p>} />
+      </Routes>,
+      { path: '/renwu/index' },
+    );
+    await shows('Invite friends');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Invite friends'));
+      await Promise.resolve();
+    });
+    await shows('invitation page');
+  });
+
   it('says when there are no coins yet', async () => {
     renderPages('/renwu/jinbi');
     await shows('No coins yet: sign in to earn some');

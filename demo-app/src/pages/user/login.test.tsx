@@ -80,6 +80,24 @@ describe('login: the country-code page (spec §2 user/quhao)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(logins).toHaveLength(1));
     expect(logins[0]).toMatchObject({ phone: '7700900123', code: '654321', quhao: '44', agree: true });
+    expect(logins[0]).not.toHaveProperty('invite');
+  });
+
+  it('sends the invitation code of an invitation link, and says so', async () => {
+    renderShell({ path: '/user/login?invite=12345678' });
+    await screen.findByText('Invited with code 12345678: sign up to accept', {}, SLOW);
+    fireEvent.change(phoneInput(), { target: { value: PHONE } });
+    fireEvent.change(codeInput(), { target: { value: '123456' } });
+    fireEvent.click(screen.getByText('I have read and agree to the', { exact: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(logins).toHaveLength(1));
+    expect(logins[0]).toMatchObject({ phone: PHONE, invite: '12345678' });
+  });
+
+  it('ignores an invitation code that is no member id', async () => {
+    renderShell({ path: '/user/login?invite=%3Cscript%3E' });
+    await screen.findByText('Sign in with your phone', {}, SLOW);
+    expect(screen.queryByTestId('invite')).toBeNull();
   });
 
   it('lists the countries matching a search and says when none does', async () => {

@@ -53,7 +53,10 @@ function useCountdown(initial: number): [number, (from: number) => void] {
   return [left, setLeft];
 }
 
-/** Login by phone number and SMS code, with agreement to the user and privacy agreements (spec §4, §5). */
+/**
+ * Login by phone number and SMS code, with agreement to the user and privacy agreements (spec §4, §5). Opened from an
+ * invitation link (`?invite=<code>`), it says so and sends the code, which counts if the login signs the member up.
+ */
 export default function Login() {
   const { t, i18n } = useTranslation();
   const { signIn } = useSession();
@@ -70,6 +73,8 @@ export default function Login() {
   const [left, startCountdown] = useCountdown(secondsLeft(saved.sentAt));
   const [quhao] = useState(() => sessionStorage.getItem(QUHAO_KEY) ?? '86');
   const context = { locale: i18n.language };
+  // From an invitation link (renwu/yaoqing): the inviter's code, sent with the login that signs up.
+  const invite = /^\d{1,32}$/.test(params.get('invite') ?? '') ? (params.get('invite') ?? undefined) : undefined;
   const phoneOk = isPhoneNumber(phone, quhao);
 
   /** Opens `path` from the login page, keeping what was typed for the way back. */
@@ -103,7 +108,7 @@ export default function Login() {
     if (!agree) return toastError(t('errors.agreement_required'));
     setBusy(true);
     try {
-      const { user, otp } = await login({ phone, code, agree, quhao }, context);
+      const { user, otp } = await login({ phone, code, agree, quhao, ...(invite && { invite }) }, context);
       signIn(user, otp);
       toast(t('login.success'));
       const redirect = params.get('redirect');
@@ -130,6 +135,11 @@ export default function Login() {
       <div className="login">
         <h2>{t('login.welcome')}</h2>
         <p className="muted">{t('login.hint')}</p>
+        {invite && (
+          <p className="login-invite" data-testid="invite">
+            {t('login.invited', { code: invite })}
+          </p>
+        )}
         <List>
           <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
           <List.Item>
