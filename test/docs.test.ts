@@ -9,6 +9,7 @@ import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
+import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -116,6 +117,13 @@ describe('docs', () => {
     const { daily, streakBonus, streakDays } = SIGN_IN_RULES;
     expect(section).toContain(`| ${daily}, and ${streakBonus} more every ${streakDays}th day in a row`);
     expect(section).toMatch(new RegExp(`jinbi_list\` +\\| ${TASK_LIMITS.pageSize}, newest first`));
+    expect(section).toContain(`| ${ARTICLE_LIMITS.titleMin} to ${ARTICLE_LIMITS.titleMax} characters after trimming`);
+    expect(section).toContain(`| 1 to ${thousands(ARTICLE_LIMITS.contentMax)} characters after trimming`);
+    expect(section).toContain(`| at most ${ARTICLE_LIMITS.imagesMax}, images the member uploaded`);
+    expect(section).toContain(
+      `| ${ARTICLE_LIMITS.maxPerWindow} in ${ARTICLE_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
+    );
+    expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));
     const { minYuan, maxYuan, coinsPerYuan, accountMaxLength, pageSize, queuePageSize } = WITHDRAWAL_LIMITS;

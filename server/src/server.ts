@@ -218,6 +218,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     tasks: store.tasks,
     withdrawals: store.withdrawals,
     invitations: store.invitations,
+    articles: store.articles,
     apps,
     config,
     logger,

@@ -620,4 +620,60 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
     expect(await store.invitations.summary('m1')).toEqual({ invited: 0, coins: 0 });
   });
+
+  it('articles: counted per author even sent at once, paged newest first, hidden across blocks, deleted by their author', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    await store.members.insert(newMember('m3', '13300133002'));
+    const article = (id: string, memberId: string, at: number) => ({
+      id,
+      memberId,
+      title: `Title ${id}`,
+      content: 'text',
+      images: ['https://x/1.png'],
+      createdAt: at,
+    });
+    const quota = { since: 0, max: 3 };
+    const tries = await Promise.all(
+      ['a1', 'a2', 'a3', 'a4', 'a5'].map((id, i) => store.articles.add(article(id, 'm1', 100 + i), quota)),
+    );
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(3);
+    expect(tries.filter((t) => t === 'limit')).toHaveLength(2);
+    // Older ones fall out of the window.
+    expect(await store.articles.add(article('b1', 'm1', 500), { since: 200, max: 3 })).toBe('ok');
+    expect(await store.articles.add(article('c1', 'm2', 600), quota)).toBe('ok');
+    expect(await store.articles.add(article('x', 'nobody', 600), quota)).toBe('missing');
+
+    const all = (await store.articles.list({ limit: 10 })) ?? [];
+    expect(all.map((a) => a.id).slice(0, 2)).toEqual(['c1', 'b1']);
+    expect(all).toHaveLength(5);
+    expect(all[0]).toEqual(article('c1', 'm2', 600));
+    expect(await store.articles.list({ before: all[1]?.id, limit: 10 })).toEqual(all.slice(2));
+    expect(await store.articles.list({ before: 'nope', limit: 10 })).toBeUndefined();
+    expect((await store.articles.list({ authorId: 'm2', limit: 10 }))?.map((a) => a.id)).toEqual(['c1']);
+
+    // A block hides each one's articles from the other, either way.
+    await store.blocks.set('m3', 'm2', true, { now: 700, max: 10 });
+    expect((await store.articles.list({ viewerId: 'm3', limit: 10 }))?.map((a) => a.memberId)).not.toContain('m2');
+    expect((await store.articles.list({ viewerId: 'm2', limit: 10 }))?.map((a) => a.memberId)).toEqual([
+      'm2',
+      'm1',
+      'm1',
+      'm1',
+      'm1',
+    ]);
+    expect((await store.articles.list({ viewerId: 'm1', limit: 10 }))?.length).toBe(5);
+
+    expect(await store.articles.byId('c1')).toEqual(article('c1', 'm2', 600));
+    expect(await store.articles.remove('m1', 'c1', 800)).toBe(false);
+    expect(await store.articles.remove('m2', 'c1', 800)).toBe(true);
+    expect(await store.articles.remove('m2', 'c1', 800)).toBe(false);
+    expect(await store.articles.byId('c1')).toBeUndefined();
+    expect((await store.articles.list({ limit: 10 }))?.length).toBe(4);
+    // A cancelled author's articles go.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await store.articles.list({ limit: 10 })).toEqual([]);
+    expect(await store.articles.byId('b1')).toBeUndefined();
+  });
 }

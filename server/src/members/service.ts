@@ -47,6 +47,12 @@ export type MemberFailure =
   | 'withdraw_account_missing'
   | 'withdraw_pending'
   | 'coins_insufficient'
+  | 'article_title_short'
+  | 'article_title_long'
+  | 'article_content_invalid'
+  | 'article_images_invalid'
+  | 'article_limit'
+  | 'article_missing'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -99,6 +105,12 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   withdraw_account_missing: 'please bind the withdrawal account first',
   withdraw_pending: 'a withdrawal is under review',
   coins_insufficient: 'insufficient gold coins, please recharge',
+  article_title_short: 'title must not be less than 5 characters',
+  article_title_long: 'the title has at most 30 characters',
+  article_content_invalid: 'content cannot be blank',
+  article_images_invalid: 'parameter error',
+  article_limit: 'do not operate frequently',
+  article_missing: 'content does not exist or was deleted by the author',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

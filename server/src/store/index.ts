@@ -23,6 +23,7 @@ import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
+import { createArticleStore, type ArticleStore } from './articles.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -41,6 +42,7 @@ export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './fol
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
 export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
+export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
 export type {
   PayoutAccounts,
   PayoutMethod,
@@ -116,6 +118,8 @@ export interface Store {
   readonly withdrawals: WithdrawalStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
+  /** Members' articles. */
+  readonly articles: ArticleStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -229,6 +233,7 @@ function wrap(
     tasks: createTaskStore(db, dialect),
     withdrawals: createWithdrawalStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
+    articles: createArticleStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -131,6 +131,7 @@ type MembersTables = {
   member_coins: { member_id: string };
   member_payout_accounts: { member_id: string };
   member_invitations: { inviter_id: string };
+  articles: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -370,6 +371,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('member_payout_accounts').where('member_id', '=', id).execute();
         // Whom the member invited goes; that the member was invited stays, so that their phone is invited once.
         await trx.deleteFrom('member_invitations').where('inviter_id', '=', id).execute();
+        await trx.deleteFrom('articles').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -14,6 +14,7 @@ import { memberNoticesMigration } from './member-notices-migration.js';
 import { memberTasksMigration } from './member-tasks-migration.js';
 import { memberWithdrawalsMigration } from './member-withdrawals-migration.js';
 import { memberInvitationsMigration } from './member-invitations-migration.js';
+import { articlesMigration } from './articles-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -189,6 +190,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_member_tasks': memberTasksMigration,
   '0022_member_withdrawals': memberWithdrawalsMigration,
   '0023_member_invitations': memberInvitationsMigration,
+  '0024_articles': articlesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -11,6 +11,7 @@ import { createNoticeService, type NoticeService } from '../../members/notices.j
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
+import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -26,6 +27,7 @@ import type {
   TaskStore,
   WithdrawalStore,
   InvitationStore,
+  ArticleStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -38,6 +40,7 @@ import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { invitationRoutes } from './invitations.js';
+import { articleRoutes } from './articles.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -77,6 +80,8 @@ export interface ProductApiDeps {
   withdrawals: WithdrawalService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
+  /** Members' articles (article, member/add-article). */
+  articles: ArticleService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -127,6 +132,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   taskRoutes(post, deps);
   withdrawalRoutes(post, deps);
   invitationRoutes(post, deps);
+  articleRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -143,6 +149,7 @@ export interface ProductApiParts {
   tasks: TaskStore;
   withdrawals: WithdrawalStore;
   invitations: InvitationStore;
+  articles: ArticleStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
@@ -205,6 +212,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     notices,
     certifications,
     withdrawals,
+    articles: createArticleService({ articles: parts.articles, blocked, now: parts.now }),
     invitations: createInvitationService({
       invitations: parts.invitations,
       members: parts.members,

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import type { ArticleRecord, ArticleStore } from '../store/index.js';
+import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** Bounds of articles (docs/limits.md; spec §5, §9: "Post title 5 to 30 characters"). */
+export const ARTICLE_LIMITS = {
+  /** The title: this many characters (Unicode code points) after trimming, from... */
+  titleMin: 5,
+  /** ...to. */
+  titleMax: 30,
+  /** The text: 1 to this many characters after trimming. */
+  contentMax: 5000,
+  /** Images the author uploaded, at most. */
+  imagesMax: 9,
+  /** Articles a member publishes in {@link ARTICLE_LIMITS.windowMs}, at most. */
+  maxPerWindow: 20,
+  windowMs: 86_400_000,
+  /** A page of a feed. */
+  pageSize: 20,
+} as const;
+
+/** An article as written, the images already checked as the author's own uploads. */
+export interface ArticleInput {
+  title: unknown;
+  content: unknown;
+  images: readonly string[];
+}
+
+/**
+ * Articles (spec §1 "publish articles", §2 article/view, member/add-article; §5 title 5 to 30 characters, text not
+ * blank, "Blocked users cannot see each other's works"). No HTTP here.
+ */
+export interface ArticleService {
+  /** Publishes an article of `memberId`: checked, then counted against the daily most. */
+  publish(memberId: string, input: ArticleInput): Promise<MemberResult<ArticleRecord>>;
+  /**
+   * Article `id` as `viewerId` (undefined for a visitor) may see it: `article_missing` when it does not exist, was
+   * deleted, its author cancelled, or a block stands between the two.
+   */
+  view(id: unknown, viewerId: string | undefined): Promise<MemberResult<ArticleRecord>>;
+  /** A page of the feed, or of `authorId`'s articles, newest first, as `viewerId` may see it. */
+  list(params: {
+    viewerId?: string | undefined;
+    authorId?: unknown;
+    before?: unknown;
+  }): Promise<MemberResult<ArticleRecord[]>>;
+  /** Deletes the member's own article `id`. */
+  remove(memberId: string, id: unknown): Promise<MemberResult<void>>;
+}
+
+/** The text as stored: trimmed, line ends as `\n`, no control characters but new lines and tabs; undefined if blank. */
+function contentOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\r\n?/g, '\n').trim();
+  const length = [...text].length;
+  // eslint-disable-next-line no-control-regex
+  return length === 0 || length > ARTICLE_LIMITS.contentMax || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)
+    ? undefined
+    : text;
+}
+
+/** Creates the article service over the store; `blocked` tells whether a block stands between two members. */
+export function createArticleService(deps: {
+  articles: ArticleStore;
+  blocked: (a: string, b: string) => Promise<boolean>;
+  now: () => number;
+}): ArticleService {
+  const { articles } = deps;
+  return {
+    async publish(memberId, { title, content, images }) {
+      if (typeof title !== 'string') return fail('article_title_short');
+      const heading = title.trim();
+      const length = [...heading].length;
+      if (length < ARTICLE_LIMITS.titleMin || /\p{Cc}/u.test(heading)) return fail('article_title_short');
+      if (length > ARTICLE_LIMITS.titleMax) return fail('article_title_long');
+      const text = contentOf(content);
+      if (text === undefined) return fail('article_content_invalid');
+      if (images.length > ARTICLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
+        return fail('article_images_invalid');
+      }
+      const now = deps.now();
+      const record = {
+        id: randomBytes(8).toString('hex'),
+        memberId,
+        title: heading,
+        content: text,
+        images: [...images],
+        createdAt: now,
+      };
+      const outcome = await articles.add(record, {
+        since: now - ARTICLE_LIMITS.windowMs,
+        max: ARTICLE_LIMITS.maxPerWindow,
+      });
+      if (outcome === 'limit') return fail('article_limit');
+      if (outcome === 'missing') return fail('user_missing');
+      return { ok: true, value: record };
+    },
+    async view(id, viewerId) {
+      if (!isRowKey(id) || id === undefined) return fail('article_missing');
+      const article = await articles.byId(id);
+      if (!article) return fail('article_missing');
+      if (viewerId !== undefined && viewerId !== article.memberId && (await deps.blocked(viewerId, article.memberId))) {
+        return fail('article_missing');
+      }
+      return { ok: true, value: article };
+    },
+    async list({ viewerId, authorId, before }) {
+      if (!isRowKey(before)) return fail('bad_params');
+      if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
+        return fail('bad_params');
+      }
+      const page = await articles.list({ viewerId, authorId, before, limit: ARTICLE_LIMITS.pageSize });
+      return page ? { ok: true, value: page } : fail('bad_params');
+    },
+    async remove(memberId, id) {
+      if (!isRowKey(id) || id === undefined) return fail('article_missing');
+      return (await articles.remove(memberId, id, deps.now()))
+        ? { ok: true, value: undefined }
+        : fail('article_missing');
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { olderThan } from './keyset.js';
+import { holdMember } from './member-lock.js';
+import type { Database } from './schema.js';
+
+/** A member's article. */
+export interface ArticleRecord {
+  id: string;
+  memberId: string;
+  title: string;
+  content: string;
+  /** URLs of the images the author uploaded, in their order. */
+  images: string[];
+  createdAt: number;
+}
+
+/** What publishing came to: stored, or refused (the author published `max` already, or is gone). */
+export type PublishOutcome = 'ok' | 'limit' | 'missing';
+
+/** Members' articles. */
+export interface ArticleStore {
+  /**
+   * Stores an article unless its author published `quota.max` or more since `quota.since` (`limit`), or is gone or
+   * cancelled (`missing`). One transaction that holds the author's row, so that articles sent at once are counted.
+   */
+  add(record: ArticleRecord, quota: { since: number; max: number }): Promise<PublishOutcome>;
+  /** An article that is not deleted, by a member whose account is open; undefined otherwise. */
+  byId(id: string): Promise<ArticleRecord | undefined>;
+  /**
+   * Articles newest first, at most `limit`: all, or `authorId`'s; with `before` (an id listed), only older ones.
+   * Deleted ones, and those of cancelled members and of members one of whom has blocked `viewerId`, are left out.
+   * Undefined when `before` is no article.
+   */
+  list(params: {
+    viewerId?: string | undefined;
+    authorId?: string | undefined;
+    before?: string | undefined;
+    limit: number;
+  }): Promise<ArticleRecord[] | undefined>;
+  /** Deletes member `memberId`'s article `id`: false when there is no such article of theirs. */
+  remove(memberId: string, id: string, now: number): Promise<boolean>;
+}
+
+type ArticleTables = {
+  articles: {
+    id: string;
+    member_id: string;
+    title: string;
+    content: string;
+    images: string;
+    created_at: number;
+    deleted_at: number | null;
+  };
+  members: { id: string; cancelled_at: number | null };
+  member_blocks: { member_id: string; blocked_id: string };
+};
+
+const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRecord => ({
+  id: row.id,
+  memberId: row.member_id,
+  title: row.title,
+  content: row.content,
+  images: JSON.parse(row.images) as string[],
+  createdAt: Number(row.created_at),
+});
+
+const COLUMNS = [
+  'articles.id',
+  'articles.member_id',
+  'articles.title',
+  'articles.content',
+  'articles.images',
+  'articles.created_at',
+] as const;
+
+/** Whether a block stands between `viewerId` and the article's author, either way. */
+function blockedWith(eb: ExpressionBuilder<ArticleTables, 'articles'>, viewerId: string) {
+  return eb.exists(
+    eb
+      .selectFrom('member_blocks')
+      .select('member_blocks.member_id')
+      .where((b) =>
+        b.or([
+          b.and([
+            b('member_blocks.member_id', '=', viewerId),
+            b('member_blocks.blocked_id', '=', b.ref('articles.member_id')),
+          ]),
+          b.and([
+            b('member_blocks.member_id', '=', b.ref('articles.member_id')),
+            b('member_blocks.blocked_id', '=', viewerId),
+          ]),
+        ]),
+      ),
+  );
+}
+
+/** The Kysely implementation of {@link ArticleStore}. */
+export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): ArticleStore {
+  const db = base.withTables<ArticleTables>();
+  const shown = () =>
+    db
+      .selectFrom('articles')
+      .innerJoin('members', 'members.id', 'articles.member_id')
+      .select(COLUMNS)
+      .where('articles.deleted_at', 'is', null)
+      .where('members.cancelled_at', 'is', null);
+  return {
+    async add(record, { since, max }) {
+      return db.transaction().execute(async (trx) => {
+        await holdMember(trx, record.memberId, dialect);
+        const open = await trx
+          .selectFrom('members')
+          .select('id')
+          .where('id', '=', record.memberId)
+          .where('cancelled_at', 'is', null)
+          .executeTakeFirst();
+        if (!open) return 'missing';
+        const { count } = await trx
+          .selectFrom('articles')
+          .select((eb) => eb.fn.countAll<string | number>().as('count'))
+          .where('member_id', '=', record.memberId)
+          .where('created_at', '>', since)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= max) return 'limit';
+        await trx
+          .insertInto('articles')
+          .values({
+            id: record.id,
+            member_id: record.memberId,
+            title: record.title,
+            content: record.content,
+            images: JSON.stringify(record.images),
+            created_at: record.createdAt,
+            deleted_at: null,
+          })
+          .execute();
+        return 'ok';
+      });
+    },
+    async byId(id) {
+      const row = await shown().where('articles.id', '=', id).executeTakeFirst();
+      return row && recordOf(row);
+    },
+    async list({ viewerId, authorId, before, limit }) {
+      let cursor: { at: number; id: string } | undefined;
+      if (before !== undefined) {
+        const found = await db
+          .selectFrom('articles')
+          .select(['created_at', 'id'])
+          .where('id', '=', before)
+          .executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { at: Number(found.created_at), id: found.id };
+      }
+      const rows = await shown()
+        .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
+        .$if(viewerId !== undefined, (q) => q.where((eb) => eb.not(blockedWith(eb, viewerId as string))))
+        .where(olderThan(cursor, { time: 'articles.created_at', id: 'articles.id' }))
+        .orderBy('articles.created_at', 'desc')
+        .orderBy('articles.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(recordOf);
+    },
+    async remove(memberId, id, now) {
+      const result = await db
+        .updateTable('articles')
+        .set({ deleted_at: now })
+        .where('id', '=', id)
+        .where('member_id', '=', memberId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+  };
+}
