@@ -90,7 +90,7 @@ describe('product app end to end', () => {
     await page.getByRole('link', { name: 'User Agreement' }).click();
     await page.getByRole('heading', { name: 'User Agreement' }).waitFor();
     await page.screenshot({ path: `${SHOTS}agreement-en.png` });
-    await page.goto(`${app.server.url}/h5/#/article/view?id=1`);
+    await page.goto(`${app.server.url}/h5/#/article/find`);
     await page.getByText('Coming soon').first().waitFor();
     await page.screenshot({ path: `${SHOTS}coming-soon.png` });
     await context.close();

@@ -13,6 +13,7 @@ const SLOW = { timeout: 5000 };
 const api = setupServer(
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig({ kefu_h5: '' }) })),
   http.post('*/index.php/api/member/info', () => HttpResponse.json({ ret: USER, otp: null })),
+  http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),
 );
 
 beforeAll(() => {
@@ -68,7 +69,7 @@ describe('closing a page (spec §2)', () => {
     renderShell({ path: '/public/agreement' });
     fireEvent.click(await screen.findByText('Back', {}, SLOW));
     await waitFor(() => expect(currentRoute()).toBe(HOME_PATH));
-    expect(await screen.findByText('Recommended articles are on their way', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('No articles yet: be the first to write one', {}, SLOW)).toBeTruthy();
   });
 });
 

@@ -34,6 +34,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'renwu/tixian_band': () => import('../pages/renwu/tixian_band'),
   'renwu/tixian_list': () => import('../pages/renwu/tixian_list'),
   'renwu/yaoqing': () => import('../pages/renwu/yaoqing'),
+  'article/view': () => import('../pages/article/view'),
+  'member/add-article': () => import('../pages/member/add-article'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -20,6 +20,7 @@ const record = async (path: string, request: Request) => {
   (calls[path] ??= []).push((await request.json()) as Record<string, unknown>);
 };
 const api = setupServer(
+  http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),
   http.post('*/index.php/api/index/config', async ({ request }) => {
     await record('index/config', request);
     return HttpResponse.json({ ret: testConfig({ im: { appkey: 'product-app' } }) });

@@ -72,6 +72,12 @@ export const en: Dictionary = {
     withdraw_account_missing: 'Please bind the withdrawal account first',
     withdraw_pending: 'A withdrawal is under review',
     coins_insufficient: 'Insufficient gold coins, please recharge',
+    article_title_short: 'The title must not be less than 5 characters',
+    article_title_long: 'The title has at most 30 characters',
+    article_content_invalid: 'The text cannot be blank',
+    article_images_invalid: 'An image is not valid, please upload it again',
+    article_limit: 'You can publish 20 articles a day',
+    article_missing: 'Content does not exist or was deleted by the author',
     address_name_invalid: 'Enter the receiver',
     address_phone_invalid: 'Enter a correct phone number',
     address_region_invalid: 'Enter the region',
@@ -141,7 +147,7 @@ export const en: Dictionary = {
     intro: 'Read this before you cancel your account. Cancelling means you have read and accept it.',
     s1Title: '1. Deleted at once',
     s1Body:
-      "Your mobile number, profile (nickname, avatar, background, signature, gender, birthday, region), feedback, real-name certification, shipping addresses, block list, follows, gold coins, sign-ins, bound withdrawal accounts and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
+      "Your mobile number, profile (nickname, avatar, background, signature, gender, birthday, region), feedback, real-name certification, shipping addresses, block list, follows, articles, gold coins, sign-ins, bound withdrawal accounts and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
     s2Title: '2. What stays',
     s2Body:
       "Messages you sent have reached the people you sent them to and stay in their conversations; your ID is never given to anyone else. The reason you give and the time you cancelled are kept to improve the service. Your withdrawals, with the account each was paid to, are kept for the operator's accounts; a withdrawal still under review is reviewed as before. If you signed up with an invitation, that is kept with a one-way hash of your number, so that a number is invited once; whom you invited is deleted.",
@@ -172,7 +178,7 @@ export const en: Dictionary = {
       "This policy says what the operator of this Parley server collects and why. Your data stays on the operator's own server; the Parley software sends it to no third party.",
     s1Title: '1. What is collected',
     s1Body:
-      "Your mobile number (to sign you in); your profile: nickname, avatar, background and signature, and the gender, birthday and region if you give them; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); if you ask for real-name certification, your real name and identity card number (or your organisation's name and credit code) and the photos you upload for it, which only the operator's reviewers see; whom you follow and block; your gold coins and sign-ins; the withdrawal accounts you bind (the Alipay real name and account, the WeChat receipt code) and your withdrawals; whose invitation you signed up with, with a one-way hash of your number, and whom you invited; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
+      "Your mobile number (to sign you in); your profile: nickname, avatar, background and signature, and the gender, birthday and region if you give them; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); if you ask for real-name certification, your real name and identity card number (or your organisation's name and credit code) and the photos you upload for it, which only the operator's reviewers see; the articles you publish (their title, text and images, which everyone can read); whom you follow and block; your gold coins and sign-ins; the withdrawal accounts you bind (the Alipay real name and account, the WeChat receipt code) and your withdrawals; whose invitation you signed up with, with a one-way hash of your number, and whom you invited; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
     s2Title: '2. What it is used for',
     s2Body:
       'To sign you in, deliver your messages, show your profile to the people you talk to, show whether you are online, keep your conversation history, and protect the service against abuse. It is not used for advertising and not sold.',
@@ -184,7 +190,7 @@ export const en: Dictionary = {
       'Other users see your nickname, avatar, background, signature and ID, the gender and region you give, and what you send them or publish; your birthday only you see. Whether you are certified shows as a Verified badge; your real name and number do not show. Your full mobile number is shown to no one; the app shows it masked.',
     s5Title: '5. Keeping and deleting',
     s5Body:
-      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server. You can cancel your account in Settings: your profile, mobile number, feedback, certification, follows, coins, withdrawal accounts and every sign-in token are deleted at once; messages you sent stay with the people you sent them to, and withdrawals stay in the operator's accounts.",
+      "Your data is kept on the operator's server while your account exists, or as long as the law requires. Signing out ends your sign-in token on the server. You can cancel your account in Settings: your profile, mobile number, feedback, certification, follows, articles, coins, withdrawal accounts and every sign-in token are deleted at once; messages you sent stay with the people you sent them to, and withdrawals stay in the operator's accounts.",
     s6Title: '6. On your device',
     s6Body:
       "The app keeps the signed-in user, your language and display settings in the browser's local storage. Signing out clears the session and keeps a copy of your last profile on this device; clearing the browser's data removes it.",
@@ -383,6 +389,28 @@ export const en: Dictionary = {
     kind_withdraw_return: 'Withdrawal returned',
     withdraw: 'Withdraw',
     invite: 'Invite friends',
+  },
+  article: {
+    write: 'Write',
+    none: 'No articles yet: be the first to write one',
+    noneOfMember: 'No articles yet',
+    addTitle: 'Write an article',
+    title: 'Title',
+    titlePlaceholder: '5 to 30 characters',
+    content: 'Text',
+    contentPlaceholder: 'What would you like to share?',
+    contentLong: 'The text has at most {{max}} characters',
+    images: 'Images (at most {{max}})',
+    image: 'Image {{n}}',
+    removeImage: 'Remove image {{n}}',
+    addImage: 'Add an image',
+    publish: 'Publish',
+    published: 'Published',
+    view: 'View content',
+    delete: 'Delete',
+    deleteConfirm: 'Delete this article? It cannot be restored.',
+    deleted: 'Deleted',
+    works: 'Articles',
   },
   invite: {
     title: 'Invite friends',

@@ -1,8 +1,30 @@
 import { useTranslation } from 'react-i18next';
-import { TabPage } from '../TabPage';
+import { useNavigateTo } from '../../app/navigation';
+import { ArticleList } from '../../features/content/ArticleList';
+import { NavBar } from '../../ui/NavBar';
+import { useTabTitle } from '../TabPage';
+import '../member/feedback.css';
 
-/** Tab: pages/article/index. */
-export default function Page() {
+/**
+ * Tab: pages/article/index, the front page (spec §2): the article feed, newest first, for visitors and members;
+ * "Write" opens the article form (member/add-article), which asks a visitor to sign in first.
+ */
+export default function FrontPage() {
   const { t } = useTranslation();
-  return <TabPage tab="front" body={t('pages.article')} />;
+  const open = useNavigateTo();
+  const title = useTabTitle('front');
+  return (
+    <div className="page">
+      <NavBar
+        title={title}
+        back={false}
+        right={
+          <button type="button" className="feedback-mine" onClick={() => open('member/add-article')}>
+            {t('article.write')}
+          </button>
+        }
+      />
+      <ArticleList empty={t('article.none')} />
+    </div>
+  );
 }

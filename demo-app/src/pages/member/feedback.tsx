@@ -1,10 +1,11 @@
-import { Button, Input, List, ProgressBar, TextArea } from 'antd-mobile';
+import { Button, Input, List, TextArea } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
+import { ImageGrid } from '../../features/api/ImageGrid';
 import { useImageUpload } from '../../features/api/useImageUpload';
 import {
   FEEDBACK_CONTENT_MAX,
@@ -28,23 +29,14 @@ export default function FeedbackPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { progress, upload } = useImageUpload();
-  const picker = useRef<HTMLInputElement>(null);
+  const uploader = useImageUpload();
   const [content, setContent] = useState('');
   const [phone, setPhone] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   if (!user) return null;
   const context = { token: user.token, locale: i18n.language };
-  const uploading = progress !== undefined;
-
-  const addScreenshot = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const url = await upload(file);
-    if (url !== undefined) setImgs((list) => [...list, url].slice(0, FEEDBACK_IMAGES_MAX));
-  };
+  const uploading = uploader.progress !== undefined;
 
   const send = async () => {
     const draft = { content, phone, imgs };
@@ -94,47 +86,20 @@ export default function FeedbackPage() {
       </List>
       <List header={t('feedback.screenshots', { max: FEEDBACK_IMAGES_MAX })}>
         <List.Item>
-          <div className="feedback-images">
-            {imgs.map((url, index) => (
-              <div className="feedback-image" key={`${url}-${index}`}>
-                <img className="feedback-thumb" src={url} alt={t('feedback.screenshot', { n: index + 1 })} />
-                <button
-                  type="button"
-                  className="feedback-image-remove"
-                  aria-label={t('feedback.removeScreenshot', { n: index + 1 })}
-                  onClick={() => setImgs((list) => list.filter((_, i) => i !== index))}
-                >
-                  ×
-                </button>
-              </div>
-            ))}
-            {imgs.length < FEEDBACK_IMAGES_MAX && !uploading && (
-              <button
-                type="button"
-                className="feedback-image-add"
-                aria-label={t('feedback.addScreenshot')}
-                onClick={() => picker.current?.click()}
-              >
-                +
-              </button>
-            )}
-          </div>
-          {uploading && (
-            <div className="feedback-progress" data-testid="feedback-progress">
-              <ProgressBar percent={progress} />
-              <span>{t('profile.uploading', { percent: progress })}</span>
-            </div>
-          )}
+          <ImageGrid
+            uploader={uploader}
+            images={imgs}
+            onChange={setImgs}
+            max={FEEDBACK_IMAGES_MAX}
+            labels={{
+              image: (n) => t('feedback.screenshot', { n }),
+              remove: (n) => t('feedback.removeScreenshot', { n }),
+              add: t('feedback.addScreenshot'),
+            }}
+            progressTestId="feedback-progress"
+          />
         </List.Item>
       </List>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/jpeg,image/png,image/gif,.jpg,.jpeg,.png,.gif"
-        aria-label={t('feedback.addScreenshot')}
-        hidden
-        onChange={(event) => void addScreenshot(event)}
-      />
       <List header={t('feedback.phone')}>
         <List.Item>
           <Input

@@ -38,7 +38,28 @@ const BOB = {
 let bob = { ...BOB };
 const blockCalls: unknown[] = [];
 const followCalls: unknown[] = [];
+/** Whose articles were asked for; whether the server has any. */
+const articleAuthors: unknown[] = [];
+let withArticles = false;
 const api = setupServer(
+  http.post('*/index.php/api/article/list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    articleAuthors.push(body['uid']);
+    if (!withArticles) return HttpResponse.json({ ret: [] });
+    const author = body['uid'] === BOB.id ? BOB : USER;
+    return HttpResponse.json({
+      ret: [
+        {
+          id: `a-${author.id}`,
+          title: `${author.username}'s first article`,
+          summary: 'Once upon a time',
+          imgs: [],
+          author: { id: author.id, username: author.username, img: '' },
+          created_at: Date.now(),
+        },
+      ],
+    });
+  }),
   http.post('*/index.php/api/member/profile', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     if (body['id'] !== BOB.id)
@@ -70,6 +91,8 @@ beforeEach(() => {
   localStorage.setItem('user', JSON.stringify(USER));
   blockCalls.length = 0;
   followCalls.length = 0;
+  articleAuthors.length = 0;
+  withArticles = false;
   bob = { ...BOB };
 });
 afterEach(() => cleanup());
@@ -96,6 +119,16 @@ function Where() {
 }
 
 describe('user/home', () => {
+  it("lists the member's articles under the profile, one's own and another's", async () => {
+    withArticles = true;
+    renderApp(<UserHome />, { path: '/user/home' });
+    await shows("Alice's first article");
+    cleanup();
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows("Bob's first article");
+    expect(articleAuthors).toEqual([USER.id, BOB.id]);
+  });
+
   it("shows the member's own profile without an id, with a way to edit it", () => {
     renderApp(<UserHome />, { path: '/user/home' });
     expect(screen.getByText('My profile')).toBeTruthy();

@@ -6,6 +6,7 @@ import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
+import { ArticleList } from '../../features/content/ArticleList';
 import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
 import { VerifiedBadge } from '../../features/member/VerifiedBadge';
@@ -93,6 +94,8 @@ export default function UserHome() {
             {t('settings.profile')}
           </Button>
         </div>
+        <h2 className="home-works">{t('article.works')}</h2>
+        <ArticleList uid={id} empty={t('article.noneOfMember')} />
       </>
     );
   } else if (profile.isPending) {
@@ -138,6 +141,12 @@ export default function UserHome() {
             {blocked ? t('blocks.unblock') : t('blocks.block')}
           </Button>
         </div>
+        {!blocked && (
+          <>
+            <h2 className="home-works">{t('article.works')}</h2>
+            <ArticleList uid={id} empty={t('article.noneOfMember')} />
+          </>
+        )}
       </>
     );
   }

@@ -1,0 +1,70 @@
+import { Avatar, ErrorBlock, List } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { usePagedList } from '../api/paged';
+import { PagedList } from '../api/PagedList';
+import { relativeTime } from '../im/time';
+import { useNow } from '../im/useNow';
+import { ARTICLES_QUERY, articlePage, type ArticleCard } from './articles';
+import './articles.css';
+
+/** One article in a feed: title, summary, up to three images, the author and when; it opens the article. */
+function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
+  const { t, i18n } = useTranslation();
+  const open = useNavigateTo();
+  const name = article.author.username || t('im.user', { id: article.author.id });
+  return (
+    <List.Item
+      data-testid="article"
+      onClick={() => open(`article/view?id=${encodeURIComponent(article.id)}`)}
+      description={
+        <div className="article-card">
+          <p className="article-summary">{article.summary}</p>
+          {article.imgs.length > 0 && (
+            <div className={article.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
+              {article.imgs.map((url) => (
+                <img key={url} src={url} alt="" loading="lazy" />
+              ))}
+            </div>
+          )}
+          <div className="article-meta">
+            <Avatar src={article.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
+            <span>{name}</span>
+            <span>{relativeTime(article.created_at, now, t, i18n.language)}</span>
+          </div>
+        </div>
+      }
+    >
+      <span className="article-title">{article.title}</span>
+    </List.Item>
+  );
+}
+
+/**
+ * A feed of articles, newest first, twenty at a time: everyone's, or one member's (`uid`). Visitors see everything;
+ * a member sees nothing of members one of the two has blocked.
+ */
+export function ArticleList({ uid, empty }: { uid?: string; empty: ReactNode }) {
+  const { i18n } = useTranslation();
+  const { user } = useSession();
+  const now = useNow();
+  const context = { token: user?.token, locale: i18n.language };
+  const list = usePagedList(
+    [ARTICLES_QUERY, user?.id ?? null, uid ?? null],
+    (before) => articlePage({ ...(uid !== undefined && { uid }), before }, context),
+    true,
+  );
+  return (
+    <PagedList list={list} empty={<ErrorBlock status="empty" title={empty} description="" />}>
+      {(items) => (
+        <List>
+          {items.map((article) => (
+            <ArticleLine key={article.id} article={article} now={now} />
+          ))}
+        </List>
+      )}
+    </PagedList>
+  );
+}

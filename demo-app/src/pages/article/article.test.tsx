@@ -1,0 +1,195 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Article, ArticleCard } from '../../features/content/articles';
+import { renderApp } from '../../test-utils';
+import { installAntdRender } from '../../ui/antd-render';
+import AddArticle from '../member/add-article';
+import FrontPage from './index';
+import ArticlePage from './view';
+
+const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
+const AUTHOR = { id: '42', username: 'Alice', img: '' };
+
+/** The fake server's articles, and what was sent to it. */
+let articles: Article[] = [];
+const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
+const cardOf = ({ content, mine: _mine, ...article }: Article): ArticleCard => ({
+  ...article,
+  summary: content.slice(0, 100),
+  imgs: article.imgs.slice(0, 3),
+});
+const missing = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
+const api = setupServer(
+  http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: articles.map(cardOf) })),
+  http.post('*/index.php/api/article/view', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    const found = articles.find((a) => a.id === body['id']);
+    return HttpResponse.json(found ? { ret: found } : missing);
+  }),
+  http.post('*/index.php/api/member/article_add', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'article_add', body });
+    const article: Article = {
+      id: `a${articles.length + 1}`,
+      title: String(body['title']),
+      content: String(body['content']),
+      imgs: [],
+      author: AUTHOR,
+      created_at: Date.now(),
+      mine: true,
+    };
+    articles = [article, ...articles];
+    return HttpResponse.json({ ret: article, id: article.id });
+  }),
+  http.post('*/index.php/api/member/article_del', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'article_del', body });
+    articles = articles.filter((a) => a.id !== body['id']);
+    return HttpResponse.json({ ret: true });
+  }),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('user', JSON.stringify(USER));
+  articles = [];
+  sent.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+async function shows(text: string) {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+async function step(work: () => unknown) {
+  await act(async () => {
+    await work();
+  });
+}
+
+function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+function renderPages(path: string) {
+  return renderApp(
+    <Routes>
+      <Route path="/pages/article/index" element={<FrontPage />} />
+      <Route path="/article/view" element={<ArticlePage />} />
+      <Route path="/member/add-article" element={<AddArticle />} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { path },
+  );
+}
+
+const article = (n: number, extra: Partial<Article> = {}): Article => ({
+  id: `a${n}`,
+  title: `Article number ${n}`,
+  content: `The text of article ${n}.\nSecond line.`,
+  imgs: [],
+  author: { id: '7', username: 'Bob', img: '' },
+  created_at: Date.now(),
+  mine: false,
+  ...extra,
+});
+
+describe('pages/article/index: the front page', () => {
+  it('lists the articles newest first and opens one', async () => {
+    articles = [article(2, { imgs: ['https://files.test/1.png', 'https://files.test/2.png'] }), article(1)];
+    renderPages('/pages/article/index');
+    await shows('Article number 2');
+    expect(screen.getAllByTestId('article')).toHaveLength(2);
+    expect(screen.getAllByText('Bob')).toHaveLength(2);
+    expect(document.querySelectorAll('.article-images img')).toHaveLength(2);
+    await step(() => fireEvent.click(screen.getByText('Article number 1')));
+    await vi.waitFor(() => expect(screen.getByText(/The text of article 1\.\s+Second line\./)).toBeTruthy());
+  });
+
+  it('says when there is nothing yet, and opens the form to write', async () => {
+    renderPages('/pages/article/index');
+    await shows('No articles yet: be the first to write one');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Write' })));
+    await shows('Write an article');
+  });
+});
+
+describe('article/view', () => {
+  it('says so when the article does not exist or was deleted', async () => {
+    renderPages('/article/view?id=gone');
+    await shows('Content does not exist or was deleted by the author');
+  });
+
+  it("lets the author delete their own article after asking, and no one else's", async () => {
+    articles = [article(1, { mine: true, author: AUTHOR }), article(2)];
+    renderPages('/article/view?id=a2');
+    await shows('Article number 2');
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    cleanup();
+    renderPages('/article/view?id=a1');
+    await shows('Article number 1');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Delete' })));
+    await shows('Delete this article? It cannot be restored.');
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) as HTMLElement));
+    // The only page: closing it goes home, where the feed has the other one.
+    await vi.waitFor(() => expect(screen.getAllByTestId('article')).toHaveLength(1));
+    expect(screen.getByText('Article number 2')).toBeTruthy();
+    expect(sent).toEqual([{ path: 'article_del', body: expect.objectContaining({ id: 'a1' }) as unknown }]);
+  });
+});
+
+describe('member/add-article', () => {
+  const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  const publish = () => step(() => fireEvent.click(screen.getByRole('button', { name: 'Publish' })));
+
+  it('checks the title and the text before it sends anything', async () => {
+    renderPages('/member/add-article');
+    await shows('Write an article');
+    await publish();
+    await shows('The title must not be less than 5 characters');
+    type('Title', '  Four ');
+    await publish();
+    await shows('The title must not be less than 5 characters');
+    type('Title', 'A day at the lake');
+    type('Text', '   ');
+    await publish();
+    await shows('The text cannot be blank');
+    type('Text', 'x'.repeat(5001));
+    await publish();
+    await shows('The text has at most 5000 characters');
+    expect(screen.getByText('5001/5000')).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
+
+  it('publishes, then offers to view the article', async () => {
+    renderPages('/member/add-article');
+    await shows('Write an article');
+    type('Title', ' A day at the lake ');
+    type('Text', 'We walked all afternoon.\n');
+    await publish();
+    await shows('Published');
+    expect(sent).toEqual([
+      {
+        path: 'article_add',
+        body: expect.objectContaining({
+          title: 'A day at the lake',
+          content: 'We walked all afternoon.',
+          imgs: [],
+        }) as unknown,
+      },
+    ]);
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'View content' })));
+    await shows('We walked all afternoon.');
+    expect(screen.getByRole('heading', { name: 'A day at the lake' })).toBeTruthy();
+  });
+});

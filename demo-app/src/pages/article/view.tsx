@@ -1,0 +1,94 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Avatar, Button, Dialog, ErrorBlock } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useClosePage, useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { isRefusal } from '../../features/api/request';
+import { QueryView } from '../../features/api/QueryView';
+import { ARTICLES_QUERY, articleView, deleteArticle, type Article } from '../../features/content/articles';
+import { relativeTime } from '../../features/im/time';
+import { NavBar } from '../../ui/NavBar';
+import { toast, toastError } from '../../ui/toast';
+import '../../features/content/articles.css';
+
+/** The article: title, author (opening their home), when, the text and the images; its author may delete it. */
+function ArticleBody({ article }: { article: Article }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const close = useClosePage();
+  const queryClient = useQueryClient();
+  const name = article.author.username || t('im.user', { id: article.author.id });
+
+  const remove = async () => {
+    const ok = await Dialog.confirm({
+      content: t('article.deleteConfirm'),
+      confirmText: t('article.delete'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok) return;
+    try {
+      await deleteArticle(article.id, { token: user?.token, locale: i18n.language });
+      toast(t('article.deleted'));
+      await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY] });
+      close();
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+  };
+
+  return (
+    <article className="article-page">
+      <h1>{article.title}</h1>
+      <button
+        type="button"
+        className="article-author"
+        onClick={() => open(`user/home?id=${encodeURIComponent(article.author.id)}`)}
+      >
+        <Avatar src={article.author.img} style={{ '--size': '32px', '--border-radius': '50%' }} />
+        <span>{name}</span>
+        <small>{relativeTime(article.created_at, Date.now(), t, i18n.language)}</small>
+      </button>
+      <p className="article-content">{article.content}</p>
+      <div className="article-page-images">
+        {article.imgs.map((url, index) => (
+          <img key={url} src={url} alt={t('article.image', { n: index + 1 })} />
+        ))}
+      </div>
+      {article.mine && (
+        <Button block color="danger" fill="outline" onClick={() => void remove()}>
+          {t('article.delete')}
+        </Button>
+      )}
+    </article>
+  );
+}
+
+/**
+ * An article (spec §2 article/view, param `id`), for visitors and members. One that does not exist, was deleted, or
+ * is a blocked member's says "content does not exist or was deleted by the author" (spec §8).
+ */
+export default function ArticlePage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const query = useQuery({
+    queryKey: [ARTICLES_QUERY, user?.id ?? null, 'view', id],
+    queryFn: () => articleView(id, { token: user?.token, locale: i18n.language }),
+    enabled: id !== '',
+    retry: false,
+  });
+  return (
+    <div className="page">
+      <NavBar title="" />
+      {query.isError && isRefusal(query.error) ? (
+        <ErrorBlock status="empty" title={errorText(query.error, t)} description="" />
+      ) : (
+        <QueryView query={query}>{(article) => <ArticleBody article={article} />}</QueryView>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js';
+
+describe('articles end to end', () => {
+  const app = appUnderTest();
+
+  it('a member writes an article with a photo; a visitor reads it from the front page; a block hides it', async () => {
+    const { context, page, dialogs } = await phoneContext(app.browser, 'en-US');
+    const aliceId = await signIn(page, app.server, '13600136020', 'en');
+    await page.getByRole('button', { name: 'Write' }).click();
+    await page.waitForURL(/#\/member\/add-article$/);
+    await page.getByLabel('Title').fill('A day at the lake');
+    await page.getByLabel('Text').fill('We walked all afternoon.\nThe water was cold.');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Add an image' }).click();
+    const photo = pngFile(64, 40, (x) => (x < 32 ? [40, 120, 200] : [250, 250, 250]));
+    await (await chooser).setFiles({ name: 'lake.png', mimeType: 'image/png', buffer: photo });
+    await page.getByRole('img', { name: 'Image 1' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}article-form-en.png` });
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published').waitFor();
+    await page.getByRole('button', { name: 'View content' }).click();
+    await page.waitForURL(/#\/article\/view\?id=/);
+    await page.getByRole('heading', { name: 'A day at the lake' }).waitFor();
+    await page.getByText(/The water was cold\./).waitFor();
+    await page.getByText('Published').waitFor({ state: 'hidden' });
+    await page.screenshot({ path: `${SHOTS}article-view-en.png` });
+
+    // A visitor finds it on the front page and opens it.
+    const visitor = await phoneContext(app.browser, 'en-US');
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
+    await visitor.page.getByText('A day at the lake').click();
+    await visitor.page.getByText(/We walked all afternoon\./).waitFor();
+    await visitor.page.getByRole('img', { name: 'Image 1' }).waitFor();
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
+    await visitor.page.getByTestId('article').first().waitFor();
+    await visitor.page.screenshot({ path: `${SHOTS}front-page-en.png` });
+    await visitor.context.close();
+
+    // A member who blocks the author no longer sees it.
+    const bob = await phoneContext(app.browser, 'en-US');
+    await signIn(bob.page, app.server, '13600136021', 'en');
+    await bob.page.getByText('A day at the lake').waitFor();
+    const token = await bob.page.evaluate(
+      () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token,
+    );
+    const blocked = await fetch(`${app.server.url}/index.php/api/member/lahei/uid_s/${aliceId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, block: true }),
+    });
+    expect(blocked.status).toBe(200);
+    await bob.page.reload();
+    await bob.page.getByText('No articles yet: be the first to write one').waitFor();
+    await bob.context.close();
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+});
