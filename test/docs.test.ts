@@ -10,6 +10,7 @@ import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
+import { REACTION_LIMITS } from '../server/src/content/reactions.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -122,6 +123,10 @@ describe('docs', () => {
     expect(section).toContain(`| at most ${ARTICLE_LIMITS.imagesMax}, images the member uploaded`);
     expect(section).toContain(
       `| ${ARTICLE_LIMITS.maxPerWindow} in ${ARTICLE_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
+    );
+    expect(section).toContain(`| 1 to ${REACTION_LIMITS.commentMax} characters after trimming`);
+    expect(section).toContain(
+      `| ${REACTION_LIMITS.commentsPerWindow} in ${REACTION_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
     );
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);

@@ -24,6 +24,9 @@ describe('product articles: member/article_add, article/list, article/view, memb
       imgs: [img],
       author: { id: alice.id, username: 'user8000', img: '' },
       created_at: p.now(),
+      likes: 0,
+      comments: 0,
+      liked: false,
     };
     expect(published).toEqual({ status: 200, ret: { ...article, mine: true }, id: article.id });
     const { content, ...card } = article;

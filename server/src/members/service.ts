@@ -53,6 +53,8 @@ export type MemberFailure =
   | 'article_images_invalid'
   | 'article_limit'
   | 'article_missing'
+  | 'comment_invalid'
+  | 'comment_missing'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -111,6 +113,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   article_images_invalid: 'parameter error',
   article_limit: 'do not operate frequently',
   article_missing: 'content does not exist or was deleted by the author',
+  comment_invalid: 'content cannot be blank',
+  comment_missing: 'content does not exist or was deleted by the author',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

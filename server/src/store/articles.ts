@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { notBlockedWith } from './blocked.js';
 import { olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
@@ -52,7 +53,6 @@ type ArticleTables = {
     deleted_at: number | null;
   };
   members: { id: string; cancelled_at: number | null };
-  member_blocks: { member_id: string; blocked_id: string };
 };
 
 const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRecord => ({
@@ -72,27 +72,6 @@ const COLUMNS = [
   'articles.images',
   'articles.created_at',
 ] as const;
-
-/** Whether a block stands between `viewerId` and the article's author, either way. */
-function blockedWith(eb: ExpressionBuilder<ArticleTables, 'articles'>, viewerId: string) {
-  return eb.exists(
-    eb
-      .selectFrom('member_blocks')
-      .select('member_blocks.member_id')
-      .where((b) =>
-        b.or([
-          b.and([
-            b('member_blocks.member_id', '=', viewerId),
-            b('member_blocks.blocked_id', '=', b.ref('articles.member_id')),
-          ]),
-          b.and([
-            b('member_blocks.member_id', '=', b.ref('articles.member_id')),
-            b('member_blocks.blocked_id', '=', viewerId),
-          ]),
-        ]),
-      ),
-  );
-}
 
 /** The Kysely implementation of {@link ArticleStore}. */
 export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): ArticleStore {
@@ -154,7 +133,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       }
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
-        .$if(viewerId !== undefined, (q) => q.where((eb) => eb.not(blockedWith(eb, viewerId as string))))
+        .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'articles.member_id')))
         .where(olderThan(cursor, { time: 'articles.created_at', id: 'articles.id' }))
         .orderBy('articles.created_at', 'desc')
         .orderBy('articles.id', 'desc')

@@ -24,6 +24,7 @@ import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
+import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -43,6 +44,7 @@ export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
 export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
 export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
+export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
 export type {
   PayoutAccounts,
   PayoutMethod,
@@ -120,6 +122,8 @@ export interface Store {
   readonly invitations: InvitationStore;
   /** Members' articles. */
   readonly articles: ArticleStore;
+  /** Comments on articles and likes of them. */
+  readonly reactions: ArticleReactionStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -234,6 +238,7 @@ function wrap(
     withdrawals: createWithdrawalStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
+    reactions: createArticleReactionStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { notBlockedWith } from './blocked.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
@@ -132,6 +133,8 @@ type MembersTables = {
   member_payout_accounts: { member_id: string };
   member_invitations: { inviter_id: string };
   articles: { member_id: string };
+  article_comments: { member_id: string };
+  article_likes: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -197,27 +200,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
             ]),
           ),
         )
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('member_blocks')
-                .select('member_blocks.member_id')
-                .where((b) =>
-                  b.or([
-                    b.and([
-                      b('member_blocks.member_id', '=', viewerId),
-                      b('member_blocks.blocked_id', '=', b.ref('members.id')),
-                    ]),
-                    b.and([
-                      b('member_blocks.member_id', '=', b.ref('members.id')),
-                      b('member_blocks.blocked_id', '=', viewerId),
-                    ]),
-                  ]),
-                ),
-            ),
-          ),
-        )
+        .where(notBlockedWith(viewerId, 'members.id'))
         .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -372,6 +355,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         // Whom the member invited goes; that the member was invited stays, so that their phone is invited once.
         await trx.deleteFrom('member_invitations').where('inviter_id', '=', id).execute();
         await trx.deleteFrom('articles').where('member_id', '=', id).execute();
+        await trx.deleteFrom('article_comments').where('member_id', '=', id).execute();
+        await trx.deleteFrom('article_likes').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -1,5 +1,5 @@
 import { ARTICLE_LIMITS } from '../../content/articles.js';
-import type { ArticleRecord } from '../../store/index.js';
+import type { ArticleRecord, CommentRecord, ReactionCounts } from '../../store/index.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
@@ -16,9 +16,9 @@ async function viewerOf(deps: ProductApiDeps, body: ProductBody): Promise<string
   return me.ok ? me.value.id : undefined;
 }
 
-/** The authors of `articles` as cards show them, each looked up once. */
-async function authorsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[]) {
-  const ids = [...new Set(articles.map((article) => article.memberId))];
+/** Members as lists show them (`{id, username, img}`, empty once cancelled), each looked up once. */
+async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
+  const ids = [...new Set(memberIds)];
   const found = await Promise.all(ids.map(async (id) => [id, await deps.members.profile(id)] as const));
   return new Map(
     found.map(([id, profile]) => [
@@ -39,7 +39,16 @@ async function authorsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[
  *   or `article_missing` ("content does not exist or was deleted by the author").
  * - `member/article_del` (`token`, `id`) deletes the member's own article: `{ret: true}`.
  *
- * Visitors may read; a member sees nothing of members one of the two has blocked (spec §5).
+ * - `article/ping_add` (`token`, `id`, `content`: 1 to 500 characters) comments on an article: `{ret: comment}`.
+ * - `article/ping_list` (`token?`, `id`, `before?`) answers `{ret: [comment]}`, newest first, twenty at a time; a
+ *   comment is `{id, content, author, created_at, deletable}` (the viewer wrote it, or the article).
+ * - `member/ping_del` (`token`, `id`) deletes a comment of the member's, or one on their article: `{ret: true}`.
+ * - `article/zan` (`token`, `id`, `zan`: true to like, false to unlike) answers `{ret: {likes, comments, liked}}`.
+ * - `article/zan_list` (`token?`, `id`, `before?`) answers `{ret: [{id, username, img, created_at}]}`, the members
+ *   who liked it, newest first, twenty at a time.
+ *
+ * Articles and cards carry `likes`, `comments` and `liked` (by the viewer). Visitors may read; a member sees nothing
+ * of members one of the two has blocked (spec §5), and can neither comment on nor like their articles.
  */
 export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/article_add', async (body) => {
@@ -53,8 +62,8 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
       images: imgs,
     });
     if (!result.ok) return refuse(result.failure);
-    const authors = await authorsOf(deps, [result.value]);
-    return { ret: { ...articleObject(result.value, authors), mine: true }, id: result.value.id };
+    const authors = await membersOf(deps, [result.value.memberId]);
+    return { ret: { ...articleObject(result.value, authors, undefined), mine: true }, id: result.value.id };
   });
 
   post('article/list', async (body) => {
@@ -66,10 +75,19 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
       before: body['before'],
     });
     if (!result.ok) return refuse(result.failure);
-    const authors = await authorsOf(deps, result.value);
+    const [authors, counts] = await Promise.all([
+      membersOf(
+        deps,
+        result.value.map((article) => article.memberId),
+      ),
+      deps.reactions.counts(
+        result.value.map((article) => article.id),
+        viewerId,
+      ),
+    ]);
     return {
       ret: result.value.map((article) => {
-        const { content, imgs, ...card } = articleObject(article, authors);
+        const { content, imgs, ...card } = articleObject(article, authors, counts.get(article.id));
         return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
       }),
     };
@@ -79,8 +97,71 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const viewerId = await viewerOf(deps, body);
     const result = await deps.articles.view(body['id'], viewerId);
     if (!result.ok) return refuse(result.failure);
-    const authors = await authorsOf(deps, [result.value]);
-    return { ret: { ...articleObject(result.value, authors), mine: result.value.memberId === viewerId } };
+    const [authors, counts] = await Promise.all([
+      membersOf(deps, [result.value.memberId]),
+      deps.reactions.counts([result.value.id], viewerId),
+    ]);
+    const article = articleObject(result.value, authors, counts.get(result.value.id));
+    return { ret: { ...article, mine: result.value.memberId === viewerId } };
+  });
+
+  post('article/ping_add', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.reactions.comment(me.value.id, body['id'], body['content']);
+    if (!result.ok) return refuse(result.failure);
+    const authors = await membersOf(deps, [me.value.id]);
+    return { ret: commentObject(result.value, authors, true) };
+  });
+
+  post('article/ping_list', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const result = await deps.reactions.comments(body['id'], viewerId, body['before']);
+    if (!result.ok) return refuse(result.failure);
+    const { authorId, comments } = result.value;
+    const authors = await membersOf(
+      deps,
+      comments.map((comment) => comment.memberId),
+    );
+    return {
+      ret: comments.map((comment) =>
+        commentObject(
+          comment,
+          authors,
+          viewerId !== undefined && (comment.memberId === viewerId || authorId === viewerId),
+        ),
+      ),
+    };
+  });
+
+  post('member/ping_del', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.reactions.removeComment(me.value.id, body['id']);
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
+
+  post('article/zan', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.reactions.like(me.value.id, body['id'], body['zan']);
+    return result.ok ? { ret: result.value } : refuse(result.failure);
+  });
+
+  post('article/zan_list', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const result = await deps.reactions.likers(body['id'], viewerId, body['before']);
+    if (!result.ok) return refuse(result.failure);
+    const members = await membersOf(
+      deps,
+      result.value.map((like) => like.memberId),
+    );
+    return {
+      ret: result.value.map((like) => ({
+        ...(members.get(like.memberId) ?? { id: like.memberId, username: '', img: '' }),
+        created_at: like.createdAt,
+      })),
+    };
   });
 
   post('member/article_del', async (body) => {
@@ -91,8 +172,27 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
   });
 }
 
-/** An article with its author, as its page shows it. */
-function articleObject(article: ArticleRecord, authors: Map<string, { id: string; username: string; img: string }>) {
+/** A comment with its writer; `deletable` when the viewer wrote it or the article. */
+function commentObject(
+  comment: CommentRecord,
+  members: Map<string, { id: string; username: string; img: string }>,
+  deletable: boolean,
+) {
+  return {
+    id: comment.id,
+    content: comment.content,
+    author: members.get(comment.memberId) ?? { id: comment.memberId, username: '', img: '' },
+    created_at: comment.createdAt,
+    deletable,
+  };
+}
+
+/** An article with its author and counts, as its page shows it. */
+function articleObject(
+  article: ArticleRecord,
+  authors: Map<string, { id: string; username: string; img: string }>,
+  counts: ReactionCounts | undefined,
+) {
   return {
     id: article.id,
     title: article.title,
@@ -100,5 +200,8 @@ function articleObject(article: ArticleRecord, authors: Map<string, { id: string
     imgs: article.images,
     author: authors.get(article.memberId) ?? { id: article.memberId, username: '', img: '' },
     created_at: article.createdAt,
+    likes: counts?.likes ?? 0,
+    comments: counts?.comments ?? 0,
+    liked: counts?.liked ?? false,
   };
 }

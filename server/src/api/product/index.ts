@@ -12,6 +12,7 @@ import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
+import { createReactionService, type ReactionService } from '../../content/reactions.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -28,6 +29,7 @@ import type {
   WithdrawalStore,
   InvitationStore,
   ArticleStore,
+  ArticleReactionStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -82,6 +84,8 @@ export interface ProductApiDeps {
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
   articles: ArticleService;
+  /** Comments on articles and likes (article/ping, article/ping-zan). */
+  reactions: ReactionService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -150,6 +154,7 @@ export interface ProductApiParts {
   withdrawals: WithdrawalStore;
   invitations: InvitationStore;
   articles: ArticleStore;
+  reactions: ArticleReactionStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
@@ -187,6 +192,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onReviewed: ({ id, memberId, amount, status, reason }) =>
       notices.notify(memberId, 'withdrawal', { key: id, data: { amount, status, reason } }),
   });
+  const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   operatorReviewRoutes(app, {
     apps: parts.apps,
     appkey: parts.config.productAppkey,
@@ -212,7 +218,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     notices,
     certifications,
     withdrawals,
-    articles: createArticleService({ articles: parts.articles, blocked, now: parts.now }),
+    articles,
+    reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
     invitations: createInvitationService({
       invitations: parts.invitations,
       members: parts.members,
