@@ -4,7 +4,7 @@ import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js
 describe('articles end to end', () => {
   const app = appUnderTest();
 
-  it('a member writes an article with a photo; a visitor reads it from the front page; a block hides it', async () => {
+  it('a member writes an article with a photo; a visitor reads it; another likes and comments; a block hides it', async () => {
     const { context, page, dialogs } = await phoneContext(app.browser, 'en-US');
     const aliceId = await signIn(page, app.server, '13600136020', 'en');
     await page.getByRole('button', { name: 'Write' }).click();
@@ -40,6 +40,21 @@ describe('articles end to end', () => {
     // A member who blocks the author no longer sees it.
     const bob = await phoneContext(app.browser, 'en-US');
     await signIn(bob.page, app.server, '13600136021', 'en');
+    // Bob likes it and comments; Alice finds both.
+    await bob.page.getByText('A day at the lake').click();
+    await bob.page.getByRole('button', { name: 'Like', exact: true }).click();
+    await bob.page.getByText('1 like', { exact: true }).waitFor();
+    await bob.page.getByText('0 comments').click();
+    await bob.page.waitForURL(/#\/article\/ping\?id=/);
+    await bob.page.getByLabel('Write a comment').fill('Looks lovely!');
+    await bob.page.getByRole('button', { name: 'Send' }).click();
+    await bob.page.getByTestId('comment').getByText('Looks lovely!').waitFor();
+    await bob.page.screenshot({ path: `${SHOTS}article-comments-en.png` });
+    await page.reload();
+    await page.getByText('1 like', { exact: true }).waitFor();
+    await page.getByText('1 comment', { exact: true }).click();
+    await page.getByText('Looks lovely!').waitFor();
+    await bob.page.goto(`${app.server.url}/h5/#/pages/article/index`);
     await bob.page.getByText('A day at the lake').waitFor();
     const token = await bob.page.evaluate(
       () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token,

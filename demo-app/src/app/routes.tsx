@@ -35,6 +35,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'renwu/tixian_list': () => import('../pages/renwu/tixian_list'),
   'renwu/yaoqing': () => import('../pages/renwu/yaoqing'),
   'article/view': () => import('../pages/article/view'),
+  'article/ping': () => import('../pages/article/ping'),
+  'article/ping-zan': () => import('../pages/article/ping-zan'),
   'member/add-article': () => import('../pages/member/add-article'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),

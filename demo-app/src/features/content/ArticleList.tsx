@@ -33,6 +33,9 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
             <Avatar src={article.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
             <span>{name}</span>
             <span>{relativeTime(article.created_at, now, t, i18n.language)}</span>
+            <span className="article-counts">
+              {t('article.likes', { count: article.likes })} · {t('article.comments', { count: article.comments })}
+            </span>
           </div>
         </div>
       }

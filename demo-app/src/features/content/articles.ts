@@ -10,8 +10,15 @@ export interface ArticleAuthor {
   img: string;
 }
 
+/** How many liked and commented on an article, and whether the signed-in member liked it. */
+export interface ArticleCounts {
+  likes: number;
+  comments: number;
+  liked: boolean;
+}
+
 /** An article in a feed: its summary and at most three images. */
-export interface ArticleCard {
+export interface ArticleCard extends ArticleCounts {
   id: string;
   title: string;
   summary: string;
@@ -21,7 +28,7 @@ export interface ArticleCard {
 }
 
 /** An article on its page. */
-export interface Article {
+export interface Article extends ArticleCounts {
   id: string;
   title: string;
   content: string;
@@ -68,6 +75,49 @@ export async function publishArticle(
 ): Promise<Article> {
   const body = { title: draft.title.trim(), content: draft.content.trim(), imgs: draft.imgs };
   return (await apiPost<{ ret: Article; id: string }>('member/article_add', body, context, { loading: true })).ret;
+}
+
+/** A comment on an article, newest first. */
+export interface ArticleComment {
+  id: string;
+  content: string;
+  author: ArticleAuthor;
+  created_at: number;
+  /** Whether the signed-in member may delete it: they wrote it, or the article. */
+  deletable: boolean;
+}
+
+/** A member who liked an article. */
+export interface ArticleLiker extends ArticleAuthor {
+  created_at: number;
+}
+
+/** A comment has 1 to this many characters (docs/limits.md). */
+export const COMMENT_MAX = 500;
+
+/** Likes (`zan` true) or unlikes an article; resolves with its counts after. */
+export async function likeArticle(id: string, zan: boolean, context: CallContext): Promise<ArticleCounts> {
+  return (await apiPost<{ ret: ArticleCounts }>('article/zan', { id, zan }, context)).ret;
+}
+
+/** A page of an article's comments; `before` is the id of the last one shown. */
+export async function commentPage(id: string, before: string | undefined, context: CallContext) {
+  const body = { id, ...(before !== undefined && { before }) };
+  return (await apiPost<{ ret: ArticleComment[] }>('article/ping_list', body, context)).ret;
+}
+
+export async function addComment(id: string, content: string, context: CallContext): Promise<ArticleComment> {
+  return (await apiPost<{ ret: ArticleComment }>('article/ping_add', { id, content: content.trim() }, context)).ret;
+}
+
+export async function deleteComment(id: string, context: CallContext): Promise<void> {
+  await apiPost<{ ret: boolean }>('member/ping_del', { id }, context, { loading: true });
+}
+
+/** A page of the members who liked an article; `before` is the id of the last one shown. */
+export async function likerPage(id: string, before: string | undefined, context: CallContext) {
+  const body = { id, ...(before !== undefined && { before }) };
+  return (await apiPost<{ ret: ArticleLiker[] }>('article/zan_list', body, context)).ret;
 }
 
 export async function deleteArticle(id: string, context: CallContext): Promise<void> {

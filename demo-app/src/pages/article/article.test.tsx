@@ -4,18 +4,21 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Article, ArticleCard } from '../../features/content/articles';
+import type { Article, ArticleCard, ArticleComment } from '../../features/content/articles';
 import { renderApp } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import FrontPage from './index';
+import Comments from './ping';
+import Likes from './ping-zan';
 import ArticlePage from './view';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const AUTHOR = { id: '42', username: 'Alice', img: '' };
 
-/** The fake server's articles, and what was sent to it. */
+/** The fake server's articles and comments, and what was sent to it. */
 let articles: Article[] = [];
+let comments: ArticleComment[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const cardOf = ({ content, mine: _mine, ...article }: Article): ArticleCard => ({
   ...article,
@@ -41,9 +44,46 @@ const api = setupServer(
       author: AUTHOR,
       created_at: Date.now(),
       mine: true,
+      likes: 0,
+      comments: 0,
+      liked: false,
     };
     articles = [article, ...articles];
     return HttpResponse.json({ ret: article, id: article.id });
+  }),
+  http.post('*/index.php/api/article/zan', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'zan', body });
+    articles = articles.map((a) =>
+      a.id === body['id'] ? { ...a, liked: body['zan'] === true, likes: a.likes + (body['zan'] === true ? 1 : -1) } : a,
+    );
+    const found = articles.find((a) => a.id === body['id']);
+    return HttpResponse.json(
+      found ? { ret: { likes: found.likes, comments: found.comments, liked: found.liked } } : missing,
+    );
+  }),
+  http.post('*/index.php/api/article/zan_list', () =>
+    HttpResponse.json({ ret: [{ id: '7', username: 'Bob', img: '', created_at: 1 }] }),
+  ),
+  http.post('*/index.php/api/article/ping_list', () => HttpResponse.json({ ret: comments })),
+  http.post('*/index.php/api/article/ping_add', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'ping_add', body });
+    const comment = {
+      id: `c${comments.length + 1}`,
+      content: String(body['content']),
+      author: AUTHOR,
+      created_at: Date.now(),
+      deletable: true,
+    };
+    comments = [comment, ...comments];
+    return HttpResponse.json({ ret: comment });
+  }),
+  http.post('*/index.php/api/member/ping_del', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'ping_del', body });
+    comments = comments.filter((c) => c.id !== body['id']);
+    return HttpResponse.json({ ret: true });
   }),
   http.post('*/index.php/api/member/article_del', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
@@ -61,6 +101,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   articles = [];
+  comments = [];
   sent.length = 0;
 });
 afterEach(() => cleanup());
@@ -87,6 +128,8 @@ function renderPages(path: string) {
       <Route path="/pages/article/index" element={<FrontPage />} />
       <Route path="/article/view" element={<ArticlePage />} />
       <Route path="/member/add-article" element={<AddArticle />} />
+      <Route path="/article/ping" element={<Comments />} />
+      <Route path="/article/ping-zan" element={<Likes />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -101,6 +144,9 @@ const article = (n: number, extra: Partial<Article> = {}): Article => ({
   author: { id: '7', username: 'Bob', img: '' },
   created_at: Date.now(),
   mine: false,
+  likes: 0,
+  comments: 0,
+  liked: false,
   ...extra,
 });
 
@@ -191,5 +237,56 @@ describe('member/add-article', () => {
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'View content' })));
     await shows('We walked all afternoon.');
     expect(screen.getByRole('heading', { name: 'A day at the lake' })).toBeTruthy();
+  });
+});
+
+describe('article likes and comments', () => {
+  it('likes and unlikes from the article, and opens who liked it', async () => {
+    articles = [article(1, { likes: 2 })];
+    renderPages('/article/view?id=a1');
+    await shows('2 likes');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Like' })));
+    await shows('3 likes');
+    expect(screen.getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Liked' })));
+    await shows('2 likes');
+    expect(sent.map((call) => call.body['zan'])).toEqual([true, false]);
+    await step(() => fireEvent.click(screen.getByText('2 likes')));
+    await vi.waitFor(() => expect(screen.getAllByTestId('liker')).toHaveLength(1));
+    expect(screen.getByText('Bob')).toBeTruthy();
+  });
+
+  it('comments, lists the comments newest first, and deletes one after asking', async () => {
+    articles = [article(1, { comments: 1 })];
+    comments = [
+      { id: 'c0', content: 'First!', author: { id: '7', username: 'Bob', img: '' }, created_at: 1, deletable: false },
+    ];
+    renderPages('/article/view?id=a1');
+    await shows('1 comment');
+    await step(() => fireEvent.click(screen.getByText('1 comment')));
+    await shows('First!');
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    await shows('The comment cannot be blank');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Write a comment' }), { target: { value: ' Lovely lake ' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    await shows('Lovely lake');
+    expect(sent).toEqual([
+      { path: 'ping_add', body: expect.objectContaining({ id: 'a1', content: 'Lovely lake' }) as unknown },
+    ]);
+    expect(screen.getAllByTestId('comment')).toHaveLength(2);
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Delete' })));
+    await shows('Delete this comment?');
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) as HTMLElement));
+    await vi.waitFor(() => expect(screen.getAllByTestId('comment')).toHaveLength(1));
+    expect(sent.at(-1)).toEqual({ path: 'ping_del', body: expect.objectContaining({ id: 'c2' }) as unknown });
+  });
+
+  it('asks a visitor to sign in to comment', async () => {
+    localStorage.clear();
+    articles = [article(1)];
+    renderPages('/article/ping?id=a1');
+    await shows('Sign in to comment');
+    await shows('No comments yet');
   });
 });

@@ -2,16 +2,66 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Dialog, ErrorBlock } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useClosePage, useNavigateTo } from '../../app/navigation';
+import { useState } from 'react';
+import { LOGIN_PATH, useClosePage, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { QueryView } from '../../features/api/QueryView';
-import { ARTICLES_QUERY, articleView, deleteArticle, type Article } from '../../features/content/articles';
+import { ARTICLES_QUERY, articleView, deleteArticle, likeArticle, type Article } from '../../features/content/articles';
 import { relativeTime } from '../../features/im/time';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/content/articles.css';
+import '../member/feedback.css';
+
+/**
+ * The article's likes and comments: the like button (a visitor is asked to sign in), the count of likes opening who
+ * liked it (article/ping-zan), and the comments (article/ping).
+ */
+function ReactionBar({ article }: { article: Article }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const toggle = async () => {
+    if (!user) return open(LOGIN_PATH);
+    setBusy(true);
+    try {
+      const counts = await likeArticle(article.id, !article.liked, { token: user.token, locale: i18n.language });
+      queryClient.setQueryData<Article>([ARTICLES_QUERY, user.id, 'view', article.id], (old) =>
+        old ? { ...old, ...counts } : old,
+      );
+    } catch (error) {
+      toastError(errorText(error, t));
+    } finally {
+      setBusy(false);
+    }
+    await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY, user.id, null] });
+  };
+  const target = encodeURIComponent(article.id);
+  return (
+    <div className="article-reactions">
+      <Button
+        size="small"
+        color={article.liked ? 'primary' : 'default'}
+        fill={article.liked ? 'solid' : 'outline'}
+        aria-pressed={article.liked}
+        loading={busy}
+        onClick={() => void toggle()}
+      >
+        {article.liked ? t('article.liked') : t('article.like')}
+      </Button>
+      <button type="button" className="feedback-mine" onClick={() => open(`article/ping-zan?id=${target}`)}>
+        {t('article.likes', { count: article.likes })}
+      </button>
+      <button type="button" className="feedback-mine" onClick={() => open(`article/ping?id=${target}`)}>
+        {t('article.comments', { count: article.comments })}
+      </button>
+    </div>
+  );
+}
 
 /** The article: title, author (opening their home), when, the text and the images; its author may delete it. */
 function ArticleBody({ article }: { article: Article }) {
@@ -57,6 +107,7 @@ function ArticleBody({ article }: { article: Article }) {
           <img key={url} src={url} alt={t('article.image', { n: index + 1 })} />
         ))}
       </div>
+      <ReactionBar article={article} />
       {article.mine && (
         <Button block color="danger" fill="outline" onClick={() => void remove()}>
           {t('article.delete')}
