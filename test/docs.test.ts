@@ -11,6 +11,7 @@ import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
 import { REACTION_LIMITS } from '../server/src/content/reactions.js';
+import { REPORT_LIMITS } from '../server/src/content/reports.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
 import { FEEDBACK_LIMITS } from '../server/src/members/feedback.js';
 import { MEMBER_LIMITS } from '../server/src/members/service.js';
@@ -128,6 +129,11 @@ describe('docs', () => {
     expect(section).toContain(
       `| ${REACTION_LIMITS.commentsPerWindow} in ${REACTION_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
     );
+    expect(section).toContain(`| 1 to ${REPORT_LIMITS.contentMax} characters after trimming`);
+    expect(section).toContain(
+      `| ${REPORT_LIMITS.maxPerWindow} in ${REPORT_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
+    );
+    expect(section).toMatch(new RegExp(`report queue +\\| ${REPORT_LIMITS.queuePageSize}, oldest first`));
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));

@@ -141,6 +141,9 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/ping_del', [{ ...common, token, id: 'abc' }]],
       ['article/zan', [{ ...common, token, id: 'abc', zan: true }]],
       ['article/zan_list', [{ ...common, token, id: 'abc', before: 'abc' }]],
+      ['member/jubao_add/type/article/aid/abc', [{ ...common, token, content: 'Spam' }]],
+      ['member/jubao_list', [{ ...common, token, before: 'abc' }]],
+      ['member/jubao_view', [{ ...common, token, id: 'abc' }]],
       ['member/user_list', [{ ...common, token, keyword: 'user', before: 'abc' }]],
       ['member/notify_list', [{ ...common, token, before: 'abc' }]],
       ['member/notify_read', [{ ...common, token, id: 'abc' }]],
@@ -279,6 +282,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       '/api/v1/tokens/otp',
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
     ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),

@@ -731,4 +731,54 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       new Map([['a1', { likes: 1, comments: 0, liked: false }]]),
     );
   });
+
+  it('reports: one under review per member and content even sent at once; upholding closes all and removes it once', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    await store.articles.add(
+      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], createdAt: 10 },
+      { since: 0, max: 10 },
+    );
+    const report = (id: string, memberId: string, at: number, quota = { since: 0, max: 10 }) =>
+      store.reports.add(
+        { id, memberId, type: 'article', targetId: 'a1', title: 'Title', content: 'spam', createdAt: at },
+        quota,
+      );
+    const tries = await Promise.all(['r1', 'r2', 'r3'].map((id) => report(id, 'm2', 100)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'pending')).toHaveLength(2);
+    expect(await report('r4', 'm1', 200)).toBe('ok');
+    expect(await report('r5', 'm1', 300, { since: 0, max: 1 })).toBe('limit');
+    const queue = (await store.reports.list({ status: 'pending', limit: 10 })) ?? [];
+    expect(queue.map((r) => r.memberId)).toEqual(['m2', 'm1']);
+    expect((await store.reports.list({ status: 'pending', after: queue[0]?.id, limit: 10 }))?.map((r) => r.id)).toEqual(
+      ['r4'],
+    );
+    expect(await store.reports.list({ status: 'upheld', after: 'r4', limit: 10 })).toBeUndefined();
+
+    // An uphold and a dismissal at once: one of them lands.
+    const decisions = await Promise.all([
+      store.reports.review('r4', { uphold: true, reason: 'Spam', now: 400 }),
+      store.reports.review('r4', { uphold: false, reason: 'Fine', now: 400 }),
+    ]);
+    const landed = decisions.filter((d) => d !== undefined);
+    expect(landed).toHaveLength(1);
+    if (landed[0]?.[0]?.status === 'upheld') {
+      expect(landed[0].map((r) => r.memberId).sort()).toEqual(['m1', 'm2']);
+      expect(await store.articles.byId('a1')).toBeUndefined();
+      expect(await store.reports.list({ status: 'pending', limit: 10 })).toEqual([]);
+    } else {
+      expect(landed[0]?.map((r) => r.id)).toEqual(['r4']);
+      expect(await store.articles.byId('a1')).toBeDefined();
+      // The uphold that lost closed nothing: the other member's report is still under review.
+      expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual([queue[0]?.id]);
+    }
+    expect(await store.reports.review('r4', { uphold: true, reason: 'Spam', now: 500 })).toBeUndefined();
+    const mine = (await store.reports.byMember('m2', { limit: 10 })) ?? [];
+    expect(mine).toHaveLength(1);
+    expect(await store.reports.byMember('m1', { before: mine[0]?.id, limit: 10 })).toBeUndefined();
+    expect(await store.members.cancel('m2', { reason: 'x', now: 600 })).toBe(true);
+    expect(await store.reports.byMember('m2', { limit: 10 })).toEqual([]);
+  });
 }

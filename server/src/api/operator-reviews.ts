@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppRegistry } from '../auth/apps.js';
+import type { ReportService } from '../content/reports.js';
 import type { CertificationService } from '../members/certifications.js';
 import type { WithdrawalService } from '../members/withdrawals.js';
 import { CODES, MESSAGES } from '../protocol.js';
-import type { CertificationRecord, WithdrawalRecord } from '../store/index.js';
+import type { CertificationRecord, ReportRecord, WithdrawalRecord } from '../store/index.js';
 import { appOfBearer } from './app-auth.js';
 
 /** A submission as the operator reviews it: everything, the full number and the photos too. */
@@ -38,6 +39,22 @@ function withdrawalView(record: WithdrawalRecord) {
   };
 }
 
+/** A report as the operator decides on it: who reported what, and why. */
+function reportView(record: ReportRecord) {
+  return {
+    id: record.id,
+    memberId: record.memberId,
+    type: record.type,
+    targetId: record.targetId,
+    title: record.title,
+    content: record.content,
+    status: record.status,
+    reason: record.reason,
+    createdAt: record.createdAt,
+    reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
 type Listed<T> = { ok: true; value: T[] } | { ok: false; message: string };
 type Reviewed<T> = { ok: true; value: T } | { ok: false; failure: 'not_pending' | 'bad_review'; message: string };
 
@@ -63,6 +80,9 @@ interface ReviewQueue<T> {
  * - `withdrawals` (spec §2 renwu/tixian): `status` `pending` (the default), `paid` or `rejected`, fifty at a time,
  *   `after` a withdrawal id; the review `{paid, reason?}` of withdrawal `:id`: `paid` true once the money is sent,
  *   or false with a `reason` (1 to 100 characters), which returns the coins.
+ * - `reports` (spec §2 article/jubao_view): `status` `pending` (the default), `upheld` or `dismissed`, fifty at a
+ *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content and
+ *   closes every report of it under review, false dismisses this one; `reason` (1 to 100 characters) either way.
  */
 export function operatorReviewRoutes(
   app: FastifyInstance,
@@ -71,6 +91,7 @@ export function operatorReviewRoutes(
     appkey: string;
     certifications: CertificationService;
     withdrawals: WithdrawalService;
+    reports: ReportService;
   },
 ): void {
   const queue = <T>(spec: ReviewQueue<T>) => registerQueue(app, deps, spec);
@@ -90,6 +111,12 @@ export function operatorReviewRoutes(
     list: (status, after) => deps.withdrawals.queue(status, after),
     review: (id, fields) => deps.withdrawals.review(id, { paid: fields['paid'], reason: fields['reason'] }),
     view: withdrawalView,
+  });
+  queue<ReportRecord>({
+    path: 'reports',
+    list: (status, after) => deps.reports.queue(status, after),
+    review: (id, fields) => deps.reports.review(id, { uphold: fields['uphold'], reason: fields['reason'] }),
+    view: reportView,
   });
 }
 

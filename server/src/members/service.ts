@@ -55,6 +55,9 @@ export type MemberFailure =
   | 'article_missing'
   | 'comment_invalid'
   | 'comment_missing'
+  | 'report_content_invalid'
+  | 'report_pending'
+  | 'report_missing'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -115,6 +118,9 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   article_missing: 'content does not exist or was deleted by the author',
   comment_invalid: 'content cannot be blank',
   comment_missing: 'content does not exist or was deleted by the author',
+  report_content_invalid: 'please describe the problem',
+  report_pending: 'you reported this already; it is under review',
+  report_missing: 'the report does not exist',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',

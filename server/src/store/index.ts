@@ -25,6 +25,7 @@ import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
 import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
+import { createReportStore, type ReportStore } from './reports.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
@@ -44,6 +45,7 @@ export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
 export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
 export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
+export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
 export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
 export type {
   PayoutAccounts,
@@ -124,6 +126,8 @@ export interface Store {
   readonly articles: ArticleStore;
   /** Comments on articles and likes of them. */
   readonly reactions: ArticleReactionStore;
+  /** Members' reports of content and the operator's decisions. */
+  readonly reports: ReportStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -239,6 +243,7 @@ function wrap(
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     reactions: createArticleReactionStore(db, dialect),
+    reports: createReportStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -135,6 +135,7 @@ type MembersTables = {
   articles: { member_id: string };
   article_comments: { member_id: string };
   article_likes: { member_id: string };
+  member_reports: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -357,6 +358,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('articles').where('member_id', '=', id).execute();
         await trx.deleteFrom('article_comments').where('member_id', '=', id).execute();
         await trx.deleteFrom('article_likes').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_reports').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -16,6 +16,7 @@ import { memberWithdrawalsMigration } from './member-withdrawals-migration.js';
 import { memberInvitationsMigration } from './member-invitations-migration.js';
 import { articlesMigration } from './articles-migration.js';
 import { articleReactionsMigration } from './article-reactions-migration.js';
+import { reportsMigration } from './reports-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -193,6 +194,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_member_invitations': memberInvitationsMigration,
   '0024_articles': articlesMigration,
   '0025_article_reactions': articleReactionsMigration,
+  '0026_reports': reportsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -13,6 +13,7 @@ import { createWithdrawalService, type WithdrawalService } from '../../members/w
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createReactionService, type ReactionService } from '../../content/reactions.js';
+import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
@@ -30,6 +31,7 @@ import type {
   InvitationStore,
   ArticleStore,
   ArticleReactionStore,
+  ReportStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -43,6 +45,7 @@ import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
+import { reportRoutes } from './reports.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -86,6 +89,8 @@ export interface ProductApiDeps {
   articles: ArticleService;
   /** Comments on articles and likes (article/ping, article/ping-zan). */
   reactions: ReactionService;
+  /** Members' reports of content (member/jubao). */
+  reports: ReportService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -137,6 +142,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   withdrawalRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
+  reportRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
 }
@@ -155,6 +161,7 @@ export interface ProductApiParts {
   invitations: InvitationStore;
   articles: ArticleStore;
   reactions: ArticleReactionStore;
+  reports: ReportStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
   logger: Logger;
@@ -193,11 +200,23 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       notices.notify(memberId, 'withdrawal', { key: id, data: { amount, status, reason } }),
   });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
+  const reports = createReportService({
+    reports: parts.reports,
+    articles,
+    now: parts.now,
+    // Each reporter hears the decision on what they reported.
+    onReviewed: async (closed) => {
+      for (const { id, memberId, status, reason, title } of closed) {
+        await notices.notify(memberId, 'report', { key: id, data: { report: id, status, reason, title } });
+      }
+    },
+  });
   operatorReviewRoutes(app, {
     apps: parts.apps,
     appkey: parts.config.productAppkey,
     certifications,
     withdrawals,
+    reports,
   });
   productRoutes(app, {
     members: createMemberService({
@@ -220,6 +239,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     withdrawals,
     articles,
     reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
+    reports,
     invitations: createInvitationService({
       invitations: parts.invitations,
       members: parts.members,

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { ReportRecord, ReportStatus, ReportStore } from '../store/index.js';
+import { lineOf } from '../members/addresses.js';
+import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
+import type { ArticleService } from './articles.js';
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** Bounds of reports (docs/limits.md). */
+export const REPORT_LIMITS = {
+  /** What the member says: 1 to this many characters after trimming. */
+  contentMax: 200,
+  /** Reports a member sends in {@link REPORT_LIMITS.windowMs}, at most. */
+  maxPerWindow: 20,
+  windowMs: 86_400_000,
+  /** The operator's reason: 1 to this many characters. */
+  reasonMax: 100,
+  /** A page of the member's reports. */
+  pageSize: 20,
+  /** A page of the operator's queue. */
+  queuePageSize: 50,
+} as const;
+
+/** Why the operator's review of a report was refused. */
+export type ReportReviewFailure = 'not_pending' | 'bad_review';
+
+/**
+ * Reports of content (spec §1 "report", §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}`): a member
+ * reports an article they can see; the operator upholds the report (the article is removed, and every report of it
+ * closes) or dismisses it, with a reason the reporter reads. No HTTP here.
+ */
+export interface ReportService {
+  report(
+    memberId: string,
+    params: { type: unknown; targetId: unknown; content: unknown },
+  ): Promise<MemberResult<ReportRecord>>;
+  /** A page of the member's reports, newest first. */
+  mine(memberId: string, before: unknown): Promise<MemberResult<ReportRecord[]>>;
+  /** One of the member's reports. */
+  view(memberId: string, id: unknown): Promise<MemberResult<ReportRecord>>;
+  /** The operator's queue: reports in `status` (default pending), oldest first; `after` the last id seen. */
+  queue(status: unknown, after: unknown): Promise<{ ok: true; value: ReportRecord[] } | { ok: false; message: string }>;
+  /** The operator's decision: `uphold` true removes the content; `reason` (1 to 100 characters) either way. */
+  review(
+    id: string,
+    decision: { uphold: unknown; reason: unknown },
+  ): Promise<{ ok: true; value: ReportRecord } | { ok: false; failure: ReportReviewFailure; message: string }>;
+}
+
+const STATUSES: readonly ReportStatus[] = ['pending', 'upheld', 'dismissed'];
+
+/** The text as stored: trimmed, new lines kept, no other control characters; undefined if blank or too long. */
+function contentOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\r\n?/g, '\n').trim();
+  const length = [...text].length;
+  // eslint-disable-next-line no-control-regex
+  return length === 0 || length > REPORT_LIMITS.contentMax || /[\u0000-\u0009\u000b-\u001f\u007f]/.test(text)
+    ? undefined
+    : text;
+}
+
+/** Creates the report service over the store and the articles. */
+export function createReportService(deps: {
+  reports: ReportStore;
+  articles: ArticleService;
+  now: () => number;
+  /** Told of the reports each decision closed, after it is stored. */
+  onReviewed?: (closed: readonly ReportRecord[]) => Promise<void>;
+}): ReportService {
+  const { reports } = deps;
+  return {
+    async report(memberId, { type, targetId, content }) {
+      if (type !== 'article') return fail('bad_params');
+      const article = await deps.articles.view(targetId, memberId);
+      if (!article.ok) return article;
+      const text = contentOf(content);
+      if (text === undefined) return fail('report_content_invalid');
+      const now = deps.now();
+      const record = {
+        id: randomBytes(8).toString('hex'),
+        memberId,
+        type,
+        targetId: article.value.id,
+        title: article.value.title,
+        content: text,
+        createdAt: now,
+      } as const;
+      const outcome = await reports.add(record, {
+        since: now - REPORT_LIMITS.windowMs,
+        max: REPORT_LIMITS.maxPerWindow,
+      });
+      if (outcome === 'limit') return fail('too_frequent');
+      if (outcome === 'pending') return fail('report_pending');
+      return { ok: true, value: { ...record, status: 'pending', reason: '' } };
+    },
+    async mine(memberId, before) {
+      if (!isRowKey(before)) return fail('bad_params');
+      const page = await reports.byMember(memberId, { before, limit: REPORT_LIMITS.pageSize });
+      return page ? { ok: true, value: page } : fail('bad_params');
+    },
+    async view(memberId, id) {
+      if (!isRowKey(id) || id === undefined) return fail('report_missing');
+      const report = await reports.byId(id);
+      return report && report.memberId === memberId ? { ok: true, value: report } : fail('report_missing');
+    },
+    async queue(status, after) {
+      const wanted = status ?? 'pending';
+      if (!STATUSES.includes(wanted as ReportStatus)) {
+        return { ok: false, message: 'status must be pending, upheld or dismissed.' };
+      }
+      if (!isRowKey(after)) return { ok: false, message: 'after must be a report id listed.' };
+      const page = await reports.list({ status: wanted as ReportStatus, after, limit: REPORT_LIMITS.queuePageSize });
+      return page ? { ok: true, value: page } : { ok: false, message: 'after must be a report id listed.' };
+    },
+    async review(id, { uphold, reason }) {
+      if (typeof uphold !== 'boolean') return { ok: false, failure: 'bad_review', message: 'uphold must be boolean.' };
+      const why = lineOf(reason, REPORT_LIMITS.reasonMax);
+      if (why === undefined) {
+        return {
+          ok: false,
+          failure: 'bad_review',
+          message: `reason is required: 1 to ${REPORT_LIMITS.reasonMax} characters.`,
+        };
+      }
+      const closed =
+        isRowKey(id) && id !== undefined
+          ? await reports.review(id, { uphold, reason: why, now: deps.now() })
+          : undefined;
+      const reviewed = closed?.find((report) => report.id === id);
+      if (!closed || !reviewed) return { ok: false, failure: 'not_pending', message: 'no such report under review' };
+      await deps.onReviewed?.(closed);
+      return { ok: true, value: reviewed };
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { operator, type ProductServer, productServer, signIn } from './product-support.js';
+
+async function article(p: ProductServer, token: string): Promise<string> {
+  const answer = await p.call('member/article_add', { token, title: 'Buy cheap watches', content: 'Click here.' });
+  return answer.id as string;
+}
+const report = (p: ProductServer, token: string, id: string, content: unknown = 'Spam: an advert', type = 'article') =>
+  p.call(`member/jubao_add/type/${type}/aid/${id}`, { token, content });
+const reviews = (p: ProductServer, method: 'GET' | 'POST', path: string, body?: unknown, secret?: string) =>
+  operator(p, 'reports', method, path, body, secret);
+
+describe('product reports: member/jubao_add, jubao_list, jubao_view and the operator queue', () => {
+  it('reports an article once while under review; upholding removes it and closes every report of it', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const id = await article(p, alice.token);
+    const sent = await report(p, bob.token, id, '  Spam:\r\nan advert ');
+    const pending = {
+      id: sent.ret.id,
+      type: 'article',
+      target_id: id,
+      title: 'Buy cheap watches',
+      content: 'Spam:\nan advert',
+      status: 'pending',
+      reason: '',
+      created_at: p.now(),
+      reviewed_at: null,
+    };
+    expect(sent).toEqual({ status: 200, ret: pending });
+    expect(await report(p, bob.token, id)).toMatchObject({
+      err: 'you reported this already; it is under review',
+      code: 'report_pending',
+    });
+    // The form of the reference app: user_content.
+    p.advance(1000);
+    const carols = await p.call(`member/jubao_add/type/article/aid/${id}`, {
+      token: carol.token,
+      user_content: 'Scam',
+    });
+    expect(carols.ret).toMatchObject({ status: 'pending', content: 'Scam' });
+    expect((await p.call('member/jubao_list', { token: bob.token })).ret).toEqual([pending]);
+    expect((await p.call('member/jubao_view', { token: bob.token, id: pending.id })).ret).toEqual(pending);
+    expect(await p.call('member/jubao_view', { token: carol.token, id: pending.id })).toMatchObject({
+      code: 'report_missing',
+    });
+
+    const queue = await reviews(p, 'GET', '');
+    expect(queue.content).toMatchObject([
+      { id: pending.id, memberId: bob.id, targetId: id, title: 'Buy cheap watches', status: 'pending' },
+      { id: carols.ret.id, memberId: carol.id },
+    ]);
+    expect(await reviews(p, 'POST', `/${pending.id}/review`, { uphold: true })).toEqual({
+      status: 400,
+      code: 400,
+      content: 'reason is required: 1 to 100 characters.',
+    });
+    p.advance(1000);
+    expect(await reviews(p, 'POST', `/${pending.id}/review`, { uphold: true, reason: 'Advertising' })).toMatchObject({
+      status: 200,
+      content: { status: 'upheld', reason: 'Advertising', reviewedAt: p.now() },
+    });
+    expect(await p.call('article/view', { id })).toMatchObject({ code: 'article_missing' });
+    expect((await reviews(p, 'GET', '')).content).toEqual([]);
+    expect((await reviews(p, 'GET', '?status=upheld')).content).toHaveLength(2);
+    expect(await reviews(p, 'POST', `/${carols.ret.id}/review`, { uphold: false, reason: 'x' })).toEqual({
+      status: 404,
+      code: 404,
+      content: 'no such report under review',
+    });
+    for (const who of [bob, carol]) {
+      const notices = (await p.call('member/notify_list', { token: who.token })).ret as unknown[];
+      expect(notices).toMatchObject([
+        { kind: 'report', data: { status: 'upheld', reason: 'Advertising', title: 'Buy cheap watches' } },
+      ]);
+    }
+    // The report reads after the article is gone.
+    expect((await p.call('member/jubao_view', { token: bob.token, id: pending.id })).ret).toMatchObject({
+      title: 'Buy cheap watches',
+      status: 'upheld',
+    });
+  });
+
+  it('dismisses one report with a reason, leaving the article; the member may report it again', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const id = await article(p, alice.token);
+    const first = (await report(p, bob.token, id)).ret as { id: string };
+    expect(await reviews(p, 'POST', `/${first.id}/review`, { uphold: false, reason: 'Not an advert' })).toMatchObject({
+      content: { status: 'dismissed', reason: 'Not an advert' },
+    });
+    expect((await p.call('article/view', { id })).ret).toMatchObject({ id });
+    expect((await report(p, bob.token, id)).ret).toMatchObject({ status: 'pending' });
+    expect((await reviews(p, 'GET', '?status=dismissed')).content).toMatchObject([{ id: first.id }]);
+  });
+
+  it('refuses what cannot be reported, blank words, a bad page or queue, wrong secrets and missing tokens', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const id = await article(p, alice.token);
+    const blank = { err: 'please describe the problem', code: 'report_content_invalid' };
+    for (const content of ['', '  ', 'x'.repeat(201), 7, 'bell\u0007']) {
+      expect(await report(p, bob.token, id, content)).toMatchObject(blank);
+    }
+    expect(await report(p, bob.token, id, 'Spam', 'video')).toMatchObject({ code: 'bad_params' });
+    expect(await report(p, bob.token, 'nope')).toMatchObject({ code: 'article_missing' });
+    // Across a block there is nothing to see, nor to report.
+    await p.call(`member/lahei/uid_s/${alice.id}`, { token: bob.token });
+    expect(await report(p, bob.token, id)).toMatchObject({ code: 'article_missing' });
+    expect(await p.call('member/jubao_list', { token: bob.token, before: 'nope' })).toMatchObject({
+      code: 'bad_params',
+    });
+    for (const bad of [undefined, 'nope', 7]) {
+      expect(await p.call('member/jubao_view', { token: bob.token, id: bad })).toMatchObject({
+        code: 'report_missing',
+      });
+    }
+    expect(await reviews(p, 'GET', '?status=maybe')).toMatchObject({ status: 400 });
+    expect(await reviews(p, 'GET', '?after=nope')).toMatchObject({ status: 400 });
+    expect(await reviews(p, 'POST', '/nope/review', { uphold: 'yes', reason: 'x' })).toMatchObject({ status: 400 });
+    const denied = { status: 401, code: 401, content: 'No permission' };
+    expect(await reviews(p, 'GET', '', undefined, 'wrong')).toEqual(denied);
+    for (const path of [`member/jubao_add/type/article/aid/${id}`, 'member/jubao_list', 'member/jubao_view']) {
+      expect(await p.call(path, { token: 'nope' })).toMatchObject({ code: 'token_invalid' });
+    }
+  });
+
+  it('takes 20 reports a day from a member, even sent at once', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i += 1) ids.push(await article(p, i < 20 ? alice.token : bob.token));
+    const carol = await signIn(p, '13700137000');
+    const answers = await Promise.all(ids.map((id) => report(p, carol.token, id)));
+    expect(answers.filter((a) => a['ret'] !== undefined)).toHaveLength(20);
+    expect(answers.filter((a) => a['code'] === 'too_frequent')).toHaveLength(2);
+  });
+});
