@@ -37,6 +37,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/view': () => import('../pages/article/view'),
   'article/ping': () => import('../pages/article/ping'),
   'article/ping-zan': () => import('../pages/article/ping-zan'),
+  'article/jubao_view': () => import('../pages/article/jubao_view'),
   'member/add-article': () => import('../pages/member/add-article'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),

@@ -10,6 +10,7 @@ import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import FrontPage from './index';
 import Comments from './ping';
+import Reports from './jubao_view';
 import Likes from './ping-zan';
 import ArticlePage from './view';
 
@@ -25,6 +26,17 @@ const cardOf = ({ content, mine: _mine, ...article }: Article): ArticleCard => (
   summary: content.slice(0, 100),
   imgs: article.imgs.slice(0, 3),
 });
+const REPORT = {
+  id: 'r1',
+  type: 'article',
+  target_id: 'a9',
+  title: 'Buy cheap watches',
+  content: 'Spam or advertising: a link',
+  status: 'upheld',
+  reason: 'Advertising',
+  created_at: 1_700_000_000_000,
+  reviewed_at: 1_700_000_100_000,
+} as const;
 const missing = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
 const api = setupServer(
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: articles.map(cardOf) })),
@@ -85,6 +97,13 @@ const api = setupServer(
     comments = comments.filter((c) => c.id !== body['id']);
     return HttpResponse.json({ ret: true });
   }),
+  http.post('*/index.php/api/member/jubao_add/type/article/aid/:id', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: `jubao_add/${String(params['id'])}`, body });
+    return HttpResponse.json({ ret: { ...REPORT, id: 'r2', content: String(body['content']) } });
+  }),
+  http.post('*/index.php/api/member/jubao_list', () => HttpResponse.json({ ret: [REPORT] })),
+  http.post('*/index.php/api/member/jubao_view', () => HttpResponse.json({ ret: REPORT })),
   http.post('*/index.php/api/member/article_del', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     sent.push({ path: 'article_del', body });
@@ -130,6 +149,7 @@ function renderPages(path: string) {
       <Route path="/member/add-article" element={<AddArticle />} />
       <Route path="/article/ping" element={<Comments />} />
       <Route path="/article/ping-zan" element={<Likes />} />
+      <Route path="/article/jubao_view" element={<Reports />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -288,5 +308,38 @@ describe('article likes and comments', () => {
     renderPages('/article/ping?id=a1');
     await shows('Sign in to comment');
     await shows('No comments yet');
+  });
+});
+
+describe('reports', () => {
+  it("reports another member's article with a reason and words, and not one's own", async () => {
+    articles = [article(1), article(2, { mine: true, author: AUTHOR })];
+    renderPages('/article/view?id=a2');
+    await shows('Article number 2');
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+    cleanup();
+    renderPages('/article/view?id=a1');
+    await shows('Article number 1');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Report' })));
+    await shows('Report this content');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send report' })));
+    await shows('Choose what is wrong');
+    await step(() => fireEvent.click(screen.getByText('Spam or advertising')));
+    fireEvent.change(screen.getByLabelText('Tell us more (optional)'), { target: { value: ' a link ' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send report' })));
+    await shows('Reported: we will review it');
+    expect(sent).toEqual([
+      { path: 'jubao_add/a1', body: expect.objectContaining({ content: 'Spam or advertising: a link' }) as unknown },
+    ]);
+  });
+
+  it("lists the member's reports and shows the decision on one", async () => {
+    renderPages('/article/jubao_view');
+    await shows('My reports');
+    await vi.waitFor(() => expect(screen.getAllByTestId('report')).toHaveLength(1));
+    expect(screen.getByText('Upheld: removed')).toBeTruthy();
+    await step(() => fireEvent.click(screen.getByText('Buy cheap watches')));
+    await shows('Advertising');
+    expect(screen.getByText('Spam or advertising: a link')).toBeTruthy();
   });
 });

@@ -9,6 +9,7 @@ import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { QueryView } from '../../features/api/QueryView';
 import { ARTICLES_QUERY, articleView, deleteArticle, likeArticle, type Article } from '../../features/content/articles';
+import { ReportSheet } from '../../features/content/ReportSheet';
 import { relativeTime } from '../../features/im/time';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
@@ -118,12 +119,13 @@ function ArticleBody({ article }: { article: Article }) {
 }
 
 /**
- * An article (spec §2 article/view, param `id`), for visitors and members. One that does not exist, was deleted, or
+ * An article (spec §2 article/view, param `id`), for visitors and members; **Report** in the bar reports another's. One that does not exist, was deleted, or
  * is a blocked member's says "content does not exist or was deleted by the author" (spec §8).
  */
 export default function ArticlePage() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
+  const open = useNavigateTo();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const query = useQuery({
@@ -132,9 +134,19 @@ export default function ArticlePage() {
     enabled: id !== '',
     retry: false,
   });
+  const [reporting, setReporting] = useState(false);
+  const article = query.data;
+  // A member reports another's article; a visitor is asked to sign in first.
+  const report =
+    article && !article.mine ? (
+      <button type="button" className="feedback-mine" onClick={() => (user ? setReporting(true) : open(LOGIN_PATH))}>
+        {t('report.action')}
+      </button>
+    ) : undefined;
   return (
     <div className="page">
-      <NavBar title="" />
+      <NavBar title="" right={report} />
+      {article && <ReportSheet articleId={article.id} visible={reporting} onClose={() => setReporting(false)} />}
       {query.isError && isRefusal(query.error) ? (
         <ErrorBlock status="empty" title={errorText(query.error, t)} description="" />
       ) : (

@@ -187,6 +187,26 @@ describe('member/notify', () => {
     });
     expect(screen.getByTestId('where').textContent).toBe('/renwu/yaoqing');
   });
+
+  it('says what was decided on a report, and opens the report', async () => {
+    const decided = (id: string, status: 'upheld' | 'dismissed'): Notice => ({
+      id,
+      kind: 'report',
+      actor: null,
+      data: { report: `r${id}`, status, reason: 'Checked', title: 'Buy cheap watches' },
+      created_at: now,
+      read: true,
+    });
+    notices = [decided('1', 'upheld'), decided('2', 'dismissed')];
+    renderAt('/member/notify');
+    await shows('Your report of “Buy cheap watches” was upheld and the content removed: Checked');
+    expect(screen.getByText('Your report of “Buy cheap watches” was dismissed: Checked')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your report of “Buy cheap watches” was dismissed: Checked'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/article/jubao_view?id=r2');
+  });
 });
 
 describe('member/sz-notify', () => {

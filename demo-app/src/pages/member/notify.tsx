@@ -28,6 +28,13 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
         target: 'renwu/yaoqing',
       };
     }
+    if (notice.kind === 'report') {
+      const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
+      return {
+        text: notice.data.status === 'upheld' ? t('notify.reportUpheld', words) : t('notify.reportDismissed', words),
+        target: `article/jubao_view?id=${encodeURIComponent(notice.data.report ?? '')}`,
+      };
+    }
     if (notice.kind === 'withdrawal') {
       const amount = notice.data.amount ?? 0;
       const text =
@@ -46,7 +53,7 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals, friends who signed up with their invitation, newest first, twenty at a time, the unread marked.
+ * withdrawals, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
  * Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {

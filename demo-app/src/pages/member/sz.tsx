@@ -56,6 +56,7 @@ export default function Settings() {
         <List.Item onClick={() => open('member/sz-notify')}>{t('notify.settingsTitle')}</List.Item>
         <List.Item onClick={() => open('member/address')}>{t('settings.addresses')}</List.Item>
         <List.Item onClick={() => open('member/lahei')}>{t('settings.blockList')}</List.Item>
+        <List.Item onClick={() => open('article/jubao_view')}>{t('report.mine')}</List.Item>
         <List.Item onClick={() => open('member/out')}>{t('settings.cancelAccount')}</List.Item>
       </List>
     </div>

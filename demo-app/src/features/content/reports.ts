@@ -1,0 +1,45 @@
+import { apiPost, type CallContext } from '../api/request';
+
+/** The query key of the member's reports, which reporting makes stale. */
+export const REPORTS_QUERY = 'reports';
+
+/** Where a report stands: under review, upheld (the content removed), or dismissed. */
+export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
+
+/** A report as its member reads it. */
+export interface Report {
+  id: string;
+  type: 'article';
+  target_id: string;
+  /** The content's title when it was reported. */
+  title: string;
+  content: string;
+  status: ReportStatus;
+  /** The operator's reason, once decided. */
+  reason: string;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** The reasons offered; the member's words follow the chosen one. */
+export const REPORT_REASONS = ['spam', 'abuse', 'illegal', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** What a report says has 1 to this many characters (docs/limits.md). */
+export const REPORT_MAX = 200;
+
+/** Reports an article with what is wrong (`content`). */
+export async function reportArticle(id: string, content: string, context: CallContext): Promise<Report> {
+  const path = `member/jubao_add/type/article/aid/${encodeURIComponent(id)}`;
+  return (await apiPost<{ ret: Report }>(path, { content: content.trim() }, context, { loading: true })).ret;
+}
+
+/** A page of the member's reports; `before` is the id of the last one shown. */
+export async function reportPage(before: string | undefined, context: CallContext): Promise<Report[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: Report[] }>('member/jubao_list', body, context)).ret;
+}
+
+export async function reportView(id: string, context: CallContext): Promise<Report> {
+  return (await apiPost<{ ret: Report }>('member/jubao_view', { id }, context)).ret;
+}
