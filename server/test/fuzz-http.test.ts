@@ -144,6 +144,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/jubao_add/type/article/aid/abc', [{ ...common, token, content: 'Spam' }]],
       ['member/jubao_list', [{ ...common, token, before: 'abc' }]],
       ['member/jubao_view', [{ ...common, token, id: 'abc' }]],
+      ['article/shoucang', [{ ...common, token, id: 'abc', shoucang: true }]],
+      ['member/record', [{ ...common, token, before: 'abc' }]],
       ['member/user_list', [{ ...common, token, keyword: 'user', before: 'abc' }]],
       ['member/notify_list', [{ ...common, token, before: 'abc' }]],
       ['member/notify_read', [{ ...common, token, id: 'abc' }]],

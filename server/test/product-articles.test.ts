@@ -32,7 +32,10 @@ describe('product articles: member/article_add, article/list, article/view, memb
     const { content, ...card } = article;
     expect(content).toHaveLength(155);
     expect(await feed(p)).toEqual([{ ...card, summary: '湖'.repeat(100) }]);
-    expect(await p.call('article/view', { id: article.id })).toEqual({ status: 200, ret: { ...article, mine: false } });
+    expect(await p.call('article/view', { id: article.id })).toEqual({
+      status: 200,
+      ret: { ...article, collected: false, mine: false },
+    });
     expect((await p.call('article/view', { id: article.id, token: alice.token })).ret).toMatchObject({ mine: true });
     // A token no longer valid reads as a visitor.
     expect((await p.call('article/view', { id: article.id, token: 'expired' })).ret).toMatchObject({ mine: false });
@@ -112,6 +115,54 @@ describe('product articles: member/article_add, article/list, article/view, memb
     expect(await p.call('member/article_del', { token: alice.token, id: ids[0] })).toMatchObject(missing);
     for (const id of [undefined, '', 7, 'x'.repeat(40), 'nope']) {
       expect(await p.call('article/view', { id })).toMatchObject(missing);
+    }
+  });
+
+  it('collects articles into the member record, the latest collected first, without what was deleted or blocked', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const first = (await publish(p, alice.token, { title: 'First article' })).id as string;
+    const second = (await publish(p, bob.token, { title: 'Second article' })).id as string;
+    const third = (await publish(p, bob.token, { title: 'Third article' })).id as string;
+    const record = async (before?: string) =>
+      (
+        (await p.call('member/record', { token: carol.token, ...(before !== undefined && { before }) })).ret as Array<
+          Record<string, unknown>
+        >
+      ).map((card) => card['id']);
+    for (const id of [first, second, third]) {
+      expect(await p.call('article/shoucang', { token: carol.token, id, shoucang: true })).toEqual({
+        status: 200,
+        ret: { collected: true },
+      });
+      p.advance(1000);
+    }
+    expect((await p.call('article/shoucang', { token: carol.token, id: first, shoucang: true })).ret).toEqual({
+      collected: true,
+    });
+    expect(await record()).toEqual([third, second, first]);
+    expect(await record(second)).toEqual([first]);
+    expect((await p.call('article/view', { id: first, token: carol.token })).ret).toMatchObject({ collected: true });
+    expect((await p.call('article/view', { id: first, token: bob.token })).ret).toMatchObject({ collected: false });
+    expect((await p.call('article/shoucang', { token: carol.token, id: second, shoucang: false })).ret).toEqual({
+      collected: false,
+    });
+    expect(await record()).toEqual([third, first]);
+    // Deleted, or across a block: out of the record.
+    await p.call('member/article_del', { token: alice.token, id: first });
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: carol.token });
+    expect(await record()).toEqual([]);
+    expect(await p.call('article/shoucang', { token: carol.token, id: third, shoucang: true })).toMatchObject({
+      code: 'article_missing',
+    });
+    expect(await p.call('article/shoucang', { token: alice.token, id: third, shoucang: 'yes' })).toMatchObject({
+      code: 'bad_params',
+    });
+    expect(await p.call('member/record', { token: carol.token, before: 'nope' })).toMatchObject({ code: 'bad_params' });
+    for (const path of ['member/record', 'article/shoucang']) {
+      expect(await p.call(path, { token: 'nope', id: third, shoucang: true })).toMatchObject({ code: 'token_invalid' });
     }
   });
 });

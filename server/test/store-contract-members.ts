@@ -781,4 +781,34 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m2', { reason: 'x', now: 600 })).toBe(true);
     expect(await store.reports.byMember('m2', { limit: 10 })).toEqual([]);
   });
+
+  it('collections: once per member and article, the latest collected first, without deleted or blocked articles', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    for (const [id, at] of [
+      ['a1', 10],
+      ['a2', 20],
+    ] as const) {
+      await store.articles.add(
+        { id, memberId: 'm1', title: 'Title', content: 'text', images: [], createdAt: at },
+        { since: 0, max: 10 },
+      );
+    }
+    const tries = await Promise.all([1, 2, 3].map(() => store.articles.collect('m2', 'a1', true, 100)));
+    expect(tries.filter(Boolean)).toHaveLength(1);
+    expect(await store.articles.collect('m2', 'a2', true, 200)).toBe(true);
+    expect((await store.articles.collection('m2', { limit: 10 }))?.map((a) => a.id)).toEqual(['a2', 'a1']);
+    expect((await store.articles.collection('m2', { before: 'a2', limit: 10 }))?.map((a) => a.id)).toEqual(['a1']);
+    expect(await store.articles.collection('m2', { before: 'nope', limit: 10 })).toBeUndefined();
+    expect(await store.articles.collected('m2', ['a1', 'a2', 'a3'])).toEqual(new Set(['a1', 'a2']));
+    await store.articles.remove('m1', 'a2', 300);
+    expect((await store.articles.collection('m2', { limit: 10 }))?.map((a) => a.id)).toEqual(['a1']);
+    await store.blocks.set('m1', 'm2', true, { now: 400, max: 10 });
+    expect(await store.articles.collection('m2', { limit: 10 })).toEqual([]);
+    expect(await store.articles.collect('m2', 'a1', false, 500)).toBe(true);
+    expect(await store.articles.collect('m2', 'a1', false, 500)).toBe(false);
+    expect(await store.members.cancel('m2', { reason: 'x', now: 600 })).toBe(true);
+    expect(await store.articles.collected('m2', ['a2'])).toEqual(new Set());
+  });
 }

@@ -48,6 +48,12 @@ export interface ArticleService {
   }): Promise<MemberResult<ArticleRecord[]>>;
   /** Deletes the member's own article `id`. */
   remove(memberId: string, id: unknown): Promise<MemberResult<void>>;
+  /** Collects (`on` true) or uncollects an article the member may see; answers whether it is collected after. */
+  collect(memberId: string, id: unknown, on: unknown): Promise<MemberResult<boolean>>;
+  /** Which of `articleIds` the member collected; none for a visitor. */
+  collected(memberId: string | undefined, articleIds: readonly string[]): Promise<Set<string>>;
+  /** A page of the member's collection (spec §2 member/record), the latest collected first. */
+  collection(memberId: string, before: unknown): Promise<MemberResult<ArticleRecord[]>>;
 }
 
 /** The text as stored: trimmed, line ends as `\n`, no control characters but new lines and tabs; undefined if blank. */
@@ -68,7 +74,7 @@ export function createArticleService(deps: {
   now: () => number;
 }): ArticleService {
   const { articles } = deps;
-  return {
+  const service: ArticleService = {
     async publish(memberId, { title, content, images }) {
       if (typeof title !== 'string') return fail('article_title_short');
       const heading = title.trim();
@@ -114,6 +120,21 @@ export function createArticleService(deps: {
       const page = await articles.list({ viewerId, authorId, before, limit: ARTICLE_LIMITS.pageSize });
       return page ? { ok: true, value: page } : fail('bad_params');
     },
+    async collect(memberId, id, on) {
+      if (typeof on !== 'boolean') return fail('bad_params');
+      const article = await service.view(id, memberId);
+      if (!article.ok) return article;
+      await articles.collect(memberId, article.value.id, on, deps.now());
+      return { ok: true, value: on };
+    },
+    async collected(memberId, articleIds) {
+      return memberId === undefined ? new Set() : articles.collected(memberId, articleIds);
+    },
+    async collection(memberId, before) {
+      if (!isRowKey(before)) return fail('bad_params');
+      const page = await articles.collection(memberId, { before, limit: ARTICLE_LIMITS.pageSize });
+      return page ? { ok: true, value: page } : fail('bad_params');
+    },
     async remove(memberId, id) {
       if (!isRowKey(id) || id === undefined) return fail('article_missing');
       return (await articles.remove(memberId, id, deps.now()))
@@ -121,4 +142,5 @@ export function createArticleService(deps: {
         : fail('article_missing');
     },
   };
+  return service;
 }

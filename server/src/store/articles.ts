@@ -38,6 +38,19 @@ export interface ArticleStore {
     before?: string | undefined;
     limit: number;
   }): Promise<ArticleRecord[] | undefined>;
+  /** Collects (`on`) or uncollects an article for a member; true when that changed anything. */
+  collect(memberId: string, articleId: string, on: boolean, now: number): Promise<boolean>;
+  /** Which of `articleIds` the member collected. */
+  collected(memberId: string, articleIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * The articles a member collected, the latest collected first, at most `limit`; with `before` (an article of their
+   * collection), only those collected before it. Articles the list would leave out (deleted, of a cancelled member,
+   * across a block) are left out. Undefined when `before` is not in their collection.
+   */
+  collection(
+    memberId: string,
+    options: { before?: string | undefined; limit: number },
+  ): Promise<ArticleRecord[] | undefined>;
   /** Deletes member `memberId`'s article `id`: false when there is no such article of theirs. */
   remove(memberId: string, id: string, now: number): Promise<boolean>;
 }
@@ -53,6 +66,7 @@ type ArticleTables = {
     deleted_at: number | null;
   };
   members: { id: string; cancelled_at: number | null };
+  article_collections: { member_id: string; article_id: string; created_at: number };
 };
 
 const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRecord => ({
@@ -137,6 +151,55 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
         .where(olderThan(cursor, { time: 'articles.created_at', id: 'articles.id' }))
         .orderBy('articles.created_at', 'desc')
         .orderBy('articles.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(recordOf);
+    },
+    async collect(memberId, articleId, on, now) {
+      if (!on) {
+        const result = await db
+          .deleteFrom('article_collections')
+          .where('member_id', '=', memberId)
+          .where('article_id', '=', articleId)
+          .executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      }
+      const result = await db
+        .insertInto('article_collections')
+        .values({ member_id: memberId, article_id: articleId, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async collected(memberId, articleIds) {
+      if (articleIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('article_collections')
+        .select('article_id')
+        .where('member_id', '=', memberId)
+        .where('article_id', 'in', articleIds)
+        .execute();
+      return new Set(rows.map((row) => row.article_id));
+    },
+    async collection(memberId, { before, limit }) {
+      let cursor: { at: number; id: string } | undefined;
+      if (before !== undefined) {
+        const found = await db
+          .selectFrom('article_collections')
+          .select(['created_at', 'article_id'])
+          .where('member_id', '=', memberId)
+          .where('article_id', '=', before)
+          .executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { at: Number(found.created_at), id: found.article_id };
+      }
+      const rows = await shown()
+        .innerJoin('article_collections', 'article_collections.article_id', 'articles.id')
+        .where('article_collections.member_id', '=', memberId)
+        .where(notBlockedWith(memberId, 'articles.member_id'))
+        .where(olderThan(cursor, { time: 'article_collections.created_at', id: 'article_collections.article_id' }))
+        .orderBy('article_collections.created_at', 'desc')
+        .orderBy('article_collections.article_id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(recordOf);

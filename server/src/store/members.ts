@@ -136,6 +136,7 @@ type MembersTables = {
   article_comments: { member_id: string };
   article_likes: { member_id: string };
   member_reports: { member_id: string };
+  article_collections: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -359,6 +360,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('article_comments').where('member_id', '=', id).execute();
         await trx.deleteFrom('article_likes').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_reports').where('member_id', '=', id).execute();
+        await trx.deleteFrom('article_collections').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

@@ -17,6 +17,7 @@ import { memberInvitationsMigration } from './member-invitations-migration.js';
 import { articlesMigration } from './articles-migration.js';
 import { articleReactionsMigration } from './article-reactions-migration.js';
 import { reportsMigration } from './reports-migration.js';
+import { articleCollectionsMigration } from './article-collections-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -195,6 +196,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024_articles': articlesMigration,
   '0025_article_reactions': articleReactionsMigration,
   '0026_reports': reportsMigration,
+  '0027_article_collections': articleCollectionsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -35,9 +35,12 @@ async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
  * - `article/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [card]}`,
  *   newest first, twenty at a time; a card is `{id, title, summary, imgs (at most 3), author: {id, username, img},
  *   created_at}`.
- * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, created_at, mine}`,
+ * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, created_at, likes,
+ *   comments, liked, collected, mine}`,
  *   or `article_missing` ("content does not exist or was deleted by the author").
  * - `member/article_del` (`token`, `id`) deletes the member's own article: `{ret: true}`.
+ * - `article/shoucang` (`token`, `id`, `shoucang`: true to collect, false to uncollect) answers `{ret: {collected}}`;
+ *   `member/record` (`token`, `before?`) answers the member's collection as cards, the latest collected first.
  *
  * - `article/ping_add` (`token`, `id`, `content`: 1 to 500 characters) comments on an article: `{ret: comment}`.
  * - `article/ping_list` (`token?`, `id`, `before?`) answers `{ret: [comment]}`, newest first, twenty at a time; a
@@ -74,35 +77,34 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
       authorId: typeof uid === 'number' ? String(uid) : uid,
       before: body['before'],
     });
-    if (!result.ok) return refuse(result.failure);
-    const [authors, counts] = await Promise.all([
-      membersOf(
-        deps,
-        result.value.map((article) => article.memberId),
-      ),
-      deps.reactions.counts(
-        result.value.map((article) => article.id),
-        viewerId,
-      ),
-    ]);
-    return {
-      ret: result.value.map((article) => {
-        const { content, imgs, ...card } = articleObject(article, authors, counts.get(article.id));
-        return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
-      }),
-    };
+    return result.ok ? { ret: await cardsOf(deps, result.value, viewerId) } : refuse(result.failure);
+  });
+
+  post('member/record', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.articles.collection(me.value.id, body['before']);
+    return result.ok ? { ret: await cardsOf(deps, result.value, me.value.id) } : refuse(result.failure);
+  });
+
+  post('article/shoucang', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.articles.collect(me.value.id, body['id'], body['shoucang']);
+    return result.ok ? { ret: { collected: result.value } } : refuse(result.failure);
   });
 
   post('article/view', async (body) => {
     const viewerId = await viewerOf(deps, body);
     const result = await deps.articles.view(body['id'], viewerId);
     if (!result.ok) return refuse(result.failure);
-    const [authors, counts] = await Promise.all([
+    const [authors, counts, collected] = await Promise.all([
       membersOf(deps, [result.value.memberId]),
       deps.reactions.counts([result.value.id], viewerId),
+      deps.articles.collected(viewerId, [result.value.id]),
     ]);
     const article = articleObject(result.value, authors, counts.get(result.value.id));
-    return { ret: { ...article, mine: result.value.memberId === viewerId } };
+    return { ret: { ...article, collected: collected.has(result.value.id), mine: result.value.memberId === viewerId } };
   });
 
   post('article/ping_add', async (body) => {
@@ -169,6 +171,22 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!me.ok) return refuse(me.failure);
     const result = await deps.articles.remove(me.value.id, body['id']);
     return result.ok ? { ret: true } : refuse(result.failure);
+  });
+}
+
+/** Feed cards of `articles` as `viewerId` sees them: the summary and at most three images in place of the text. */
+async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[], viewerId: string | undefined) {
+  const ids = articles.map((article) => article.id);
+  const [authors, counts] = await Promise.all([
+    membersOf(
+      deps,
+      articles.map((article) => article.memberId),
+    ),
+    deps.reactions.counts(ids, viewerId),
+  ]);
+  return articles.map((article) => {
+    const { content, imgs, ...card } = articleObject(article, authors, counts.get(article.id));
+    return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
   });
 }
 
