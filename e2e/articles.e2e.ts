@@ -44,6 +44,8 @@ describe('articles end to end', () => {
     await bob.page.getByText('A day at the lake').click();
     await bob.page.getByRole('button', { name: 'Like', exact: true }).click();
     await bob.page.getByText('1 like', { exact: true }).waitFor();
+    await bob.page.getByRole('button', { name: 'Collect', exact: true }).click();
+    await bob.page.getByRole('button', { name: 'Collected', exact: true }).waitFor();
     await bob.page.getByText('0 comments').click();
     await bob.page.waitForURL(/#\/article\/ping\?id=/);
     await bob.page.getByLabel('Write a comment').fill('Looks lovely!');
@@ -54,6 +56,11 @@ describe('articles end to end', () => {
     await page.getByText('1 like', { exact: true }).waitFor();
     await page.getByText('1 comment', { exact: true }).click();
     await page.getByText('Looks lovely!').waitFor();
+    // The collection, from the user tab.
+    await bob.page.goto(`${app.server.url}/h5/#/pages/user/index`);
+    await bob.page.getByText('My collection', { exact: true }).click();
+    await bob.page.waitForURL(/#\/member\/record$/);
+    await bob.page.getByText('A day at the lake').waitFor();
     await bob.page.goto(`${app.server.url}/h5/#/pages/article/index`);
     await bob.page.getByText('A day at the lake').waitFor();
     const token = await bob.page.evaluate(

@@ -39,6 +39,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/ping-zan': () => import('../pages/article/ping-zan'),
   'article/jubao_view': () => import('../pages/article/jubao_view'),
   'member/add-article': () => import('../pages/member/add-article'),
+  'member/record': () => import('../pages/member/record'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

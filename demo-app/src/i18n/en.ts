@@ -152,7 +152,7 @@ export const en: Dictionary = {
     intro: 'Read this before you cancel your account. Cancelling means you have read and accept it.',
     s1Title: '1. Deleted at once',
     s1Body:
-      "Your mobile number, profile (nickname, avatar, background, signature, gender, birthday, region), feedback, real-name certification, shipping addresses, block list, follows, articles, comments, likes, reports, gold coins, sign-ins, bound withdrawal accounts and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
+      "Your mobile number, profile (nickname, avatar, background, signature, gender, birthday, region), feedback, real-name certification, shipping addresses, block list, follows, articles, comments, likes, reports, collections, gold coins, sign-ins, bound withdrawal accounts and every sign-in token are deleted from the operator's server at once, and you are signed out on every device.",
     s2Title: '2. What stays',
     s2Body:
       "Messages you sent have reached the people you sent them to and stay in their conversations; your ID is never given to anyone else. The reason you give and the time you cancelled are kept to improve the service. Your withdrawals, with the account each was paid to, are kept for the operator's accounts; a withdrawal still under review is reviewed as before. If you signed up with an invitation, that is kept with a one-way hash of your number, so that a number is invited once; whom you invited is deleted.",
@@ -183,7 +183,7 @@ export const en: Dictionary = {
       "This policy says what the operator of this Parley server collects and why. Your data stays on the operator's own server; the Parley software sends it to no third party.",
     s1Title: '1. What is collected',
     s1Body:
-      "Your mobile number (to sign you in); your profile: nickname, avatar, background and signature, and the gender, birthday and region if you give them; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); if you ask for real-name certification, your real name and identity card number (or your organisation's name and credit code) and the photos you upload for it, which only the operator's reviewers see; the articles you publish (their title, text and images, which everyone can read), your comments and likes, and what you report and why; whom you follow and block; your gold coins and sign-ins; the withdrawal accounts you bind (the Alipay real name and account, the WeChat receipt code) and your withdrawals; whose invitation you signed up with, with a one-way hash of your number, and whom you invited; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
+      "Your mobile number (to sign you in); your profile: nickname, avatar, background and signature, and the gender, birthday and region if you give them; the messages, images, files, voice and video you send; the feedback you send (its description, contact phone and screenshots); if you ask for real-name certification, your real name and identity card number (or your organisation's name and credit code) and the photos you upload for it, which only the operator's reviewers see; the articles you publish (their title, text and images, which everyone can read), your comments, likes and collection, and what you report and why; whom you follow and block; your gold coins and sign-ins; the withdrawal accounts you bind (the Alipay real name and account, the WeChat receipt code) and your withdrawals; whose invitation you signed up with, with a one-way hash of your number, and whom you invited; and what running the service needs: sign-in tokens, connection times, online status, your device's language and screen size.",
     s2Title: '2. What it is used for',
     s2Body:
       'To sign you in, deliver your messages, show your profile to the people you talk to, show whether you are online, keep your conversation history, and protect the service against abuse. It is not used for advertising and not sold.',
@@ -419,6 +419,12 @@ export const en: Dictionary = {
     deleted: 'Deleted',
     works: 'Articles',
     like: 'Like',
+    collect: 'Collect',
+    collected: 'Collected',
+    collectedToast: 'Added to My collection',
+    uncollectedToast: 'Removed from My collection',
+    collection: 'My collection',
+    noCollection: 'Nothing collected yet: collect articles to find them here',
     liked: 'Liked',
     likes_one: '{{count}} like',
     likes_other: '{{count}} likes',

@@ -7,7 +7,7 @@ import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
-import { ARTICLES_QUERY, articlePage, type ArticleCard } from './articles';
+import { ARTICLES_QUERY, articlePage, collectionPage, type ArticleCard } from './articles';
 import './articles.css';
 
 /** One article in a feed: title, summary, up to three images, the author and when; it opens the article. */
@@ -46,17 +46,29 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
 }
 
 /**
- * A feed of articles, newest first, twenty at a time: everyone's, or one member's (`uid`). Visitors see everything;
- * a member sees nothing of members one of the two has blocked.
+ * A feed of articles, newest first, twenty at a time: everyone's, one member's (`uid`), or the signed-in member's
+ * collection (`collection`, the latest collected first). Visitors see everything; a member sees nothing of members
+ * one of the two has blocked.
  */
-export function ArticleList({ uid, empty }: { uid?: string; empty: ReactNode }) {
+export function ArticleList({
+  uid,
+  collection = false,
+  empty,
+}: {
+  uid?: string;
+  collection?: boolean;
+  empty: ReactNode;
+}) {
   const { i18n } = useTranslation();
   const { user } = useSession();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [ARTICLES_QUERY, user?.id ?? null, uid ?? null],
-    (before) => articlePage({ ...(uid !== undefined && { uid }), before }, context),
+    [ARTICLES_QUERY, user?.id ?? null, collection ? 'collection' : (uid ?? null)],
+    (before) =>
+      collection
+        ? collectionPage(before, context)
+        : articlePage({ ...(uid !== undefined && { uid }), before }, context),
     true,
   );
   return (

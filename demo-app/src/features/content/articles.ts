@@ -35,6 +35,8 @@ export interface Article extends ArticleCounts {
   imgs: string[];
   author: ArticleAuthor;
   created_at: number;
+  /** Whether the signed-in member collected it. */
+  collected: boolean;
   /** Whether the signed-in member wrote it. */
   mine: boolean;
 }
@@ -118,6 +120,17 @@ export async function deleteComment(id: string, context: CallContext): Promise<v
 export async function likerPage(id: string, before: string | undefined, context: CallContext) {
   const body = { id, ...(before !== undefined && { before }) };
   return (await apiPost<{ ret: ArticleLiker[] }>('article/zan_list', body, context)).ret;
+}
+
+/** Collects (`shoucang` true) or uncollects an article; resolves with whether it is collected. */
+export async function collectArticle(id: string, shoucang: boolean, context: CallContext): Promise<boolean> {
+  return (await apiPost<{ ret: { collected: boolean } }>('article/shoucang', { id, shoucang }, context)).ret.collected;
+}
+
+/** A page of the member's collection (member/record), the latest collected first. */
+export async function collectionPage(before: string | undefined, context: CallContext): Promise<ArticleCard[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: ArticleCard[] }>('member/record', body, context)).ret;
 }
 
 export async function deleteArticle(id: string, context: CallContext): Promise<void> {

@@ -8,6 +8,7 @@ import type { Article, ArticleCard, ArticleComment } from '../../features/conten
 import { renderApp } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
+import Collection from '../member/record';
 import FrontPage from './index';
 import Comments from './ping';
 import Reports from './jubao_view';
@@ -21,7 +22,7 @@ const AUTHOR = { id: '42', username: 'Alice', img: '' };
 let articles: Article[] = [];
 let comments: ArticleComment[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
-const cardOf = ({ content, mine: _mine, ...article }: Article): ArticleCard => ({
+const cardOf = ({ content, mine: _mine, collected: _collected, ...article }: Article): ArticleCard => ({
   ...article,
   summary: content.slice(0, 100),
   imgs: article.imgs.slice(0, 3),
@@ -59,6 +60,7 @@ const api = setupServer(
       likes: 0,
       comments: 0,
       liked: false,
+      collected: false,
     };
     articles = [article, ...articles];
     return HttpResponse.json({ ret: article, id: article.id });
@@ -74,6 +76,15 @@ const api = setupServer(
       found ? { ret: { likes: found.likes, comments: found.comments, liked: found.liked } } : missing,
     );
   }),
+  http.post('*/index.php/api/article/shoucang', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'shoucang', body });
+    articles = articles.map((a) => (a.id === body['id'] ? { ...a, collected: body['shoucang'] === true } : a));
+    return HttpResponse.json({ ret: { collected: body['shoucang'] === true } });
+  }),
+  http.post('*/index.php/api/member/record', () =>
+    HttpResponse.json({ ret: articles.filter((a) => a.collected).map(cardOf) }),
+  ),
   http.post('*/index.php/api/article/zan_list', () =>
     HttpResponse.json({ ret: [{ id: '7', username: 'Bob', img: '', created_at: 1 }] }),
   ),
@@ -150,6 +161,7 @@ function renderPages(path: string) {
       <Route path="/article/ping" element={<Comments />} />
       <Route path="/article/ping-zan" element={<Likes />} />
       <Route path="/article/jubao_view" element={<Reports />} />
+      <Route path="/member/record" element={<Collection />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -167,6 +179,7 @@ const article = (n: number, extra: Partial<Article> = {}): Article => ({
   likes: 0,
   comments: 0,
   liked: false,
+  collected: false,
   ...extra,
 });
 
@@ -341,5 +354,29 @@ describe('reports', () => {
     await step(() => fireEvent.click(screen.getByText('Buy cheap watches')));
     await shows('Advertising');
     expect(screen.getByText('Spam or advertising: a link')).toBeTruthy();
+  });
+});
+
+describe('member/record: the collection', () => {
+  it('collects from the article and finds it in My collection; uncollects', async () => {
+    articles = [article(1), article(2)];
+    renderPages('/member/record');
+    await shows('Nothing collected yet: collect articles to find them here');
+    cleanup();
+    renderPages('/article/view?id=a2');
+    await shows('Article number 2');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Collect' })));
+    await shows('Added to My collection');
+    expect(screen.getByRole('button', { name: 'Collected' }).getAttribute('aria-pressed')).toBe('true');
+    cleanup();
+    renderPages('/member/record');
+    await shows('Article number 2');
+    expect(screen.getAllByTestId('article')).toHaveLength(1);
+    cleanup();
+    renderPages('/article/view?id=a2');
+    await shows('Article number 2');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Collected' })));
+    await shows('Removed from My collection');
+    expect(sent.map((call) => call.body['shoucang'])).toEqual([true, false]);
   });
 });

@@ -8,7 +8,14 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { QueryView } from '../../features/api/QueryView';
-import { ARTICLES_QUERY, articleView, deleteArticle, likeArticle, type Article } from '../../features/content/articles';
+import {
+  ARTICLES_QUERY,
+  articleView,
+  collectArticle,
+  deleteArticle,
+  likeArticle,
+  type Article,
+} from '../../features/content/articles';
 import { ReportSheet } from '../../features/content/ReportSheet';
 import { relativeTime } from '../../features/im/time';
 import { NavBar } from '../../ui/NavBar';
@@ -41,6 +48,22 @@ function ReactionBar({ article }: { article: Article }) {
     }
     await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY, user.id, null] });
   };
+  const collect = async () => {
+    if (!user) return open(LOGIN_PATH);
+    try {
+      const collected = await collectArticle(article.id, !article.collected, {
+        token: user.token,
+        locale: i18n.language,
+      });
+      queryClient.setQueryData<Article>([ARTICLES_QUERY, user.id, 'view', article.id], (old) =>
+        old ? { ...old, collected } : old,
+      );
+      toast(collected ? t('article.collectedToast') : t('article.uncollectedToast'));
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+    await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY, user.id, 'collection'] });
+  };
   const target = encodeURIComponent(article.id);
   return (
     <div className="article-reactions">
@@ -53,6 +76,15 @@ function ReactionBar({ article }: { article: Article }) {
         onClick={() => void toggle()}
       >
         {article.liked ? t('article.liked') : t('article.like')}
+      </Button>
+      <Button
+        size="small"
+        color={article.collected ? 'warning' : 'default'}
+        fill={article.collected ? 'solid' : 'outline'}
+        aria-pressed={article.collected}
+        onClick={() => void collect()}
+      >
+        {article.collected ? t('article.collected') : t('article.collect')}
       </Button>
       <button type="button" className="feedback-mine" onClick={() => open(`article/ping-zan?id=${target}`)}>
         {t('article.likes', { count: article.likes })}
