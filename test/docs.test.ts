@@ -134,6 +134,9 @@ describe('docs', () => {
       `| ${REPORT_LIMITS.maxPerWindow} in ${REPORT_LIMITS.windowMs / 3_600_000} hours, even sent at once`,
     );
     expect(section).toMatch(new RegExp(`report queue +\\| ${REPORT_LIMITS.queuePageSize}, oldest first`));
+    expect(section).toMatch(
+      new RegExp(`article/list\` keyword +\\| at most ${ARTICLE_LIMITS.keywordMax} characters after trimming`),
+    );
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));

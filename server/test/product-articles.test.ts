@@ -165,4 +165,23 @@ describe('product articles: member/article_add, article/list, article/view, memb
       expect(await p.call(path, { token: 'nope', id: third, shoucang: true })).toMatchObject({ code: 'token_invalid' });
     }
   });
+
+  it('finds articles whose title or text holds a keyword, in any case, wildcards as themselves', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const lake = (await publish(p, alice.token, { title: 'A day at the LAKE', content: 'Cold water' })).id;
+    p.advance(1000);
+    const sale = (await publish(p, alice.token, { title: 'Half price sale', content: '50% off at the lake shop' })).id;
+    p.advance(1000);
+    await publish(p, alice.token, { title: 'Mountains today', content: 'Snow' });
+    const ids = async (keyword: unknown) =>
+      ((await p.call('article/list', { keyword })).ret as Array<Record<string, unknown>>).map((a) => a['id']);
+    expect(await ids(' lake ')).toEqual([sale, lake]);
+    expect(await ids('% off')).toEqual([sale]);
+    expect(await ids('%')).toEqual([sale]);
+    expect(await ids('_')).toEqual([]);
+    expect(await ids('')).toHaveLength(3);
+    expect(await p.call('article/list', { keyword: 'x'.repeat(21) })).toMatchObject({ code: 'bad_params' });
+    expect(await p.call('article/list', { keyword: ['lake'] })).toMatchObject({ code: 'bad_params' });
+  });
 });

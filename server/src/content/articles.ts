@@ -14,6 +14,8 @@ export const ARTICLE_LIMITS = {
   contentMax: 5000,
   /** Images the author uploaded, at most. */
   imagesMax: 9,
+  /** A search keyword: at most this many characters after trimming. */
+  keywordMax: 20,
   /** Articles a member publishes in {@link ARTICLE_LIMITS.windowMs}, at most. */
   maxPerWindow: 20,
   windowMs: 86_400_000,
@@ -44,6 +46,8 @@ export interface ArticleService {
   list(params: {
     viewerId?: string | undefined;
     authorId?: unknown;
+    /** Only those whose title or text holds it (spec §2 search), at most 20 characters. */
+    keyword?: unknown;
     before?: unknown;
   }): Promise<MemberResult<ArticleRecord[]>>;
   /** Deletes the member's own article `id`. */
@@ -112,12 +116,21 @@ export function createArticleService(deps: {
       }
       return { ok: true, value: article };
     },
-    async list({ viewerId, authorId, before }) {
+    async list({ viewerId, authorId, keyword, before }) {
       if (!isRowKey(before)) return fail('bad_params');
+      if (keyword !== undefined && typeof keyword !== 'string') return fail('bad_params');
+      const words = keyword?.trim() ?? '';
+      if ([...words].length > ARTICLE_LIMITS.keywordMax) return fail('bad_params');
       if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
         return fail('bad_params');
       }
-      const page = await articles.list({ viewerId, authorId, before, limit: ARTICLE_LIMITS.pageSize });
+      const page = await articles.list({
+        viewerId,
+        authorId,
+        keyword: words === '' ? undefined : words,
+        before,
+        limit: ARTICLE_LIMITS.pageSize,
+      });
       return page ? { ok: true, value: page } : fail('bad_params');
     },
     async collect(memberId, id, on) {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { contains } from './contains.js';
 import { notBlockedWith } from './blocked.js';
 import { olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
@@ -35,6 +36,8 @@ export interface ArticleStore {
   list(params: {
     viewerId?: string | undefined;
     authorId?: string | undefined;
+    /** Only articles whose title or text holds it, in any case. */
+    keyword?: string | undefined;
     before?: string | undefined;
     limit: number;
   }): Promise<ArticleRecord[] | undefined>;
@@ -134,7 +137,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       const row = await shown().where('articles.id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
-    async list({ viewerId, authorId, before, limit }) {
+    async list({ viewerId, authorId, keyword, before, limit }) {
       let cursor: { at: number; id: string } | undefined;
       if (before !== undefined) {
         const found = await db
@@ -147,6 +150,11 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       }
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
+        .$if(keyword !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([contains('articles.title', keyword as string), contains('articles.content', keyword as string)]),
+          ),
+        )
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'articles.member_id')))
         .where(olderThan(cursor, { time: 'articles.created_at', id: 'articles.id' }))
         .orderBy('articles.created_at', 'desc')

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
+import { contains } from './contains.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
@@ -191,16 +192,10 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         if (!found) return undefined;
         cursor = { created_at: Number(found.created_at), id: found.id };
       }
-      const pattern = keyword === undefined ? undefined : `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const rows = await member()
         .where('cancelled_at', 'is', null)
-        .$if(pattern !== undefined, (q) =>
-          q.where((eb) =>
-            eb.or([
-              eb(eb.fn('lower', ['username']), 'like', sql<string>`lower(${pattern}) escape '\\'`),
-              eb('id', '=', keyword as string),
-            ]),
-          ),
+        .$if(keyword !== undefined, (q) =>
+          q.where((eb) => eb.or([contains('username', keyword as string), eb('id', '=', keyword as string)])),
         )
         .where(notBlockedWith(viewerId, 'members.id'))
         .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))

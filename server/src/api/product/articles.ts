@@ -32,9 +32,10 @@ async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
  * Articles (spec §2 article/view, member/add-article; §7 `member/article_add`):
  * - `member/article_add` (`token`, `title` 5 to 30 characters, `content`, `imgs`: up to 9 images the member uploaded)
  *   answers `{ret: article, id}`.
- * - `article/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [card]}`,
- *   newest first, twenty at a time; a card is `{id, title, summary, imgs (at most 3), author: {id, username, img},
- *   created_at}`.
+ * - `article/list` (`token?`, `uid?`: one author's, `keyword?`: those whose title or text holds it, at most 20
+ *   characters, `before?`: the id of the last one shown) answers `{ret: [card]}`, newest first, twenty at a time; a
+ *   card is `{id, title, summary, imgs (at most 3), author: {id, username, img}, created_at, likes, comments,
+ *   liked}`.
  * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, created_at, likes,
  *   comments, liked, collected, mine}`,
  *   or `article_missing` ("content does not exist or was deleted by the author").
@@ -75,6 +76,7 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const result = await deps.articles.list({
       viewerId,
       authorId: typeof uid === 'number' ? String(uid) : uid,
+      keyword: body['keyword'],
       before: body['before'],
     });
     return result.ok ? { ret: await cardsOf(deps, result.value, viewerId) } : refuse(result.failure);
