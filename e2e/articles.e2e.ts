@@ -35,6 +35,13 @@ describe('articles end to end', () => {
     await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
     await visitor.page.getByTestId('article').first().waitFor();
     await visitor.page.screenshot({ path: `${SHOTS}front-page-en.png` });
+    // Search finds it by a word of its text.
+    await visitor.page.getByRole('button', { name: 'Search' }).click();
+    await visitor.page.waitForURL(/#\/search\/index$/);
+    await visitor.page.getByRole('searchbox').fill('COLD');
+    await visitor.page.getByRole('searchbox').press('Enter');
+    await visitor.page.waitForURL(/#\/search\/list\?keyword=COLD$/);
+    await visitor.page.getByTestId('article').getByText('A day at the lake').waitFor();
     await visitor.context.close();
 
     // A member who blocks the author no longer sees it.

@@ -40,6 +40,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/jubao_view': () => import('../pages/article/jubao_view'),
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
+  'search/index': () => import('../pages/search/index'),
+  'search/list': () => import('../pages/search/list'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -440,6 +440,16 @@ export const en: Dictionary = {
     signInToComment: 'Sign in to comment',
     deleteCommentConfirm: 'Delete this comment?',
   },
+  search: {
+    title: 'Search',
+    placeholder: 'Search articles',
+    submit: 'Search',
+    recent: 'Recent searches',
+    clear: 'Clear',
+    results: 'Results for “{{keyword}}”',
+    members: 'Members named “{{keyword}}”',
+    none: 'No articles hold “{{keyword}}”',
+  },
   report: {
     action: 'Report',
     title: 'Report this content',

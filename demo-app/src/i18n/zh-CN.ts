@@ -428,6 +428,16 @@ export const zhCN = {
     signInToComment: '登录后评论',
     deleteCommentConfirm: '确定删除这条评论吗？',
   },
+  search: {
+    title: '搜索',
+    placeholder: '搜索文章',
+    submit: '搜索',
+    recent: '最近搜索',
+    clear: '清空',
+    results: '“{{keyword}}”的搜索结果',
+    members: '搜索名为“{{keyword}}”的用户',
+    none: '没有包含“{{keyword}}”的文章',
+  },
   report: {
     action: '举报',
     title: '举报内容',

@@ -54,13 +54,17 @@ export function articleProblem(title: string, content: string): 'title_short' | 
   return undefined;
 }
 
-/** A page of the feed, or of one author's articles (`uid`); `before` is the id of the last one shown. */
+/**
+ * A page of the feed, of one author's articles (`uid`), or of those holding `keyword`; `before` is the id of the last
+ * one shown.
+ */
 export async function articlePage(
-  params: { uid?: string; before?: string | undefined },
+  params: { uid?: string; keyword?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<ArticleCard[]> {
   const body = {
     ...(params.uid !== undefined && { uid: params.uid }),
+    ...(params.keyword !== undefined && { keyword: params.keyword }),
     ...(params.before !== undefined && { before: params.before }),
   };
   return (await apiPost<{ ret: ArticleCard[] }>('article/list', body, context)).ret;

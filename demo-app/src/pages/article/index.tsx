@@ -7,7 +7,7 @@ import '../member/feedback.css';
 
 /**
  * Tab: pages/article/index, the front page (spec §2): the article feed, newest first, for visitors and members;
- * "Write" opens the article form (member/add-article), which asks a visitor to sign in first.
+ * "Search" opens the search (search/index); "Write" opens the article form (member/add-article), which asks a visitor to sign in first.
  */
 export default function FrontPage() {
   const { t } = useTranslation();
@@ -19,9 +19,14 @@ export default function FrontPage() {
         title={title}
         back={false}
         right={
-          <button type="button" className="feedback-mine" onClick={() => open('member/add-article')}>
-            {t('article.write')}
-          </button>
+          <span className="front-actions">
+            <button type="button" className="feedback-mine" onClick={() => open('search/index')}>
+              {t('search.title')}
+            </button>
+            <button type="button" className="feedback-mine" onClick={() => open('member/add-article')}>
+              {t('article.write')}
+            </button>
+          </span>
         }
       />
       <ArticleList empty={t('article.none')} />

@@ -87,6 +87,13 @@ describe('user/user_list: find friends', () => {
     expect(follows).toEqual([['7', true]]);
   });
 
+  it('starts from the words of a search', async () => {
+    renderApp(<FindFriends />, { path: '/user/user_list?keyword=bob' });
+    await vi.waitFor(() => expect(searches).toHaveLength(1));
+    expect(searches[0]).toMatchObject({ keyword: 'bob' });
+    expect(screen.getByRole<HTMLInputElement>('searchbox').value).toBe('bob');
+  });
+
   it('says when no one is found', async () => {
     renderApp(<FindFriends />);
     await shows('Bob Chen');

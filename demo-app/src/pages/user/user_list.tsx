@@ -1,5 +1,6 @@
 import { Button, ErrorBlock, SearchBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
@@ -22,8 +23,10 @@ export default function FindFriends() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
-  const [typed, setTyped] = useState('');
-  const [keyword, setKeyword] = useState('');
+  // From a search (search/list): the keyword to start with.
+  const [params] = useSearchParams();
+  const [typed, setTyped] = useState(() => (params.get('keyword') ?? '').slice(0, KEYWORD_MAX));
+  const [keyword, setKeyword] = useState(() => typed.trim());
   useEffect(() => {
     const timer = setTimeout(() => setKeyword(typed.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);

@@ -1,0 +1,29 @@
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useNavigateTo } from '../../app/navigation';
+import { ArticleList } from '../../features/content/ArticleList';
+import { NavBar } from '../../ui/NavBar';
+import { SEARCH_KEYWORD_MAX } from './index';
+
+/**
+ * Search results (spec §2 search/list, param `keyword`): the articles whose title or text holds it, newest first, and
+ * a way to search members by it (user/user_list).
+ */
+export default function SearchResults() {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  const [params] = useSearchParams();
+  const keyword = (params.get('keyword') ?? '').trim().slice(0, SEARCH_KEYWORD_MAX);
+  return (
+    <div className="page">
+      <NavBar title={t('search.results', { keyword })} />
+      <div className="page-actions">
+        <Button block onClick={() => open(`user/user_list?${new URLSearchParams({ keyword }).toString()}`)}>
+          {t('search.members', { keyword })}
+        </Button>
+      </div>
+      <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />
+    </div>
+  );
+}

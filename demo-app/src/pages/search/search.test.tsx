@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SEARCH_HISTORY_KEY, rememberSearch, searchHistory } from '../../features/search/history';
+import { renderApp } from '../../test-utils';
+import { installAntdRender } from '../../ui/antd-render';
+import Search from './index';
+import SearchResults from './list';
+
+/** The keywords the fake server was asked for. */
+const asked: unknown[] = [];
+const api = setupServer(
+  http.post('*/index.php/api/article/list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    asked.push(body['keyword']);
+    const found = body['keyword'] === 'lake';
+    return HttpResponse.json({
+      ret: found
+        ? [
+            {
+              id: 'a1',
+              title: 'A day at the lake',
+              summary: 'Cold water',
+              imgs: [],
+              author: { id: '7', username: 'Bob', img: '' },
+              created_at: Date.now(),
+              likes: 0,
+              comments: 0,
+              liked: false,
+            },
+          ]
+        : [],
+    });
+  }),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  asked.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+async function shows(text: string) {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+function renderPages(path: string) {
+  return renderApp(
+    <Routes>
+      <Route path="/search/index" element={<Search />} />
+      <Route path="/search/list" element={<SearchResults />} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { path },
+  );
+}
+
+describe('search', () => {
+  it('searches, remembers the search, and finds the articles holding the words', async () => {
+    renderPages('/search/index');
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: ' lake ' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+      await Promise.resolve();
+    });
+    await shows('Results for “lake”');
+    await shows('A day at the lake');
+    expect(asked).toEqual(['lake']);
+    expect(searchHistory()).toEqual(['lake']);
+  });
+
+  it('lists the recent searches, searches one again, and clears them', async () => {
+    rememberSearch('mountain');
+    rememberSearch('lake');
+    renderPages('/search/index');
+    expect(screen.getAllByTestId('recent-search').map((line) => line.textContent)).toEqual(['lake', 'mountain']);
+    await act(async () => {
+      fireEvent.click(screen.getByText('mountain'));
+      await Promise.resolve();
+    });
+    await shows('No articles hold “mountain”');
+    expect(searchHistory()).toEqual(['mountain', 'lake']);
+    cleanup();
+    renderPages('/search/index');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+      await Promise.resolve();
+    });
+    expect(screen.queryAllByTestId('recent-search')).toHaveLength(0);
+    expect(localStorage.getItem(SEARCH_HISTORY_KEY)).toBeNull();
+  });
+
+  it('opens the member search with the same words', async () => {
+    renderPages('/search/list?keyword=lake');
+    await shows('A day at the lake');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Members named “lake”' }));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/user/user_list?keyword=lake');
+  });
+
+  it('keeps ten recent searches, each once, and ignores what is stored wrong', () => {
+    for (let i = 0; i < 12; i += 1) rememberSearch(`word ${i}`);
+    rememberSearch('word 5');
+    const recent = searchHistory();
+    expect(recent).toHaveLength(10);
+    expect(recent[0]).toBe('word 5');
+    expect(recent.filter((word) => word === 'word 5')).toHaveLength(1);
+    localStorage.setItem(SEARCH_HISTORY_KEY, '{not json');
+    expect(searchHistory()).toEqual([]);
+    localStorage.setItem(SEARCH_HISTORY_KEY, JSON.stringify([1, 'lake']));
+    expect(searchHistory()).toEqual(['lake']);
+  });
+});
