@@ -10,6 +10,7 @@ import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
+import { CHANNEL_LIMITS } from '../server/src/content/channels.js';
 import { REACTION_LIMITS } from '../server/src/content/reactions.js';
 import { REPORT_LIMITS } from '../server/src/content/reports.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
@@ -138,6 +139,8 @@ describe('docs', () => {
       new RegExp(`article/list\` keyword +\\| at most ${ARTICLE_LIMITS.keywordMax} characters after trimming`),
     );
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
+    expect(section).toContain(`| 1 to ${CHANNEL_LIMITS.nameMax} characters after trimming, unique`);
+    expect(section).toContain(`| ${CHANNEL_LIMITS.max}, even added at once`);
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));
     const { minYuan, maxYuan, coinsPerYuan, accountMaxLength, pageSize, queuePageSize } = WITHDRAWAL_LIMITS;

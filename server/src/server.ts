@@ -219,6 +219,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     withdrawals: store.withdrawals,
     invitations: store.invitations,
     articles: store.articles,
+    channels: store.channels,
     reactions: store.reactions,
     reports: store.reports,
     apps,

@@ -132,8 +132,13 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['renwu/tixian_list', [{ ...common, token, before: 'abc' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
-      ['member/article_add', [{ ...common, token, title: 'A day at the lake', content: 'Text', imgs: [] }]],
-      ['article/list', [{ ...common, token, uid: id, before: 'abc' }]],
+      [
+        'member/article_add',
+        [{ ...common, token, title: 'A day at the lake', content: 'Text', imgs: [], typeid: 'abc' }],
+      ],
+      ['article/list', [{ ...common, token, uid: id, before: 'abc', typeid: 'abc' }]],
+      ['article/typeid', [{ ...common, token }]],
+      ['member/typeid_set', [{ ...common, token, ids: ['abc'] }]],
       ['article/view', [{ ...common, token, id: 'abc' }]],
       ['member/article_del', [{ ...common, token, id: 'abc' }]],
       ['article/ping_add', [{ ...common, token, id: 'abc', content: 'Hi' }]],
@@ -192,6 +197,12 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
     const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${p.url}${path}`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then(answerOf);
+    const patchJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${p.url}${path}`, {
+        method: 'PATCH',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
       }).then(answerOf);
@@ -278,6 +289,22 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       { numRuns: FUZZ_RUNS },
     );
 
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest([{ name: 'Tech', position: 1, isDefault: true }], pools),
+        fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/article-channels${id}`;
+          const answer = await (id === ''
+            ? postJson(path, input, { authorization })
+            : patchJson(path, input, { authorization }));
+          expectWireAnswer(`channel ${id} ${describeInput(input)}`, answer);
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
     // Bodies that are not JSON objects, or not JSON at all, on every route.
     const routes = [
       ...product.map(([path]) => `/index.php/api/${path}`),
@@ -285,6 +312,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
     ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),

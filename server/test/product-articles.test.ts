@@ -23,6 +23,7 @@ describe('product articles: member/article_add, article/list, article/view, memb
       content: `${long}\nEnd.`,
       imgs: [img],
       author: { id: alice.id, username: 'user8000', img: '' },
+      channel: null,
       created_at: p.now(),
       likes: 0,
       comments: 0,

@@ -105,16 +105,19 @@ export async function uploadImage(p: ProductServer, token: string): Promise<stri
   return `${answer.url_prefix}${key}`;
 }
 
-/** Calls the operator's review API of `queue` (`certifications`, `withdrawals`), with the product app's secret unless told otherwise. */
+/**
+ * Calls the operator's API of `area` (a review queue such as `certifications`, or `channels`), with the product
+ * app's secret unless told otherwise.
+ */
 export async function operator(
   p: ProductServer,
-  queue: string,
-  method: 'GET' | 'POST',
+  area: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
   secret = SECURE_APP.secretKey,
 ) {
-  const res = await fetch(`${p.url}/api/v1/apps/${SECURE_APP.appkey}/${queue}${path}`, {
+  const res = await fetch(`${p.url}/api/v1/apps/${SECURE_APP.appkey}/${area}${path}`, {
     method,
     headers: { authorization: `Bearer ${secret}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
     ...(body !== undefined && { body: JSON.stringify(body) }),

@@ -632,6 +632,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       title: `Title ${id}`,
       content: 'text',
       images: ['https://x/1.png'],
+      channelId: null,
       createdAt: at,
     });
     const quota = { since: 0, max: 3 };
@@ -737,7 +738,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     await store.members.insert(newMember('m1', '13300133000'));
     await store.members.insert(newMember('m2', '13300133001'));
     await store.articles.add(
-      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], createdAt: 10 },
+      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
       { since: 0, max: 10 },
     );
     const report = (id: string, memberId: string, at: number, quota = { since: 0, max: 10 }) =>
@@ -791,7 +792,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       ['a2', 20],
     ] as const) {
       await store.articles.add(
-        { id, memberId: 'm1', title: 'Title', content: 'text', images: [], createdAt: at },
+        { id, memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: at },
         { since: 0, max: 10 },
       );
     }
@@ -810,5 +811,68 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.articles.collect('m2', 'a1', false, 500)).toBe(false);
     expect(await store.members.cancel('m2', { reason: 'x', now: 600 })).toBe(true);
     expect(await store.articles.collected('m2', ['a2'])).toEqual(new Set());
+  });
+
+  it('channels: the operator order, unique names, at most max even at once, choices in order, articles by channel', async () => {
+    const { store } = await fresh();
+    const channel = (id: string, name: string, position: number, createdAt = 10) => ({
+      id,
+      name,
+      position,
+      isDefault: id !== 'c3',
+      createdAt,
+    });
+    expect(await store.channels.add(channel('c1', 'Tech', 1), 3)).toBe('ok');
+    expect(await store.channels.add(channel('c2', 'Travel', 0), 3)).toBe('ok');
+    expect(await store.channels.add(channel('cx', 'Tech', 2), 3)).toBe('name_taken');
+    const tries = await Promise.all(
+      ['c3', 'c4', 'c5'].map((id, i) => store.channels.add(channel(id, `Name ${id}`, 5, 20 + i), 3)),
+    );
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'limit')).toHaveLength(2);
+    const all = await store.channels.all();
+    expect(all.map((c) => c.name).slice(0, 2)).toEqual(['Travel', 'Tech']);
+    expect(all[0]).toEqual(channel('c2', 'Travel', 0));
+    const third = all[2]?.id as string;
+
+    expect(await store.channels.update('c1', { name: 'Travel' })).toBe('name_taken');
+    expect(await store.channels.update('c1', { name: 'Tech', position: 9, isDefault: false })).toBe('ok');
+    expect(await store.channels.update('nope', { name: 'X' })).toBeUndefined();
+    expect((await store.channels.all()).map((c) => [c.id, c.position, c.isDefault])).toEqual([
+      ['c2', 0, true],
+      [third, 5, third !== 'c3'],
+      ['c1', 9, false],
+    ]);
+
+    await store.members.insert(newMember('m1', '13300133000'));
+    expect(await store.channels.chosen('m1')).toEqual([]);
+    await store.channels.choose('m1', ['c1', third, 'c2']);
+    expect(await store.channels.chosen('m1')).toEqual(['c1', third, 'c2']);
+    await store.channels.choose('m1', ['c2', 'c1']);
+    expect(await store.channels.chosen('m1')).toEqual(['c2', 'c1']);
+
+    const article = (id: string, channelId: string | null, at: number) =>
+      store.articles.add(
+        { id, memberId: 'm1', title: 'Title', content: 'text', images: [], channelId, createdAt: at },
+        { since: 0, max: 10 },
+      );
+    await article('a1', 'c1', 10);
+    await article('a2', 'c2', 20);
+    await article('a3', 'c1', 30);
+    await article('a4', null, 40);
+    const ofChannel = async (channelId: string, before?: string) =>
+      (await store.articles.list({ channelId, before, limit: 10 }))?.map((a) => a.id);
+    expect(await ofChannel('c1')).toEqual(['a3', 'a1']);
+    expect(await ofChannel('c1', 'a3')).toEqual(['a1']);
+    expect(await ofChannel('c2')).toEqual(['a2']);
+    expect((await store.articles.byId('a4'))?.channelId).toBeNull();
+
+    // Removing a channel drops the members' choice of it; its articles stay.
+    expect(await store.channels.remove('c1')).toBe(true);
+    expect(await store.channels.remove('c1')).toBe(false);
+    expect(await store.channels.chosen('m1')).toEqual(['c2']);
+    expect((await store.articles.byId('a1'))?.channelId).toBe('c1');
+    expect(await store.members.cancel('m1', { reason: 'x', now: 600 })).toBe(true);
+    expect(await store.channels.chosen('m1')).toEqual([]);
   });
 }

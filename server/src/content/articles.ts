@@ -28,6 +28,8 @@ export interface ArticleInput {
   title: unknown;
   content: unknown;
   images: readonly string[];
+  /** The channel it is filed under, already checked to exist; null for none. */
+  channelId: string | null;
 }
 
 /**
@@ -46,6 +48,8 @@ export interface ArticleService {
   list(params: {
     viewerId?: string | undefined;
     authorId?: unknown;
+    /** Only those of this channel, already checked to exist. */
+    channelId?: string | undefined;
     /** Only those whose title or text holds it (spec §2 search), at most 20 characters. */
     keyword?: unknown;
     before?: unknown;
@@ -79,7 +83,7 @@ export function createArticleService(deps: {
 }): ArticleService {
   const { articles } = deps;
   const service: ArticleService = {
-    async publish(memberId, { title, content, images }) {
+    async publish(memberId, { title, content, images, channelId }) {
       if (typeof title !== 'string') return fail('article_title_short');
       const heading = title.trim();
       const length = [...heading].length;
@@ -97,6 +101,7 @@ export function createArticleService(deps: {
         title: heading,
         content: text,
         images: [...images],
+        channelId,
         createdAt: now,
       };
       const outcome = await articles.add(record, {
@@ -116,7 +121,7 @@ export function createArticleService(deps: {
       }
       return { ok: true, value: article };
     },
-    async list({ viewerId, authorId, keyword, before }) {
+    async list({ viewerId, authorId, channelId, keyword, before }) {
       if (!isRowKey(before)) return fail('bad_params');
       if (keyword !== undefined && typeof keyword !== 'string') return fail('bad_params');
       const words = keyword?.trim() ?? '';
@@ -127,6 +132,7 @@ export function createArticleService(deps: {
       const page = await articles.list({
         viewerId,
         authorId,
+        channelId,
         keyword: words === '' ? undefined : words,
         before,
         limit: ARTICLE_LIMITS.pageSize,

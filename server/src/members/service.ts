@@ -53,6 +53,8 @@ export type MemberFailure =
   | 'article_images_invalid'
   | 'article_limit'
   | 'article_missing'
+  | 'channel_missing'
+  | 'channel_last'
   | 'comment_invalid'
   | 'comment_missing'
   | 'report_content_invalid'
@@ -116,6 +118,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   article_images_invalid: 'parameter error',
   article_limit: 'do not operate frequently',
   article_missing: 'content does not exist or was deleted by the author',
+  channel_missing: 'the channel does not exist',
+  channel_last: 'at least one channel must remain',
   comment_invalid: 'content cannot be blank',
   comment_missing: 'content does not exist or was deleted by the author',
   report_content_invalid: 'please describe the problem',

@@ -13,6 +13,8 @@ export interface ArticleRecord {
   content: string;
   /** URLs of the images the author uploaded, in their order. */
   images: string[];
+  /** The channel it was filed under; null for none (or one since removed, which the channels no longer list). */
+  channelId: string | null;
   createdAt: number;
 }
 
@@ -29,13 +31,16 @@ export interface ArticleStore {
   /** An article that is not deleted, by a member whose account is open; undefined otherwise. */
   byId(id: string): Promise<ArticleRecord | undefined>;
   /**
-   * Articles newest first, at most `limit`: all, or `authorId`'s; with `before` (an id listed), only older ones.
+   * Articles newest first, at most `limit`: all, or `authorId`'s, or those of `channelId`; with `before` (an id
+   * listed), only older ones.
    * Deleted ones, and those of cancelled members and of members one of whom has blocked `viewerId`, are left out.
    * Undefined when `before` is no article.
    */
   list(params: {
     viewerId?: string | undefined;
     authorId?: string | undefined;
+    /** Only those filed under this channel. */
+    channelId?: string | undefined;
     /** Only articles whose title or text holds it, in any case. */
     keyword?: string | undefined;
     before?: string | undefined;
@@ -65,6 +70,7 @@ type ArticleTables = {
     title: string;
     content: string;
     images: string;
+    channel_id: string | null;
     created_at: number;
     deleted_at: number | null;
   };
@@ -78,6 +84,7 @@ const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRe
   title: row.title,
   content: row.content,
   images: JSON.parse(row.images) as string[],
+  channelId: row.channel_id,
   createdAt: Number(row.created_at),
 });
 
@@ -87,6 +94,7 @@ const COLUMNS = [
   'articles.title',
   'articles.content',
   'articles.images',
+  'articles.channel_id',
   'articles.created_at',
 ] as const;
 
@@ -126,6 +134,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
             title: record.title,
             content: record.content,
             images: JSON.stringify(record.images),
+            channel_id: record.channelId,
             created_at: record.createdAt,
             deleted_at: null,
           })
@@ -137,7 +146,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       const row = await shown().where('articles.id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
-    async list({ viewerId, authorId, keyword, before, limit }) {
+    async list({ viewerId, authorId, channelId, keyword, before, limit }) {
       let cursor: { at: number; id: string } | undefined;
       if (before !== undefined) {
         const found = await db
@@ -150,6 +159,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       }
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
+        .$if(channelId !== undefined, (q) => q.where('articles.channel_id', '=', channelId as string))
         .$if(keyword !== undefined, (q) =>
           q.where((eb) =>
             eb.or([contains('articles.title', keyword as string), contains('articles.content', keyword as string)]),

@@ -24,6 +24,7 @@ import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
+import { createChannelStore, type ChannelStore } from './channels.js';
 import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
 import { createReportStore, type ReportStore } from './reports.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
@@ -45,6 +46,7 @@ export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
 export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
 export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
+export type { ChannelOutcome, ChannelRecord, ChannelStore } from './channels.js';
 export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
 export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
 export type {
@@ -124,6 +126,8 @@ export interface Store {
   readonly invitations: InvitationStore;
   /** Members' articles. */
   readonly articles: ArticleStore;
+  /** The channels articles are filed under, and each member's choice of them. */
+  readonly channels: ChannelStore;
   /** Comments on articles and likes of them. */
   readonly reactions: ArticleReactionStore;
   /** Members' reports of content and the operator's decisions. */
@@ -242,6 +246,7 @@ function wrap(
     withdrawals: createWithdrawalStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
+    channels: createChannelStore(db, dialect),
     reactions: createArticleReactionStore(db, dialect),
     reports: createReportStore(db, dialect),
     async migrate() {

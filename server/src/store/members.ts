@@ -138,6 +138,7 @@ type MembersTables = {
   article_likes: { member_id: string };
   member_reports: { member_id: string };
   article_collections: { member_id: string };
+  member_channels: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -356,6 +357,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('article_likes').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_reports').where('member_id', '=', id).execute();
         await trx.deleteFrom('article_collections').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_channels').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;
       });

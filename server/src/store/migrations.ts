@@ -18,6 +18,7 @@ import { articlesMigration } from './articles-migration.js';
 import { articleReactionsMigration } from './article-reactions-migration.js';
 import { reportsMigration } from './reports-migration.js';
 import { articleCollectionsMigration } from './article-collections-migration.js';
+import { articleChannelsMigration } from './article-channels-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -197,6 +198,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_article_reactions': articleReactionsMigration,
   '0026_reports': reportsMigration,
   '0027_article_collections': articleCollectionsMigration,
+  '0028_article_channels': articleChannelsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,5 +1,7 @@
 import { ARTICLE_LIMITS } from '../../content/articles.js';
-import type { ArticleRecord, CommentRecord, ReactionCounts } from '../../store/index.js';
+import type { ChannelChoice } from '../../content/channels.js';
+import type { MemberResult } from '../../members/service.js';
+import type { ArticleRecord, ChannelRecord, CommentRecord, ReactionCounts } from '../../store/index.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
@@ -28,16 +30,29 @@ async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
   );
 }
 
+/** The channel `typeid` names: null when it names none (absent or empty), `channel_missing` when it is no channel. */
+async function channelOf(deps: ProductApiDeps, typeid: unknown): Promise<MemberResult<ChannelRecord | null>> {
+  if (typeid === undefined || typeid === '') return { ok: true, value: null };
+  return deps.channels.byId(typeid);
+}
+
+/** Channels as the app shows them: `{id, name}`. */
+const channelView = ({ id, name }: ChannelRecord) => ({ id, name });
+const choiceView = ({ mine, more }: ChannelChoice) => ({ mine: mine.map(channelView), more: more.map(channelView) });
+
 /**
  * Articles (spec §2 article/view, member/add-article; §7 `member/article_add`):
- * - `member/article_add` (`token`, `title` 5 to 30 characters, `content`, `imgs`: up to 9 images the member uploaded)
- *   answers `{ret: article, id}`.
- * - `article/list` (`token?`, `uid?`: one author's, `keyword?`: those whose title or text holds it, at most 20
+ * - `member/article_add` (`token`, `title` 5 to 30 characters, `content`, `imgs`: up to 9 images the member uploaded,
+ *   `typeid?`: its channel) answers `{ret: article, id}`.
+ * - `article/list` (`token?`, `uid?`: one author's, `typeid?`: one channel's, `keyword?`: those whose title or text holds it, at most 20
  *   characters, `before?`: the id of the last one shown) answers `{ret: [card]}`, newest first, twenty at a time; a
- *   card is `{id, title, summary, imgs (at most 3), author: {id, username, img}, created_at, likes, comments,
- *   liked}`.
- * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, created_at, likes,
- *   comments, liked, collected, mine}`,
+ *   card is `{id, title, summary, imgs (at most 3), author: {id, username, img}, channel: {id, name} | null,
+ *   created_at, likes, comments, liked}`.
+ * - `article/typeid` (`token?`) answers `{ret: {mine, more}}`: the channels of the front page in the member's order
+ *   (the default ones for a visitor or a member who has not chosen) and the others, each `{id, name}`;
+ *   `member/typeid_set` (`token`, `ids`: the channels chosen, in order, at least one) answers the same.
+ * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, channel, created_at,
+ *   likes, comments, liked, collected, mine}`,
  *   or `article_missing` ("content does not exist or was deleted by the author").
  * - `member/article_del` (`token`, `id`) deletes the member's own article: `{ret: true}`.
  * - `article/shoucang` (`token`, `id`, `shoucang`: true to collect, false to uncollect) answers `{ret: {collected}}`;
@@ -60,22 +75,40 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!me.ok) return refuse(me.failure);
     const imgs = await ownImages(deps, me.value.id, body['imgs'] ?? [], ARTICLE_LIMITS.imagesMax);
     if (imgs === undefined) return refuse('article_images_invalid');
+    const channel = await channelOf(deps, body['typeid']);
+    if (!channel.ok) return refuse(channel.failure);
     const result = await deps.articles.publish(me.value.id, {
       title: body['title'],
       content: body['content'],
       images: imgs,
+      channelId: channel.value?.id ?? null,
     });
     if (!result.ok) return refuse(result.failure);
     const authors = await membersOf(deps, [result.value.memberId]);
-    return { ret: { ...articleObject(result.value, authors, undefined), mine: true }, id: result.value.id };
+    const channels = new Map(channel.value ? [[channel.value.id, channel.value]] : []);
+    return { ret: { ...articleObject(result.value, authors, channels, undefined), mine: true }, id: result.value.id };
+  });
+
+  post('article/typeid', async (body) => ({
+    ret: choiceView(await deps.channels.choiceOf(await viewerOf(deps, body))),
+  }));
+
+  post('member/typeid_set', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.channels.choose(me.value.id, body['ids']);
+    return result.ok ? { ret: choiceView(result.value) } : refuse(result.failure);
   });
 
   post('article/list', async (body) => {
     const viewerId = await viewerOf(deps, body);
     const uid = body['uid'];
+    const channel = await channelOf(deps, body['typeid']);
+    if (!channel.ok) return refuse(channel.failure);
     const result = await deps.articles.list({
       viewerId,
       authorId: typeof uid === 'number' ? String(uid) : uid,
+      channelId: channel.value?.id,
       keyword: body['keyword'],
       before: body['before'],
     });
@@ -100,12 +133,13 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const viewerId = await viewerOf(deps, body);
     const result = await deps.articles.view(body['id'], viewerId);
     if (!result.ok) return refuse(result.failure);
-    const [authors, counts, collected] = await Promise.all([
+    const [authors, counts, collected, channels] = await Promise.all([
       membersOf(deps, [result.value.memberId]),
       deps.reactions.counts([result.value.id], viewerId),
       deps.articles.collected(viewerId, [result.value.id]),
+      channelsById(deps),
     ]);
-    const article = articleObject(result.value, authors, counts.get(result.value.id));
+    const article = articleObject(result.value, authors, channels, counts.get(result.value.id));
     return { ret: { ...article, collected: collected.has(result.value.id), mine: result.value.memberId === viewerId } };
   });
 
@@ -179,15 +213,16 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
 /** Feed cards of `articles` as `viewerId` sees them: the summary and at most three images in place of the text. */
 async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[], viewerId: string | undefined) {
   const ids = articles.map((article) => article.id);
-  const [authors, counts] = await Promise.all([
+  const [authors, counts, channels] = await Promise.all([
     membersOf(
       deps,
       articles.map((article) => article.memberId),
     ),
     deps.reactions.counts(ids, viewerId),
+    channelsById(deps),
   ]);
   return articles.map((article) => {
-    const { content, imgs, ...card } = articleObject(article, authors, counts.get(article.id));
+    const { content, imgs, ...card } = articleObject(article, authors, channels, counts.get(article.id));
     return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
   });
 }
@@ -207,18 +242,26 @@ function commentObject(
   };
 }
 
-/** An article with its author and counts, as its page shows it. */
+/** Every channel by its id (a few dozen at most), to name the channels of articles. */
+async function channelsById(deps: ProductApiDeps): Promise<Map<string, ChannelRecord>> {
+  return new Map((await deps.channels.all()).map((channel) => [channel.id, channel]));
+}
+
+/** An article with its author, its channel (null for none, or one since removed) and counts, as its page shows it. */
 function articleObject(
   article: ArticleRecord,
   authors: Map<string, { id: string; username: string; img: string }>,
+  channels: Map<string, ChannelRecord>,
   counts: ReactionCounts | undefined,
 ) {
+  const channel = article.channelId === null ? undefined : channels.get(article.channelId);
   return {
     id: article.id,
     title: article.title,
     content: article.content,
     imgs: article.images,
     author: authors.get(article.memberId) ?? { id: article.memberId, username: '', img: '' },
+    channel: channel ? channelView(channel) : null,
     created_at: article.createdAt,
     likes: counts?.likes ?? 0,
     comments: counts?.comments ?? 0,

@@ -12,6 +12,7 @@ import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
+import { createChannelService, type ChannelService } from '../../content/channels.js';
 import { createReactionService, type ReactionService } from '../../content/reactions.js';
 import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
@@ -31,6 +32,7 @@ import type {
   InvitationStore,
   ArticleStore,
   ArticleReactionStore,
+  ChannelStore,
   ReportStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
@@ -46,6 +48,7 @@ import { withdrawalRoutes } from './withdrawals.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
 import { reportRoutes } from './reports.js';
+import { operatorChannelRoutes } from '../operator-channels.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -87,6 +90,8 @@ export interface ProductApiDeps {
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
   articles: ArticleService;
+  /** The channels articles are filed under (article/typeid). */
+  channels: ChannelService;
   /** Comments on articles and likes (article/ping, article/ping-zan). */
   reactions: ReactionService;
   /** Members' reports of content (member/jubao). */
@@ -160,6 +165,7 @@ export interface ProductApiParts {
   withdrawals: WithdrawalStore;
   invitations: InvitationStore;
   articles: ArticleStore;
+  channels: ChannelStore;
   reactions: ArticleReactionStore;
   reports: ReportStore;
   apps: AppRegistry;
@@ -211,6 +217,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       }
     },
   });
+  const channels = createChannelService({ channels: parts.channels, now: parts.now });
+  operatorChannelRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, channels });
   operatorReviewRoutes(app, {
     apps: parts.apps,
     appkey: parts.config.productAppkey,
@@ -238,6 +246,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     certifications,
     withdrawals,
     articles,
+    channels,
     reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
     reports,
     invitations: createInvitationService({
