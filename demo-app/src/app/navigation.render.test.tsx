@@ -14,6 +14,7 @@ const api = setupServer(
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig({ kefu_h5: '' }) })),
   http.post('*/index.php/api/member/info', () => HttpResponse.json({ ret: USER, otp: null })),
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),
+  http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
 );
 
 beforeAll(() => {

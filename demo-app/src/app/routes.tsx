@@ -38,6 +38,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/ping': () => import('../pages/article/ping'),
   'article/ping-zan': () => import('../pages/article/ping-zan'),
   'article/jubao_view': () => import('../pages/article/jubao_view'),
+  'article/typeid': () => import('../pages/article/typeid'),
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
   'search/index': () => import('../pages/search/index'),

@@ -21,6 +21,7 @@ const record = async (path: string, request: Request) => {
 };
 const api = setupServer(
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),
+  http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
   http.post('*/index.php/api/index/config', async ({ request }) => {
     await record('index/config', request);
     return HttpResponse.json({ ret: testConfig({ im: { appkey: 'product-app' } }) });

@@ -46,17 +46,19 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
 }
 
 /**
- * A feed of articles, newest first, twenty at a time: everyone's, one member's (`uid`), those holding `keyword`, or the signed-in member's
- * collection (`collection`, the latest collected first). Visitors see everything; a member sees nothing of members
- * one of the two has blocked.
+ * A feed of articles, newest first, twenty at a time: everyone's, one member's (`uid`), one channel's (`channel`),
+ * those holding `keyword`, or the signed-in member's collection (`collection`, the latest collected first). Visitors
+ * see everything; a member sees nothing of members one of the two has blocked.
  */
 export function ArticleList({
   uid,
+  channel,
   keyword,
   collection = false,
   empty,
 }: {
   uid?: string;
+  channel?: string;
   keyword?: string;
   collection?: boolean;
   empty: ReactNode;
@@ -66,12 +68,17 @@ export function ArticleList({
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [ARTICLES_QUERY, user?.id ?? null, collection ? 'collection' : (uid ?? null), keyword ?? null],
+    [ARTICLES_QUERY, user?.id ?? null, collection ? 'collection' : (uid ?? null), channel ?? null, keyword ?? null],
     (before) =>
       collection
         ? collectionPage(before, context)
         : articlePage(
-            { ...(uid !== undefined && { uid }), ...(keyword !== undefined && { keyword }), before },
+            {
+              ...(uid !== undefined && { uid }),
+              ...(channel !== undefined && { typeid: channel }),
+              ...(keyword !== undefined && { keyword }),
+              before,
+            },
             context,
           ),
     true,

@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { Channel } from './channels';
 
 /** The query key of every article list and page, which publishing or deleting makes stale. */
 export const ARTICLES_QUERY = 'articles';
@@ -24,6 +25,8 @@ export interface ArticleCard extends ArticleCounts {
   summary: string;
   imgs: string[];
   author: ArticleAuthor;
+  /** The channel it is filed under; null for none. */
+  channel: Channel | null;
   created_at: number;
 }
 
@@ -34,6 +37,8 @@ export interface Article extends ArticleCounts {
   content: string;
   imgs: string[];
   author: ArticleAuthor;
+  /** The channel it is filed under; null for none. */
+  channel: Channel | null;
   created_at: number;
   /** Whether the signed-in member collected it. */
   collected: boolean;
@@ -55,15 +60,16 @@ export function articleProblem(title: string, content: string): 'title_short' | 
 }
 
 /**
- * A page of the feed, of one author's articles (`uid`), or of those holding `keyword`; `before` is the id of the last
- * one shown.
+ * A page of the feed, of one author's articles (`uid`), of one channel's (`typeid`), or of those holding `keyword`;
+ * `before` is the id of the last one shown.
  */
 export async function articlePage(
-  params: { uid?: string; keyword?: string; before?: string | undefined },
+  params: { uid?: string; typeid?: string; keyword?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<ArticleCard[]> {
   const body = {
     ...(params.uid !== undefined && { uid: params.uid }),
+    ...(params.typeid !== undefined && { typeid: params.typeid }),
     ...(params.keyword !== undefined && { keyword: params.keyword }),
     ...(params.before !== undefined && { before: params.before }),
   };
@@ -76,10 +82,15 @@ export async function articleView(id: string, context: CallContext): Promise<Art
 
 /** Publishes an article; resolves with it. */
 export async function publishArticle(
-  draft: { title: string; content: string; imgs: string[] },
+  draft: { title: string; content: string; imgs: string[]; typeid?: string | undefined },
   context: CallContext,
 ): Promise<Article> {
-  const body = { title: draft.title.trim(), content: draft.content.trim(), imgs: draft.imgs };
+  const body = {
+    title: draft.title.trim(),
+    content: draft.content.trim(),
+    imgs: draft.imgs,
+    ...(draft.typeid !== undefined && { typeid: draft.typeid }),
+  };
   return (await apiPost<{ ret: Article; id: string }>('member/article_add', body, context, { loading: true })).ret;
 }
 

@@ -41,6 +41,7 @@ const REPORT = {
 const missing = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
 const api = setupServer(
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: articles.map(cardOf) })),
+  http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
   http.post('*/index.php/api/article/view', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     const found = articles.find((a) => a.id === body['id']);
@@ -55,6 +56,7 @@ const api = setupServer(
       content: String(body['content']),
       imgs: [],
       author: AUTHOR,
+      channel: null,
       created_at: Date.now(),
       mine: true,
       likes: 0,
@@ -174,6 +176,7 @@ const article = (n: number, extra: Partial<Article> = {}): Article => ({
   content: `The text of article ${n}.\nSecond line.`,
   imgs: [],
   author: { id: '7', username: 'Bob', img: '' },
+  channel: null,
   created_at: Date.now(),
   mine: false,
   likes: 0,

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Dialog, ErrorBlock } from 'antd-mobile';
+import { Avatar, Button, Dialog, ErrorBlock, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useState } from 'react';
@@ -125,6 +125,11 @@ function ArticleBody({ article }: { article: Article }) {
   return (
     <article className="article-page">
       <h1>{article.title}</h1>
+      {article.channel && (
+        <Tag color="primary" fill="outline" data-testid="article-channel">
+          {article.channel.name}
+        </Tag>
+      )}
       <button
         type="button"
         className="article-author"

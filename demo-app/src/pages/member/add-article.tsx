@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, List, TextArea } from 'antd-mobile';
+import { Button, Dialog, Input, List, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,14 +9,15 @@ import { errorText } from '../../features/api/errors';
 import { ImageGrid } from '../../features/api/ImageGrid';
 import { useImageUpload } from '../../features/api/useImageUpload';
 import { ARTICLES_QUERY, ARTICLE_LIMITS, articleProblem, publishArticle } from '../../features/content/articles';
+import { useChannels } from '../../features/content/channels';
 import { NavBar } from '../../ui/NavBar';
 import { toastError } from '../../ui/toast';
 import './feedback.css';
 
 /**
  * Write an article (spec §2 member/add-article, §4 publishing, §5 "Post title 5 to 30 characters ... Text and content
- * cannot be blank"): the title, the text and up to nine images, each uploaded as it is picked. Published, an alert
- * offers to view it.
+ * cannot be blank"): the title, the text, up to nine images, each uploaded as it is picked, and a channel if the
+ * member picks one (tapping it again picks none). Published, an alert offers to view it.
  */
 export default function AddArticle() {
   const { t, i18n } = useTranslation();
@@ -28,7 +29,10 @@ export default function AddArticle() {
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
+  const [typeid, setTypeid] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
+  const channels = useChannels().query.data;
+  const choices = channels ? [...channels.mine, ...channels.more] : [];
   if (!user) return null;
   const uploading = uploader.progress !== undefined;
 
@@ -46,7 +50,8 @@ export default function AddArticle() {
     setSending(true);
     let id: string;
     try {
-      id = (await publishArticle({ title, content, imgs }, { token: user.token, locale: i18n.language })).id;
+      const draft = { title, content, imgs, typeid };
+      id = (await publishArticle(draft, { token: user.token, locale: i18n.language })).id;
     } catch (error) {
       setSending(false);
       return toastError(errorText(error, t));
@@ -106,6 +111,17 @@ export default function AddArticle() {
           />
         </List.Item>
       </List>
+      {choices.length > 0 && (
+        <List header={t('article.channel')}>
+          <List.Item>
+            <Selector
+              options={choices.map((channel) => ({ label: channel.name, value: channel.id }))}
+              value={typeid === undefined ? [] : [typeid]}
+              onChange={(value) => setTypeid(value[0])}
+            />
+          </List.Item>
+        </List>
+      )}
       <div className="page-actions">
         <Button block color="primary" loading={sending} disabled={uploading} onClick={() => void publish()}>
           {t('article.publish')}
