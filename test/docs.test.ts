@@ -11,6 +11,7 @@ import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
 import { CHANNEL_LIMITS } from '../server/src/content/channels.js';
+import { CIRCLE_LIMITS } from '../server/src/content/circle.js';
 import { REACTION_LIMITS } from '../server/src/content/reactions.js';
 import { REPORT_LIMITS } from '../server/src/content/reports.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
@@ -141,6 +142,15 @@ describe('docs', () => {
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| 1 to ${CHANNEL_LIMITS.nameMax} characters after trimming, unique`);
     expect(section).toContain(`| ${CHANNEL_LIMITS.max}, even added at once`);
+    expect(section).toContain(`| 1 to ${thousands(CIRCLE_LIMITS.contentMax)} characters after trimming`);
+    expect(section).toContain(`| at most ${CIRCLE_LIMITS.imagesMax}, never with a vote`);
+    const { optionsMin, optionsMax, optionMax, voteDays } = CIRCLE_LIMITS;
+    expect(section).toContain(`| ${optionsMin} to ${optionsMax}, different, of 1 to ${optionMax} characters`);
+    expect(section).toContain(`| ${voteDays.slice(0, -1).join(', ')} or ${voteDays.at(-1)} days`);
+    expect(section).toContain(
+      `| ${CIRCLE_LIMITS.maxPerWindow} in ${CIRCLE_LIMITS.windowMs / 3_600_000} hours, even sent at once  `,
+    );
+    expect(section).toMatch(new RegExp(`quanzi/list\` +\\| ${CIRCLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));
     const { minYuan, maxYuan, coinsPerYuan, accountMaxLength, pageSize, queuePageSize } = WITHDRAWAL_LIMITS;

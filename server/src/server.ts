@@ -220,6 +220,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,
+    circle: store.circle,
     reactions: store.reactions,
     reports: store.reports,
     apps,

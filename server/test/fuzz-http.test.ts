@@ -138,6 +138,16 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ],
       ['article/list', [{ ...common, token, uid: id, before: 'abc', typeid: 'abc' }]],
       ['article/typeid', [{ ...common, token }]],
+      [
+        'member/quanzi_add',
+        [
+          { ...common, token, content: 'Spring', imgs: [] },
+          { ...common, token, content: 'Where next?', vote: { options: ['Hills', 'Sea'], days: 1 } },
+        ],
+      ],
+      ['quanzi/list', [{ ...common, token, uid: id, before: 'abc' }]],
+      ['quanzi/vote', [{ ...common, token, id: 'abc', option: 0 }]],
+      ['member/quanzi_del', [{ ...common, token, id: 'abc' }]],
       ['member/typeid_set', [{ ...common, token, ids: ['abc'] }]],
       ['article/view', [{ ...common, token, id: 'abc' }]],
       ['member/article_del', [{ ...common, token, id: 'abc' }]],

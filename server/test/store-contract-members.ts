@@ -875,4 +875,68 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m1', { reason: 'x', now: 600 })).toBe(true);
     expect(await store.channels.chosen('m1')).toEqual([]);
   });
+
+  it('circle posts: newest first, at most max a window even at once, one vote per member until it ends', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const post = (
+      id: string,
+      memberId: string,
+      at: number,
+      vote: { options: string[]; endsAt: number } | null = null,
+    ) => ({
+      id,
+      memberId,
+      content: `Post ${id}`,
+      images: vote ? [] : ['https://x/1.png'],
+      vote,
+      createdAt: at,
+    });
+    const quota = { since: 0, max: 3 };
+    const tries = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4'].map((id, i) => store.circle.add(post(id, 'm1', 10 + i), quota)),
+    );
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(3);
+    expect(tries.filter((t) => t === 'limit')).toHaveLength(1);
+    expect(await store.circle.add(post('x', 'nobody', 10), quota)).toBe('missing');
+    const vote = { options: ['A', 'B', 'C'], endsAt: 1_000 };
+    expect(await store.circle.add(post('v1', 'm2', 100, vote), quota)).toBe('ok');
+    expect(await store.circle.byId('v1')).toEqual(post('v1', 'm2', 100, vote));
+
+    const all = (await store.circle.list({ limit: 10 })) ?? [];
+    expect(all).toHaveLength(4);
+    expect(all[0]?.id).toBe('v1');
+    expect((await store.circle.list({ authorId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1']);
+    expect((await store.circle.list({ before: 'v1', limit: 10 }))?.map((x) => x.memberId)).toEqual(['m1', 'm1', 'm1']);
+    expect(await store.circle.list({ before: 'nope', limit: 10 })).toBeUndefined();
+
+    const votes = await Promise.all(
+      [0, 1, 2].map((option) => store.circle.vote('v1', 'm1', option, { now: 200, endsAt: 1_000 })),
+    );
+    expect(votes.filter((v) => v === 'ok')).toHaveLength(1);
+    expect(votes.filter((v) => v === 'voted')).toHaveLength(2);
+    expect(await store.circle.vote('v1', 'm2', 2, { now: 1_000, endsAt: 1_000 })).toBe('ended');
+    expect(await store.circle.vote('v1', 'm2', 2, { now: 999, endsAt: 1_000 })).toBe('ok');
+    const tallies = await store.circle.tallies([{ id: 'v1', optionCount: 3 }], 'm2');
+    const tally = tallies.get('v1');
+    expect(tally?.mine).toBe(2);
+    expect(tally?.counts.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(tally?.counts[2]).toBeGreaterThanOrEqual(1);
+    expect((await store.circle.tallies([{ id: 'v1', optionCount: 3 }], undefined)).get('v1')?.mine).toBeNull();
+    expect(await store.circle.tallies([], 'm2')).toEqual(new Map());
+
+    await store.blocks.set('m1', 'm2', true, { now: 300, max: 10 });
+    expect((await store.circle.list({ viewerId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1']);
+    expect(await store.circle.remove('m1', 'v1', 400)).toBe(false);
+    expect(await store.circle.remove('m2', 'v1', 400)).toBe(true);
+    expect(await store.circle.byId('v1')).toBeUndefined();
+    // A cancelled account's posts and votes go with it.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 500 })).toBe(true);
+    expect(await store.circle.list({ limit: 10 })).toEqual([]);
+    expect((await store.circle.tallies([{ id: 'v1', optionCount: 3 }], 'm1')).get('v1')).toEqual({
+      counts: [0, 0, 1],
+      mine: null,
+    });
+  });
 }

@@ -54,6 +54,14 @@ export type MemberFailure =
   | 'article_limit'
   | 'article_missing'
   | 'channel_missing'
+  | 'post_content_invalid'
+  | 'post_images_invalid'
+  | 'post_media_exclusive'
+  | 'post_limit'
+  | 'post_missing'
+  | 'vote_invalid'
+  | 'vote_ended'
+  | 'vote_already'
   | 'channel_last'
   | 'comment_invalid'
   | 'comment_missing'
@@ -119,6 +127,14 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   article_limit: 'do not operate frequently',
   article_missing: 'content does not exist or was deleted by the author',
   channel_missing: 'the channel does not exist',
+  post_content_invalid: 'content cannot be blank',
+  post_images_invalid: 'parameter error',
+  post_media_exclusive: 'images, video and vote are mutually exclusive: remove one before adding another',
+  post_limit: 'do not operate frequently',
+  post_missing: 'content does not exist or was deleted by the author',
+  vote_invalid: 'a vote has 2 to 10 different options and lasts 1, 3 or 7 days',
+  vote_ended: 'the vote has ended',
+  vote_already: 'you have voted already',
   channel_last: 'at least one channel must remain',
   comment_invalid: 'content cannot be blank',
   comment_missing: 'content does not exist or was deleted by the author',

@@ -25,6 +25,7 @@ import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
 import { createChannelStore, type ChannelStore } from './channels.js';
+import { createCircleStore, type CircleStore } from './circle.js';
 import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
 import { createReportStore, type ReportStore } from './reports.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
@@ -47,6 +48,7 @@ export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from 
 export type { InvitationRecord, InvitationRules, InvitationStore } from './invitations.js';
 export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
 export type { ChannelOutcome, ChannelRecord, ChannelStore } from './channels.js';
+export type { CirclePostRecord, CircleStore, CircleVote, VoteOutcome, VoteTally } from './circle.js';
 export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
 export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
 export type {
@@ -128,6 +130,8 @@ export interface Store {
   readonly articles: ArticleStore;
   /** The channels articles are filed under, and each member's choice of them. */
   readonly channels: ChannelStore;
+  /** Members' circle posts and the votes cast on them. */
+  readonly circle: CircleStore;
   /** Comments on articles and likes of them. */
   readonly reactions: ArticleReactionStore;
   /** Members' reports of content and the operator's decisions. */
@@ -247,6 +251,7 @@ function wrap(
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),
+    circle: createCircleStore(db, dialect),
     reactions: createArticleReactionStore(db, dialect),
     reports: createReportStore(db, dialect),
     async migrate() {

@@ -12,14 +12,14 @@ const SUMMARY_LENGTH = 100;
 const CARD_IMAGES = 3;
 
 /** The member a call comes from: a member's `token`, or a visitor (none, or one no longer valid). */
-async function viewerOf(deps: ProductApiDeps, body: ProductBody): Promise<string | undefined> {
+export async function viewerOf(deps: ProductApiDeps, body: ProductBody): Promise<string | undefined> {
   if (body['token'] === undefined) return undefined;
   const me = await deps.members.byToken(body['token']);
   return me.ok ? me.value.id : undefined;
 }
 
 /** Members as lists show them (`{id, username, img}`, empty once cancelled), each looked up once. */
-async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
+export async function membersOf(deps: ProductApiDeps, memberIds: readonly string[]) {
   const ids = [...new Set(memberIds)];
   const found = await Promise.all(ids.map(async (id) => [id, await deps.members.profile(id)] as const));
   return new Map(

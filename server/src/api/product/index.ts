@@ -13,6 +13,7 @@ import { createWithdrawalService, type WithdrawalService } from '../../members/w
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
+import { createCircleService, type CircleService } from '../../content/circle.js';
 import { createReactionService, type ReactionService } from '../../content/reactions.js';
 import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
@@ -33,6 +34,7 @@ import type {
   ArticleStore,
   ArticleReactionStore,
   ChannelStore,
+  CircleStore,
   ReportStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
@@ -47,6 +49,7 @@ import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
+import { circleRoutes } from './circle.js';
 import { reportRoutes } from './reports.js';
 import { operatorChannelRoutes } from '../operator-channels.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
@@ -92,6 +95,8 @@ export interface ProductApiDeps {
   articles: ArticleService;
   /** The channels articles are filed under (article/typeid). */
   channels: ChannelService;
+  /** Members' circle posts and their votes (pages/quanzi/index, member/add-quanzi). */
+  circle: CircleService;
   /** Comments on articles and likes (article/ping, article/ping-zan). */
   reactions: ReactionService;
   /** Members' reports of content (member/jubao). */
@@ -147,6 +152,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   withdrawalRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
+  circleRoutes(post, deps);
   reportRoutes(post, deps);
   addressRoutes(post, deps);
   indexConfigRoutes(post, deps);
@@ -166,6 +172,7 @@ export interface ProductApiParts {
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
+  circle: CircleStore;
   reactions: ArticleReactionStore;
   reports: ReportStore;
   apps: AppRegistry;
@@ -247,6 +254,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     withdrawals,
     articles,
     channels,
+    circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),
     reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
     reports,
     invitations: createInvitationService({

@@ -1,0 +1,91 @@
+import { CIRCLE_LIMITS, type CirclePostView } from '../../content/circle.js';
+import { membersOf, viewerOf } from './articles.js';
+import { ownImages } from './images.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductPost } from './reply.js';
+
+/**
+ * Circle posts (spec §1 "circle posts (images, or a video, or a vote)", §2 pages/quanzi/index, member/add-quanzi):
+ * - `member/quanzi_add` (`token`, `content` 1 to 2 000 characters, `imgs?`: up to 9 images the member uploaded, or
+ *   `vote?`: `{options: 2 to 10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never both) answers
+ *   `{ret: post, id}`.
+ * - `quanzi/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [post]}`,
+ *   newest first, twenty at a time.
+ * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
+ *   `{ret: post}`.
+ * - `member/quanzi_del` (`token`, `id`) deletes the member's own post: `{ret: true}`.
+ *
+ * A post is `{id, content, imgs, vote, author: {id, username, img}, created_at, mine}`; `vote` is null or `{options:
+ * [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
+ * sees nothing of members one of the two has blocked, and cannot vote on their posts.
+ */
+export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  post('member/quanzi_add', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const imgs = await ownImages(deps, me.value.id, body['imgs'] ?? [], CIRCLE_LIMITS.imagesMax);
+    if (imgs === undefined) return refuse('post_images_invalid');
+    const result = await deps.circle.publish(me.value.id, {
+      content: body['content'],
+      images: imgs,
+      vote: body['vote'],
+    });
+    if (!result.ok) return refuse(result.failure);
+    const [shown] = await postsOf(deps, [result.value], me.value.id);
+    return { ret: shown, id: result.value.post.id };
+  });
+
+  post('quanzi/list', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const uid = body['uid'];
+    const result = await deps.circle.list({
+      viewerId,
+      authorId: typeof uid === 'number' ? String(uid) : uid,
+      before: body['before'],
+    });
+    return result.ok ? { ret: await postsOf(deps, result.value, viewerId) } : refuse(result.failure);
+  });
+
+  post('quanzi/vote', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.circle.vote(me.value.id, body['id'], body['option']);
+    if (!result.ok) return refuse(result.failure);
+    const [shown] = await postsOf(deps, [result.value], me.value.id);
+    return { ret: shown };
+  });
+
+  post('member/quanzi_del', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.circle.remove(me.value.id, body['id']);
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
+}
+
+/** Posts as the app shows them to `viewerId`, with their authors and how their votes stand. */
+async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], viewerId: string | undefined) {
+  const authors = await membersOf(
+    deps,
+    views.map(({ post }) => post.memberId),
+  );
+  const now = deps.now();
+  return views.map(({ post, tally }) => {
+    const counts = tally?.counts ?? [];
+    return {
+      id: post.id,
+      content: post.content,
+      imgs: post.images,
+      vote: post.vote && {
+        options: post.vote.options.map((text, index) => ({ text, count: counts[index] ?? 0 })),
+        total: counts.reduce((sum, count) => sum + count, 0),
+        ends_at: post.vote.endsAt,
+        ended: now >= post.vote.endsAt,
+        voted: tally?.mine ?? null,
+      },
+      author: authors.get(post.memberId) ?? { id: post.memberId, username: '', img: '' },
+      created_at: post.createdAt,
+      mine: post.memberId === viewerId,
+    };
+  });
+}

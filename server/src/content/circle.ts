@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import type { CirclePostRecord, CircleStore, VoteTally } from '../store/index.js';
+import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** Bounds of circle posts (docs/limits.md; spec §5 "Images, video and vote are mutually exclusive in a post"). */
+export const CIRCLE_LIMITS = {
+  /** The text: 1 to this many characters (Unicode code points) after trimming. */
+  contentMax: 2000,
+  /** Images the author uploaded, at most. */
+  imagesMax: 9,
+  /** A vote's options: from... */
+  optionsMin: 2,
+  /** ...to. */
+  optionsMax: 10,
+  /** An option: 1 to this many characters after trimming. */
+  optionMax: 20,
+  /** How long a vote runs, in days: one of these. */
+  voteDays: [1, 3, 7] as readonly number[],
+  /** Posts a member publishes in {@link CIRCLE_LIMITS.windowMs}, at most. */
+  maxPerWindow: 20,
+  windowMs: 86_400_000,
+  /** A page of the circle. */
+  pageSize: 20,
+} as const;
+
+/** A post as written, the images already checked as the author's own uploads. */
+export interface CirclePostInput {
+  content: unknown;
+  images: readonly string[];
+  /** `{options, days}`, or undefined for none. */
+  vote: unknown;
+}
+
+/** A post with how its vote stands for the viewer. */
+export interface CirclePostView {
+  post: CirclePostRecord;
+  tally: VoteTally | undefined;
+}
+
+/**
+ * Circle posts (spec §1 "circle posts (images, or a video, or a vote)", §2 pages/quanzi/index, member/add-quanzi; §5
+ * "Images, video and vote are mutually exclusive in a post", "Blocked users cannot see each other's works"). No HTTP.
+ */
+export interface CircleService {
+  /** Publishes a post of `memberId`: checked, then counted against the daily most. */
+  publish(memberId: string, input: CirclePostInput): Promise<MemberResult<CirclePostView>>;
+  /** A page of the circle, or of `authorId`'s posts, newest first, as `viewerId` may see it, with their votes. */
+  list(params: {
+    viewerId?: string | undefined;
+    authorId?: unknown;
+    before?: unknown;
+  }): Promise<MemberResult<CirclePostView[]>>;
+  /** Casts the member's vote for `option` (from 0) of post `id`: once, while the vote runs. */
+  vote(memberId: string, id: unknown, option: unknown): Promise<MemberResult<CirclePostView>>;
+  /** Deletes the member's own post `id`. */
+  remove(memberId: string, id: unknown): Promise<MemberResult<void>>;
+}
+
+/** The text as stored: trimmed, line ends as `\n`, no control characters but new lines and tabs; undefined if blank. */
+function contentOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\r\n?/g, '\n').trim();
+  const length = [...text].length;
+  // eslint-disable-next-line no-control-regex
+  return length === 0 || length > CIRCLE_LIMITS.contentMax || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)
+    ? undefined
+    : text;
+}
+
+/** A vote as asked for: 2 to 10 distinct options of 1 to 20 characters, and 1, 3 or 7 days; undefined if not. */
+function voteOf(value: unknown): { options: string[]; days: number } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { options, days } = value as Record<string, unknown>;
+  if (typeof days !== 'number' || !CIRCLE_LIMITS.voteDays.includes(days)) return undefined;
+  if (!Array.isArray(options)) return undefined;
+  if (options.length < CIRCLE_LIMITS.optionsMin || options.length > CIRCLE_LIMITS.optionsMax) return undefined;
+  const texts: string[] = [];
+  for (const option of options as unknown[]) {
+    if (typeof option !== 'string') return undefined;
+    const text = option.trim();
+    const length = [...text].length;
+    if (length === 0 || length > CIRCLE_LIMITS.optionMax || /\p{Cc}/u.test(text)) return undefined;
+    texts.push(text);
+  }
+  return new Set(texts).size === texts.length ? { options: texts, days } : undefined;
+}
+
+/** Creates the circle service over the store; `blocked` tells whether a block stands between two members. */
+export function createCircleService(deps: {
+  circle: CircleStore;
+  blocked: (a: string, b: string) => Promise<boolean>;
+  now: () => number;
+}): CircleService {
+  const { circle } = deps;
+  const withTallies = async (posts: CirclePostRecord[], viewerId: string | undefined) => {
+    const voting = posts.flatMap((post) => (post.vote ? [{ id: post.id, optionCount: post.vote.options.length }] : []));
+    const tallies = await circle.tallies(voting, viewerId);
+    return posts.map((post) => ({ post, tally: tallies.get(post.id) }));
+  };
+  return {
+    async publish(memberId, { content, images, vote }) {
+      const text = contentOf(content);
+      if (text === undefined) return fail('post_content_invalid');
+      if (images.length > CIRCLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
+        return fail('post_images_invalid');
+      }
+      const asked = vote === undefined || vote === null ? undefined : voteOf(vote);
+      if (vote !== undefined && vote !== null && asked === undefined) return fail('vote_invalid');
+      if (asked && images.length > 0) return fail('post_media_exclusive');
+      const now = deps.now();
+      const record: CirclePostRecord = {
+        id: randomBytes(8).toString('hex'),
+        memberId,
+        content: text,
+        images: [...images],
+        vote: asked ? { options: asked.options, endsAt: now + asked.days * 86_400_000 } : null,
+        createdAt: now,
+      };
+      const outcome = await circle.add(record, {
+        since: now - CIRCLE_LIMITS.windowMs,
+        max: CIRCLE_LIMITS.maxPerWindow,
+      });
+      if (outcome === 'limit') return fail('post_limit');
+      if (outcome === 'missing') return fail('user_missing');
+      const [view] = await withTallies([record], memberId);
+      return { ok: true, value: view as CirclePostView };
+    },
+    async list({ viewerId, authorId, before }) {
+      if (!isRowKey(before)) return fail('bad_params');
+      if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
+        return fail('bad_params');
+      }
+      const page = await circle.list({ viewerId, authorId, before, limit: CIRCLE_LIMITS.pageSize });
+      return page ? { ok: true, value: await withTallies(page, viewerId) } : fail('bad_params');
+    },
+    async vote(memberId, id, option) {
+      if (!isRowKey(id) || id === undefined) return fail('post_missing');
+      const post = await circle.byId(id);
+      if (!post || (post.memberId !== memberId && (await deps.blocked(memberId, post.memberId)))) {
+        return fail('post_missing');
+      }
+      if (!post.vote || !Number.isInteger(option) || (option as number) < 0) return fail('bad_params');
+      if ((option as number) >= post.vote.options.length) return fail('bad_params');
+      const outcome = await circle.vote(post.id, memberId, option as number, {
+        now: deps.now(),
+        endsAt: post.vote.endsAt,
+      });
+      if (outcome === 'ended') return fail('vote_ended');
+      if (outcome === 'voted') return fail('vote_already');
+      const [view] = await withTallies([post], memberId);
+      return { ok: true, value: view as CirclePostView };
+    },
+    async remove(memberId, id) {
+      if (!isRowKey(id) || id === undefined) return fail('post_missing');
+      return (await circle.remove(memberId, id, deps.now())) ? { ok: true, value: undefined } : fail('post_missing');
+    },
+  };
+}

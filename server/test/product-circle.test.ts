@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+
+const DAY = 86_400_000;
+const post = (p: ProductServer, token: string, body: Record<string, unknown>) =>
+  p.call('member/quanzi_add', { token, content: 'Spring at the lake', ...body });
+const circle = async (p: ProductServer, body: Record<string, unknown> = {}) =>
+  (await p.call('quanzi/list', body)).ret as Array<Record<string, unknown>>;
+
+describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/quanzi_del', () => {
+  it('publishes posts with images or with a vote that visitors read newest first', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const img = await uploadImage(p, alice.token);
+    const withImages = await post(p, alice.token, { content: '  Lake\r\nday  ', imgs: [img] });
+    const author = { id: alice.id, username: 'user8000', img: '' };
+    const first = {
+      id: withImages.id,
+      content: 'Lake\nday',
+      imgs: [img],
+      vote: null,
+      author,
+      created_at: p.now(),
+      mine: true,
+    };
+    expect(withImages).toEqual({ status: 200, ret: first, id: first.id });
+    p.advance(1000);
+    const voting = await post(p, alice.token, {
+      content: 'Where next?',
+      vote: { options: [' Hills ', 'Sea', '山'], days: 3 },
+    });
+    const second = {
+      id: voting.id,
+      content: 'Where next?',
+      imgs: [],
+      vote: {
+        options: [
+          { text: 'Hills', count: 0 },
+          { text: 'Sea', count: 0 },
+          { text: '山', count: 0 },
+        ],
+        total: 0,
+        ends_at: p.now() + 3 * DAY,
+        ended: false,
+        voted: null,
+      },
+      author,
+      created_at: p.now(),
+      mine: true,
+    };
+    expect(voting).toEqual({ status: 200, ret: second, id: second.id });
+    expect(await circle(p)).toEqual([
+      { ...second, mine: false },
+      { ...first, mine: false },
+    ]);
+    expect(await circle(p, { token: alice.token, uid: alice.id })).toEqual([second, first]);
+    expect(await circle(p, { before: second.id })).toEqual([{ ...first, mine: false }]);
+    expect(await p.call('quanzi/list', { before: 'nope' })).toMatchObject({ code: 'bad_params' });
+  });
+
+  it('checks the text, the images and the vote in the spec words, images and vote never together', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const refused = async (body: Record<string, unknown>, code: string, err: string) =>
+      expect(await post(p, alice.token, body)).toEqual({ status: 200, err, code });
+    const blank = 'content cannot be blank';
+    await refused({ content: ' \n ' }, 'post_content_invalid', blank);
+    await refused({ content: 7 }, 'post_content_invalid', blank);
+    await refused({ content: 'x'.repeat(2001) }, 'post_content_invalid', blank);
+    await refused({ content: 'bell\u0007' }, 'post_content_invalid', blank);
+    await refused({ imgs: [await uploadImage(p, bob.token)] }, 'post_images_invalid', 'parameter error');
+    await refused({ imgs: 'one' }, 'post_images_invalid', 'parameter error');
+    const badVote = 'a vote has 2 to 10 different options and lasts 1, 3 or 7 days';
+    await refused({ vote: { options: ['Only'], days: 1 } }, 'vote_invalid', badVote);
+    await refused({ vote: { options: ['A', 'A '], days: 1 } }, 'vote_invalid', badVote);
+    await refused({ vote: { options: ['A', ' '], days: 1 } }, 'vote_invalid', badVote);
+    await refused({ vote: { options: ['A', 'x'.repeat(21)], days: 1 } }, 'vote_invalid', badVote);
+    await refused(
+      { vote: { options: Array.from({ length: 11 }, (_, i) => `O${i}`), days: 1 } },
+      'vote_invalid',
+      badVote,
+    );
+    await refused({ vote: { options: ['A', 'B'], days: 2 } }, 'vote_invalid', badVote);
+    await refused({ vote: { options: ['A', 'B'] } }, 'vote_invalid', badVote);
+    await refused({ vote: { options: ['A', 2], days: 1 } }, 'vote_invalid', badVote);
+    await refused({ vote: ['A', 'B'] }, 'vote_invalid', badVote);
+    await refused(
+      { imgs: [await uploadImage(p, alice.token)], vote: { options: ['A', 'B'], days: 1 } },
+      'post_media_exclusive',
+      'images, video and vote are mutually exclusive: remove one before adding another',
+    );
+    expect(await post(p, alice.token, { vote: null })).toMatchObject({ ret: { vote: null } });
+    expect(await post(p, 'nope', {})).toMatchObject({ code: 'token_invalid' });
+    expect(await circle(p)).toHaveLength(1);
+  });
+
+  it('publishes 20 posts a day at most, even sent at once', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const answers = await Promise.all(Array.from({ length: 22 }, (_, i) => post(p, alice.token, { content: `${i}` })));
+    expect(answers.filter((a) => a['ret'] !== undefined)).toHaveLength(20);
+    expect(answers.filter((a) => a['code'] === 'post_limit')).toHaveLength(2);
+    p.advance(DAY);
+    expect(await post(p, alice.token, {})).toMatchObject({ ret: { content: 'Spring at the lake' } });
+  });
+
+  it('counts one vote per member while the vote runs, and shows each member their own', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const id = (await post(p, alice.token, { vote: { options: ['Hills', 'Sea'], days: 1 } })).id as string;
+    const vote = (token: string, option: unknown, postId: unknown = id) =>
+      p.call('quanzi/vote', { token, id: postId, option });
+    const tries = await Promise.all([vote(bob.token, 1), vote(bob.token, 0), vote(bob.token, 1)]);
+    expect(tries.filter((t) => t['ret'] !== undefined)).toHaveLength(1);
+    expect(tries.filter((t) => t['code'] === 'vote_already')).toHaveLength(2);
+    const voted = (tries.find((t) => t['ret'] !== undefined)?.['ret'] as { vote: { voted: number } }).vote.voted;
+    expect(await vote(carol.token, 1)).toMatchObject({
+      ret: { vote: { total: 2, voted: 1, ended: false }, mine: false },
+    });
+    const [shown] = await circle(p, { token: bob.token });
+    expect(shown?.['vote']).toMatchObject({ total: 2, voted });
+    expect((await circle(p))[0]?.['vote']).toMatchObject({ total: 2, voted: null });
+    expect(await vote(alice.token, 0)).toMatchObject({ ret: { vote: { total: 3, voted: 0 }, mine: true } });
+
+    const dave = await signIn(p, '13600136000');
+    expect(await vote(dave.token, 2)).toMatchObject({ code: 'bad_params' });
+    expect(await vote(dave.token, -1)).toMatchObject({ code: 'bad_params' });
+    expect(await vote(dave.token, '0')).toMatchObject({ code: 'bad_params' });
+    expect(await vote(dave.token, 0, 'nope')).toMatchObject({
+      code: 'post_missing',
+      err: 'content does not exist or was deleted by the author',
+    });
+    const plain = (await post(p, alice.token, { content: 'No vote here' })).id as string;
+    expect(await vote(dave.token, 0, plain)).toMatchObject({ code: 'bad_params' });
+    expect(await vote('nope', 0)).toMatchObject({ code: 'token_invalid' });
+
+    p.advance(86_400_000);
+    expect(await vote(dave.token, 0)).toEqual({ status: 200, err: 'the vote has ended', code: 'vote_ended' });
+    expect((await circle(p)).find((x) => x['id'] === id)?.['vote']).toMatchObject({ ended: true, total: 3 });
+  });
+
+  it('hides posts across a block, deletes the author’s own, and forgets a cancelled account’s posts and votes', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const id = (await post(p, alice.token, { vote: { options: ['Hills', 'Sea'], days: 7 } })).id as string;
+    expect(await p.call('quanzi/vote', { token: bob.token, id, option: 0 })).toMatchObject({ ret: {} });
+    expect(await p.call('member/lahei/uid_s/' + alice.id, { token: bob.token })).toMatchObject({ ret: {} });
+    expect(await circle(p, { token: bob.token })).toEqual([]);
+    expect(await p.call('quanzi/vote', { token: bob.token, id, option: 1 })).toMatchObject({ code: 'post_missing' });
+    expect(await circle(p)).toHaveLength(1);
+    expect(await p.call('member/lahei/uid_s/' + alice.id, { token: bob.token, block: false })).toMatchObject({
+      ret: {},
+    });
+
+    // Bob's vote goes with his account.
+    expect(await p.call('member/out', { token: bob.token, reason: 'moving', agree: true })).toEqual({
+      status: 200,
+      ret: true,
+    });
+    expect((await circle(p))[0]?.['vote']).toMatchObject({ total: 0 });
+
+    expect(await p.call('member/quanzi_del', { token: alice.token, id: 'nope' })).toMatchObject({
+      code: 'post_missing',
+    });
+    expect(await p.call('member/quanzi_del', { token: alice.token, id })).toEqual({ status: 200, ret: true });
+    expect(await p.call('member/quanzi_del', { token: alice.token, id })).toMatchObject({ code: 'post_missing' });
+    expect(await circle(p)).toEqual([]);
+  });
+});
