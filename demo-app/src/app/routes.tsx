@@ -41,6 +41,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/typeid': () => import('../pages/article/typeid'),
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
+  'member/add-quanzi': () => import('../pages/member/add-quanzi'),
   'search/index': () => import('../pages/search/index'),
   'search/list': () => import('../pages/search/list'),
   'im/index': () => import('../pages/im/index'),

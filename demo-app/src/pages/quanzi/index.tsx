@@ -1,8 +1,31 @@
 import { useTranslation } from 'react-i18next';
-import { TabPage } from '../TabPage';
+import { useNavigateTo } from '../../app/navigation';
+import { PostList } from '../../features/circle/PostList';
+import { NavBar } from '../../ui/NavBar';
+import { useTabTitle } from '../TabPage';
+import '../member/feedback.css';
 
-/** Tab: pages/quanzi/index. */
-export default function Page() {
+/**
+ * Tab: pages/quanzi/index, the circle (spec §1 "circle posts (images, or a video, or a vote)"): everyone's posts,
+ * newest first, with their images or votes; "Post" opens the form (member/add-quanzi), which asks a visitor to sign
+ * in first.
+ */
+export default function CirclePage() {
   const { t } = useTranslation();
-  return <TabPage tab="circle" body={t('pages.quanzi')} />;
+  const open = useNavigateTo();
+  const title = useTabTitle('circle');
+  return (
+    <div className="page">
+      <NavBar
+        title={title}
+        back={false}
+        right={
+          <button type="button" className="feedback-mine" onClick={() => open('member/add-quanzi')}>
+            {t('circle.post')}
+          </button>
+        }
+      />
+      <PostList empty={t('circle.none')} />
+    </div>
+  );
 }

@@ -1,0 +1,159 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Avatar, Dialog, ErrorBlock, List, ProgressBar } from 'antd-mobile';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../api/errors';
+import { usePagedList } from '../api/paged';
+import { PagedList } from '../api/PagedList';
+import { relativeTime } from '../im/time';
+import { useNow } from '../im/useNow';
+import { toast, toastError } from '../../ui/toast';
+import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
+import '../content/articles.css';
+import './circle.css';
+
+/**
+ * A post's vote: while it runs and the member has not voted, its options to vote for (a visitor is sent to sign in);
+ * after, each option's share with the member's own marked, the votes cast and when it ends or that it ended.
+ */
+function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: CirclePost) => void }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const [sending, setSending] = useState(false);
+  const vote = post.vote;
+  if (!vote) return null;
+  const results = vote.voted !== null || vote.ended;
+
+  const cast = async (option: number) => {
+    if (!user) return open(LOGIN_PATH);
+    setSending(true);
+    try {
+      onVoted(await votePost(post.id, option, { token: user.token, locale: i18n.language }));
+    } catch (error) {
+      toastError(errorText(error, t));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const ends = new Date(vote.ends_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <div className="post-vote" data-testid="vote" onClick={(event) => event.stopPropagation()}>
+      {vote.options.map((option, index) =>
+        results ? (
+          <div key={index} className="post-vote-result">
+            <div className="post-vote-label">
+              <span>
+                {option.text}
+                {vote.voted === index && <span className="post-vote-mine"> ✓ {t('circle.myVote')}</span>}
+              </span>
+              <span>{t('circle.votes', { count: option.count })}</span>
+            </div>
+            <ProgressBar percent={vote.total === 0 ? 0 : Math.round((option.count * 100) / vote.total)} />
+          </div>
+        ) : (
+          <button
+            key={index}
+            type="button"
+            className="post-vote-option"
+            disabled={sending}
+            onClick={() => void cast(index)}
+          >
+            {option.text}
+          </button>
+        ),
+      )}
+      <div className="post-vote-meta">
+        {t('circle.votes', { count: vote.total })} ·{' '}
+        {vote.ended ? t('circle.ended') : t('circle.endsAt', { date: ends })}
+      </div>
+    </div>
+  );
+}
+
+/** One post: its author (opening their home) and when, the text, the images or the vote; its author may delete it. */
+function PostItem({ post: initial, now }: { post: CirclePost; now: number }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  const [post, setPost] = useState(initial);
+  const name = post.author.username || t('im.user', { id: post.author.id });
+
+  const remove = async () => {
+    if (!user) return;
+    const sure = await Dialog.confirm({
+      content: t('circle.deleteConfirm'),
+      confirmText: t('circle.delete'),
+      cancelText: t('common.cancel'),
+    });
+    if (!sure) return;
+    try {
+      await deletePost(post.id, { token: user.token, locale: i18n.language });
+      toast(t('circle.deleted'));
+      await queryClient.invalidateQueries({ queryKey: [CIRCLE_QUERY] });
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+  };
+
+  return (
+    <List.Item data-testid="post">
+      <div className="post">
+        <button
+          type="button"
+          className="post-author"
+          onClick={() => open(`user/home?id=${encodeURIComponent(post.author.id)}`)}
+        >
+          <Avatar src={post.author.img} style={{ '--size': '32px', '--border-radius': '50%' }} />
+          <span>{name}</span>
+          <small>{relativeTime(post.created_at, now, t, i18n.language)}</small>
+        </button>
+        <p className="post-content">{post.content}</p>
+        {post.imgs.length > 0 && (
+          <div className={post.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
+            {post.imgs.map((url, index) => (
+              <img key={url} src={url} alt={t('circle.image', { n: index + 1 })} loading="lazy" />
+            ))}
+          </div>
+        )}
+        <VoteBlock post={post} onVoted={setPost} />
+        {post.mine && (
+          <button type="button" className="feedback-mine post-delete" onClick={() => void remove()}>
+            {t('circle.delete')}
+          </button>
+        )}
+      </div>
+    </List.Item>
+  );
+}
+
+/**
+ * The circle's posts, newest first, twenty at a time: everyone's, or one member's (`uid`). Visitors read everything;
+ * a member sees nothing of members one of the two has blocked.
+ */
+export function PostList({ uid, empty }: { uid?: string; empty: ReactNode }) {
+  const { i18n } = useTranslation();
+  const { user } = useSession();
+  const now = useNow();
+  const context = { token: user?.token, locale: i18n.language };
+  const list = usePagedList(
+    [CIRCLE_QUERY, user?.id ?? null, uid ?? null],
+    (before) => circlePage({ ...(uid !== undefined && { uid }), before }, context),
+    true,
+  );
+  return (
+    <PagedList list={list} empty={<ErrorBlock status="empty" title={empty} description="" />}>
+      {(items) => (
+        <List>
+          {items.map((post) => (
+            <PostItem key={post.id} post={post} now={now} />
+          ))}
+        </List>
+      )}
+    </PagedList>
+  );
+}

@@ -1,0 +1,88 @@
+import { apiPost, type CallContext } from '../api/request';
+import type { ArticleAuthor } from '../content/articles';
+
+/** The query key of the circle and its pages, which posting or deleting makes stale. */
+export const CIRCLE_QUERY = 'circle';
+
+/** How a post's vote stands. */
+export interface PostVote {
+  options: Array<{ text: string; count: number }>;
+  total: number;
+  ends_at: number;
+  ended: boolean;
+  /** The signed-in member's option, or null. */
+  voted: number | null;
+}
+
+/** A circle post: the text with images, or with a vote. */
+export interface CirclePost {
+  id: string;
+  content: string;
+  imgs: string[];
+  vote: PostVote | null;
+  author: ArticleAuthor;
+  created_at: number;
+  /** Whether the signed-in member posted it. */
+  mine: boolean;
+}
+
+/** The server's bounds (docs/limits.md; spec §5). */
+export const CIRCLE_LIMITS = {
+  contentMax: 2000,
+  imagesMax: 9,
+  optionsMin: 2,
+  optionsMax: 10,
+  optionMax: 20,
+  voteDays: [1, 3, 7],
+} as const;
+
+/** A vote as the form has it: the options as typed and how many days it runs. */
+export interface VoteDraft {
+  options: string[];
+  days: number;
+}
+
+/** What is wrong with a post before it is sent, or undefined; the server checks the same. */
+export function postProblem(content: string, vote: VoteDraft | undefined): 'content' | 'vote' | undefined {
+  const text = content.trim();
+  if (text === '' || [...text].length > CIRCLE_LIMITS.contentMax) return 'content';
+  if (!vote) return undefined;
+  const options = vote.options.map((option) => option.trim());
+  const fits = options.every((option) => option !== '' && [...option].length <= CIRCLE_LIMITS.optionMax);
+  const count = options.length >= CIRCLE_LIMITS.optionsMin && options.length <= CIRCLE_LIMITS.optionsMax;
+  return fits && count && new Set(options).size === options.length ? undefined : 'vote';
+}
+
+/** A page of the circle, or of one member's posts (`uid`); `before` is the id of the last one shown. */
+export async function circlePage(
+  params: { uid?: string; before?: string | undefined },
+  context: CallContext,
+): Promise<CirclePost[]> {
+  const body = {
+    ...(params.uid !== undefined && { uid: params.uid }),
+    ...(params.before !== undefined && { before: params.before }),
+  };
+  return (await apiPost<{ ret: CirclePost[] }>('quanzi/list', body, context)).ret;
+}
+
+/** Posts to the circle; resolves with the post. */
+export async function publishPost(
+  draft: { content: string; imgs: string[]; vote?: VoteDraft | undefined },
+  context: CallContext,
+): Promise<CirclePost> {
+  const body = {
+    content: draft.content.trim(),
+    imgs: draft.imgs,
+    ...(draft.vote && { vote: { options: draft.vote.options.map((o) => o.trim()), days: draft.vote.days } }),
+  };
+  return (await apiPost<{ ret: CirclePost; id: string }>('member/quanzi_add', body, context, { loading: true })).ret;
+}
+
+/** Votes for `option` (from 0); resolves with the post as it stands after. */
+export async function votePost(id: string, option: number, context: CallContext): Promise<CirclePost> {
+  return (await apiPost<{ ret: CirclePost }>('quanzi/vote', { id, option }, context)).ret;
+}
+
+export async function deletePost(id: string, context: CallContext): Promise<void> {
+  await apiPost<{ ret: boolean }>('member/quanzi_del', { id }, context, { loading: true });
+}

@@ -1,0 +1,155 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Input, List, Selector, TextArea } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useClosePage } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
+import { ImageGrid } from '../../features/api/ImageGrid';
+import { useImageUpload } from '../../features/api/useImageUpload';
+import { CIRCLE_LIMITS, CIRCLE_QUERY, postProblem, publishPost, type VoteDraft } from '../../features/circle/posts';
+import { NavBar } from '../../ui/NavBar';
+import { toast, toastError } from '../../ui/toast';
+import '../../features/circle/circle.css';
+import './feedback.css';
+
+/**
+ * A new circle post (spec §2 member/add-quanzi; §1 "circle posts (images, or a video, or a vote)"; §5 "Images, video
+ * and vote are mutually exclusive in a post: remove one before adding another"): the text with up to nine images, each
+ * uploaded as it is picked, or with a vote of 2 to 10 options running 1, 3 or 7 days. Posted, the page closes on the
+ * circle.
+ */
+export default function AddPost() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const close = useClosePage();
+  const queryClient = useQueryClient();
+  const uploader = useImageUpload();
+  const [content, setContent] = useState('');
+  const [imgs, setImgs] = useState<string[]>([]);
+  const [vote, setVote] = useState<VoteDraft | undefined>();
+  const [sending, setSending] = useState(false);
+  if (!user) return null;
+  const uploading = uploader.progress !== undefined;
+  const exclusive = () => toastError(t('errors.post_media_exclusive'));
+
+  const addVote = () => {
+    if (imgs.length > 0 || uploading) return exclusive();
+    setVote({ options: ['', ''], days: CIRCLE_LIMITS.voteDays[0] });
+  };
+  const setOption = (index: number, text: string) =>
+    setVote((draft) => draft && { ...draft, options: draft.options.map((o, i) => (i === index ? text : o)) });
+
+  const publish = async () => {
+    const problem = postProblem(content, vote);
+    if (problem === 'content') {
+      return toastError(
+        content.trim() === ''
+          ? t('errors.post_content_invalid')
+          : t('circle.contentLong', { max: CIRCLE_LIMITS.contentMax }),
+      );
+    }
+    if (problem === 'vote') return toastError(t('errors.vote_invalid'));
+    setSending(true);
+    try {
+      await publishPost({ content, imgs, vote }, { token: user.token, locale: i18n.language });
+    } catch (error) {
+      setSending(false);
+      return toastError(errorText(error, t));
+    }
+    await queryClient.invalidateQueries({ queryKey: [CIRCLE_QUERY] });
+    toast(t('circle.published'));
+    close();
+  };
+
+  const length = [...content.trim()].length;
+  return (
+    <div className="page">
+      <NavBar title={t('circle.addTitle')} />
+      <List header={<label htmlFor="post-content">{t('circle.content')}</label>}>
+        <List.Item>
+          <TextArea
+            id="post-content"
+            placeholder={t('circle.contentPlaceholder')}
+            value={content}
+            onChange={setContent}
+            autoSize={{ minRows: 4, maxRows: 12 }}
+          />
+          <div className={length > CIRCLE_LIMITS.contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
+            {length}/{CIRCLE_LIMITS.contentMax}
+          </div>
+        </List.Item>
+      </List>
+      {vote ? (
+        <List header={t('circle.vote')}>
+          {vote.options.map((option, index) => (
+            <List.Item key={index}>
+              <div className="vote-option-row">
+                <Input
+                  aria-label={t('circle.option', { n: index + 1 })}
+                  value={option}
+                  onChange={(text) => setOption(index, text)}
+                  maxLength={CIRCLE_LIMITS.optionMax}
+                  placeholder={t('circle.option', { n: index + 1 })}
+                />
+                {vote.options.length > CIRCLE_LIMITS.optionsMin && (
+                  <button
+                    type="button"
+                    className="feedback-mine"
+                    aria-label={t('circle.removeOption', { n: index + 1 })}
+                    onClick={() => setVote({ ...vote, options: vote.options.filter((_, i) => i !== index) })}
+                  >
+                    ×
+                  </button>
+                )}
+              </div>
+            </List.Item>
+          ))}
+          {vote.options.length < CIRCLE_LIMITS.optionsMax && (
+            <List.Item onClick={() => setVote({ ...vote, options: [...vote.options, ''] })}>
+              {t('circle.addOption')}
+            </List.Item>
+          )}
+          <List.Item title={t('circle.days')}>
+            <Selector
+              options={CIRCLE_LIMITS.voteDays.map((days) => ({ label: t('circle.day', { count: days }), value: days }))}
+              value={[vote.days]}
+              onChange={(value) => value[0] !== undefined && setVote({ ...vote, days: value[0] })}
+            />
+          </List.Item>
+          <List.Item onClick={() => setVote(undefined)}>
+            <span className="post-vote-mine">{t('circle.removeVote')}</span>
+          </List.Item>
+        </List>
+      ) : (
+        <List header={t('circle.images', { max: CIRCLE_LIMITS.imagesMax })}>
+          <List.Item>
+            <ImageGrid
+              uploader={uploader}
+              images={imgs}
+              onChange={setImgs}
+              max={CIRCLE_LIMITS.imagesMax}
+              labels={{
+                image: (n) => t('circle.image', { n }),
+                remove: (n) => t('circle.removeImage', { n }),
+                add: t('circle.addImage'),
+              }}
+              progressTestId="post-progress"
+            />
+          </List.Item>
+          <List.Item onClick={addVote}>{t('circle.addVote')}</List.Item>
+        </List>
+      )}
+      {vote && (
+        <List>
+          <List.Item onClick={exclusive}>{t('circle.addImage')}</List.Item>
+        </List>
+      )}
+      <div className="page-actions">
+        <Button block color="primary" loading={sending} disabled={uploading} onClick={() => void publish()}>
+          {t('circle.publish')}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CirclePost } from '../../features/circle/posts';
+import { renderApp } from '../../test-utils';
+import { installAntdRender } from '../../ui/antd-render';
+import AddPost from '../member/add-quanzi';
+import CirclePage from './index';
+
+const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
+const DAY = 86_400_000;
+
+/** The fake server's posts, and what was sent to it. */
+let posts: CirclePost[] = [];
+const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
+const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
+const api = setupServer(
+  http.post('*/index.php/api/quanzi/list', () => HttpResponse.json({ ret: posts })),
+  http.post('*/index.php/api/quanzi/vote', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'vote', body });
+    const option = body['option'] as number;
+    posts = posts.map((p) =>
+      p.id === body['id'] && p.vote
+        ? {
+            ...p,
+            vote: {
+              ...p.vote,
+              options: p.vote.options.map((o, i) => (i === option ? { ...o, count: o.count + 1 } : o)),
+              total: p.vote.total + 1,
+              voted: option,
+            },
+          }
+        : p,
+    );
+    return HttpResponse.json({ ret: posts.find((p) => p.id === body['id']) });
+  }),
+  http.post('*/index.php/api/member/quanzi_add', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'quanzi_add', body });
+    const vote = body['vote'] as { options: string[]; days: number } | undefined;
+    const added: CirclePost = {
+      ...post(posts.length + 1),
+      content: String(body['content']),
+      imgs: body['imgs'] as string[],
+      vote: vote
+        ? {
+            options: vote.options.map((text) => ({ text, count: 0 })),
+            total: 0,
+            ends_at: Date.now() + vote.days * DAY,
+            ended: false,
+            voted: null,
+          }
+        : null,
+      mine: true,
+    };
+    posts = [added, ...posts];
+    return HttpResponse.json({ ret: added, id: added.id });
+  }),
+  http.post('*/index.php/api/member/quanzi_del', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'quanzi_del', body });
+    posts = posts.filter((p) => p.id !== body['id']);
+    return HttpResponse.json({ ret: true });
+  }),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  posts = [];
+  sent.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+const signIn = () => localStorage.setItem('user', JSON.stringify(USER));
+
+function post(n: number, extra: Partial<CirclePost> = {}): CirclePost {
+  return {
+    id: `p${n}`,
+    content: `Post number ${n}`,
+    imgs: [],
+    vote: null,
+    author: { id: '7', username: 'Bob', img: '' },
+    created_at: Date.now(),
+    mine: false,
+    ...extra,
+  };
+}
+
+const voting = (extra: Partial<NonNullable<CirclePost['vote']>> = {}) => ({
+  options: [
+    { text: 'Hills', count: 1 },
+    { text: 'Sea', count: 3 },
+  ],
+  total: 4,
+  ends_at: Date.now() + DAY,
+  ended: false,
+  voted: null,
+  ...extra,
+});
+
+async function shows(text: string | RegExp) {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+async function step(work: () => unknown) {
+  await act(async () => {
+    await work();
+  });
+}
+
+function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+function renderPages(path: string) {
+  return renderApp(
+    <Routes>
+      <Route path="/pages/quanzi/index" element={<CirclePage />} />
+      <Route path="/member/add-quanzi" element={<AddPost />} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+    { path },
+  );
+}
+
+describe('pages/quanzi/index: the circle', () => {
+  it('lists posts with their images, and votes once, then shows each option’s votes', async () => {
+    signIn();
+    posts = [post(2, { vote: voting() }), post(1, { imgs: ['https://files.test/1.png', 'https://files.test/2.png'] })];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    expect(screen.getAllByTestId('post')).toHaveLength(2);
+    expect(screen.getAllByRole('img', { name: /Image \d/ })).toHaveLength(2);
+    const vote = screen.getByTestId('vote');
+    expect(within(vote).getByText(/4 votes · ends/)).toBeTruthy();
+    await step(() => fireEvent.click(within(vote).getByRole('button', { name: 'Sea' })));
+    await vi.waitFor(() => expect(within(screen.getByTestId('vote')).getByText(/my vote/)).toBeTruthy());
+    expect(within(screen.getByTestId('vote')).getByText('4 votes')).toBeTruthy();
+    expect(within(screen.getByTestId('vote')).queryAllByRole('button')).toEqual([]);
+    expect(sent).toEqual([{ path: 'vote', body: expect.objectContaining({ id: 'p2', option: 1 }) as unknown }]);
+  });
+
+  it('shows the results of an ended vote, and sends a visitor who votes to sign in', async () => {
+    posts = [post(2, { vote: voting({ ended: true }) }), post(1, { vote: voting() })];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    const [ended, running] = screen.getAllByTestId('vote') as [HTMLElement, HTMLElement];
+    expect(within(ended).getByText(/the vote has ended/)).toBeTruthy();
+    expect(within(ended).queryAllByRole('button')).toEqual([]);
+    await step(() => fireEvent.click(within(running).getByRole('button', { name: 'Hills' })));
+    await vi.waitFor(() => expect(screen.getByTestId('where').textContent).toMatch(/^\/user\/login/));
+    expect(sent).toEqual([]);
+  });
+
+  it('lets the author delete their own post after asking', async () => {
+    signIn();
+    posts = [post(2, { mine: true, author: { id: '42', username: 'Alice', img: '' } }), post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    expect(screen.getAllByRole('button', { name: 'Delete' })).toHaveLength(1);
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Delete' })));
+    await shows('Delete this post? It cannot be restored.');
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) as HTMLElement));
+    await vi.waitFor(() => expect(screen.getAllByTestId('post')).toHaveLength(1));
+    expect(sent).toEqual([{ path: 'quanzi_del', body: expect.objectContaining({ id: 'p2' }) as unknown }]);
+  });
+
+  it('says when there is nothing yet, and opens the form', async () => {
+    signIn();
+    renderPages('/pages/quanzi/index');
+    await shows('Nothing in the circle yet: be the first to post');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Post' })));
+    await shows('New post');
+  });
+});
+
+describe('member/add-quanzi', () => {
+  const publish = () =>
+    step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
+
+  it('posts a vote with its options and duration, checking them first', async () => {
+    signIn();
+    renderPages('/member/add-quanzi');
+    await shows('New post');
+    await publish();
+    await shows('The text cannot be blank');
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: ' Where next? ' } });
+    await step(() => fireEvent.click(screen.getByText('Add a vote')));
+    expect(screen.queryByRole('button', { name: 'Add an image' })).toBeNull();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Option 1' }), { target: { value: 'Hills' } });
+    await publish();
+    await shows('A vote has 2 to 10 different options of at most 20 characters');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Option 2' }), { target: { value: 'Hills ' } });
+    await publish();
+    expect(sent).toEqual([]);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Option 2' }), { target: { value: 'Sea' } });
+    await step(() => fireEvent.click(screen.getByText('Add an option')));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Option 3' }), { target: { value: 'Town' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Remove option 1' })));
+    await step(() => fireEvent.click(screen.getByText('3 days')));
+    await publish();
+    expect(sent).toEqual([
+      {
+        path: 'quanzi_add',
+        body: expect.objectContaining({
+          content: 'Where next?',
+          imgs: [],
+          vote: { options: ['Sea', 'Town'], days: 3 },
+        }) as unknown,
+      },
+    ]);
+    await shows('Posted');
+  });
+
+  it('keeps images and a vote apart, in the spec’s words', async () => {
+    signIn();
+    renderPages('/member/add-quanzi');
+    await shows('New post');
+    await step(() => fireEvent.click(screen.getByText('Add a vote')));
+    await step(() => fireEvent.click(screen.getByText('Add an image')));
+    await shows('Images, video and vote are mutually exclusive: remove one before adding another');
+    await step(() => fireEvent.click(screen.getByText('Remove the vote')));
+    expect(screen.getByRole('button', { name: 'Add an image' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
+    await publish();
+    expect(sent.at(-1)?.body).not.toHaveProperty('vote');
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js';
+
+describe('circle end to end', () => {
+  const app = appUnderTest();
+
+  it('a member posts a photo and a vote; another votes once; the results show to everyone', async () => {
+    const alice = await phoneContext(app.browser, 'en-US');
+    await signIn(alice.page, app.server, '13600136050', 'en');
+    await alice.page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
+    await alice.page.getByText('Nothing in the circle yet: be the first to post').waitFor();
+    await alice.page.getByRole('button', { name: 'Post' }).click();
+    await alice.page.waitForURL(/#\/member\/add-quanzi$/);
+    await alice.page.getByLabel('Text').fill('Spring at the lake');
+    const chooser = alice.page.waitForEvent('filechooser');
+    await alice.page.getByRole('button', { name: 'Add an image' }).click();
+    const photo = pngFile(64, 40, (x) => (x < 32 ? [40, 160, 90] : [250, 250, 250]));
+    await (await chooser).setFiles({ name: 'lake.png', mimeType: 'image/png', buffer: photo });
+    await alice.page.getByRole('img', { name: 'Image 1' }).waitFor();
+    // Images and a vote never go together.
+    await alice.page.getByText('Add a vote').click();
+    await alice.page
+      .getByText('Images, video and vote are mutually exclusive: remove one before adding another')
+      .waitFor();
+    await alice.page.getByRole('button', { name: 'Post' }).last().click();
+    await alice.page.waitForURL(/#\/pages\/quanzi\/index$/);
+    await alice.page.getByTestId('post').getByText('Spring at the lake').waitFor();
+
+    await alice.page.getByRole('button', { name: 'Post' }).click();
+    await alice.page.getByLabel('Text').fill('Where shall we go next?');
+    await alice.page.getByText('Add a vote').click();
+    await alice.page.getByRole('textbox', { name: 'Option 1' }).fill('Hills');
+    await alice.page.getByRole('textbox', { name: 'Option 2' }).fill('Sea');
+    await alice.page.getByText('7 days').click();
+    await alice.page.screenshot({ path: `${SHOTS}circle-post-vote-en.png` });
+    await alice.page.getByRole('button', { name: 'Post' }).last().click();
+    await alice.page.waitForURL(/#\/pages\/quanzi\/index$/);
+    await alice.page.getByTestId('vote').getByText('0 votes', { exact: false }).waitFor();
+    await alice.context.close();
+
+    const bob = await phoneContext(app.browser, 'en-US');
+    await signIn(bob.page, app.server, '13600136051', 'en');
+    await bob.page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
+    await bob.page.getByTestId('vote').getByRole('button', { name: 'Sea' }).click();
+    await bob.page
+      .getByTestId('vote')
+      .getByText(/my vote/)
+      .waitFor();
+    // Voted: the results stay after a reload, and there is nothing to vote for again.
+    await bob.page.reload();
+    await bob.page
+      .getByTestId('vote')
+      .getByText(/my vote/)
+      .waitFor();
+    expect(await bob.page.getByTestId('vote').getByRole('button').count()).toBe(0);
+    await bob.page.screenshot({ path: `${SHOTS}circle-en.png` });
+    await bob.context.close();
+
+    const visitor = await phoneContext(app.browser, 'en-US');
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
+    await visitor.page.getByTestId('vote').getByText('1 vote · ends', { exact: false }).waitFor();
+    await visitor.page.getByTestId('vote').getByRole('button', { name: 'Hills' }).click();
+    await visitor.page.waitForURL(/#\/user\/login/);
+    await visitor.context.close();
+  });
+});
