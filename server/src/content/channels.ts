@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { badRequest, type CatalogEditResult } from './catalog.js';
 import type { ChannelRecord, ChannelStore } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
@@ -22,11 +23,9 @@ export interface ChannelChoice {
   more: ChannelRecord[];
 }
 
-/** Why the operator's change of channels was refused, in the words of the operator API. */
-export type ChannelEditFailure = { ok: false; failure: 'bad_channel' | 'not_found'; message: string };
-
 /** A result of the operator's change of channels. */
-export type ChannelEditResult = { ok: true; value: ChannelRecord } | ChannelEditFailure;
+export type ChannelEditResult = CatalogEditResult<ChannelRecord>;
+type ChannelEditFailure = Extract<ChannelEditResult, { ok: false }>;
 
 /**
  * Article channels (spec §2 article/typeid, §5 "At least one channel must remain"): the operator sets them up and
@@ -52,7 +51,7 @@ export interface ChannelService {
   remove(id: string): Promise<ChannelEditResult>;
 }
 
-const bad = (message: string): ChannelEditFailure => ({ ok: false, failure: 'bad_channel', message });
+const bad = badRequest;
 const notFound: ChannelEditFailure = { ok: false, failure: 'not_found', message: 'channel does not exist.' };
 
 /** The checked fields of the operator's change, or why they are refused. */
