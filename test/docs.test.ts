@@ -12,6 +12,7 @@ import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invit
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
 import { CHANNEL_LIMITS } from '../server/src/content/channels.js';
 import { CIRCLE_LIMITS } from '../server/src/content/circle.js';
+import { TOPIC_LIMITS } from '../server/src/content/topics.js';
 import { REACTION_LIMITS } from '../server/src/content/reactions.js';
 import { REPORT_LIMITS } from '../server/src/content/reports.js';
 import { FOLLOW_LIMITS } from '../server/src/members/follows.js';
@@ -151,6 +152,9 @@ describe('docs', () => {
       `| ${CIRCLE_LIMITS.maxPerWindow} in ${CIRCLE_LIMITS.windowMs / 3_600_000} hours, even sent at once  `,
     );
     expect(section).toMatch(new RegExp(`quanzi/list\` +\\| ${CIRCLE_LIMITS.pageSize}, newest first`));
+    expect(section).toContain(`| 1 to ${TOPIC_LIMITS.titleMax} characters after trimming, unique`);
+    expect(section).toContain(`| at most ${TOPIC_LIMITS.introMax} characters after trimming`);
+    expect(section).toContain(`| ${TOPIC_LIMITS.max}, even added at once`);
     expect(section).toContain(`| ${INVITATION_RULES.coins}, for ${INVITATION_RULES.dailyMax} sign-ups in 24 hours`);
     expect(section).toMatch(new RegExp(`yaoqing_list\` +\\| ${INVITATION_LIMITS.pageSize}, newest first`));
     const { minYuan, maxYuan, coinsPerYuan, accountMaxLength, pageSize, queuePageSize } = WITHDRAWAL_LIMITS;

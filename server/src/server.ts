@@ -221,6 +221,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     articles: store.articles,
     channels: store.channels,
     circle: store.circle,
+    topics: store.topics,
     reactions: store.reactions,
     reports: store.reports,
     apps,

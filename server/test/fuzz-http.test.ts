@@ -141,11 +141,13 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       [
         'member/quanzi_add',
         [
-          { ...common, token, content: 'Spring', imgs: [] },
+          { ...common, token, content: 'Spring', imgs: [], topic: 'abc' },
           { ...common, token, content: 'Where next?', vote: { options: ['Hills', 'Sea'], days: 1 } },
         ],
       ],
       ['quanzi/list', [{ ...common, token, uid: id, before: 'abc' }]],
+      ['topic/index', [{ ...common, token }]],
+      ['topic/list', [{ ...common, token, id: 'abc', before: 'abc' }]],
       ['quanzi/vote', [{ ...common, token, id: 'abc', option: 0 }]],
       ['member/quanzi_del', [{ ...common, token, id: 'abc' }]],
       ['member/typeid_set', [{ ...common, token, ids: ['abc'] }]],
@@ -301,11 +303,12 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
-        brokenRequest([{ name: 'Tech', position: 1, isDefault: true }], pools),
+        brokenRequest([{ name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' }], pools),
         fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
+        fc.constantFrom('article-channels', 'circle-topics'),
         bearer,
-        async (input, id, authorization) => {
-          const path = `/api/v1/apps/${SECURE_APP.appkey}/article-channels${id}`;
+        async (input, id, catalog, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/${catalog}${id}`;
           const answer = await (id === ''
             ? postJson(path, input, { authorization })
             : patchJson(path, input, { authorization }));
@@ -323,6 +326,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
+      `/api/v1/apps/${SECURE_APP.appkey}/circle-topics`,
     ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+import { operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
 
 const DAY = 86_400_000;
 const post = (p: ProductServer, token: string, body: Record<string, unknown>) =>
@@ -19,6 +19,7 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
       content: 'Lake\nday',
       imgs: [img],
       vote: null,
+      topic: null,
       author,
       created_at: p.now(),
       mine: true,
@@ -44,6 +45,7 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
         ended: false,
         voted: null,
       },
+      topic: null,
       author,
       created_at: p.now(),
       mine: true,
@@ -169,5 +171,95 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
     expect(await p.call('member/quanzi_del', { token: alice.token, id })).toEqual({ status: 200, ret: true });
     expect(await p.call('member/quanzi_del', { token: alice.token, id })).toMatchObject({ code: 'post_missing' });
     expect(await circle(p)).toEqual([]);
+  });
+});
+
+describe('product topics: the operator sets them up, topic/index and topic/list show their posts', () => {
+  const topics = (p: ProductServer, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path = '', body?: unknown) =>
+    operator(p, 'circle-topics', method, path, body);
+
+  it('lets the operator add, change and remove topics, each checked', async () => {
+    const p = await productServer();
+    const added = await topics(p, 'POST', '', {
+      title: '  Spring walks ',
+      intro: ' Where to go ',
+      img: 'https://x/a.png',
+    });
+    expect(added).toEqual({
+      status: 200,
+      code: 200,
+      content: {
+        id: expect.any(String),
+        title: 'Spring walks',
+        intro: 'Where to go',
+        img: 'https://x/a.png',
+        createdAt: p.now(),
+      },
+    });
+    const id = (added.content as { id: string }).id;
+    const refused = async (body: unknown, content: string) =>
+      expect(await topics(p, 'POST', '', body)).toEqual({ status: 400, code: 400, content });
+    await refused({ title: ' ' }, 'title must be 1 to 20 characters.');
+    await refused({ title: 'x'.repeat(21) }, 'title must be 1 to 20 characters.');
+    await refused({ intro: 'Nothing else' }, 'title must be 1 to 20 characters.');
+    await refused({ title: 'Spring walks' }, 'a topic of that title exists.');
+    await refused({ title: 'Food', intro: 'x'.repeat(201) }, 'intro must be at most 200 characters.');
+    await refused({ title: 'Food', intro: 3 }, 'intro must be at most 200 characters.');
+    await refused({ title: 'Food', img: 'javascript:alert(1)' }, 'img must be an http(s) URL or empty.');
+    await refused({ title: 'Food', img: 'https://x/a b.png' }, 'img must be an http(s) URL or empty.');
+    await refused('Food', 'body must be an object.');
+    expect(await topics(p, 'PATCH', `/${id}`, { title: 'Walks', img: '' })).toMatchObject({
+      status: 200,
+      content: { id, title: 'Walks', intro: 'Where to go', img: '' },
+    });
+    expect(await topics(p, 'PATCH', '/nope', { title: 'X' })).toEqual({
+      status: 404,
+      code: 404,
+      content: 'topic does not exist.',
+    });
+    expect(await topics(p, 'DELETE', `/${id}`)).toMatchObject({ status: 200, content: { title: 'Walks' } });
+    expect(await topics(p, 'DELETE', `/${id}`)).toMatchObject({ status: 404 });
+    // A removed topic's title may be used again.
+    expect((await topics(p, 'POST', '', { title: 'Walks' })).status).toBe(200);
+    expect((await operator(p, 'circle-topics', 'GET', '', undefined, 'wrong')).status).toBe(401);
+    const twins = await Promise.all([1, 2, 3].map(() => topics(p, 'POST', '', { title: 'Twin' })));
+    expect(twins.filter((a) => a.status === 200)).toHaveLength(1);
+  });
+
+  it('posts under a topic, lists the topics by their posts and a topic’s posts, and says when one was deleted', async () => {
+    const p = await productServer();
+    const walks = ((await topics(p, 'POST', '', { title: 'Walks' })).content as { id: string }).id;
+    p.advance(1000);
+    const food = ((await topics(p, 'POST', '', { title: 'Food', intro: 'Eat well' })).content as { id: string }).id;
+    const alice = await signIn(p);
+    expect(await post(p, alice.token, { content: 'By the lake', topic: walks })).toMatchObject({
+      ret: { topic: { id: walks, title: 'Walks' } },
+    });
+    p.advance(1000);
+    await post(p, alice.token, { content: 'Up the hill', topic: walks });
+    await post(p, alice.token, { content: 'No topic', topic: '' });
+    expect(await post(p, alice.token, { topic: 'nope' })).toEqual({
+      status: 200,
+      err: 'topic does not exist or was deleted',
+      code: 'topic_missing',
+    });
+    expect(await p.call('topic/index', {})).toEqual({
+      status: 200,
+      ret: [
+        { id: walks, title: 'Walks', intro: '', img: '', posts: 2 },
+        { id: food, title: 'Food', intro: 'Eat well', img: '', posts: 0 },
+      ],
+    });
+    const listed = await p.call('topic/list', { id: walks });
+    expect(listed['topic']).toEqual({ id: walks, title: 'Walks', intro: '', img: '' });
+    expect((listed.ret as Array<{ content: string }>).map((x) => x.content)).toEqual(['Up the hill', 'By the lake']);
+    expect(await p.call('topic/list', { id: food })).toMatchObject({ ret: [] });
+    expect(await p.call('topic/list', { id: 'nope' })).toMatchObject({ code: 'topic_missing' });
+    expect(await p.call('topic/list', { id: walks, before: 'nope' })).toMatchObject({ code: 'bad_params' });
+
+    await topics(p, 'DELETE', `/${walks}`);
+    expect(await p.call('topic/list', { id: walks })).toMatchObject({ code: 'topic_missing' });
+    expect((await circle(p)).map((x) => x['topic'])).toEqual([null, null, null]);
+    expect(await post(p, alice.token, { topic: walks })).toMatchObject({ code: 'topic_missing' });
   });
 });

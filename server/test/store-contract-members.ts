@@ -891,6 +891,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       content: `Post ${id}`,
       images: vote ? [] : ['https://x/1.png'],
       vote,
+      topicId: null,
       createdAt: at,
     });
     const quota = { since: 0, max: 3 };
@@ -938,5 +939,57 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       counts: [0, 0, 1],
       mine: null,
     });
+  });
+
+  it('topics: unique titles among those not removed, at most max even at once, the most posts first', async () => {
+    const { store } = await fresh();
+    const topic = (id: string, title: string, createdAt: number) => ({ id, title, intro: '', img: '', createdAt });
+    expect(await store.topics.add(topic('t1', 'Walks', 10), 3)).toBe('ok');
+    expect(await store.topics.add(topic('t2', 'Food', 20), 3)).toBe('ok');
+    expect(await store.topics.add(topic('tx', 'Walks', 30), 3)).toBe('title_taken');
+    const tries = await Promise.all(['t3', 't4'].map((id) => store.topics.add(topic(id, `T ${id}`, 40), 3)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'limit')).toHaveLength(1);
+    expect(await store.topics.update('t2', { title: 'Walks' })).toBe('title_taken');
+    expect(await store.topics.update('t2', { title: 'Eating', intro: 'Eat well', img: 'https://x/e.png' })).toBe('ok');
+    expect(await store.topics.update('nope', { title: 'X' })).toBeUndefined();
+    expect(await store.topics.byId('t2')).toEqual({
+      id: 't2',
+      title: 'Eating',
+      intro: 'Eat well',
+      img: 'https://x/e.png',
+      createdAt: 20,
+    });
+
+    await store.members.insert(newMember('m1', '13300133000'));
+    const post = (id: string, topicId: string | null, at: number) =>
+      store.circle.add(
+        { id, memberId: 'm1', content: 'text', images: [], vote: null, topicId, createdAt: at },
+        { since: 0, max: 10 },
+      );
+    await post('p1', 't1', 10);
+    await post('p2', 't2', 20);
+    await post('p3', 't2', 30);
+    await post('p4', null, 40);
+    expect((await store.topics.all()).map((t) => [t.id, t.posts]).slice(0, 2)).toEqual([
+      ['t2', 2],
+      ['t1', 1],
+    ]);
+    expect((await store.circle.list({ topicId: 't2', limit: 10 }))?.map((x) => x.id)).toEqual(['p3', 'p2']);
+    expect((await store.circle.list({ topicId: 't2', before: 'p3', limit: 10 }))?.map((x) => x.id)).toEqual(['p2']);
+    expect((await store.circle.byId('p4'))?.topicId).toBeNull();
+    await store.circle.remove('m1', 'p3', 50);
+    expect((await store.topics.all()).find((t) => t.id === 't2')?.posts).toBe(1);
+
+    // Removed: gone from the list and from byId, its title free again, its posts kept.
+    expect(await store.topics.remove('t1', 60)).toBe(true);
+    expect(await store.topics.remove('t1', 60)).toBe(false);
+    expect(await store.topics.byId('t1')).toBeUndefined();
+    expect(await store.topics.update('t1', { intro: 'x' })).toBeUndefined();
+    expect((await store.topics.all()).map((t) => t.id)).not.toContain('t1');
+    expect(await store.topics.add(topic('t5', 'Walks', 70), 3)).toBe('ok');
+    expect((await store.circle.byId('p1'))?.topicId).toBe('t1');
+    expect(await store.members.cancel('m1', { reason: 'x', now: 80 })).toBe(true);
+    expect((await store.topics.all()).every((t) => t.posts === 0)).toBe(true);
   });
 }

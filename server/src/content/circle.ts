@@ -31,6 +31,8 @@ export interface CirclePostInput {
   images: readonly string[];
   /** `{options, days}`, or undefined for none. */
   vote: unknown;
+  /** The topic it is posted under, already checked to exist; null for none. */
+  topicId: string | null;
 }
 
 /** A post with how its vote stands for the viewer. */
@@ -50,6 +52,8 @@ export interface CircleService {
   list(params: {
     viewerId?: string | undefined;
     authorId?: unknown;
+    /** Only those of this topic, already checked to exist. */
+    topicId?: string | undefined;
     before?: unknown;
   }): Promise<MemberResult<CirclePostView[]>>;
   /** Casts the member's vote for `option` (from 0) of post `id`: once, while the vote runs. */
@@ -100,7 +104,7 @@ export function createCircleService(deps: {
     return posts.map((post) => ({ post, tally: tallies.get(post.id) }));
   };
   return {
-    async publish(memberId, { content, images, vote }) {
+    async publish(memberId, { content, images, vote, topicId }) {
       const text = contentOf(content);
       if (text === undefined) return fail('post_content_invalid');
       if (images.length > CIRCLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
@@ -116,6 +120,7 @@ export function createCircleService(deps: {
         content: text,
         images: [...images],
         vote: asked ? { options: asked.options, endsAt: now + asked.days * 86_400_000 } : null,
+        topicId,
         createdAt: now,
       };
       const outcome = await circle.add(record, {
@@ -127,12 +132,12 @@ export function createCircleService(deps: {
       const [view] = await withTallies([record], memberId);
       return { ok: true, value: view as CirclePostView };
     },
-    async list({ viewerId, authorId, before }) {
+    async list({ viewerId, authorId, topicId, before }) {
       if (!isRowKey(before)) return fail('bad_params');
       if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
         return fail('bad_params');
       }
-      const page = await circle.list({ viewerId, authorId, before, limit: CIRCLE_LIMITS.pageSize });
+      const page = await circle.list({ viewerId, authorId, topicId, before, limit: CIRCLE_LIMITS.pageSize });
       return page ? { ok: true, value: await withTallies(page, viewerId) } : fail('bad_params');
     },
     async vote(memberId, id, option) {

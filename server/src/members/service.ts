@@ -62,6 +62,7 @@ export type MemberFailure =
   | 'vote_invalid'
   | 'vote_ended'
   | 'vote_already'
+  | 'topic_missing'
   | 'channel_last'
   | 'comment_invalid'
   | 'comment_missing'
@@ -135,6 +136,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   vote_invalid: 'a vote has 2 to 10 different options and lasts 1, 3 or 7 days',
   vote_ended: 'the vote has ended',
   vote_already: 'you have voted already',
+  topic_missing: 'topic does not exist or was deleted',
   channel_last: 'at least one channel must remain',
   comment_invalid: 'content cannot be blank',
   comment_missing: 'content does not exist or was deleted by the author',

@@ -19,6 +19,8 @@ export interface CirclePostRecord {
   /** URLs of the images the author uploaded, in their order. */
   images: string[];
   vote: CircleVote | null;
+  /** The topic it was posted under; null for none (or one since removed, which the topics no longer list). */
+  topicId: string | null;
   createdAt: number;
 }
 
@@ -41,13 +43,15 @@ export interface CircleStore {
   /** A post that is not deleted, by a member whose account is open; undefined otherwise. */
   byId(id: string): Promise<CirclePostRecord | undefined>;
   /**
-   * Posts newest first, at most `limit`: all, or `authorId`'s; with `before` (an id listed), only older ones. Deleted
+   * Posts newest first, at most `limit`: all, or `authorId`'s, or those of `topicId`; with `before` (an id listed), only older ones. Deleted
    * ones, and those of cancelled members and across a block with `viewerId`, are left out. Undefined when `before` is
    * no post.
    */
   list(params: {
     viewerId?: string | undefined;
     authorId?: string | undefined;
+    /** Only those posted under this topic. */
+    topicId?: string | undefined;
     before?: string | undefined;
     limit: number;
   }): Promise<CirclePostRecord[] | undefined>;
@@ -70,6 +74,7 @@ type CircleTables = {
     images: string;
     vote_options: string | null;
     vote_ends_at: number | null;
+    topic_id: string | null;
     created_at: number;
     deleted_at: number | null;
   };
@@ -84,6 +89,7 @@ const COLUMNS = [
   'circle_posts.images',
   'circle_posts.vote_options',
   'circle_posts.vote_ends_at',
+  'circle_posts.topic_id',
   'circle_posts.created_at',
 ] as const;
 
@@ -96,6 +102,7 @@ const recordOf = (row: Omit<CircleTables['circle_posts'], 'deleted_at'>): Circle
     row.vote_options === null
       ? null
       : { options: JSON.parse(row.vote_options) as string[], endsAt: Number(row.vote_ends_at) },
+  topicId: row.topic_id,
   createdAt: Number(row.created_at),
 });
 
@@ -136,6 +143,7 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
             images: JSON.stringify(record.images),
             vote_options: record.vote ? JSON.stringify(record.vote.options) : null,
             vote_ends_at: record.vote ? record.vote.endsAt : null,
+            topic_id: record.topicId,
             created_at: record.createdAt,
             deleted_at: null,
           })
@@ -147,7 +155,7 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       const row = await shown().where('circle_posts.id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
-    async list({ viewerId, authorId, before, limit }) {
+    async list({ viewerId, authorId, topicId, before, limit }) {
       let cursor: { at: number; id: string } | undefined;
       if (before !== undefined) {
         const found = await db
@@ -160,6 +168,7 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       }
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('circle_posts.member_id', '=', authorId as string))
+        .$if(topicId !== undefined, (q) => q.where('circle_posts.topic_id', '=', topicId as string))
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'circle_posts.member_id')))
         .where(olderThan(cursor, { time: 'circle_posts.created_at', id: 'circle_posts.id' }))
         .orderBy('circle_posts.created_at', 'desc')

@@ -26,6 +26,7 @@ import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
 import { createChannelStore, type ChannelStore } from './channels.js';
 import { createCircleStore, type CircleStore } from './circle.js';
+import { createTopicStore, type TopicStore } from './topics.js';
 import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
 import { createReportStore, type ReportStore } from './reports.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
@@ -49,6 +50,7 @@ export type { InvitationRecord, InvitationRules, InvitationStore } from './invit
 export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js';
 export type { ChannelOutcome, ChannelRecord, ChannelStore } from './channels.js';
 export type { CirclePostRecord, CircleStore, CircleVote, VoteOutcome, VoteTally } from './circle.js';
+export type { TopicOutcome, TopicRecord, TopicStore, TopicWithCount } from './topics.js';
 export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
 export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
 export type {
@@ -132,6 +134,8 @@ export interface Store {
   readonly channels: ChannelStore;
   /** Members' circle posts and the votes cast on them. */
   readonly circle: CircleStore;
+  /** The operator's topics of the circle. */
+  readonly topics: TopicStore;
   /** Comments on articles and likes of them. */
   readonly reactions: ArticleReactionStore;
   /** Members' reports of content and the operator's decisions. */
@@ -252,6 +256,7 @@ function wrap(
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),
     circle: createCircleStore(db, dialect),
+    topics: createTopicStore(db, dialect),
     reactions: createArticleReactionStore(db, dialect),
     reports: createReportStore(db, dialect),
     async migrate() {

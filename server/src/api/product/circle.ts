@@ -1,4 +1,6 @@
 import { CIRCLE_LIMITS, type CirclePostView } from '../../content/circle.js';
+import type { MemberResult } from '../../members/service.js';
+import type { TopicRecord } from '../../store/index.js';
 import { membersOf, viewerOf } from './articles.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
@@ -7,15 +9,18 @@ import { refuse, type ProductPost } from './reply.js';
 /**
  * Circle posts (spec §1 "circle posts (images, or a video, or a vote)", §2 pages/quanzi/index, member/add-quanzi):
  * - `member/quanzi_add` (`token`, `content` 1 to 2 000 characters, `imgs?`: up to 9 images the member uploaded, or
- *   `vote?`: `{options: 2 to 10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never both) answers
- *   `{ret: post, id}`.
+ *   `vote?`: `{options: 2 to 10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never both; `topic?`: the
+ *   id of its topic) answers `{ret: post, id}`.
  * - `quanzi/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [post]}`,
  *   newest first, twenty at a time.
  * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
  *   `{ret: post}`.
  * - `member/quanzi_del` (`token`, `id`) deletes the member's own post: `{ret: true}`.
+ * - `topic/index` (`token?`) answers `{ret: [topic]}`, the most posts first: `{id, title, intro, img, posts}`.
+ * - `topic/list` (`token?`, `id`, `before?`) answers a topic's posts as `quanzi/list` does, with `topic`; a topic that
+ *   does not exist or was removed is `topic_missing` ("topic does not exist or was deleted").
  *
- * A post is `{id, content, imgs, vote, author: {id, username, img}, created_at, mine}`; `vote` is null or `{options:
+ * A post is `{id, content, imgs, vote, topic: {id, title} | null, author: {id, username, img}, created_at, mine}`; `vote` is null or `{options:
  * [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
  * sees nothing of members one of the two has blocked, and cannot vote on their posts.
  */
@@ -25,10 +30,13 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!me.ok) return refuse(me.failure);
     const imgs = await ownImages(deps, me.value.id, body['imgs'] ?? [], CIRCLE_LIMITS.imagesMax);
     if (imgs === undefined) return refuse('post_images_invalid');
+    const topic = await topicOf(deps, body['topic']);
+    if (!topic.ok) return refuse(topic.failure);
     const result = await deps.circle.publish(me.value.id, {
       content: body['content'],
       images: imgs,
       vote: body['vote'],
+      topicId: topic.value?.id ?? null,
     });
     if (!result.ok) return refuse(result.failure);
     const [shown] = await postsOf(deps, [result.value], me.value.id);
@@ -44,6 +52,20 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
       before: body['before'],
     });
     return result.ok ? { ret: await postsOf(deps, result.value, viewerId) } : refuse(result.failure);
+  });
+
+  post('topic/index', async () => ({
+    ret: (await deps.topics.all()).map(({ id, title, intro, img, posts }) => ({ id, title, intro, img, posts })),
+  }));
+
+  post('topic/list', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const topic = await deps.topics.byId(body['id']);
+    if (!topic.ok) return refuse(topic.failure);
+    const result = await deps.circle.list({ viewerId, topicId: topic.value.id, before: body['before'] });
+    if (!result.ok) return refuse(result.failure);
+    const { id, title, intro, img } = topic.value;
+    return { ret: await postsOf(deps, result.value, viewerId), topic: { id, title, intro, img } };
   });
 
   post('quanzi/vote', async (body) => {
@@ -63,12 +85,22 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
   });
 }
 
-/** Posts as the app shows them to `viewerId`, with their authors and how their votes stand. */
+/** The topic `id` names: null when it names none (absent or empty), `topic_missing` when it is no topic. */
+async function topicOf(deps: ProductApiDeps, id: unknown): Promise<MemberResult<TopicRecord | null>> {
+  if (id === undefined || id === '') return { ok: true, value: null };
+  return deps.topics.byId(id);
+}
+
+/** Posts as the app shows them to `viewerId`, with their authors, topics and how their votes stand. */
 async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], viewerId: string | undefined) {
-  const authors = await membersOf(
-    deps,
-    views.map(({ post }) => post.memberId),
-  );
+  const [authors, topics] = await Promise.all([
+    membersOf(
+      deps,
+      views.map(({ post }) => post.memberId),
+    ),
+    views.some(({ post }) => post.topicId !== null) ? deps.topics.all() : [],
+  ]);
+  const titles = new Map(topics.map((topic) => [topic.id, topic.title]));
   const now = deps.now();
   return views.map(({ post, tally }) => {
     const counts = tally?.counts ?? [];
@@ -76,6 +108,10 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
       id: post.id,
       content: post.content,
       imgs: post.images,
+      topic:
+        post.topicId !== null && titles.has(post.topicId)
+          ? { id: post.topicId, title: titles.get(post.topicId) }
+          : null,
       vote: post.vote && {
         options: post.vote.options.map((text, index) => ({ text, count: counts[index] ?? 0 })),
         total: counts.reduce((sum, count) => sum + count, 0),

@@ -14,6 +14,7 @@ import { createInvitationService, type InvitationService } from '../../members/i
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
 import { createCircleService, type CircleService } from '../../content/circle.js';
+import { createTopicService, type TopicService } from '../../content/topics.js';
 import { createReactionService, type ReactionService } from '../../content/reactions.js';
 import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
@@ -35,6 +36,7 @@ import type {
   ArticleReactionStore,
   ChannelStore,
   CircleStore,
+  TopicStore,
   ReportStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
@@ -52,6 +54,7 @@ import { articleRoutes } from './articles.js';
 import { circleRoutes } from './circle.js';
 import { reportRoutes } from './reports.js';
 import { operatorChannelRoutes } from '../operator-channels.js';
+import { operatorTopicRoutes } from '../operator-topics.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -97,6 +100,8 @@ export interface ProductApiDeps {
   channels: ChannelService;
   /** Members' circle posts and their votes (pages/quanzi/index, member/add-quanzi). */
   circle: CircleService;
+  /** The operator's topics of the circle (topic/index, topic/list). */
+  topics: TopicService;
   /** Comments on articles and likes (article/ping, article/ping-zan). */
   reactions: ReactionService;
   /** Members' reports of content (member/jubao). */
@@ -173,6 +178,7 @@ export interface ProductApiParts {
   articles: ArticleStore;
   channels: ChannelStore;
   circle: CircleStore;
+  topics: TopicStore;
   reactions: ArticleReactionStore;
   reports: ReportStore;
   apps: AppRegistry;
@@ -226,6 +232,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   });
   const channels = createChannelService({ channels: parts.channels, now: parts.now });
   operatorChannelRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, channels });
+  const topics = createTopicService({ topics: parts.topics, now: parts.now });
+  operatorTopicRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, topics });
   operatorReviewRoutes(app, {
     apps: parts.apps,
     appkey: parts.config.productAppkey,
@@ -255,6 +263,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),
+    topics,
     reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
     reports,
     invitations: createInvitationService({
