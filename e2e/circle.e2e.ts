@@ -63,4 +63,29 @@ describe('circle end to end', () => {
     await visitor.page.waitForURL(/#\/user\/login/);
     await visitor.context.close();
   });
+
+  it('the operator adds a topic; a member posts to it from its page; the topic lists the post', async () => {
+    const res = await fetch(`${app.server.url}/api/v1/apps/demo-appkey/circle-topics`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-secret-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ title: '春游', intro: '去哪儿走走' }),
+    });
+    expect(res.status).toBe(200);
+    const { context, page } = await phoneContext(app.browser, 'zh-CN');
+    await signIn(page, app.server, '13600136052', 'zh-CN');
+    await page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
+    await page.getByRole('button', { name: '话题' }).click();
+    await page.waitForURL(/#\/topic\/index$/);
+    await page.getByText('#春游#').click();
+    await page.waitForURL(/#\/topic\/list\?id=/);
+    await page.getByText('这个话题还没有帖子').waitFor();
+    await page.getByRole('button', { name: '发帖' }).click();
+    await page.getByLabel('正文').fill('山上的花开了');
+    await page.getByRole('button', { name: '发布' }).click();
+    await page.waitForURL(/#\/topic\/list\?id=/);
+    await page.getByTestId('post').getByText('山上的花开了').waitFor();
+    await page.getByTestId('topic-head').getByText('1 条帖子').waitFor();
+    await page.screenshot({ path: `${SHOTS}topic-zh-CN.png` });
+    await context.close();
+  });
 });

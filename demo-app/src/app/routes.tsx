@@ -42,6 +42,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
   'member/add-quanzi': () => import('../pages/member/add-quanzi'),
+  'topic/index': () => import('../pages/topic/index'),
+  'topic/list': () => import('../pages/topic/list'),
   'search/index': () => import('../pages/search/index'),
   'search/list': () => import('../pages/search/list'),
   'im/index': () => import('../pages/im/index'),

@@ -113,6 +113,15 @@ function PostItem({ post: initial, now }: { post: CirclePost; now: number }) {
           <small>{relativeTime(post.created_at, now, t, i18n.language)}</small>
         </button>
         <p className="post-content">{post.content}</p>
+        {post.topic && (
+          <button
+            type="button"
+            className="feedback-mine post-topic"
+            onClick={() => open(`topic/list?id=${encodeURIComponent(post.topic?.id ?? '')}`)}
+          >
+            #{post.topic.title}#
+          </button>
+        )}
         {post.imgs.length > 0 && (
           <div className={post.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
             {post.imgs.map((url, index) => (
@@ -132,17 +141,18 @@ function PostItem({ post: initial, now }: { post: CirclePost; now: number }) {
 }
 
 /**
- * The circle's posts, newest first, twenty at a time: everyone's, or one member's (`uid`). Visitors read everything;
- * a member sees nothing of members one of the two has blocked.
+ * The circle's posts, newest first, twenty at a time: everyone's, one member's (`uid`) or one topic's (`topic`).
+ * Visitors read everything; a member sees nothing of members one of the two has blocked.
  */
-export function PostList({ uid, empty }: { uid?: string; empty: ReactNode }) {
+export function PostList({ uid, topic, empty }: { uid?: string; topic?: string; empty: ReactNode }) {
   const { i18n } = useTranslation();
   const { user } = useSession();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [CIRCLE_QUERY, user?.id ?? null, uid ?? null],
-    (before) => circlePage({ ...(uid !== undefined && { uid }), before }, context),
+    [CIRCLE_QUERY, user?.id ?? null, uid ?? null, topic ?? null],
+    (before) =>
+      circlePage({ ...(uid !== undefined && { uid }), ...(topic !== undefined && { topic }), before }, context),
     true,
   );
   return (

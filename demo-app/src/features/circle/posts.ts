@@ -20,6 +20,8 @@ export interface CirclePost {
   content: string;
   imgs: string[];
   vote: PostVote | null;
+  /** The topic it was posted under, or null. */
+  topic: { id: string; title: string } | null;
   author: ArticleAuthor;
   created_at: number;
   /** Whether the signed-in member posted it. */
@@ -53,27 +55,50 @@ export function postProblem(content: string, vote: VoteDraft | undefined): 'cont
   return fits && count && new Set(options).size === options.length ? undefined : 'vote';
 }
 
-/** A page of the circle, or of one member's posts (`uid`); `before` is the id of the last one shown. */
+/** A topic of the circle, with how many posts it holds. */
+export interface Topic {
+  id: string;
+  title: string;
+  intro: string;
+  img: string;
+  posts: number;
+}
+
+/** The query key of the topics. */
+export const TOPICS_QUERY = 'topics';
+
+/** Every topic, the most posts first. */
+export async function topicList(context: CallContext): Promise<Topic[]> {
+  return (await apiPost<{ ret: Topic[] }>('topic/index', {}, context)).ret;
+}
+
+/**
+ * A page of the circle, of one member's posts (`uid`) or of one topic's (`topic`, which is refused with
+ * `topic_missing` once removed); `before` is the id of the last one shown.
+ */
 export async function circlePage(
-  params: { uid?: string; before?: string | undefined },
+  params: { uid?: string; topic?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<CirclePost[]> {
   const body = {
     ...(params.uid !== undefined && { uid: params.uid }),
+    ...(params.topic !== undefined && { id: params.topic }),
     ...(params.before !== undefined && { before: params.before }),
   };
-  return (await apiPost<{ ret: CirclePost[] }>('quanzi/list', body, context)).ret;
+  const path = params.topic === undefined ? 'quanzi/list' : 'topic/list';
+  return (await apiPost<{ ret: CirclePost[] }>(path, body, context)).ret;
 }
 
 /** Posts to the circle; resolves with the post. */
 export async function publishPost(
-  draft: { content: string; imgs: string[]; vote?: VoteDraft | undefined },
+  draft: { content: string; imgs: string[]; vote?: VoteDraft | undefined; topic?: string | undefined },
   context: CallContext,
 ): Promise<CirclePost> {
   const body = {
     content: draft.content.trim(),
     imgs: draft.imgs,
     ...(draft.vote && { vote: { options: draft.vote.options.map((o) => o.trim()), days: draft.vote.days } }),
+    ...(draft.topic !== undefined && { topic: draft.topic }),
   };
   return (await apiPost<{ ret: CirclePost; id: string }>('member/quanzi_add', body, context, { loading: true })).ret;
 }

@@ -2,12 +2,21 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input, List, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useClosePage } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { ImageGrid } from '../../features/api/ImageGrid';
 import { useImageUpload } from '../../features/api/useImageUpload';
-import { CIRCLE_LIMITS, CIRCLE_QUERY, postProblem, publishPost, type VoteDraft } from '../../features/circle/posts';
+import {
+  CIRCLE_LIMITS,
+  CIRCLE_QUERY,
+  TOPICS_QUERY,
+  postProblem,
+  publishPost,
+  type VoteDraft,
+} from '../../features/circle/posts';
+import { useTopics } from '../../features/circle/topics';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/circle/circle.css';
@@ -16,8 +25,8 @@ import './feedback.css';
 /**
  * A new circle post (spec §2 member/add-quanzi; §1 "circle posts (images, or a video, or a vote)"; §5 "Images, video
  * and vote are mutually exclusive in a post: remove one before adding another"): the text with up to nine images, each
- * uploaded as it is picked, or with a vote of 2 to 10 options running 1, 3 or 7 days. Posted, the page closes on the
- * circle.
+ * uploaded as it is picked, or with a vote of 2 to 10 options running 1, 3 or 7 days, and a topic if the member picks
+ * one (`?topic=` picks one at first). Posted, the page closes.
  */
 export default function AddPost() {
   const { t, i18n } = useTranslation();
@@ -28,6 +37,9 @@ export default function AddPost() {
   const [content, setContent] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
   const [vote, setVote] = useState<VoteDraft | undefined>();
+  const [params] = useSearchParams();
+  const [topic, setTopic] = useState<string | undefined>(params.get('topic') ?? undefined);
+  const topics = useTopics().data ?? [];
   const [sending, setSending] = useState(false);
   if (!user) return null;
   const uploading = uploader.progress !== undefined;
@@ -52,12 +64,14 @@ export default function AddPost() {
     if (problem === 'vote') return toastError(t('errors.vote_invalid'));
     setSending(true);
     try {
-      await publishPost({ content, imgs, vote }, { token: user.token, locale: i18n.language });
+      const chosen = topics.some((item) => item.id === topic) ? topic : undefined;
+      await publishPost({ content, imgs, vote, topic: chosen }, { token: user.token, locale: i18n.language });
     } catch (error) {
       setSending(false);
       return toastError(errorText(error, t));
     }
     await queryClient.invalidateQueries({ queryKey: [CIRCLE_QUERY] });
+    await queryClient.invalidateQueries({ queryKey: [TOPICS_QUERY] });
     toast(t('circle.published'));
     close();
   };
@@ -143,6 +157,17 @@ export default function AddPost() {
       {vote && (
         <List>
           <List.Item onClick={exclusive}>{t('circle.addImage')}</List.Item>
+        </List>
+      )}
+      {topics.length > 0 && (
+        <List header={t('circle.topic')}>
+          <List.Item>
+            <Selector
+              options={topics.map((item) => ({ label: `#${item.title}#`, value: item.id }))}
+              value={topic === undefined ? [] : [topic]}
+              onChange={(value) => setTopic(value[0])}
+            />
+          </List.Item>
         </List>
       )}
       <div className="page-actions">

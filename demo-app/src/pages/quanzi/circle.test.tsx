@@ -4,21 +4,31 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CirclePost } from '../../features/circle/posts';
+import type { CirclePost, Topic } from '../../features/circle/posts';
 import { renderApp } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddPost from '../member/add-quanzi';
 import CirclePage from './index';
+import Topics from '../topic/index';
+import TopicPosts from '../topic/list';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const DAY = 86_400_000;
 
-/** The fake server's posts, and what was sent to it. */
+/** The fake server's posts and topics, and what was sent to it. */
 let posts: CirclePost[] = [];
+let topics: Topic[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
 const api = setupServer(
   http.post('*/index.php/api/quanzi/list', () => HttpResponse.json({ ret: posts })),
+  http.post('*/index.php/api/topic/index', () => HttpResponse.json({ ret: topics })),
+  http.post('*/index.php/api/topic/list', async ({ request }) => {
+    const body = await bodyOf(request);
+    const topic = topics.find((x) => x.id === body['id']);
+    if (!topic) return HttpResponse.json({ err: 'topic does not exist or was deleted', code: 'topic_missing' });
+    return HttpResponse.json({ ret: posts.filter((p) => p.topic?.id === topic.id), topic });
+  }),
   http.post('*/index.php/api/quanzi/vote', async ({ request }) => {
     const body = await bodyOf(request);
     sent.push({ path: 'vote', body });
@@ -46,6 +56,10 @@ const api = setupServer(
       ...post(posts.length + 1),
       content: String(body['content']),
       imgs: body['imgs'] as string[],
+      topic: (() => {
+        const found = topics.find((x) => x.id === body['topic']);
+        return found ? { id: found.id, title: found.title } : null;
+      })(),
       vote: vote
         ? {
             options: vote.options.map((text) => ({ text, count: 0 })),
@@ -75,6 +89,7 @@ beforeAll(() => {
 beforeEach(() => {
   localStorage.clear();
   posts = [];
+  topics = [];
   sent.length = 0;
 });
 afterEach(() => cleanup());
@@ -88,6 +103,7 @@ function post(n: number, extra: Partial<CirclePost> = {}): CirclePost {
     content: `Post number ${n}`,
     imgs: [],
     vote: null,
+    topic: null,
     author: { id: '7', username: 'Bob', img: '' },
     created_at: Date.now(),
     mine: false,
@@ -127,6 +143,8 @@ function renderPages(path: string) {
     <Routes>
       <Route path="/pages/quanzi/index" element={<CirclePage />} />
       <Route path="/member/add-quanzi" element={<AddPost />} />
+      <Route path="/topic/index" element={<Topics />} />
+      <Route path="/topic/list" element={<TopicPosts />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -234,5 +252,56 @@ describe('member/add-quanzi', () => {
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
     await publish();
     expect(sent.at(-1)?.body).not.toHaveProperty('vote');
+  });
+});
+
+describe('topic/index and topic/list', () => {
+  const WALKS: Topic = { id: 't1', title: 'Walks', intro: 'Where to go', img: '', posts: 1 };
+  const FOOD: Topic = { id: 't2', title: 'Food', intro: '', img: '', posts: 0 };
+
+  it('lists the topics, opens one with its posts, and posts to it', async () => {
+    signIn();
+    topics = [WALKS, FOOD];
+    posts = [post(2), post(1, { topic: { id: 't1', title: 'Walks' } })];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Topics' })));
+    await vi.waitFor(() => expect(screen.getAllByTestId('topic')).toHaveLength(2));
+    expect(screen.getByText('1 post')).toBeTruthy();
+    await step(() => fireEvent.click(screen.getByText('#Walks#')));
+    await vi.waitFor(() => expect(screen.getAllByTestId('post')).toHaveLength(1));
+    expect(within(screen.getByTestId('topic-head')).getByText('Where to go')).toBeTruthy();
+    expect(screen.getByText('Post number 1')).toBeTruthy();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Post' })));
+    await shows('New post');
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Up the hill' } });
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
+    expect(sent.find((s) => s.path === 'quanzi_add')?.body).toMatchObject({ content: 'Up the hill', topic: 't1' });
+  });
+
+  it('opens a post’s topic from the circle, and says so when the topic was deleted', async () => {
+    topics = [WALKS];
+    posts = [post(1, { topic: { id: 't1', title: 'Walks' } })];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: '#Walks#' })));
+    await vi.waitFor(() => expect(screen.getByTestId('topic-head')).toBeTruthy());
+    cleanup();
+    renderPages('/topic/list?id=gone');
+    await shows('Topic does not exist or was deleted');
+    expect(screen.queryByRole('button', { name: 'Post' })).toBeNull();
+  });
+
+  it('says when there are no topics, and posts to none when none is picked', async () => {
+    signIn();
+    renderPages('/topic/index');
+    await shows('No topics yet');
+    cleanup();
+    topics = [WALKS];
+    renderPages('/member/add-quanzi');
+    await shows('Topic');
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'No topic here' } });
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
+    expect(sent.find((s) => s.path === 'quanzi_add')?.body).not.toHaveProperty('topic');
   });
 });

@@ -4,11 +4,12 @@ import { PostList } from '../../features/circle/PostList';
 import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
 import '../member/feedback.css';
+import '../../features/content/articles.css';
 
 /**
  * Tab: pages/quanzi/index, the circle (spec §1 "circle posts (images, or a video, or a vote)"): everyone's posts,
- * newest first, with their images or votes; "Post" opens the form (member/add-quanzi), which asks a visitor to sign
- * in first.
+ * newest first, with their images or votes; "Topics" opens the topics (topic/index); "Post" opens the form
+ * (member/add-quanzi), which asks a visitor to sign in first.
  */
 export default function CirclePage() {
   const { t } = useTranslation();
@@ -20,9 +21,14 @@ export default function CirclePage() {
         title={title}
         back={false}
         right={
-          <button type="button" className="feedback-mine" onClick={() => open('member/add-quanzi')}>
-            {t('circle.post')}
-          </button>
+          <span className="front-actions">
+            <button type="button" className="feedback-mine" onClick={() => open('topic/index')}>
+              {t('circle.topics')}
+            </button>
+            <button type="button" className="feedback-mine" onClick={() => open('member/add-quanzi')}>
+              {t('circle.post')}
+            </button>
+          </span>
         }
       />
       <PostList empty={t('circle.none')} />
