@@ -86,6 +86,10 @@ describe('circle end to end', () => {
     await page.getByTestId('post').getByText('山上的花开了').waitFor();
     await page.getByTestId('topic-head').getByText('1 条帖子').waitFor();
     await page.screenshot({ path: `${SHOTS}topic-zh-CN.png` });
+    // The member's home lists it under Posts.
+    await page.goto(`${app.server.url}/h5/#/user/home`);
+    await page.getByRole('tab', { name: '帖子' }).click();
+    await page.getByTestId('post').getByText('山上的花开了').waitFor();
     await context.close();
   });
 });

@@ -463,6 +463,8 @@ export const en: Dictionary = {
     deleteCommentConfirm: 'Delete this comment?',
   },
   circle: {
+    works: 'Posts',
+    noneOfMember: 'No posts yet',
     topics: 'Topics',
     topic: 'Topic',
     noTopics: 'No topics yet',

@@ -451,6 +451,8 @@ export const zhCN = {
     deleteCommentConfirm: '确定删除这条评论吗？',
   },
   circle: {
+    works: '帖子',
+    noneOfMember: '还没有帖子',
     topics: '话题',
     topic: '话题',
     noTopics: '还没有话题',

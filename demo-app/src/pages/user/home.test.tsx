@@ -41,7 +41,28 @@ const followCalls: unknown[] = [];
 /** Whose articles were asked for; whether the server has any. */
 const articleAuthors: unknown[] = [];
 let withArticles = false;
+/** Whose circle posts were asked for. */
+const postAuthors: unknown[] = [];
 const api = setupServer(
+  http.post('*/index.php/api/quanzi/list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    postAuthors.push(body['uid']);
+    const author = body['uid'] === BOB.id ? BOB : USER;
+    return HttpResponse.json({
+      ret: [
+        {
+          id: `p-${author.id}`,
+          content: `${author.username} says hello`,
+          imgs: [],
+          vote: null,
+          topic: null,
+          author: { id: author.id, username: author.username, img: '' },
+          created_at: Date.now(),
+          mine: author.id === USER.id,
+        },
+      ],
+    });
+  }),
   http.post('*/index.php/api/article/list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     articleAuthors.push(body['uid']);
@@ -93,6 +114,7 @@ beforeEach(() => {
   followCalls.length = 0;
   articleAuthors.length = 0;
   withArticles = false;
+  postAuthors.length = 0;
   bob = { ...BOB };
 });
 afterEach(() => cleanup());
@@ -127,6 +149,19 @@ describe('user/home', () => {
     renderApp(<UserHome />, { path: '/user/home?id=7' });
     await shows("Bob's first article");
     expect(articleAuthors).toEqual([USER.id, BOB.id]);
+  });
+
+  it("shows the member's circle posts in the Posts tab", async () => {
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('No articles yet');
+    expect(postAuthors).toEqual([]);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('tab', { name: 'Posts' }));
+      await Promise.resolve();
+    });
+    await shows('Bob says hello');
+    expect(postAuthors).toEqual([BOB.id]);
+    expect(screen.queryByText('No articles yet')).toBeNull();
   });
 
   it("shows the member's own profile without an id, with a way to edit it", () => {

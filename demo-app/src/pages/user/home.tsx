@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Avatar, Button, ErrorBlock } from 'antd-mobile';
+import { Avatar, Button, ErrorBlock, Tabs } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
+import { PostList } from '../../features/circle/PostList';
 import { ArticleList } from '../../features/content/ArticleList';
 import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
@@ -38,6 +40,25 @@ function ProfileHead({ profile, owner }: { profile: PublicProfile; owner?: strin
       <p className="home-signature">{profile.qianming || t('home.noSignature')}</p>
       <FollowCounts owner={owner} follows={profile.follows ?? 0} fans={profile.fans ?? 0} />
     </section>
+  );
+}
+
+/** A member's works on their home: their articles, and their circle posts, each in a tab. */
+function HomeWorks({ uid }: { uid: string }) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState('articles');
+  return (
+    <>
+      <Tabs activeKey={tab} onChange={setTab} className="home-works">
+        <Tabs.Tab key="articles" title={t('article.works')} />
+        <Tabs.Tab key="posts" title={t('circle.works')} />
+      </Tabs>
+      {tab === 'articles' ? (
+        <ArticleList uid={uid} empty={t('article.noneOfMember')} />
+      ) : (
+        <PostList uid={uid} empty={t('circle.noneOfMember')} />
+      )}
+    </>
   );
 }
 
@@ -94,8 +115,7 @@ export default function UserHome() {
             {t('settings.profile')}
           </Button>
         </div>
-        <h2 className="home-works">{t('article.works')}</h2>
-        <ArticleList uid={id} empty={t('article.noneOfMember')} />
+        <HomeWorks uid={id} />
       </>
     );
   } else if (profile.isPending) {
@@ -143,8 +163,7 @@ export default function UserHome() {
         </div>
         {!blocked && (
           <>
-            <h2 className="home-works">{t('article.works')}</h2>
-            <ArticleList uid={id} empty={t('article.noneOfMember')} />
+            <HomeWorks uid={id} />
           </>
         )}
       </>
