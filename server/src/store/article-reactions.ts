@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
-import { olderThan } from './keyset.js';
+import { keysetOf, olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
@@ -133,17 +133,8 @@ export function createArticleReactionStore(
       return row && commentOf(row);
     },
     async comments(articleId, { viewerId, before, limit }) {
-      let cursor: { at: number; id: string } | undefined;
-      if (before !== undefined) {
-        const found = await db
-          .selectFrom('article_comments')
-          .select(['created_at', 'id'])
-          .where('article_id', '=', articleId)
-          .where('id', '=', before)
-          .executeTakeFirst();
-        if (!found) return undefined;
-        cursor = { at: Number(found.created_at), id: found.id };
-      }
+      const cursor = await keysetOf(db, 'article_comments', before, { column: 'article_id', value: articleId });
+      if (cursor === 'missing') return undefined;
       const rows = await shownComments()
         .where('article_comments.article_id', '=', articleId)
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'article_comments.member_id')))

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { contains } from './contains.js';
 import { notBlockedWith } from './blocked.js';
-import { olderThan } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { keysetOf, olderThan } from './keyset.js';
+import { insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** A member's article. */
@@ -110,36 +110,25 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       .where('members.cancelled_at', 'is', null);
   return {
     async add(record, { since, max }) {
-      return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
-        const { count } = await trx
-          .selectFrom('articles')
-          .select((eb) => eb.fn.countAll<string | number>().as('count'))
-          .where('member_id', '=', record.memberId)
-          .where('created_at', '>', since)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= max) return 'limit';
-        await trx
-          .insertInto('articles')
-          .values({
-            id: record.id,
-            member_id: record.memberId,
-            title: record.title,
-            content: record.content,
-            images: JSON.stringify(record.images),
-            channel_id: record.channelId,
-            created_at: record.createdAt,
-            deleted_at: null,
-          })
-          .execute();
-        return 'ok';
+      return insertCounted(db, dialect, {
+        table: 'articles',
+        memberId: record.memberId,
+        since,
+        max,
+        insert: (trx) =>
+          trx
+            .insertInto('articles')
+            .values({
+              id: record.id,
+              member_id: record.memberId,
+              title: record.title,
+              content: record.content,
+              images: JSON.stringify(record.images),
+              channel_id: record.channelId,
+              created_at: record.createdAt,
+              deleted_at: null,
+            })
+            .execute(),
       });
     },
     async byId(id) {
@@ -147,16 +136,8 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       return row && recordOf(row);
     },
     async list({ viewerId, authorId, channelId, keyword, before, limit }) {
-      let cursor: { at: number; id: string } | undefined;
-      if (before !== undefined) {
-        const found = await db
-          .selectFrom('articles')
-          .select(['created_at', 'id'])
-          .where('id', '=', before)
-          .executeTakeFirst();
-        if (!found) return undefined;
-        cursor = { at: Number(found.created_at), id: found.id };
-      }
+      const cursor = await keysetOf(db, 'articles', before);
+      if (cursor === 'missing') return undefined;
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
         .$if(channelId !== undefined, (q) => q.where('articles.channel_id', '=', channelId as string))

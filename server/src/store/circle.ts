@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
-import { olderThan } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { keysetOf, olderThan } from './keyset.js';
+import { insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
 import type { PublishOutcome } from './articles.js';
 
@@ -118,37 +118,26 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       .where('members.cancelled_at', 'is', null);
   return {
     async add(record, { since, max }) {
-      return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
-        const { count } = await trx
-          .selectFrom('circle_posts')
-          .select((eb) => eb.fn.countAll<string | number>().as('count'))
-          .where('member_id', '=', record.memberId)
-          .where('created_at', '>', since)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= max) return 'limit';
-        await trx
-          .insertInto('circle_posts')
-          .values({
-            id: record.id,
-            member_id: record.memberId,
-            content: record.content,
-            images: JSON.stringify(record.images),
-            vote_options: record.vote ? JSON.stringify(record.vote.options) : null,
-            vote_ends_at: record.vote ? record.vote.endsAt : null,
-            topic_id: record.topicId,
-            created_at: record.createdAt,
-            deleted_at: null,
-          })
-          .execute();
-        return 'ok';
+      return insertCounted(db, dialect, {
+        table: 'circle_posts',
+        memberId: record.memberId,
+        since,
+        max,
+        insert: (trx) =>
+          trx
+            .insertInto('circle_posts')
+            .values({
+              id: record.id,
+              member_id: record.memberId,
+              content: record.content,
+              images: JSON.stringify(record.images),
+              vote_options: record.vote ? JSON.stringify(record.vote.options) : null,
+              vote_ends_at: record.vote ? record.vote.endsAt : null,
+              topic_id: record.topicId,
+              created_at: record.createdAt,
+              deleted_at: null,
+            })
+            .execute(),
       });
     },
     async byId(id) {
@@ -156,16 +145,8 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       return row && recordOf(row);
     },
     async list({ viewerId, authorId, topicId, before, limit }) {
-      let cursor: { at: number; id: string } | undefined;
-      if (before !== undefined) {
-        const found = await db
-          .selectFrom('circle_posts')
-          .select(['created_at', 'id'])
-          .where('id', '=', before)
-          .executeTakeFirst();
-        if (!found) return undefined;
-        cursor = { at: Number(found.created_at), id: found.id };
-      }
+      const cursor = await keysetOf(db, 'circle_posts', before);
+      if (cursor === 'missing') return undefined;
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('circle_posts.member_id', '=', authorId as string))
         .$if(topicId !== undefined, (q) => q.where('circle_posts.topic_id', '=', topicId as string))

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { holdMember } from './member-lock.js';
-import { olderThan } from './keyset.js';
+import { keysetOf, olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** A member's feedback as stored (spec §3 Feedback: contact phone, description, screenshots). */
@@ -93,21 +93,13 @@ export function createFeedbackStore(base: Kysely<Database>, dialect: 'sqlite' | 
       });
     },
     async list(memberId, { before, limit }) {
-      let cursor: { created_at: number; id: string } | undefined;
-      if (before !== undefined) {
-        cursor = await db
-          .selectFrom('member_feedback')
-          .select(['created_at', 'id'])
-          .where('id', '=', before)
-          .where('member_id', '=', memberId)
-          .executeTakeFirst();
-        if (!cursor) return undefined;
-      }
+      const cursor = await keysetOf(db, 'member_feedback', before, { column: 'member_id', value: memberId });
+      if (cursor === 'missing') return undefined;
       const rows = await db
         .selectFrom('member_feedback')
         .selectAll()
         .where('member_id', '=', memberId)
-        .where(olderThan(cursor && { at: Number(cursor.created_at), id: cursor.id }, { time: 'created_at', id: 'id' }))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

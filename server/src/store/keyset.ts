@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type QueryExecutorProvider, type SqlBool } from 'kysely';
 
 /** Where a page of a newest-first list ended: the time and the id of its last row. */
 export interface Keyset {
@@ -28,4 +28,23 @@ export function newerThan(last: Keyset | undefined, columns: { time: string; id:
   const time = sql.ref(columns.time);
   const id = sql.ref(columns.id);
   return sql<SqlBool>`(${time} > ${last.at} or (${time} = ${last.at} and ${id} > ${last.id}))`;
+}
+
+/**
+ * Where a page ended, from the id of its last row: the `created_at` and `id` of row `id` of `table` (with `scope`,
+ * only if its `column` holds `value`, such as the member whose list it is). Undefined without `id`; `missing` when
+ * there is no such row, which callers answer as a bad cursor. The names are trusted, never input.
+ */
+export async function keysetOf(
+  db: QueryExecutorProvider,
+  table: string,
+  id: string | undefined,
+  scope?: { column: string; value: string },
+): Promise<Keyset | undefined | 'missing'> {
+  if (id === undefined) return undefined;
+  const within = scope ? sql` and ${sql.ref(scope.column)} = ${scope.value}` : sql``;
+  const { rows } = await sql<{ created_at: number | string; id: string }>`
+    select created_at, id from ${sql.table(table)} where id = ${id}${within}`.execute(db);
+  const row = rows[0];
+  return row ? { at: Number(row.created_at), id: row.id } : 'missing';
 }

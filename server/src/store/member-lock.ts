@@ -1,4 +1,4 @@
-import { sql, type QueryExecutorProvider } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider, type Transaction } from 'kysely';
 
 /**
  * Holds a member's row until the transaction `trx` ends, so that one member's counted writes (feedback, blocks,
@@ -24,4 +24,35 @@ export async function holdMembers(
   dialect: 'sqlite' | 'postgres',
 ): Promise<void> {
   for (const id of [...new Set(ids)].sort()) await holdMember(trx, id, dialect);
+}
+
+/**
+ * Adds a member's row to `table` (their articles, their circle posts) unless they added `max` or more since `since`
+ * (`limit`), or are gone or cancelled (`missing`): one transaction that holds the member's row, so that rows sent at
+ * once are counted. `insert` writes the row. The table's name is trusted, never input.
+ */
+export async function insertCounted<DB>(
+  db: Kysely<DB>,
+  dialect: 'sqlite' | 'postgres',
+  params: {
+    table: string;
+    memberId: string;
+    since: number;
+    max: number;
+    insert: (trx: Transaction<DB>) => Promise<unknown>;
+  },
+): Promise<'ok' | 'limit' | 'missing'> {
+  const { table, memberId, since, max } = params;
+  return db.transaction().execute(async (trx) => {
+    await holdMember(trx, memberId, dialect);
+    const open = await sql`select id from members where id = ${memberId} and cancelled_at is null`.execute(trx);
+    if (open.rows.length === 0) return 'missing';
+    const { rows } = await sql<{ count: string | number }>`
+      select count(*) as count from ${sql.table(table)} where member_id = ${memberId} and created_at > ${since}`.execute(
+      trx,
+    );
+    if (Number(rows[0]?.count ?? 0) >= max) return 'limit';
+    await params.insert(trx);
+    return 'ok';
+  });
 }

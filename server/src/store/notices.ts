@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { olderThan } from './keyset.js';
+import { keysetOf, olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /**
@@ -95,22 +95,13 @@ export function createNoticeStore(base: Kysely<Database>): NoticeStore {
         .execute();
     },
     async list(memberId, { before, limit }) {
-      let cursor: { created_at: number; id: string } | undefined;
-      if (before !== undefined) {
-        const found = await db
-          .selectFrom('member_notices')
-          .select(['created_at', 'id'])
-          .where('member_id', '=', memberId)
-          .where('id', '=', before)
-          .executeTakeFirst();
-        if (!found) return undefined;
-        cursor = { created_at: Number(found.created_at), id: found.id };
-      }
+      const cursor = await keysetOf(db, 'member_notices', before, { column: 'member_id', value: memberId });
+      if (cursor === 'missing') return undefined;
       const rows = await db
         .selectFrom('member_notices')
         .select(COLUMNS)
         .where('member_id', '=', memberId)
-        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { holdMember } from './member-lock.js';
-import { olderThan } from './keyset.js';
+import { keysetOf, olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /** One day's sign-in: the streak it made (consecutive days up to it) and what it paid. */
@@ -133,22 +133,13 @@ export function createTaskStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
       return Number(row.total ?? 0);
     },
     async coins(memberId, { before, limit }) {
-      let cursor: { created_at: number; id: string } | undefined;
-      if (before !== undefined) {
-        const found = await db
-          .selectFrom('member_coins')
-          .select(['created_at', 'id'])
-          .where('member_id', '=', memberId)
-          .where('id', '=', before)
-          .executeTakeFirst();
-        if (!found) return undefined;
-        cursor = { created_at: Number(found.created_at), id: found.id };
-      }
+      const cursor = await keysetOf(db, 'member_coins', before, { column: 'member_id', value: memberId });
+      if (cursor === 'missing') return undefined;
       const rows = await db
         .selectFrom('member_coins')
         .select(['id', 'amount', 'kind', 'created_at'])
         .where('member_id', '=', memberId)
-        .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
