@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render, type RenderResult } from '@testing-library/react';
+import { act, render, screen, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
+import { expect, vi } from 'vitest';
 import { AppProviders } from './app/App';
 import { createI18n, type Language } from './i18n';
 
@@ -16,4 +17,22 @@ export function renderApp(ui: ReactNode, { path = '/', language = 'en' }: { path
     </AppProviders>,
   );
   return { ...result, i18n, queryClient };
+}
+
+/** Waits until the screen shows `text`. */
+export async function shows(text: string | RegExp): Promise<void> {
+  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+/** Runs `work` (a click, a change) inside `act`, so that what it sets off has rendered when it returns. */
+export async function step(work: () => unknown = () => undefined): Promise<void> {
+  await act(async () => {
+    await work();
+  });
+}
+
+/** Shows where the app went: the memory router's path and query, as `where`. */
+export function Where() {
+  const location = useLocation();
+  return <div data-testid="where">{location.pathname + location.search}</div>;
 }

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, ParleyError } from 'parley-im';
 import type { Language } from '../../i18n';
-import { renderApp } from '../../test-utils';
+import { renderApp, step } from '../../test-utils';
 import { CsConsole } from './Console';
 import { FakeDesk } from './fake-desk';
 import { installAntdRender } from '../../ui/antd-render';
@@ -26,11 +26,6 @@ function Harness({ desk, initial }: { desk: FakeDesk; initial?: string }) {
 }
 
 /** Does `work` (a click, or something from outside the console) and lets the screen follow. */
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
 
 /** Renders the console of `desk` and lets what it started settle. */
 async function open(desk: FakeDesk, initial?: string, language: Language = 'en') {

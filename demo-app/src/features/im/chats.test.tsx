@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installAntdRender } from '../../ui/antd-render';
-import { renderApp } from '../../test-utils';
+import { renderApp, step } from '../../test-utils';
 import { GroupChat, PrivateChat } from './chats';
 import { fakeChat } from './fake-chat';
 
@@ -30,11 +30,6 @@ afterEach(cleanup);
 afterAll(() => api.close());
 
 /** Does `work` and lets what it started (calls, renders) settle. */
-async function step(work: () => unknown) {
-  await act(async () => {
-    await work();
-  });
-}
 
 const presenceLine = () => screen.getByTestId('group-presence').textContent;
 

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, ArticleCard } from '../../features/content/articles';
 import { VISITOR_CHANNELS_KEY, type Channel } from '../../features/content/channels';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import FrontPage from './index';
@@ -106,21 +106,6 @@ afterEach(() => {
 afterAll(() => api.close());
 
 const signIn = () => localStorage.setItem('user', JSON.stringify(USER));
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
-async function step(work: () => unknown) {
-  await act(async () => {
-    await work();
-  });
-}
-
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 function renderPages(path: string) {
   return renderApp(

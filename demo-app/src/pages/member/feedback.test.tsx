@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { FEEDBACK_CONTENT_MAX, FEEDBACK_IMAGES_MAX, type Feedback } from '../../features/member/feedback';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import FeedbackPage from './feedback';
 import FeedbackListPage from './feedback-list';
@@ -87,16 +87,6 @@ function renderPages(path = '/member/feedback') {
     </Routes>,
     { path },
   );
-}
-
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
 }
 
 const describeProblem = (text: string) =>

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FollowedMember } from '../../features/member/follows';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Follows from './guanzhu';
 
@@ -58,16 +58,6 @@ beforeEach(() => {
 afterEach(() => cleanup());
 afterAll(() => api.close());
 
-async function step(work: () => unknown) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
 const line = (n: number, followed = true): FollowedMember => ({
   id: `m${n}`,
   username: `User ${n}`,
@@ -76,12 +66,6 @@ const line = (n: number, followed = true): FollowedMember => ({
   created_at: 1_000 - n,
   followed,
 });
-
-/** Shows where the app went. */
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 function renderAt(path: string) {
   return renderApp(

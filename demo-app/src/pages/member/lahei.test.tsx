@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockedMember } from '../../features/member/blocks';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BlockList from './lahei';
 
@@ -42,15 +42,6 @@ afterEach(() => cleanup());
 afterAll(() => api.close());
 
 /** Does `work` and lets what it started (calls, renders) settle. */
-async function step(work: () => unknown) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 const member = (n: number): BlockedMember => ({ id: `m${n}`, username: `User ${n}`, img: '', created_at: 1_000 - n });
 

@@ -2,10 +2,10 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notice } from '../../features/member/notices';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Notifications from './notify';
 import NotificationSettings from './sz-notify';
@@ -51,16 +51,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
-/** Shows where the app went. */
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 function renderAt(path: string) {
   return renderApp(

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes, useNavigate } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_PATH } from '../../app/navigation';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CancelAccount from './out';
 
@@ -53,16 +53,6 @@ function renderPage() {
     </Routes>,
     { path: '/member/out' },
   );
-}
-
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
 }
 
 /** The confirmation dialog on top. */

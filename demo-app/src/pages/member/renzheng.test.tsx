@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { Certification } from '../../features/member/certification';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CertificationPage from './renzheng';
 
@@ -68,16 +68,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 afterAll(() => api.close());
-
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByRole('textbox', { name: label }), { target: { value } });

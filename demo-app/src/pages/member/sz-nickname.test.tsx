@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_PATH } from '../../app/navigation';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import NicknameSettings from './sz-nickname';
 import SignatureSettings from './sz-qianming';
@@ -50,16 +50,6 @@ afterEach(() => cleanup());
 afterAll(() => api.close());
 
 const storedUser = () => JSON.parse(localStorage.getItem('user') ?? '{}') as Record<string, unknown>;
-
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 /** `page` at `path`, and home, where closing the page leads when it was opened first. */
 function renderPage(page: ReactNode, path: string, language: 'en' | 'zh-CN' = 'en') {

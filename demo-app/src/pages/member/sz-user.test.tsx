@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import ProfileSettings from './sz-user';
 import { installAntdRender } from '../../ui/antd-render';
 
@@ -73,11 +73,6 @@ const storedUser = () => JSON.parse(localStorage.getItem('user') ?? '{}') as typ
 const avatarSrc = () => screen.getByTestId('profile-avatar').querySelector('img')?.getAttribute('src');
 
 /** Does `work` and lets what it started (calls, renders) settle. */
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
 
 /** Picks `file` in the avatar's file chooser. */
 function pick(file: File) {
@@ -85,9 +80,6 @@ function pick(file: File) {
 }
 
 /** Waits until `text` is on the screen (toasts render outside the page). */
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
 

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CirclePost, Topic } from '../../features/circle/posts';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddPost from '../member/add-quanzi';
 import CirclePage from './index';
@@ -122,21 +122,6 @@ const voting = (extra: Partial<NonNullable<CirclePost['vote']>> = {}) => ({
   voted: null,
   ...extra,
 });
-
-async function shows(text: string | RegExp) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
-async function step(work: () => unknown) {
-  await act(async () => {
-    await work();
-  });
-}
-
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 function renderPages(path: string) {
   return renderApp(

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CoinLine, TaskOverview } from '../../features/tasks/api';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import MyCoins from './jinbi';
 import TaskCentre from './index';
@@ -48,10 +48,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 const doneDays = () => [...document.querySelectorAll('.streak-day')].map((d) => d.getAttribute('data-done'));
 

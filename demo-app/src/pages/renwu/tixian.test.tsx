@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { PayoutAccounts, Withdrawal } from '../../features/tasks/withdrawals';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Withdraw from './tixian';
 import BindPayout from './tixian_band';
@@ -92,16 +92,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 afterAll(() => api.close());
-
-async function step(work: () => unknown = () => undefined) {
-  await act(async () => {
-    await work();
-  });
-}
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 function renderPages(path = '/renwu/tixian') {
   return renderApp(

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invitationLink, type InvitationInfo, type InvitedFriend } from '../../features/tasks/invitations';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import InviteFriends from './yaoqing';
 
@@ -34,10 +34,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 afterAll(() => api.close());
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
 
 function renderPage() {
   return renderApp(

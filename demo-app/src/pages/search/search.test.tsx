@@ -2,10 +2,10 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes, useLocation } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEARCH_HISTORY_KEY, rememberSearch, searchHistory } from '../../features/search/history';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Search from './index';
 import SearchResults from './list';
@@ -47,15 +47,6 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
-
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 function renderPages(path: string) {
   return renderApp(

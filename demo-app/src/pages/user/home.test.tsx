@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderApp } from '../../test-utils';
+import { renderApp, shows, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import UserHome from './home';
 
@@ -120,10 +120,6 @@ beforeEach(() => {
 afterEach(() => cleanup());
 afterAll(() => api.close());
 
-async function shows(text: string) {
-  await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
-}
-
 async function click(name: string) {
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name }));
@@ -133,12 +129,6 @@ async function click(name: string) {
 
 /** The count `tab` ('follows' or 'fans') shows. */
 const count = (tab: string) => screen.getByTestId(`count-${tab}`).querySelector('strong')?.textContent;
-
-/** Shows where the app went. */
-function Where() {
-  const location = useLocation();
-  return <div data-testid="where">{location.pathname + location.search}</div>;
-}
 
 describe('user/home', () => {
   it("lists the member's articles under the profile, one's own and another's", async () => {
