@@ -953,6 +953,13 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.topics.update('t2', { title: 'Walks' })).toBe('title_taken');
     expect(await store.topics.update('t2', { title: 'Eating', intro: 'Eat well', img: 'https://x/e.png' })).toBe('ok');
     expect(await store.topics.update('nope', { title: 'X' })).toBeUndefined();
+    expect(await store.topics.titles(['t1', 't2', 'nope', 't1'])).toEqual(
+      new Map([
+        ['t1', 'Walks'],
+        ['t2', 'Eating'],
+      ]),
+    );
+    expect(await store.topics.titles([])).toEqual(new Map());
     expect(await store.topics.byId('t2')).toEqual({
       id: 't2',
       title: 'Eating',

@@ -26,6 +26,8 @@ type TopicEditFailure = Extract<TopicEditResult, { ok: false }>;
 export interface TopicService {
   /** Every topic, the most posts first, then the newest. */
   all(): Promise<TopicWithCount[]>;
+  /** The titles of those of `ids` that are topics not removed. */
+  titles(ids: readonly string[]): Promise<Map<string, string>>;
   /** Topic `id`: `topic_missing` when there is none, or it was removed. */
   byId(id: unknown): Promise<MemberResult<TopicRecord>>;
   /** The operator adds a topic: `{title, intro?, img?}`. */
@@ -78,6 +80,7 @@ export function createTopicService(deps: { topics: TopicStore; now: () => number
   };
   return {
     all: () => topics.all(),
+    titles: (ids) => topics.titles(ids),
     async byId(id) {
       if (!isRowKey(id) || id === undefined) return { ok: false, failure: 'topic_missing' };
       const topic = await topics.byId(id);

@@ -26,6 +26,8 @@ export interface TopicStore {
   all(): Promise<TopicWithCount[]>;
   /** A topic not removed; undefined otherwise. */
   byId(id: string): Promise<TopicRecord | undefined>;
+  /** The titles of those of `ids` that are topics not removed. */
+  titles(ids: readonly string[]): Promise<Map<string, string>>;
   /** Adds a topic unless its title is taken or there are `max`; the check and the write are one step. */
   add(record: TopicRecord, max: number): Promise<TopicOutcome>;
   /** Changes a topic: undefined when there is no topic `id` (or it was removed). */
@@ -94,6 +96,13 @@ export function createTopicStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
     async byId(id) {
       const row = await open().where('id', '=', id).executeTakeFirst();
       return row && recordOf(row);
+    },
+    async titles(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await open()
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((row) => [row.id, row.title]));
     },
     async add(record, max) {
       return db.transaction().execute(async (trx) => {

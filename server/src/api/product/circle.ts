@@ -93,14 +93,13 @@ async function topicOf(deps: ProductApiDeps, id: unknown): Promise<MemberResult<
 
 /** Posts as the app shows them to `viewerId`, with their authors, topics and how their votes stand. */
 async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], viewerId: string | undefined) {
-  const [authors, topics] = await Promise.all([
+  const [authors, titles] = await Promise.all([
     membersOf(
       deps,
       views.map(({ post }) => post.memberId),
     ),
-    views.some(({ post }) => post.topicId !== null) ? deps.topics.all() : [],
+    deps.topics.titles(views.flatMap(({ post }) => post.topicId ?? [])),
   ]);
-  const titles = new Map(topics.map((topic) => [topic.id, topic.title]));
   const now = deps.now();
   return views.map(({ post, tally }) => {
     const counts = tally?.counts ?? [];
