@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { Avatar, Dialog, ErrorBlock, List, ProgressBar } from 'antd-mobile';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,12 +75,19 @@ function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: Circle
 }
 
 /** One post: its author (opening their home) and when, the text, the images or the vote; its author may delete it. */
-function PostItem({ post: initial, now }: { post: CirclePost; now: number }) {
+function PostItem({ post, now }: { post: CirclePost; now: number }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const queryClient = useQueryClient();
-  const [post, setPost] = useState(initial);
+  // A vote's answer replaces the post in every circle list loaded (the circle, a topic, a home), so that none shows
+  // the options again.
+  const voted = (updated: CirclePost) =>
+    queryClient.setQueriesData<InfiniteData<CirclePost[]>>({ queryKey: [CIRCLE_QUERY] }, (data) =>
+      data === undefined
+        ? data
+        : { ...data, pages: data.pages.map((page) => page.map((item) => (item.id === updated.id ? updated : item))) },
+    );
   const name = post.author.username || t('im.user', { id: post.author.id });
 
   const remove = async () => {
@@ -129,7 +136,7 @@ function PostItem({ post: initial, now }: { post: CirclePost; now: number }) {
             ))}
           </div>
         )}
-        <VoteBlock post={post} onVoted={setPost} />
+        <VoteBlock post={post} onVoted={voted} />
         {post.mine && (
           <button type="button" className="feedback-mine post-delete" onClick={() => void remove()}>
             {t('circle.delete')}

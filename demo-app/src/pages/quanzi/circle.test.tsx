@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Route, Routes } from 'react-router';
+import { Link, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CirclePost, Topic } from '../../features/circle/posts';
 import { renderApp, shows, step, Where } from '../../test-utils';
@@ -92,7 +92,10 @@ beforeEach(() => {
   topics = [];
   sent.length = 0;
 });
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  api.resetHandlers();
+});
 afterAll(() => api.close());
 
 const signIn = () => localStorage.setItem('user', JSON.stringify(USER));
@@ -127,6 +130,8 @@ function renderPages(path: string) {
   return renderApp(
     <Routes>
       <Route path="/pages/quanzi/index" element={<CirclePage />} />
+      {/* Home, where closing the first page goes, with the tab bar's way back to the circle. */}
+      <Route path="/pages/article/index" element={<Link to="/pages/quanzi/index">Circle tab</Link>} />
       <Route path="/member/add-quanzi" element={<AddPost />} />
       <Route path="/topic/index" element={<Topics />} />
       <Route path="/topic/list" element={<TopicPosts />} />
@@ -151,6 +156,28 @@ describe('pages/quanzi/index: the circle', () => {
     expect(within(screen.getByTestId('vote')).getByText('4 votes')).toBeTruthy();
     expect(within(screen.getByTestId('vote')).queryAllByRole('button')).toEqual([]);
     expect(sent).toEqual([{ path: 'vote', body: expect.objectContaining({ id: 'p2', option: 1 }) as unknown }]);
+  });
+
+  it('keeps showing the results of a vote cast when the member comes back to the circle', async () => {
+    signIn();
+    posts = [post(1, { vote: voting() })];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    await step(() => fireEvent.click(within(screen.getByTestId('vote')).getByRole('button', { name: 'Sea' })));
+    await vi.waitFor(() => expect(within(screen.getByTestId('vote')).getByText(/my vote/)).toBeTruthy());
+    // The server's list now comes late: what shows meanwhile is the circle as it was last loaded.
+    api.use(
+      http.post('*/index.php/api/quanzi/list', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return HttpResponse.json({ ret: posts });
+      }),
+    );
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Topics' })));
+    await shows('No topics yet');
+    await step(() => fireEvent.click(screen.getByText('Back')));
+    await step(() => fireEvent.click(screen.getByText('Circle tab')));
+    await vi.waitFor(() => expect(within(screen.getByTestId('vote')).getByText(/my vote/)).toBeTruthy());
+    expect(within(screen.getByTestId('vote')).queryAllByRole('button')).toEqual([]);
   });
 
   it('shows the results of an ended vote, and sends a visitor who votes to sign in', async () => {
