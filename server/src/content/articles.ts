@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writtenText } from './text.js';
 import type { ArticleRecord, ArticleStore } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
@@ -64,17 +65,6 @@ export interface ArticleService {
   collection(memberId: string, before: unknown): Promise<MemberResult<ArticleRecord[]>>;
 }
 
-/** The text as stored: trimmed, line ends as `\n`, no control characters but new lines and tabs; undefined if blank. */
-function contentOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\r\n?/g, '\n').trim();
-  const length = [...text].length;
-  // eslint-disable-next-line no-control-regex
-  return length === 0 || length > ARTICLE_LIMITS.contentMax || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)
-    ? undefined
-    : text;
-}
-
 /** Creates the article service over the store; `blocked` tells whether a block stands between two members. */
 export function createArticleService(deps: {
   articles: ArticleStore;
@@ -89,7 +79,7 @@ export function createArticleService(deps: {
       const length = [...heading].length;
       if (length < ARTICLE_LIMITS.titleMin || /\p{Cc}/u.test(heading)) return fail('article_title_short');
       if (length > ARTICLE_LIMITS.titleMax) return fail('article_title_long');
-      const text = contentOf(content);
+      const text = writtenText(content, ARTICLE_LIMITS.contentMax, { tabs: true });
       if (text === undefined) return fail('article_content_invalid');
       if (images.length > ARTICLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
         return fail('article_images_invalid');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writtenText } from './text.js';
 import type { CirclePostRecord, CircleStore, VoteTally } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
@@ -62,17 +63,6 @@ export interface CircleService {
   remove(memberId: string, id: unknown): Promise<MemberResult<void>>;
 }
 
-/** The text as stored: trimmed, line ends as `\n`, no control characters but new lines and tabs; undefined if blank. */
-function contentOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\r\n?/g, '\n').trim();
-  const length = [...text].length;
-  // eslint-disable-next-line no-control-regex
-  return length === 0 || length > CIRCLE_LIMITS.contentMax || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)
-    ? undefined
-    : text;
-}
-
 /** A vote as asked for: 2 to 10 distinct options of 1 to 20 characters, and 1, 3 or 7 days; undefined if not. */
 function voteOf(value: unknown): { options: string[]; days: number } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -105,7 +95,7 @@ export function createCircleService(deps: {
   };
   return {
     async publish(memberId, { content, images, vote, topicId }) {
-      const text = contentOf(content);
+      const text = writtenText(content, CIRCLE_LIMITS.contentMax, { tabs: true });
       if (text === undefined) return fail('post_content_invalid');
       if (images.length > CIRCLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
         return fail('post_images_invalid');

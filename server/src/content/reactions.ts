@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writtenText } from './text.js';
 import type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
@@ -40,17 +41,6 @@ export interface ReactionService {
   counts(articleIds: readonly string[], viewerId: string | undefined): Promise<Map<string, ReactionCounts>>;
 }
 
-/** A comment as stored: trimmed, line ends as `\n`, no control characters but new lines; undefined if blank. */
-function commentOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\r\n?/g, '\n').trim();
-  const length = [...text].length;
-  // eslint-disable-next-line no-control-regex
-  return length === 0 || length > REACTION_LIMITS.commentMax || /[\u0000-\u0009\u000b-\u001f\u007f]/.test(text)
-    ? undefined
-    : text;
-}
-
 /** Creates the reaction service over the store and the articles. */
 export function createReactionService(deps: {
   reactions: ArticleReactionStore;
@@ -62,7 +52,7 @@ export function createReactionService(deps: {
     async comment(memberId, articleId, content) {
       const article = await articles.view(articleId, memberId);
       if (!article.ok) return article;
-      const text = commentOf(content);
+      const text = writtenText(content, REACTION_LIMITS.commentMax);
       if (text === undefined) return fail('comment_invalid');
       const now = deps.now();
       const record = {

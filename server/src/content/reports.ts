@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writtenText } from './text.js';
 import type { ReportRecord, ReportStatus, ReportStore } from '../store/index.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
@@ -49,17 +50,6 @@ export interface ReportService {
 
 const STATUSES: readonly ReportStatus[] = ['pending', 'upheld', 'dismissed'];
 
-/** The text as stored: trimmed, new lines kept, no other control characters; undefined if blank or too long. */
-function contentOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\r\n?/g, '\n').trim();
-  const length = [...text].length;
-  // eslint-disable-next-line no-control-regex
-  return length === 0 || length > REPORT_LIMITS.contentMax || /[\u0000-\u0009\u000b-\u001f\u007f]/.test(text)
-    ? undefined
-    : text;
-}
-
 /** Creates the report service over the store and the articles. */
 export function createReportService(deps: {
   reports: ReportStore;
@@ -74,7 +64,7 @@ export function createReportService(deps: {
       if (type !== 'article') return fail('bad_params');
       const article = await deps.articles.view(targetId, memberId);
       if (!article.ok) return article;
-      const text = contentOf(content);
+      const text = writtenText(content, REPORT_LIMITS.contentMax);
       if (text === undefined) return fail('report_content_invalid');
       const now = deps.now();
       const record = {

@@ -1,0 +1,17 @@
+/**
+ * What a member wrote, as stored: trimmed, line ends as `\n`, 1 to `max` characters (Unicode code points), and no
+ * control characters but new lines (and tabs, with `tabs`). Undefined when it is not a string, is blank, too long, or
+ * holds another control character.
+ */
+export function writtenText(
+  value: unknown,
+  max: number,
+  { tabs = false }: { tabs?: boolean } = {},
+): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\r\n?/g, '\n').trim();
+  const length = [...text].length;
+  // eslint-disable-next-line no-control-regex
+  const control = tabs ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u0009\u000b-\u001f\u007f]/;
+  return length === 0 || length > max || control.test(text) ? undefined : text;
+}
