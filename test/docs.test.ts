@@ -7,6 +7,7 @@ import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
+import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
@@ -162,6 +163,14 @@ describe('docs', () => {
     expect(section).toContain(`| a mobile number, or an email of at most ${accountMaxLength} `);
     expect(section).toMatch(new RegExp(`tixian_list\` +\\| ${pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`withdrawal queue +\\| ${queuePageSize}, oldest first`));
+    const wallet = WALLET_LIMITS;
+    expect(section).toContain(`| ${wallet.minYuan} to ${wallet.maxYuan} whole yuan  `);
+    expect(section).toContain(`| ${wallet.maxUnpaid}, even asked at once  `);
+    expect(section).toContain(`| 1 to ${wallet.reasonMaxLength} characters after trimming  `);
+    expect(section).toContain(`| at most ${wallet.referenceMaxLength} characters after trimming  `);
+    expect(section).toMatch(new RegExp(`recharge_list\` +\\| ${wallet.pageSize}, newest first`));
+    expect(section).toMatch(new RegExp(`money_list\` +\\| ${wallet.pageSize}, newest first`));
+    expect(section).toMatch(new RegExp(`recharge queue +\\| ${wallet.queuePageSize}, oldest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

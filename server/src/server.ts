@@ -217,6 +217,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     notices: store.notices,
     tasks: store.tasks,
     withdrawals: store.withdrawals,
+    wallet: store.wallet,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

@@ -130,6 +130,11 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ],
       ['renwu/tixian', [{ ...common, token, amount: 1, type: 'alipay', agree: true }]],
       ['renwu/tixian_list', [{ ...common, token, before: 'abc' }]],
+      ['member/money', [{ ...common, token }]],
+      ['member/recharge', [{ ...common, token, money: 10, type: 'alipay', agree: true }]],
+      ['member/recharge_cancel', [{ ...common, token, id: 'abc' }]],
+      ['member/recharge_list', [{ ...common, token, before: 'abc' }]],
+      ['member/money_list', [{ ...common, token, before: 'abc' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       [
@@ -303,6 +308,19 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
+        brokenRequest([{ paid: true, reference: 'T2026', reason: 'timed out' }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/recharges/${id}/review`;
+          expectWireAnswer(`recharge ${id} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
         brokenRequest([{ name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' }], pools),
         fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
         fc.constantFrom('article-channels', 'circle-topics'),
@@ -324,6 +342,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       '/api/v1/tokens/otp',
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/recharges/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
       `/api/v1/apps/${SECURE_APP.appkey}/circle-topics`,

@@ -589,6 +589,70 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     );
   });
 
+  it('wallet: unpaid recharges bounded even asked at once; a payment credits once; cancelled ones can still be paid', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const ask = (id: string, memberId: string, amount: number, at: number) =>
+      store.wallet.recharge({ id, memberId, amount, method: 'alipay', createdAt: at }, 2);
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 0, unpaid: 0 });
+    const tries = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((id, i) => ask(id, 'm1', 1_000, 100 + i)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(2);
+    expect(tries.filter((t) => t === 'pending')).toHaveLength(2);
+    expect(await ask('r5', 'nobody', 1_000, 100)).toBe('missing');
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 0, unpaid: 2_000 });
+    const [newer, older] = (await store.wallet.recharges('m1', { limit: 10 })) ?? [];
+    expect(older).toMatchObject({ memberId: 'm1', amount: 1_000, method: 'alipay', status: 'unpaid', reason: '' });
+    const olderId = older?.id ?? '';
+    const newerId = newer?.id ?? '';
+
+    // A payment reported three times at once, with a failure among them: one lands, the money once at most.
+    const settled = await Promise.all([
+      store.wallet.settle(olderId, { paid: true, reason: '', reference: 'T1', now: 200 }),
+      store.wallet.settle(olderId, { paid: true, reason: '', reference: 'T1', now: 200 }),
+      store.wallet.settle(olderId, { paid: false, reason: 'expired', reference: '', now: 200 }),
+    ]);
+    const landed = settled.filter((r) => r !== undefined);
+    expect(landed).toHaveLength(1);
+    const paid = landed[0]?.status === 'success';
+    expect(await store.wallet.balance('m1')).toEqual({ balance: paid ? 1_000 : 0, unpaid: 1_000 });
+    expect(await store.wallet.settle('nope', { paid: true, reason: '', reference: '', now: 200 })).toBeUndefined();
+
+    // The member cancels only their own unpaid one; money that arrives after is still theirs, but it cannot fail.
+    expect(await store.wallet.cancel('m2', newerId, 300)).toBeUndefined();
+    expect(await store.wallet.cancel('m1', newerId, 300)).toMatchObject({ status: 'cancelled', closedAt: 300 });
+    expect(await store.wallet.cancel('m1', newerId, 300)).toBeUndefined();
+    expect(await store.wallet.settle(newerId, { paid: false, reason: 'x', reference: '', now: 350 })).toBeUndefined();
+    expect(await store.wallet.settle(newerId, { paid: true, reason: '', reference: 'T2', now: 400 })).toMatchObject({
+      status: 'success',
+      reference: 'T2',
+      closedAt: 400,
+    });
+    expect(await store.wallet.balance('m1')).toEqual({ balance: paid ? 2_000 : 1_000, unpaid: 0 });
+    const lines = (await store.wallet.lines('m1', { limit: 10 })) ?? [];
+    expect(lines[0]).toMatchObject({ amount: 1_000, kind: 'recharge', ref: newerId, createdAt: 400 });
+    expect(lines).toHaveLength(paid ? 2 : 1);
+
+    // Pages: newest first for the member, oldest first for the operator, a cursor of someone else's refused.
+    expect(await ask('r6', 'm1', 500, 500)).toBe('ok');
+    expect(await ask('r7', 'm2', 700, 600)).toBe('ok');
+    expect((await store.wallet.recharges('m1', { limit: 10 }))?.map((r) => r.id)).toEqual(['r6', newerId, olderId]);
+    expect((await store.wallet.recharges('m1', { before: 'r6', limit: 1 }))?.map((r) => r.id)).toEqual([newerId]);
+    expect(await store.wallet.recharges('m2', { before: 'r6', limit: 1 })).toBeUndefined();
+    expect(await store.wallet.lines('m2', { before: lines[0]?.id, limit: 1 })).toBeUndefined();
+    expect((await store.wallet.list({ status: 'unpaid', limit: 10 }))?.map((r) => r.id)).toEqual(['r6', 'r7']);
+    expect((await store.wallet.list({ status: 'unpaid', after: 'r6', limit: 10 }))?.map((r) => r.id)).toEqual(['r7']);
+    expect(await store.wallet.list({ status: 'failed', after: 'r6', limit: 10 })).toBeUndefined();
+
+    // Cancelling the account keeps the wallet's books for the operator, and a late payment still lands.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await ask('r8', 'm1', 500, 950)).toBe('missing');
+    expect(await store.wallet.settle('r6', { paid: true, reason: '', reference: '', now: 1_000 })).toMatchObject({
+      status: 'success',
+    });
+    expect((await store.wallet.balance('m1')).balance).toBe(paid ? 2_500 : 1_500);
+  });
+
   it('invitations: once per invitee and per phone, paid at most the daily times even recorded at once', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

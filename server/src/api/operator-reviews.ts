@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppRegistry } from '../auth/apps.js';
 import type { ReportService } from '../content/reports.js';
 import type { CertificationService } from '../members/certifications.js';
+import type { WalletService } from '../members/wallet.js';
 import type { WithdrawalService } from '../members/withdrawals.js';
 import { CODES, MESSAGES } from '../protocol.js';
-import type { CertificationRecord, ReportRecord, WithdrawalRecord } from '../store/index.js';
+import type { CertificationRecord, RechargeRecord, ReportRecord, WithdrawalRecord } from '../store/index.js';
+import { yuanOf } from './product/wallet.js';
 import { appOfBearer } from './app-auth.js';
 
 /** A submission as the operator reviews it: everything, the full number and the photos too. */
@@ -36,6 +38,21 @@ function withdrawalView(record: WithdrawalRecord) {
     reason: record.reason,
     createdAt: record.createdAt,
     reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
+/** A recharge as the operator settles it: whose, how much in yuan, and where its payment stands. */
+function rechargeView(record: RechargeRecord) {
+  return {
+    id: record.id,
+    memberId: record.memberId,
+    amount: yuanOf(record.amount),
+    method: record.method,
+    status: record.status,
+    reason: record.reason,
+    reference: record.reference,
+    createdAt: record.createdAt,
+    closedAt: record.closedAt ?? null,
   };
 }
 
@@ -80,6 +97,11 @@ interface ReviewQueue<T> {
  * - `withdrawals` (spec §2 renwu/tixian): `status` `pending` (the default), `paid` or `rejected`, fifty at a time,
  *   `after` a withdrawal id; the review `{paid, reason?}` of withdrawal `:id`: `paid` true once the money is sent,
  *   or false with a `reason` (1 to 100 characters), which returns the coins.
+ * - `recharges` (spec §2 member/recharge, §4 payment): `status` `unpaid` (the default), `success`, `failed` or
+ *   `cancelled`, fifty at a time, `after` a recharge id; the payment `{paid, reference?, reason?}` of recharge `:id`,
+ *   as the deployment's payment service reports it: `paid` true (with the provider's `reference`, up to 64
+ *   characters) credits the member's wallet, for an unpaid recharge or one cancelled after it was paid; false with a
+ *   `reason` (1 to 100 characters) fails an unpaid one. A payment reported twice is 404 the second time, credited once.
  * - `reports` (spec §2 article/jubao_view): `status` `pending` (the default), `upheld` or `dismissed`, fifty at a
  *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content and
  *   closes every report of it under review, false dismisses this one; `reason` (1 to 100 characters) either way.
@@ -91,6 +113,7 @@ export function operatorReviewRoutes(
     appkey: string;
     certifications: CertificationService;
     withdrawals: WithdrawalService;
+    wallet: WalletService;
     reports: ReportService;
   },
 ): void {
@@ -111,6 +134,13 @@ export function operatorReviewRoutes(
     list: (status, after) => deps.withdrawals.queue(status, after),
     review: (id, fields) => deps.withdrawals.review(id, { paid: fields['paid'], reason: fields['reason'] }),
     view: withdrawalView,
+  });
+  queue<RechargeRecord>({
+    path: 'recharges',
+    list: (status, after) => deps.wallet.queue(status, after),
+    review: (id, fields) =>
+      deps.wallet.review(id, { paid: fields['paid'], reason: fields['reason'], reference: fields['reference'] }),
+    view: rechargeView,
   });
   queue<ReportRecord>({
     path: 'reports',

@@ -47,6 +47,12 @@ export type MemberFailure =
   | 'withdraw_account_missing'
   | 'withdraw_pending'
   | 'coins_insufficient'
+  | 'recharge_agreement_required'
+  | 'recharge_amount_invalid'
+  | 'recharge_amount_range'
+  | 'recharge_type_invalid'
+  | 'recharge_pending'
+  | 'recharge_missing'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -121,6 +127,12 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   withdraw_account_missing: 'please bind the withdrawal account first',
   withdraw_pending: 'a withdrawal is under review',
   coins_insufficient: 'insufficient gold coins, please recharge',
+  recharge_agreement_required: 'please agree to the recharge agreement',
+  recharge_amount_invalid: 'the amount must be a whole number of yuan',
+  recharge_amount_range: 'recharge at least 1 yuan and at most 100000 yuan',
+  recharge_type_invalid: 'parameter error',
+  recharge_pending: 'too many recharges are waiting for payment: pay or cancel one first',
+  recharge_missing: 'the recharge does not exist or is no longer waiting for payment',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',

@@ -21,6 +21,7 @@ import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
+import { createWalletStore, type WalletStore } from './wallet.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -61,6 +62,15 @@ export type {
   WithdrawalStore,
   WithdrawOutcome,
 } from './withdrawals.js';
+export type {
+  MoneyKind,
+  MoneyLine,
+  RechargeMethod,
+  RechargeOutcome,
+  RechargeRecord,
+  RechargeStatus,
+  WalletStore,
+} from './wallet.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -126,6 +136,8 @@ export interface Store {
   readonly tasks: TaskStore;
   /** Gold-coin withdrawals and the accounts they are paid to (they take coins from the tasks' ledger). */
   readonly withdrawals: WithdrawalStore;
+  /** Members' money wallets: recharges and the ledger of their money. */
+  readonly wallet: WalletStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -252,6 +264,7 @@ function wrap(
     notices: createNoticeStore(db),
     tasks: createTaskStore(db, dialect),
     withdrawals: createWithdrawalStore(db, dialect),
+    wallet: createWalletStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

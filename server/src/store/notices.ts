@@ -3,10 +3,10 @@ import { keysetOf, olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 
 /**
- * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a member who
- * signed up with the member's invitation, or the decision on the member's report.
+ * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
+ * paid or failed, a member who signed up with the member's invitation, or the decision on the member's report.
  */
-export type NoticeKind = 'follow' | 'certification' | 'withdrawal' | 'invitation' | 'report';
+export type NoticeKind = 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'invitation' | 'report';
 
 /** One notification of a member. */
 export interface NoticeRecord {

@@ -10,6 +10,7 @@ import { createFollowService, type FollowService } from '../../members/follows.j
 import { createNoticeService, type NoticeService } from '../../members/notices.js';
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
+import { createWalletService, FEN_PER_YUAN, type WalletService } from '../../members/wallet.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -30,6 +31,7 @@ import type {
   MemberStore,
   NoticeStore,
   TaskStore,
+  WalletStore,
   WithdrawalStore,
   InvitationStore,
   ArticleStore,
@@ -49,6 +51,7 @@ import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
+import { walletRoutes } from './wallet.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
 import { circleRoutes } from './circle.js';
@@ -92,6 +95,8 @@ export interface ProductApiDeps {
   tasks: TaskService;
   /** Gold-coin withdrawals and the accounts they go to (renwu/tixian). */
   withdrawals: WithdrawalService;
+  /** The money wallet: recharges and the ledger (member/money, recharge). */
+  wallet: WalletService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -155,6 +160,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   noticeRoutes(post, deps);
   taskRoutes(post, deps);
   withdrawalRoutes(post, deps);
+  walletRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
   circleRoutes(post, deps);
@@ -174,6 +180,7 @@ export interface ProductApiParts {
   notices: NoticeStore;
   tasks: TaskStore;
   withdrawals: WithdrawalStore;
+  wallet: WalletStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -218,6 +225,13 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onReviewed: ({ id, memberId, amount, status, reason }) =>
       notices.notify(memberId, 'withdrawal', { key: id, data: { amount, status, reason } }),
   });
+  const wallet = createWalletService({
+    wallet: parts.wallet,
+    now: parts.now,
+    // The member hears that the money is in, or why the recharge failed.
+    onSettled: ({ id, memberId, amount, status, reason }) =>
+      notices.notify(memberId, 'recharge', { key: id, data: { amount: amount / FEN_PER_YUAN, status, reason } }),
+  });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -239,6 +253,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     appkey: parts.config.productAppkey,
     certifications,
     withdrawals,
+    wallet,
     reports,
   });
   productRoutes(app, {
@@ -260,6 +275,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     notices,
     certifications,
     withdrawals,
+    wallet,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),
