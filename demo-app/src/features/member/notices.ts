@@ -11,14 +11,15 @@ export interface Notice {
   id: string;
   /**
    * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
-   * `withdrawal`: a coin withdrawal paid or rejected (`data`); `invitation`: a member who signed up with the member's
+   * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`);
+   * `invitation`: a member who signed up with the member's
    * code (`actor`) and the coins it paid (`data`); `report`: the decision on the member's report (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal' | 'invitation' | 'report';
+  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'invitation' | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
-    status?: 'passed' | 'failed' | 'paid' | 'rejected' | 'upheld' | 'dismissed';
+    status?: 'passed' | 'failed' | 'paid' | 'rejected' | 'success' | 'upheld' | 'dismissed';
     reason?: string;
     amount?: number;
     coins?: number;

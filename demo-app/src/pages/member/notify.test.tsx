@@ -158,6 +158,29 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/renwu/tixian_list');
   });
 
+  it('says whether a recharge arrived or failed, and opens the recharge records', async () => {
+    const recharge = (id: string, data: Notice['data']): Notice => ({
+      id,
+      kind: 'recharge',
+      actor: null,
+      data,
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      recharge('r2', { amount: 50, status: 'success', reason: '' }),
+      recharge('r1', { amount: 20, status: 'failed', reason: 'payment timed out' }),
+    ];
+    renderAt('/member/notify');
+    await shows('Your recharge of 50 yuan has arrived in your wallet');
+    expect(screen.getByText('Your recharge of 20 yuan failed: payment timed out')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your recharge of 20 yuan failed: payment timed out'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/member/recharge-records');
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

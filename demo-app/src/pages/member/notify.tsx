@@ -43,6 +43,14 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
           : t('notify.withdrawalRejected', { amount, reason: notice.data.reason ?? '' });
       return { text, target: 'renwu/tixian_list' };
     }
+    if (notice.kind === 'recharge') {
+      const amount = notice.data.amount ?? 0;
+      const text =
+        notice.data.status === 'success'
+          ? t('notify.rechargePaid', { amount })
+          : t('notify.rechargeFailed', { amount, reason: notice.data.reason ?? '' });
+      return { text, target: 'member/recharge-records' };
+    }
     const text =
       notice.data.status === 'passed'
         ? t('notify.certPassed')
@@ -53,7 +61,7 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
+ * withdrawals, the payment of their recharges, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
  * Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {

@@ -8,6 +8,7 @@ const SECTIONS = {
   privacy: ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'],
   cancellation: ['s1', 's2', 's3'],
   withdrawalAgreement: ['s1', 's2', 's3'],
+  rechargeAgreement: ['s1', 's2', 's3'],
 } as const;
 
 /** The legal documents of the app, by their key in the language files. */

@@ -1,0 +1,86 @@
+import { apiPost, type CallContext } from '../api/request';
+
+/** The query key of everything the wallet shows; invalidating it refreshes the balance and both lists. */
+export const WALLET_QUERY = 'wallet';
+
+/** How a recharge is paid. */
+export type RechargeType = 'alipay' | 'wechat';
+
+/** Where a recharge stands: waiting for its payment, paid, failed with a reason, or cancelled by the member. */
+export type RechargeStatus = 'unpaid' | 'success' | 'failed' | 'cancelled';
+
+/** The wallet as `member/money` answers it; money in yuan. */
+export interface Wallet {
+  balance: number;
+  /** What the member's recharges waiting for payment add up to. */
+  unpaid: number;
+  /** A recharge is whole yuan from `min` to `max`; at most `max_unpaid` wait for payment at once. */
+  rules: { min: number; max: number; max_unpaid: number };
+}
+
+/** One recharge as the member lists it. */
+export interface Recharge {
+  id: string;
+  amount: number;
+  type: RechargeType;
+  status: RechargeStatus;
+  reason: string;
+  created_at: number;
+  closed_at: number | null;
+}
+
+/** One line of the wallet's ledger: money in (positive) or out. */
+export interface MoneyLine {
+  id: string;
+  amount: number;
+  kind: 'recharge';
+  /** The id of the recharge it came from. */
+  ref: string;
+  created_at: number;
+}
+
+export async function wallet(context: CallContext): Promise<Wallet> {
+  return (await apiPost<{ ret: Wallet }>('member/money', {}, context)).ret;
+}
+
+/** Asks to recharge `money` whole yuan by `type`, the recharge agreement agreed; it waits for its payment. */
+export async function requestRecharge(money: number, type: RechargeType, context: CallContext): Promise<Recharge> {
+  const body = { money, type, agree: true };
+  return (await apiPost<{ ret: Recharge }>('member/recharge', body, context, { loading: true })).ret;
+}
+
+/** Cancels an unpaid recharge. */
+export async function cancelRecharge(id: string, context: CallContext): Promise<Recharge> {
+  return (await apiPost<{ ret: Recharge }>('member/recharge_cancel', { id }, context, { loading: true })).ret;
+}
+
+/** A page of the member's recharges, newest first; `before` is the id of the last one shown. */
+export async function rechargePage(before: string | undefined, context: CallContext): Promise<Recharge[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: Recharge[] }>('member/recharge_list', body, context)).ret;
+}
+
+/** A page of the wallet's ledger, newest first; `before` is the id of the last line shown. */
+export async function moneyPage(before: string | undefined, context: CallContext): Promise<MoneyLine[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: MoneyLine[] }>('member/money_list', body, context)).ret;
+}
+
+/** Money as the wallet shows it: yuan to two decimals, with the yuan sign. */
+export function yuan(amount: number): string {
+  return `¥${amount.toFixed(2)}`;
+}
+
+/**
+ * What is wrong with a recharge's amount before it is sent, or undefined: whole yuan (spec §5 "whole numbers") from
+ * `min` to `max`. The server checks the same.
+ */
+export function rechargeProblem(
+  amount: string,
+  rules: Pick<Wallet['rules'], 'min' | 'max'>,
+): 'recharge_amount_invalid' | 'recharge_amount_range' | undefined {
+  const trimmed = amount.trim();
+  if (!/^\d+$/.test(trimmed)) return 'recharge_amount_invalid';
+  const value = Number(trimmed);
+  return value < rules.min || value > rules.max ? 'recharge_amount_range' : undefined;
+}

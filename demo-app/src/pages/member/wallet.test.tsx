@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MoneyLine, Recharge } from '../../features/wallet/api';
+import { rechargeProblem, yuan } from '../../features/wallet/api';
+import { renderApp, shows, step } from '../../test-utils';
+import { installAntdRender } from '../../ui/antd-render';
+import Money from './money';
+import MoneyRecords from './money-records';
+import RechargePage from './recharge';
+import RechargeRecords from './recharge-records';
+
+const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
+const RULES = { min: 1, max: 100000, max_unpaid: 3 };
+
+/** The fake server's state, and what was sent to it. */
+let balance = 0;
+let recharges: Recharge[] = [];
+let lines: MoneyLine[] = [];
+let refusal: { err: string; code: string } | undefined;
+const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
+const unpaid = () => recharges.filter((r) => r.status === 'unpaid').reduce((sum, r) => sum + r.amount, 0);
+const api = setupServer(
+  http.post('*/index.php/api/member/money', () =>
+    HttpResponse.json({ ret: { balance, unpaid: unpaid(), rules: RULES } }),
+  ),
+  http.post('*/index.php/api/member/recharge', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'recharge', body });
+    if (refusal) return HttpResponse.json(refusal);
+    const record: Recharge = {
+      id: `r${recharges.length}`,
+      amount: Number(body['money']),
+      type: body['type'] as Recharge['type'],
+      status: 'unpaid',
+      reason: '',
+      created_at: Date.now(),
+      closed_at: null,
+    };
+    recharges = [record, ...recharges];
+    return HttpResponse.json({ ret: record });
+  }),
+  http.post('*/index.php/api/member/recharge_cancel', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'recharge_cancel', body });
+    recharges = recharges.map((r) => (r.id === body['id'] ? { ...r, status: 'cancelled', closed_at: Date.now() } : r));
+    return HttpResponse.json({ ret: recharges.find((r) => r.id === body['id']) });
+  }),
+  http.post('*/index.php/api/member/recharge_list', () => HttpResponse.json({ ret: recharges })),
+  http.post('*/index.php/api/member/money_list', () => HttpResponse.json({ ret: lines })),
+);
+
+beforeAll(() => {
+  installAntdRender();
+  api.listen({ onUnhandledRequest: 'error' });
+});
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('user', JSON.stringify(USER));
+  balance = 0;
+  recharges = [];
+  lines = [];
+  refusal = undefined;
+  sent.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+function renderPages(path: string) {
+  return renderApp(
+    <Routes>
+      <Route path="/member/money" element={<Money />} />
+      <Route path="/member/recharge" element={<RechargePage />} />
+      <Route path="/member/money-records" element={<MoneyRecords />} />
+      <Route path="/member/recharge-records" element={<RechargeRecords />} />
+    </Routes>,
+    { path },
+  );
+}
+
+const type = (value: string) =>
+  fireEvent.change(screen.getByRole('textbox', { name: 'Amount (yuan)' }), { target: { value } });
+const submit = () => step(() => fireEvent.click(screen.getByRole('button', { name: 'Recharge' })));
+const tick = () => step(() => fireEvent.click(screen.getByText('I have read and agree to the')));
+
+describe('member/money: the wallet', () => {
+  it('shows the balance and what waits for payment, and leads to recharge and both records', async () => {
+    balance = 1234.5;
+    recharges = [
+      { id: 'r1', amount: 50, type: 'alipay', status: 'unpaid', reason: '', created_at: 1, closed_at: null },
+    ];
+    renderPages('/member/money');
+    await shows('¥1234.50');
+    expect(screen.getByText('¥50.00 waiting for payment')).toBeTruthy();
+    await step(() => fireEvent.click(screen.getByText('Balance details')));
+    await shows('No money in or out yet');
+  });
+
+  it('checks the amount and the agreement before it sends anything, in the order of spec §5', async () => {
+    renderPages('/member/recharge');
+    await shows('Whole yuan, 1 to 100000');
+    await submit();
+    await shows('The amount must be a whole number of yuan');
+    for (const [amount, message] of [
+      ['1.5', 'The amount must be a whole number of yuan'],
+      ['ten', 'The amount must be a whole number of yuan'],
+      ['0', 'Recharge at least 1 yuan and at most 100000 yuan'],
+      ['100001', 'Recharge at least 1 yuan and at most 100000 yuan'],
+      ['100000', 'Please read and agree to the Recharge Agreement'],
+    ] as const) {
+      type(amount);
+      await submit();
+      await shows(message);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it('recharges a tapped amount by WeChat Pay once the agreement, read in a sheet, is agreed; then lists it', async () => {
+    renderPages('/member/recharge');
+    await shows('Whole yuan, 1 to 100000');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: '50 yuan' })));
+    expect(screen.getByRole('button', { name: '50 yuan' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Amount (yuan)' }).value).toBe('50');
+    await step(() => fireEvent.click(screen.getByText('WeChat Pay')));
+    // The link opens the agreement and leaves the box as it was.
+    await step(() => fireEvent.click(screen.getByText('Recharge Agreement')));
+    await shows('1. Your balance');
+    expect(screen.getByRole<HTMLInputElement>('checkbox').checked).toBe(false);
+    await tick();
+    await submit();
+    await shows('Waiting for payment');
+    expect(sent.map((call) => call.path)).toEqual(['recharge']);
+    expect(sent[0]?.body).toMatchObject({ money: 50, type: 'wechat', agree: true, token: USER.token });
+    expect(screen.getByText('¥50.00 by WeChat Pay')).toBeTruthy();
+  });
+
+  it("shows the server's refusal in its words", async () => {
+    refusal = { err: 'too many recharges are waiting for payment', code: 'recharge_pending' };
+    renderPages('/member/recharge');
+    await shows('Whole yuan, 1 to 100000');
+    type('20');
+    await tick();
+    await submit();
+    await shows('Too many recharges are waiting for payment: pay or cancel one first');
+    expect(sent[0]?.body).toMatchObject({ money: 20, type: 'alipay' });
+  });
+
+  it('lists recharges with where each stands, and cancels one waiting for payment after asking', async () => {
+    recharges = [
+      { id: 'r2', amount: 10, type: 'alipay', status: 'unpaid', reason: '', created_at: 2, closed_at: null },
+      {
+        id: 'r1',
+        amount: 5,
+        type: 'wechat',
+        status: 'failed',
+        reason: 'payment timed out',
+        created_at: 1,
+        closed_at: 3,
+      },
+    ];
+    renderPages('/member/recharge-records');
+    await shows('Failed');
+    expect(screen.getByText('Reason: payment timed out')).toBeTruthy();
+    const rows = () => screen.getAllByTestId('recharge');
+    expect(within(rows()[1] as HTMLElement).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    await step(() => fireEvent.click(within(rows()[0] as HTMLElement).getByRole('button', { name: 'Cancel' })));
+    await shows('Cancel the recharge of ¥10.00?');
+    const dialog = screen.getAllByRole('dialog').at(-1) as HTMLElement;
+    await step(() => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel recharge' })));
+    await shows('Cancelled');
+    expect(sent.map((call) => call.path)).toEqual(['recharge_cancel']);
+    expect(sent[0]?.body).toMatchObject({ id: 'r2' });
+  });
+
+  it('lists the balance details, money in and out', async () => {
+    lines = [{ id: 'l1', amount: 100, kind: 'recharge', ref: 'r1', created_at: 1_700_000_000_000 }];
+    renderPages('/member/money-records');
+    await shows('+¥100.00');
+    expect(screen.getByText('Recharge')).toBeTruthy();
+  });
+
+  it('formats money and checks an amount as the server does', () => {
+    expect(yuan(0)).toBe('¥0.00');
+    expect(yuan(12.5)).toBe('¥12.50');
+    expect(rechargeProblem(' 7 ', RULES)).toBeUndefined();
+    expect(rechargeProblem('-1', RULES)).toBe('recharge_amount_invalid');
+    expect(rechargeProblem('', RULES)).toBe('recharge_amount_invalid');
+    expect(rechargeProblem('100001', RULES)).toBe('recharge_amount_range');
+  });
+});
