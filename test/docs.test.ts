@@ -7,6 +7,7 @@ import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
+import { SHOP_LIMITS } from '../server/src/members/shops.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
@@ -171,6 +172,9 @@ describe('docs', () => {
     expect(section).toMatch(new RegExp(`recharge_list\` +\\| ${wallet.pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`money_list\` +\\| ${wallet.pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`recharge queue +\\| ${wallet.queuePageSize}, oldest first`));
+    expect(section).toContain(`| 2 to ${SHOP_LIMITS.nameMaxLength} characters after trimming, unique`);
+    expect(section).toContain(`| 1 to ${SHOP_LIMITS.introMaxLength} characters after trimming  `);
+    expect(section).toMatch(new RegExp(`shop queue +\\| ${SHOP_LIMITS.queuePageSize}, oldest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

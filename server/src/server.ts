@@ -218,6 +218,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     tasks: store.tasks,
     withdrawals: store.withdrawals,
     wallet: store.wallet,
+    shops: store.shops,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

@@ -135,6 +135,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/recharge_cancel', [{ ...common, token, id: 'abc' }]],
       ['member/recharge_list', [{ ...common, token, before: 'abc' }]],
       ['member/money_list', [{ ...common, token, before: 'abc' }]],
+      ['shop/apply_info', [{ ...common, token }]],
+      ['shop/apply', [{ ...common, token, name: 'Tea House', icon: 'https://x/icon.png', intro: 'Tea' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       [
@@ -321,6 +323,19 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
+        brokenRequest([{ pass: false, reason: 'blurred icon', submittedAt: 1_700_000_000_000 }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/shops/${id}/review`;
+          expectWireAnswer(`shop ${id} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
         brokenRequest([{ name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' }], pools),
         fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
         fc.constantFrom('article-channels', 'circle-topics'),
@@ -343,6 +358,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/recharges/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/shops/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
       `/api/v1/apps/${SECURE_APP.appkey}/circle-topics`,

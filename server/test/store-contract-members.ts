@@ -653,6 +653,82 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect((await store.wallet.balance('m1')).balance).toBe(paid ? 2_500 : 1_500);
   });
 
+  it('shops: certified members only, one application at a time, a name once among live shops even asked at once', async () => {
+    const { store } = await fresh();
+    for (const [i, id] of ['m1', 'm2', 'm3'].entries()) await store.members.insert(newMember(id, `1370013700${i}`));
+    const certify = async (memberId: string) => {
+      const submittedAt = 50;
+      await store.certifications.submit({
+        memberId,
+        type: 'personal',
+        name: 'Wang',
+        number: '11010519491231002X',
+        images: ['a.png', 'b.png'],
+        submittedAt,
+      });
+      await store.certifications.review(memberId, { submittedAt, pass: true, reason: '', now: 60 });
+    };
+    const apply = (id: string, memberId: string, name: string, submittedAt: number) =>
+      store.shops.apply({ id, memberId, name, icon: 'https://x/icon.png', intro: 'Fresh tea', submittedAt });
+    expect(await apply('s0', 'm1', 'Tea House', 100)).toBe('uncertified');
+    expect(await apply('s0', 'nobody', 'Tea House', 100)).toBe('missing');
+    await certify('m1');
+    await certify('m2');
+    await certify('m3');
+
+    // Two members asking for one name at once: one gets it.
+    const race = await Promise.all([apply('s1', 'm1', 'Tea House', 100), apply('s2', 'm2', 'Tea House', 100)]);
+    expect([...race].sort()).toEqual(['name_taken', 'ok']);
+    const winner = race[0] === 'ok' ? 'm1' : 'm2';
+    const loser = winner === 'm1' ? 'm2' : 'm1';
+    expect(await store.shops.byMember(loser)).toBeUndefined();
+    const shop = await store.shops.byMember(winner);
+    expect(shop).toMatchObject({
+      memberId: winner,
+      name: 'Tea House',
+      status: 'pending',
+      reason: '',
+      submittedAt: 100,
+    });
+    const shopId = shop?.id ?? '';
+    expect(await apply('s9', winner, 'Other name', 110)).toBe('pending');
+
+    // A review of another submission lands nowhere; a rejection frees the name.
+    const reject = { pass: false, reason: 'icon unclear', now: 200 };
+    expect(await store.shops.review(shopId, { ...reject, submittedAt: 99 })).toBeUndefined();
+    expect(await store.shops.review(shopId, { ...reject, submittedAt: 100 })).toMatchObject({
+      status: 'rejected',
+      reason: 'icon unclear',
+      reviewedAt: 200,
+    });
+    expect(await store.shops.review(shopId, { ...reject, submittedAt: 100 })).toBeUndefined();
+    expect(await apply('s3', loser, 'Tea House', 300)).toBe('ok');
+    expect(await apply('s4', winner, 'Tea House', 310)).toBe('name_taken');
+    // Resubmitted under another name, the shop keeps its id.
+    expect(await apply('s5', winner, 'Tea Garden', 320)).toBe('ok');
+    expect(await store.shops.byMember(winner)).toMatchObject({ id: shopId, name: 'Tea Garden', status: 'pending' });
+    expect(await store.shops.review(shopId, { submittedAt: 320, pass: true, reason: 'x', now: 400 })).toMatchObject({
+      status: 'approved',
+      reason: '',
+    });
+    expect(await apply('s6', winner, 'Tea Garden 2', 500)).toBe('approved');
+
+    // The queue: oldest first, paged by id, in one status.
+    expect(await apply('s7', 'm3', 'Noodles', 600)).toBe('ok');
+    const pending = (await store.shops.list({ status: 'pending', limit: 10 })) ?? [];
+    expect(pending.map((r) => r.name)).toEqual(['Tea House', 'Noodles']);
+    expect(
+      (await store.shops.list({ status: 'pending', after: pending[0]?.id, limit: 10 }))?.map((r) => r.name),
+    ).toEqual(['Noodles']);
+    expect(await store.shops.list({ status: 'approved', after: pending[0]?.id, limit: 10 })).toBeUndefined();
+    expect((await store.shops.list({ status: 'approved', limit: 10 }))?.map((r) => r.id)).toEqual([shopId]);
+
+    // Cancelling the account closes the shop and frees its name.
+    expect(await store.members.cancel(winner, { reason: 'x', now: 700 })).toBe(true);
+    expect(await store.shops.byMember(winner)).toBeUndefined();
+    expect(await store.shops.list({ status: 'approved', limit: 10 })).toEqual([]);
+  });
+
   it('invitations: once per invitee and per phone, paid at most the daily times even recorded at once', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

@@ -3,9 +3,16 @@ import type { AppRegistry } from '../auth/apps.js';
 import type { ReportService } from '../content/reports.js';
 import type { CertificationService } from '../members/certifications.js';
 import type { WalletService } from '../members/wallet.js';
+import type { ShopService } from '../members/shops.js';
 import type { WithdrawalService } from '../members/withdrawals.js';
 import { CODES, MESSAGES } from '../protocol.js';
-import type { CertificationRecord, RechargeRecord, ReportRecord, WithdrawalRecord } from '../store/index.js';
+import type {
+  CertificationRecord,
+  RechargeRecord,
+  ReportRecord,
+  ShopRecord,
+  WithdrawalRecord,
+} from '../store/index.js';
 import { yuanOf } from './product/wallet.js';
 import { appOfBearer } from './app-auth.js';
 
@@ -56,6 +63,21 @@ function rechargeView(record: RechargeRecord) {
   };
 }
 
+/** A shop application as the operator reviews it. */
+function shopView(record: ShopRecord) {
+  return {
+    id: record.id,
+    memberId: record.memberId,
+    name: record.name,
+    icon: record.icon,
+    intro: record.intro,
+    status: record.status,
+    reason: record.reason,
+    submittedAt: record.submittedAt,
+    reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
 /** A report as the operator decides on it: who reported what, and why. */
 function reportView(record: ReportRecord) {
   return {
@@ -102,6 +124,10 @@ interface ReviewQueue<T> {
  *   as the deployment's payment service reports it: `paid` true (with the provider's `reference`, up to 64
  *   characters) credits the member's wallet, for an unpaid recharge or one cancelled after it was paid; false with a
  *   `reason` (1 to 100 characters) fails an unpaid one. A payment reported twice is 404 the second time, credited once.
+ * - `shops` (spec §2 shop/user-add, §4: under review, rejected, approved): `status` `pending` (the default),
+ *   `rejected` or `approved`, fifty at a time, `after` a shop id; the review `{pass, reason?, submittedAt}` of shop
+ *   `:id`'s application: `reason` (1 to 100 characters) when rejecting, `submittedAt` the time of the application
+ *   reviewed, so that a review never lands on a resubmission.
  * - `reports` (spec §2 article/jubao_view): `status` `pending` (the default), `upheld` or `dismissed`, fifty at a
  *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content and
  *   closes every report of it under review, false dismisses this one; `reason` (1 to 100 characters) either way.
@@ -114,6 +140,7 @@ export function operatorReviewRoutes(
     certifications: CertificationService;
     withdrawals: WithdrawalService;
     wallet: WalletService;
+    shops: ShopService;
     reports: ReportService;
   },
 ): void {
@@ -141,6 +168,13 @@ export function operatorReviewRoutes(
     review: (id, fields) =>
       deps.wallet.review(id, { paid: fields['paid'], reason: fields['reason'], reference: fields['reference'] }),
     view: rechargeView,
+  });
+  queue<ShopRecord>({
+    path: 'shops',
+    list: (status, after) => deps.shops.queue(status, after),
+    review: (id, fields) =>
+      deps.shops.review(id, { pass: fields['pass'], reason: fields['reason'], submittedAt: fields['submittedAt'] }),
+    view: shopView,
   });
   queue<ReportRecord>({
     path: 'reports',

@@ -53,6 +53,13 @@ export type MemberFailure =
   | 'recharge_type_invalid'
   | 'recharge_pending'
   | 'recharge_missing'
+  | 'shop_cert_required'
+  | 'shop_pending'
+  | 'shop_approved'
+  | 'shop_name_invalid'
+  | 'shop_name_taken'
+  | 'shop_icon_invalid'
+  | 'shop_intro_invalid'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -133,6 +140,13 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   recharge_type_invalid: 'parameter error',
   recharge_pending: 'too many recharges are waiting for payment: pay or cancel one first',
   recharge_missing: 'the recharge does not exist or is no longer waiting for payment',
+  shop_cert_required: 'please complete real-name certification first',
+  shop_pending: 'the application is under review and cannot be edited',
+  shop_approved: 'your shop is already open',
+  shop_name_invalid: 'please enter the shop name: 2 to 20 characters',
+  shop_name_taken: 'the shop name is taken',
+  shop_icon_invalid: 'please upload the shop icon',
+  shop_intro_invalid: 'please enter the shop description',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',

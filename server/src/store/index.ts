@@ -22,6 +22,7 @@ import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWalletStore, type WalletStore } from './wallet.js';
+import { createShopStore, type ShopStore } from './shops.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -71,6 +72,7 @@ export type {
   RechargeStatus,
   WalletStore,
 } from './wallet.js';
+export type { ShopApplyOutcome, ShopRecord, ShopStatus, ShopStore } from './shops.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -138,6 +140,8 @@ export interface Store {
   readonly withdrawals: WithdrawalStore;
   /** Members' money wallets: recharges and the ledger of their money. */
   readonly wallet: WalletStore;
+  /** Members' small shops and their applications. */
+  readonly shops: ShopStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -265,6 +269,7 @@ function wrap(
     tasks: createTaskStore(db, dialect),
     withdrawals: createWithdrawalStore(db, dialect),
     wallet: createWalletStore(db, dialect),
+    shops: createShopStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

@@ -22,6 +22,7 @@ import { articleChannelsMigration } from './article-channels-migration.js';
 import { circlePostsMigration } from './circle-posts-migration.js';
 import { circleTopicsMigration } from './circle-topics-migration.js';
 import { memberWalletMigration } from './member-wallet-migration.js';
+import { shopsMigration } from './shops-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -205,6 +206,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029_circle_posts': circlePostsMigration,
   '0030_circle_topics': circleTopicsMigration,
   '0031_member_wallet': memberWalletMigration,
+  '0032_shops': shopsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

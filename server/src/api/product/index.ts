@@ -11,6 +11,7 @@ import { createNoticeService, type NoticeService } from '../../members/notices.j
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createWalletService, FEN_PER_YUAN, type WalletService } from '../../members/wallet.js';
+import { createShopService, type ShopService } from '../../members/shops.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -31,6 +32,7 @@ import type {
   MemberStore,
   NoticeStore,
   TaskStore,
+  ShopStore,
   WalletStore,
   WithdrawalStore,
   InvitationStore,
@@ -52,6 +54,7 @@ import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { walletRoutes } from './wallet.js';
+import { shopRoutes } from './shops.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
 import { circleRoutes } from './circle.js';
@@ -97,6 +100,8 @@ export interface ProductApiDeps {
   withdrawals: WithdrawalService;
   /** The money wallet: recharges and the ledger (member/money, recharge). */
   wallet: WalletService;
+  /** Members' small shops and their applications (shop/user-add). */
+  shops: ShopService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -161,6 +166,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   taskRoutes(post, deps);
   withdrawalRoutes(post, deps);
   walletRoutes(post, deps);
+  shopRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
   circleRoutes(post, deps);
@@ -181,6 +187,7 @@ export interface ProductApiParts {
   tasks: TaskStore;
   withdrawals: WithdrawalStore;
   wallet: WalletStore;
+  shops: ShopStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -232,6 +239,13 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onSettled: ({ id, memberId, amount, status, reason }) =>
       notices.notify(memberId, 'recharge', { key: id, data: { amount: amount / FEN_PER_YUAN, status, reason } }),
   });
+  const shops = createShopService({
+    shops: parts.shops,
+    now: parts.now,
+    // The member hears whether their shop is open, or why not.
+    onReviewed: ({ id, memberId, name, submittedAt, status, reason }) =>
+      notices.notify(memberId, 'shop', { key: `${id}:${submittedAt}`, data: { status, reason, title: name } }),
+  });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -254,6 +268,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     certifications,
     withdrawals,
     wallet,
+    shops,
     reports,
   });
   productRoutes(app, {
@@ -276,6 +291,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     certifications,
     withdrawals,
     wallet,
+    shops,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),

@@ -20,7 +20,8 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * shown) answers `{ret: [{id, kind, actor, data, created_at, read}]}`, newest first, twenty at a time: `follow` (a new
  * follower, `actor`), `certification` (`data: {status, reason}`, a review of the member's real-name certification),
  * `withdrawal` (`data: {amount, status, reason}`, a coin withdrawal paid or rejected), `recharge` (`data: {amount,
- * status, reason}`, a recharge of the wallet paid, `success`, or `failed`), `invitation` (a member who
+ * status, reason}`, a recharge of the wallet paid, `success`, or `failed`), `shop` (`data: {status, reason, title}`, the
+ * member's shop application approved or rejected, `title` the shop's name), `invitation` (a member who
  * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`) and `report` (the decision on the
  * member's report, `data: {report, status, reason, title}`). `member/notify_read` (`id?`; all without it) answers
  * `{ret: {unread}}`. `member/notify_settings` (`follow?`: whether new followers notify the member) answers `{ret:
