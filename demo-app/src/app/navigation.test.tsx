@@ -28,6 +28,10 @@ describe('navigation rules (spec §2)', () => {
     }
     expect(requiresLogin('user/home?id=5')).toBe(false);
     expect(requiresLogin('shop/view?id=5')).toBe(false);
+    for (const target of ['shop/user-add', 'shop/business-index', 'shop/business-list?x=1']) {
+      expect(requiresLogin(target)).toBe(true);
+    }
+    expect(requiresLogin('shop/shop?id=5')).toBe(false);
     expect(requiresLogin('article/view?id=1')).toBe(false);
   });
 

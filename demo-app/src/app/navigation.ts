@@ -39,13 +39,18 @@ function parse(target: string): { path: string; query: URLSearchParams } {
   return { path: rawPath.replace(/^\/+|\/+$/g, ''), query: new URLSearchParams(rawQuery) };
 }
 
-/** Whether opening `target` needs a signed-in user (spec §2 navigation rules). */
+/**
+ * Whether opening `target` needs a signed-in user (spec §2 navigation rules, and the seller's own pages: a shop
+ * application and the business area are a member's).
+ */
 export function requiresLogin(target: string): boolean {
   const { path, query } = parse(target);
   const segments = path.split('/');
   if (segments.some((s) => LOGIN_SEGMENTS.has(s))) return true;
   if (segments[0] === 'live') return true;
   if (path === 'shop/cart' || path === 'shop/payment') return true;
+  // The seller's own pages: the shop application and the business area.
+  if (path === 'shop/user-add' || path.startsWith('shop/business-')) return true;
   return path === 'user/home' && !query.get('id');
 }
 

@@ -32,6 +32,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/recharge': () => import('../pages/member/recharge'),
   'member/money-records': () => import('../pages/member/money-records'),
   'member/recharge-records': () => import('../pages/member/recharge-records'),
+  'shop/user-add': () => import('../pages/shop/user-add'),
+  'shop/business-index': () => import('../pages/shop/business-index'),
   'renwu/index': () => import('../pages/renwu/index'),
   'renwu/jinbi': () => import('../pages/renwu/jinbi'),
   'renwu/tixian': () => import('../pages/renwu/tixian'),

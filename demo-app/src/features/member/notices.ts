@@ -11,15 +11,16 @@ export interface Notice {
   id: string;
   /**
    * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
-   * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`);
+   * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`); `shop`: the
+   * member's shop application approved or rejected (`data`, `title` the shop's name);
    * `invitation`: a member who signed up with the member's
    * code (`actor`) and the coins it paid (`data`); `report`: the decision on the member's report (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'invitation' | 'report';
+  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'invitation' | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
-    status?: 'passed' | 'failed' | 'paid' | 'rejected' | 'success' | 'upheld' | 'dismissed';
+    status?: 'passed' | 'failed' | 'paid' | 'rejected' | 'success' | 'approved' | 'upheld' | 'dismissed';
     reason?: string;
     amount?: number;
     coins?: number;

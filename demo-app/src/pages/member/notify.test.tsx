@@ -181,6 +181,28 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/member/recharge-records');
   });
 
+  it('says whether the shop application was approved or rejected, and opens the shop or the application', async () => {
+    const shop = (id: string, data: Notice['data']): Notice => ({
+      id,
+      kind: 'shop',
+      actor: null,
+      data,
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      shop('s2', { status: 'approved', reason: '', title: 'Tea Garden' }),
+      shop('s1', { status: 'rejected', reason: 'blurred icon', title: 'Tea House' }),
+    ];
+    renderAt('/member/notify');
+    await shows('Your shop “Tea Garden” is open');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your shop application “Tea House” was rejected: blurred icon'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/user-add');
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

@@ -51,6 +51,12 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
           : t('notify.rechargeFailed', { amount, reason: notice.data.reason ?? '' });
       return { text, target: 'member/recharge-records' };
     }
+    if (notice.kind === 'shop') {
+      const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
+      const text =
+        notice.data.status === 'approved' ? t('notify.shopApproved', words) : t('notify.shopRejected', words);
+      return { text, target: notice.data.status === 'approved' ? 'shop/business-index' : 'shop/user-add' };
+    }
     const text =
       notice.data.status === 'passed'
         ? t('notify.certPassed')
@@ -61,7 +67,7 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals, the payment of their recharges, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
+ * withdrawals and of their shop application, the payment of their recharges, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
  * Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {

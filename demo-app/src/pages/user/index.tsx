@@ -95,6 +95,7 @@ export default function UserIndex() {
         <List.Item onClick={() => open('member/record')}>{t('article.collection')}</List.Item>
         <List.Item onClick={() => open('renwu/index')}>{t('mine.tasks')}</List.Item>
         <List.Item onClick={() => open('member/money')}>{t('mine.wallet')}</List.Item>
+        <List.Item onClick={() => open('shop/business-index')}>{t('mine.shop')}</List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
         <List.Item onClick={() => open('member/feedback')}>{t('mine.feedback')}</List.Item>
         {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}

@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, List, Result } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { QueryView } from '../../features/api/QueryView';
+import { SHOP_QUERY, shopInfo, type ShopInfo } from '../../features/shop/api';
+import { NavBar } from '../../ui/NavBar';
+import './shop.css';
+
+/** The seller's tools, each a page of the business area (spec §1 "products, orders, shipping, announcements, review management and withdrawal"). */
+const TOOLS = [
+  ['shop/business-list', 'shop.products'],
+  ['shop/business-add', 'shop.addProduct'],
+  ['shop/business-order', 'shop.orders'],
+  ['shop/business-gonggao', 'shop.announcements'],
+  ['shop/business-ping', 'shop.reviews'],
+  ['shop/business-tixian', 'shop.withdraw'],
+] as const;
+
+/** The open shop's head and the seller's tools; before that, where the application stands and a way to it. */
+function Business({ info }: { info: ShopInfo }) {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  const { shop } = info;
+  if (shop?.status !== 'approved') {
+    const [title, action] =
+      shop?.status === 'pending'
+        ? [t('shop.pending'), t('shop.viewApplication')]
+        : shop?.status === 'rejected'
+          ? [t('shop.rejected', { reason: shop.reason }), t('shop.resubmit')]
+          : [t('shop.none'), t('shop.apply')];
+    return (
+      <>
+        <Result
+          status={shop?.status === 'pending' ? 'waiting' : 'info'}
+          title={title}
+          description={t('shop.noneHint')}
+        />
+        <div className="page-actions">
+          <Button block color="primary" onClick={() => open('shop/user-add')}>
+            {action}
+          </Button>
+        </div>
+      </>
+    );
+  }
+  return (
+    <>
+      <section className="shop-head">
+        <div className="shop-head-icon">
+          <img src={shop.icon} alt="" />
+        </div>
+        <div>
+          <h2>{shop.name}</h2>
+          <p>{shop.intro}</p>
+        </div>
+      </section>
+      <List>
+        {TOOLS.map(([path, label]) => (
+          <List.Item key={path} onClick={() => open(path)}>
+            {t(label)}
+          </List.Item>
+        ))}
+      </List>
+    </>
+  );
+}
+
+/** My shop (spec §2 shop/business-index): the seller's home. */
+export default function BusinessIndex() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const query = useQuery({
+    queryKey: [SHOP_QUERY, user?.id],
+    queryFn: () => shopInfo({ token: user?.token, locale: i18n.language }),
+    enabled: user !== null,
+    retry: false,
+  });
+  if (!user) return null;
+  return (
+    <div className="page">
+      <NavBar title={t('shop.businessTitle')} />
+      <QueryView query={query}>{(info) => <Business info={info} />}</QueryView>
+    </div>
+  );
+}
