@@ -8,6 +8,7 @@ import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { SHOP_LIMITS } from '../server/src/members/shops.js';
+import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
@@ -175,6 +176,19 @@ describe('docs', () => {
     expect(section).toContain(`| 2 to ${SHOP_LIMITS.nameMaxLength} characters after trimming, unique`);
     expect(section).toContain(`| 1 to ${SHOP_LIMITS.introMaxLength} characters after trimming  `);
     expect(section).toMatch(new RegExp(`shop queue +\\| ${SHOP_LIMITS.queuePageSize}, oldest first`));
+    const product = PRODUCT_LIMITS;
+    expect(section).toContain(`| 1 to ${product.imagesMax}, different, uploaded by the seller`);
+    expect(section).toContain(`| 2 to ${product.titleMax} characters after trimming  `);
+    expect(section).toContain(`| 0.01 to ${product.priceMaxYuan} yuan, to the fen`);
+    expect(section).toContain(`| a whole number from 0 to ${product.stockMax}  `);
+    expect(section).toContain(`| 1 to ${product.contentMax} characters after trimming  `);
+    expect(section).toContain(
+      `| ${product.maxPerWindow} in ${product.windowMs / 3_600_000} hours, even sent at once  `,
+    );
+    expect(section).toContain(`| 1 to ${product.categoryNameMax} characters after trimming, unique`);
+    expect(section).toContain(`| ${product.categoriesMax}, even added at once  `);
+    expect(section).toMatch(new RegExp(`shop/list\` +\\| ${product.pageSize}, newest first`));
+    expect(section).toMatch(new RegExp(`product queue +\\| ${product.queuePageSize}, oldest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -219,6 +219,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     withdrawals: store.withdrawals,
     wallet: store.wallet,
     shops: store.shops,
+    products: store.products,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

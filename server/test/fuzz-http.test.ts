@@ -136,6 +136,15 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/recharge_list', [{ ...common, token, before: 'abc' }]],
       ['member/money_list', [{ ...common, token, before: 'abc' }]],
       ['shop/apply_info', [{ ...common, token }]],
+      ['shop/typeid', [{ ...common }]],
+      ['shop/list', [{ ...common, token, typeid: 'abc', before: 'abc' }]],
+      ['shop/view', [{ ...common, token, id: 'abc' }]],
+      [
+        'shop/business_add',
+        [{ ...common, token, imgs: [], title: 'Green tea', price: 12.5, typeid: 'abc', stock: 3, content: 'Tea' }],
+      ],
+      ['shop/business_list', [{ ...common, token, status: 'pending', before: 'abc' }]],
+      ['shop/business_shelf', [{ ...common, token, id: 'abc', on: true }]],
       ['shop/apply', [{ ...common, token, name: 'Tea House', icon: 'https://x/icon.png', intro: 'Tea' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
@@ -336,9 +345,22 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
+        brokenRequest([{ decision: 'reject', reason: 'blurred photos' }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/products/${id}/review`;
+          expectWireAnswer(`product ${id} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
         brokenRequest([{ name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' }], pools),
         fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
-        fc.constantFrom('article-channels', 'circle-topics'),
+        fc.constantFrom('article-channels', 'circle-topics', 'product-categories'),
         bearer,
         async (input, id, catalog, authorization) => {
           const path = `/api/v1/apps/${SECURE_APP.appkey}/${catalog}${id}`;
@@ -359,6 +381,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/recharges/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/shops/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/products/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/product-categories`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
       `/api/v1/apps/${SECURE_APP.appkey}/circle-topics`,

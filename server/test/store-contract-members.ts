@@ -729,6 +729,106 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.shops.list({ status: 'approved', limit: 10 })).toEqual([]);
   });
 
+  it('products: open shops only, into a live classification, counted even sent at once; reviewed, shelved, listed', async () => {
+    const { store } = await fresh();
+    for (const [i, id] of ['m1', 'm2'].entries()) await store.members.insert(newMember(id, `1370013700${i}`));
+    // Classifications: unique names, bounded, in order; a removed one takes no products.
+    const category = (id: string, name: string, position: number) =>
+      store.products.addCategory({ id, name, position, createdAt: position }, 3);
+    const added = await Promise.all([category('c1', 'Tea', 2), category('cX', 'Tea', 2)]);
+    expect([...added].sort()).toEqual(['name_taken', 'ok']);
+    const teaId = added[0] === 'ok' ? 'c1' : 'cX';
+    expect(await category('c2', 'Cups', 1)).toBe('ok');
+    expect(await category('c3', 'Pots', 3)).toBe('ok');
+    expect(await category('c4', 'Books', 4)).toBe('limit');
+    expect((await store.products.categories()).map((c) => c.name)).toEqual(['Cups', 'Tea', 'Pots']);
+    expect(await store.products.updateCategory('c3', { name: 'Cups' })).toBe('name_taken');
+    expect(await store.products.updateCategory('c3', { position: 0 })).toBe('ok');
+    expect(await store.products.updateCategory('nope', { position: 0 })).toBeUndefined();
+    expect(await store.products.removeCategory('c3', 10)).toBe(true);
+    expect(await store.products.removeCategory('c3', 10)).toBe(false);
+    expect(await store.products.category('c3')).toBeUndefined();
+
+    const product = (id: string, memberId: string, categoryId: string, createdAt: number) => ({
+      id,
+      memberId,
+      categoryId,
+      title: `Product ${id}`,
+      price: 1_250,
+      stock: 3,
+      content: 'Details',
+      images: ['https://x/a.png'],
+      createdAt,
+    });
+    const window = { since: 0, max: 2 };
+    expect(await store.products.add(product('p0', 'm1', teaId, 100), window)).toBe('no_shop');
+    await store.certifications.submit({
+      memberId: 'm1',
+      type: 'personal',
+      name: 'Wang',
+      number: '11010519491231002X',
+      images: ['a.png', 'b.png'],
+      submittedAt: 50,
+    });
+    await store.certifications.review('m1', { submittedAt: 50, pass: true, reason: '', now: 60 });
+    expect(
+      await store.shops.apply({ id: 's1', memberId: 'm1', name: 'Tea', icon: 'i', intro: 'x', submittedAt: 100 }),
+    ).toBe('ok');
+    expect(await store.products.add(product('p0', 'm1', teaId, 100), window)).toBe('no_shop');
+    await store.shops.review('s1', { submittedAt: 100, pass: true, reason: '', now: 150 });
+    expect(await store.products.add(product('p0', 'm1', 'c3', 100), window)).toBe('no_category');
+    expect(await store.products.add(product('p0', 'nobody', teaId, 100), window)).toBe('missing');
+    const tries = await Promise.all(
+      ['p1', 'p2', 'p3'].map((id, i) => store.products.add(product(id, 'm1', teaId, 200 + i), window)),
+    );
+    expect([...tries].sort()).toEqual(['limit', 'ok', 'ok']);
+    const mine = (await store.products.bySeller('m1', { limit: 10 })) ?? [];
+    expect(mine).toHaveLength(2);
+    expect(mine[0]).toMatchObject({
+      shopId: 's1',
+      categoryId: teaId,
+      price: 1_250,
+      status: 'pending',
+      images: ['https://x/a.png'],
+    });
+    const [newer, older] = mine.map((p) => p.id);
+
+    // Reviews: only one to be reviewed is passed or rejected; only one on sale or off the shelf is banned.
+    expect(await store.products.review(newer ?? '', { decision: 'ban', reason: 'x', now: 300 })).toBeUndefined();
+    expect(await store.products.review(newer ?? '', { decision: 'pass', reason: '', now: 300 })).toMatchObject({
+      status: 'on_sale',
+      reviewedAt: 300,
+    });
+    expect(await store.products.review(older ?? '', { decision: 'reject', reason: 'blurred', now: 300 })).toMatchObject(
+      { status: 'rejected', reason: 'blurred' },
+    );
+    expect(await store.products.review(older ?? '', { decision: 'pass', reason: '', now: 300 })).toBeUndefined();
+    expect(await store.products.list({ status: 'pending', limit: 10 })).toEqual([]);
+    expect((await store.products.bySeller('m1', { status: 'rejected', limit: 10 }))?.map((p) => p.id)).toEqual([older]);
+
+    // On sale: listed for everyone, by classification; a block hides it both ways; the shelf is the seller's.
+    expect((await store.products.onSale({ limit: 10 }))?.map((p) => p.id)).toEqual([newer]);
+    expect((await store.products.onSale({ categoryId: teaId, shopId: 's1', limit: 10 }))?.length).toBe(1);
+    expect(await store.products.onSale({ categoryId: 'c2', limit: 10 })).toEqual([]);
+    await store.blocks.set('m2', 'm1', true, { now: 400, max: 100 });
+    expect(await store.products.onSale({ viewerId: 'm2', limit: 10 })).toEqual([]);
+    expect(await store.products.shelve('m2', newer ?? '', false)).toBeUndefined();
+    expect(await store.products.shelve('m1', newer ?? '', true)).toBeUndefined();
+    expect(await store.products.shelve('m1', newer ?? '', false)).toMatchObject({ status: 'off_shelf' });
+    expect(await store.products.onSale({ limit: 10 })).toEqual([]);
+    expect(await store.products.review(newer ?? '', { decision: 'ban', reason: 'fake', now: 500 })).toMatchObject({
+      status: 'banned',
+      reason: 'fake',
+    });
+    expect(await store.products.shelve('m1', newer ?? '', true)).toBeUndefined();
+    expect(await store.products.onSale({ before: 'nope', limit: 10 })).toBeUndefined();
+    expect(await store.products.bySeller('m2', { before: newer, limit: 10 })).toBeUndefined();
+
+    // Cancelling the account takes its shop and products with it.
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await store.products.byId(newer ?? '')).toBeUndefined();
+  });
+
   it('invitations: once per invitee and per phone, paid at most the daily times even recorded at once', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

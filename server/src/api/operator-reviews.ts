@@ -4,10 +4,12 @@ import type { ReportService } from '../content/reports.js';
 import type { CertificationService } from '../members/certifications.js';
 import type { WalletService } from '../members/wallet.js';
 import type { ShopService } from '../members/shops.js';
+import type { ProductService } from '../shop/products.js';
 import type { WithdrawalService } from '../members/withdrawals.js';
 import { CODES, MESSAGES } from '../protocol.js';
 import type {
   CertificationRecord,
+  ProductRecord,
   RechargeRecord,
   ReportRecord,
   ShopRecord,
@@ -78,6 +80,25 @@ function shopView(record: ShopRecord) {
   };
 }
 
+/** A product as the operator reviews it: all of it, the price in yuan. */
+function productView(record: ProductRecord) {
+  return {
+    id: record.id,
+    shopId: record.shopId,
+    memberId: record.memberId,
+    categoryId: record.categoryId,
+    title: record.title,
+    price: yuanOf(record.price),
+    stock: record.stock,
+    content: record.content,
+    images: record.images,
+    status: record.status,
+    reason: record.reason,
+    createdAt: record.createdAt,
+    reviewedAt: record.reviewedAt ?? null,
+  };
+}
+
 /** A report as the operator decides on it: who reported what, and why. */
 function reportView(record: ReportRecord) {
   return {
@@ -128,6 +149,10 @@ interface ReviewQueue<T> {
  *   `rejected` or `approved`, fifty at a time, `after` a shop id; the review `{pass, reason?, submittedAt}` of shop
  *   `:id`'s application: `reason` (1 to 100 characters) when rejecting, `submittedAt` the time of the application
  *   reviewed, so that a review never lands on a resubmission.
+ * - `products` (spec §4: to be reviewed, on sale, review rejected, off shelf, violation prohibited): `status`
+ *   `pending` (the default), `on_sale`, `rejected`, `off_shelf` or `banned`, fifty at a time, `after` a product id;
+ *   the decision `{decision, reason?}` on product `:id`: `pass` puts one to be reviewed on sale, `reject` rejects it,
+ *   `ban` prohibits one on sale or off the shelf; `reason` (1 to 100 characters) unless passing.
  * - `reports` (spec §2 article/jubao_view): `status` `pending` (the default), `upheld` or `dismissed`, fifty at a
  *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content and
  *   closes every report of it under review, false dismisses this one; `reason` (1 to 100 characters) either way.
@@ -141,6 +166,7 @@ export function operatorReviewRoutes(
     withdrawals: WithdrawalService;
     wallet: WalletService;
     shops: ShopService;
+    products: ProductService;
     reports: ReportService;
   },
 ): void {
@@ -175,6 +201,12 @@ export function operatorReviewRoutes(
     review: (id, fields) =>
       deps.shops.review(id, { pass: fields['pass'], reason: fields['reason'], submittedAt: fields['submittedAt'] }),
     view: shopView,
+  });
+  queue<ProductRecord>({
+    path: 'products',
+    list: (status, after) => deps.products.queue(status, after),
+    review: (id, fields) => deps.products.review(id, { decision: fields['decision'], reason: fields['reason'] }),
+    view: productView,
   });
   queue<ReportRecord>({
     path: 'reports',

@@ -60,6 +60,15 @@ export type MemberFailure =
   | 'shop_name_taken'
   | 'shop_icon_invalid'
   | 'shop_intro_invalid'
+  | 'shop_not_open'
+  | 'product_images_invalid'
+  | 'product_title_invalid'
+  | 'product_price_invalid'
+  | 'product_stock_invalid'
+  | 'product_content_invalid'
+  | 'product_limit'
+  | 'product_missing'
+  | 'category_missing'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -147,6 +156,15 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   shop_name_taken: 'the shop name is taken',
   shop_icon_invalid: 'please upload the shop icon',
   shop_intro_invalid: 'please enter the shop description',
+  shop_not_open: 'please open a shop first',
+  product_images_invalid: 'please upload 1 to 9 product images',
+  product_title_invalid: 'please enter the product title: 2 to 60 characters',
+  product_price_invalid: 'please enter a correct price',
+  product_stock_invalid: 'please enter the stock: a whole number',
+  product_content_invalid: 'please enter the product details',
+  product_limit: 'do not operate frequently',
+  product_missing: 'the product does not exist, return to the cart',
+  category_missing: 'the classification does not exist, reselect',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',

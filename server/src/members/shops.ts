@@ -35,6 +35,8 @@ export type ShopReviewFailure = 'not_pending' | 'bad_review';
 export interface ShopService {
   /** The member's shop and its application, if any. */
   mine(memberId: string): Promise<ShopRecord | undefined>;
+  /** Shop `id` if it is open. */
+  open(id: string): Promise<ShopRecord | undefined>;
   /**
    * Submits the member's application: refused when a field is not valid, before their real-name certification has
    * passed, while one is under review, once the shop is open, or when another shop has the name.
@@ -67,6 +69,10 @@ export function createShopService(deps: {
   const badReview = (message: string) => ({ ok: false as const, failure: 'bad_review' as const, message });
   return {
     mine: (memberId) => shops.byMember(memberId),
+    async open(id) {
+      const shop = isRowId(id) ? await shops.byId(id) : undefined;
+      return shop?.status === 'approved' ? shop : undefined;
+    },
     async apply(memberId, { name, icon, intro }) {
       const named = lineOf(name, SHOP_LIMITS.nameMaxLength);
       if (named === undefined || [...named].length < 2) return { ok: false, failure: 'shop_name_invalid' };

@@ -23,6 +23,7 @@ import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWalletStore, type WalletStore } from './wallet.js';
 import { createShopStore, type ShopStore } from './shops.js';
+import { createProductStore, type ProductStore } from './products.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -73,6 +74,14 @@ export type {
   WalletStore,
 } from './wallet.js';
 export type { ShopApplyOutcome, ShopRecord, ShopStatus, ShopStore } from './shops.js';
+export type {
+  CategoryOutcome,
+  CategoryRecord,
+  ProductAddOutcome,
+  ProductRecord,
+  ProductStatus,
+  ProductStore,
+} from './products.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -142,6 +151,8 @@ export interface Store {
   readonly wallet: WalletStore;
   /** Members' small shops and their applications. */
   readonly shops: ShopStore;
+  /** The shops' products and the operator's classifications of them. */
+  readonly products: ProductStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -270,6 +281,7 @@ function wrap(
     withdrawals: createWithdrawalStore(db, dialect),
     wallet: createWalletStore(db, dialect),
     shops: createShopStore(db, dialect),
+    products: createProductStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

@@ -142,6 +142,7 @@ type MembersTables = {
   circle_posts: { member_id: string };
   circle_votes: { member_id: string };
   shops: { member_id: string };
+  products: { member_id: string };
   member_addresses: { member_id: string };
   member_tokens: { token: string; member_id: string; expires_at: number };
   /** `failures` counts attempts, right or wrong (the name predates that). */
@@ -363,6 +364,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('member_channels').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_posts').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_votes').where('member_id', '=', id).execute();
+        await trx.deleteFrom('products').where('member_id', '=', id).execute();
         await trx.deleteFrom('shops').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();
         return true;

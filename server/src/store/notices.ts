@@ -4,9 +4,10 @@ import type { Database } from './schema.js';
 
 /**
  * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
- * paid or failed, a shop application reviewed, a member who signed up with the member's invitation, or the decision on the member's report.
+ * paid or failed, a shop application or a product reviewed, a member who signed up with the member's invitation, or the decision on the member's report.
  */
-export type NoticeKind = 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'invitation' | 'report';
+export type NoticeKind =
+  'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'invitation' | 'report';
 
 /** One notification of a member. */
 export interface NoticeRecord {

@@ -32,6 +32,8 @@ export type ShopApplyOutcome = 'ok' | 'uncertified' | 'pending' | 'approved' | '
 export interface ShopStore {
   /** The member's shop, whatever its status. */
   byMember(memberId: string): Promise<ShopRecord | undefined>;
+  /** Shop `id`, whatever its status. */
+  byId(id: string): Promise<ShopRecord | undefined>;
   /**
    * Stores the member's application under review: a first one, or one replacing a rejected one (the shop keeps its
    * id). The checks and the write are one step, so that two members asking for one name at once get it once.
@@ -94,6 +96,10 @@ export function createShopStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
   return {
     async byMember(memberId) {
       const row = await db.selectFrom('shops').selectAll().where('member_id', '=', memberId).executeTakeFirst();
+      return row && recordOf(row);
+    },
+    async byId(id) {
+      const row = await db.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
     async apply(record) {

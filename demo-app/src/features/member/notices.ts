@@ -12,15 +12,27 @@ export interface Notice {
   /**
    * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
    * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`); `shop`: the
-   * member's shop application approved or rejected (`data`, `title` the shop's name);
+   * member's shop application approved or rejected (`data`, `title` the shop's name); `product`: a product of theirs
+   * put on sale, rejected or banned (`data`);
    * `invitation`: a member who signed up with the member's
    * code (`actor`) and the coins it paid (`data`); `report`: the decision on the member's report (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'invitation' | 'report';
+  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'invitation' | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
-    status?: 'passed' | 'failed' | 'paid' | 'rejected' | 'success' | 'approved' | 'upheld' | 'dismissed';
+    status?:
+      | 'passed'
+      | 'failed'
+      | 'paid'
+      | 'rejected'
+      | 'success'
+      | 'approved'
+      | 'on_sale'
+      | 'banned'
+      | 'upheld'
+      | 'dismissed';
+    product?: string;
     reason?: string;
     amount?: number;
     coins?: number;

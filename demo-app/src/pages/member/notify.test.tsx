@@ -203,6 +203,30 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/shop/user-add');
   });
 
+  it("says what became of the seller's products, and opens My shop", async () => {
+    const product = (id: string, data: Notice['data']): Notice => ({
+      id,
+      kind: 'product',
+      actor: null,
+      data,
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      product('p3', { product: 'a', status: 'banned', reason: 'counterfeit', title: 'Green tea' }),
+      product('p2', { product: 'b', status: 'rejected', reason: 'blurred photos', title: 'Cups' }),
+      product('p1', { product: 'a', status: 'on_sale', reason: '', title: 'Green tea' }),
+    ];
+    renderAt('/member/notify');
+    await shows('Your product “Green tea” is on sale');
+    expect(screen.getByText('Your product “Cups” was rejected: blurred photos')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your product “Green tea” was taken down for a violation: counterfeit'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/business-index');
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

@@ -51,6 +51,16 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
           : t('notify.rechargeFailed', { amount, reason: notice.data.reason ?? '' });
       return { text, target: 'member/recharge-records' };
     }
+    if (notice.kind === 'product') {
+      const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
+      const key = {
+        on_sale: 'notify.productOnSale',
+        rejected: 'notify.productRejected',
+        banned: 'notify.productBanned',
+      };
+      const status = notice.data.status as keyof typeof key;
+      return { text: t(key[status] ?? key.rejected, words), target: 'shop/business-index' };
+    }
     if (notice.kind === 'shop') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
       const text =

@@ -12,6 +12,7 @@ import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createWalletService, FEN_PER_YUAN, type WalletService } from '../../members/wallet.js';
 import { createShopService, type ShopService } from '../../members/shops.js';
+import { createProductService, type ProductService } from '../../shop/products.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -32,6 +33,7 @@ import type {
   MemberStore,
   NoticeStore,
   TaskStore,
+  ProductStore,
   ShopStore,
   WalletStore,
   WithdrawalStore,
@@ -55,6 +57,8 @@ import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { walletRoutes } from './wallet.js';
 import { shopRoutes } from './shops.js';
+import { shopProductRoutes } from './products.js';
+import { operatorProductCategoryRoutes } from '../operator-product-categories.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
 import { circleRoutes } from './circle.js';
@@ -102,6 +106,8 @@ export interface ProductApiDeps {
   wallet: WalletService;
   /** Members' small shops and their applications (shop/user-add). */
   shops: ShopService;
+  /** The shops' products and their classifications (shop/index, view, business-add). */
+  products: ProductService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -167,6 +173,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   withdrawalRoutes(post, deps);
   walletRoutes(post, deps);
   shopRoutes(post, deps);
+  shopProductRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
   circleRoutes(post, deps);
@@ -188,6 +195,7 @@ export interface ProductApiParts {
   withdrawals: WithdrawalStore;
   wallet: WalletStore;
   shops: ShopStore;
+  products: ProductStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -246,6 +254,15 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onReviewed: ({ id, memberId, name, submittedAt, status, reason }) =>
       notices.notify(memberId, 'shop', { key: `${id}:${submittedAt}`, data: { status, reason, title: name } }),
   });
+  const products = createProductService({
+    products: parts.products,
+    now: parts.now,
+    blocked,
+    // The seller hears whether their product is on sale, or why not.
+    onReviewed: ({ id, memberId, title, status, reason }) =>
+      notices.notify(memberId, 'product', { key: `${id}:${status}`, data: { product: id, status, reason, title } }),
+  });
+  operatorProductCategoryRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, products });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -269,6 +286,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     withdrawals,
     wallet,
     shops,
+    products,
     reports,
   });
   productRoutes(app, {
@@ -292,6 +310,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     withdrawals,
     wallet,
     shops,
+    products,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),

@@ -1,0 +1,91 @@
+import type { ProductRecord } from '../../store/index.js';
+import { viewerOf } from './articles.js';
+import { ownImages } from './images.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductPost } from './reply.js';
+import { yuanOf } from './wallet.js';
+import { PRODUCT_LIMITS } from '../../shop/products.js';
+
+/** A product as lists show it: no details. */
+function productCard(record: ProductRecord) {
+  return {
+    id: record.id,
+    shop_id: record.shopId,
+    typeid: record.categoryId,
+    title: record.title,
+    price: yuanOf(record.price),
+    stock: record.stock,
+    images: record.images,
+    status: record.status,
+    reason: record.reason,
+    created_at: record.createdAt,
+  };
+}
+
+/**
+ * The shop's products (spec §2 shop: index, view, business-add, business-list):
+ * - `shop/typeid` answers `{ret: [{id, name}]}`, the classifications in the operator's order.
+ * - `shop/list` (`typeid?`, `before?`; `token` optional) answers `{ret: [product]}`: on sale, newest first, twenty at
+ *   a time, none of a member a block stands between with the viewer.
+ * - `shop/view` (`id`; `token` optional) answers `{ret: product with content, shop: {id, name, icon}}`: on sale, or
+ *   the viewer's own; `product_missing` otherwise.
+ * - `shop/business_add` (`token`, `imgs` 1 to 9 images the seller uploaded, `title`, `price` in yuan, `typeid`,
+ *   `stock`, `content`) adds a product to the seller's open shop, to be reviewed: `{ret: product}`.
+ * - `shop/business_list` (`token`, `status?`, `before?`) answers the seller's products, newest first.
+ * - `shop/business_shelf` (`token`, `id`, `on`) puts one on the shelf or takes it off: `{ret: product}`.
+ *
+ * A product is `{id, shop_id, typeid, title, price (yuan), stock, images, status (pending, on_sale, rejected,
+ * off_shelf, banned), reason, created_at}`.
+ */
+export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  post('shop/typeid', async () => {
+    const categories = await deps.products.categories();
+    return { ret: categories.map(({ id, name }) => ({ id, name })) };
+  });
+
+  post('shop/list', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const result = await deps.products.onSale(viewerId, { category: body['typeid'], before: body['before'] });
+    return result.ok ? { ret: result.value.map(productCard) } : refuse(result.failure);
+  });
+
+  post('shop/view', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const result = await deps.products.view(viewerId, body['id']);
+    if (!result.ok) return refuse(result.failure);
+    const shop = await deps.shops.open(result.value.shopId);
+    return {
+      ret: { ...productCard(result.value), content: result.value.content },
+      shop: shop ? { id: shop.id, name: shop.name, icon: shop.icon } : null,
+    };
+  });
+
+  post('shop/business_add', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const images = await ownImages(deps, me.value.id, body['imgs'] ?? [], PRODUCT_LIMITS.imagesMax);
+    const result = await deps.products.add(me.value.id, {
+      images,
+      title: body['title'],
+      price: body['price'],
+      category: body['typeid'],
+      stock: body['stock'],
+      content: body['content'],
+    });
+    return result.ok ? { ret: productCard(result.value) } : refuse(result.failure);
+  });
+
+  post('shop/business_list', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.products.mine(me.value.id, body['status'], body['before']);
+    return result.ok ? { ret: result.value.map(productCard) } : refuse(result.failure);
+  });
+
+  post('shop/business_shelf', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.products.shelve(me.value.id, body['id'], body['on']);
+    return result.ok ? { ret: productCard(result.value) } : refuse(result.failure);
+  });
+}
