@@ -22,7 +22,7 @@ async function review(server: E2eServer, queue: 'certifications' | 'shops', memb
 describe('shop application end to end', () => {
   const app = appUnderTest();
 
-  it('a member is sent to certification, then applies for a shop, is approved and opens My shop', async () => {
+  it('a member is sent to certification, applies for a shop, is approved, and sells a product', async () => {
     const { context, page, dialogs } = await phoneContext(app.browser, 'en-US');
     const id = await signIn(page, app.server, '13600136012', 'en');
     const photo = pngFile(64, 64, (x) => (x < 32 ? [40, 140, 90] : [250, 250, 250]));
@@ -67,6 +67,51 @@ describe('shop application end to end', () => {
     await page.getByText('Green tea from the hills, picked each spring.').waitFor();
     await page.getByText('Add a product').waitFor();
     await page.screenshot({ path: `${SHOTS}shop-business-en.png` });
+
+    // A product: added to be reviewed, passed by the operator, on sale in the shop tab.
+    const category = await fetch(`${app.server.url}/api/v1/apps/demo-appkey/product-categories`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Green tea' }),
+    });
+    expect(category.status).toBe(200);
+    await page.getByText('Add a product').click();
+    await page.waitForURL(/#\/shop\/business-add$/);
+    const picture = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Add an image' }).click();
+    await (await picture).setFiles({ name: 'tea.png', mimeType: 'image/png', buffer: photo });
+    await page.getByRole('img', { name: 'Image 1' }).waitFor();
+    await page.getByRole('textbox', { name: 'Title' }).fill('Spring green tea, 250 g');
+    await page.getByRole('textbox', { name: 'Price (yuan)' }).fill('68.5');
+    await page.getByRole('textbox', { name: 'Stock' }).fill('40');
+    await page.getByText('Green tea', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Details' }).fill('Picked in April on the hills.');
+    await page.screenshot({ path: `${SHOTS}product-add-en.png` });
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL(/#\/shop\/business-list$/);
+    await page.getByText('To be reviewed').waitFor();
+
+    const queue = (await (
+      await fetch(`${app.server.url}/api/v1/apps/demo-appkey/products`, { headers: AUTH })
+    ).json()) as {
+      content: Array<{ id: string; memberId: string; price: number }>;
+    };
+    const added = queue.content.find((entry) => entry.memberId === id);
+    expect(added?.price).toBe(68.5);
+    const passed = await fetch(`${app.server.url}/api/v1/apps/demo-appkey/products/${added?.id}/review`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'pass' }),
+    });
+    expect(passed.status).toBe(200);
+    await page.goto(`${app.server.url}/h5/#/pages/shop/index`);
+    await page.getByText('Spring green tea, 250 g').waitFor();
+    await page.screenshot({ path: `${SHOTS}shop-tab-en.png` });
+    await page.getByText('Spring green tea, 250 g').click();
+    await page.waitForURL(/#\/shop\/view\?id=/);
+    await page.getByText('Picked in April on the hills.').waitFor();
+    await page.getByText('40 in stock').waitFor();
+    await page.screenshot({ path: `${SHOTS}product-view-en.png` });
     expect(dialogs).toEqual([]);
     await context.close();
   });

@@ -1,0 +1,45 @@
+import { ErrorBlock } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { usePagedList } from '../api/paged';
+import { PagedList } from '../api/PagedList';
+import { yuan } from '../wallet/api';
+import { PRODUCTS_QUERY, productPage } from './products';
+import './products.css';
+
+/** Products on sale as a grid of two columns, newest first, of classification `typeid` or all; each opens its page. */
+export function ProductGrid({ typeid, empty }: { typeid?: string | undefined; empty: string }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const context = { token: user?.token, locale: i18n.language };
+  const list = usePagedList(
+    [PRODUCTS_QUERY, 'on_sale', typeid ?? '', user?.id],
+    (before) => productPage(typeid, before, context),
+    true,
+  );
+  return (
+    <PagedList list={list} empty={<ErrorBlock status="empty" title={empty} description="" />}>
+      {(items) => (
+        <ul className="product-grid">
+          {items.map((product) => (
+            <li key={product.id}>
+              <button
+                type="button"
+                className="product-card"
+                data-testid="product"
+                onClick={() => open(`shop/view?id=${encodeURIComponent(product.id)}`)}
+              >
+                <img src={product.images[0]} alt="" />
+                <span className="product-card-title">{product.title}</span>
+                <span className="product-price">{yuan(product.price)}</span>
+                {product.stock === 0 && <span className="product-card-out">{t('product.soldOut')}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </PagedList>
+  );
+}

@@ -1,0 +1,120 @@
+import { apiPost, type CallContext } from '../api/request';
+
+/** The query key of everything about products; invalidating it refreshes the lists and pages. */
+export const PRODUCTS_QUERY = 'products';
+
+/** Where a product stands: to be reviewed, on sale, rejected, off the shelf, or prohibited. */
+export type ProductStatus = 'pending' | 'on_sale' | 'rejected' | 'off_shelf' | 'banned';
+
+/** A classification of products. */
+export interface Category {
+  id: string;
+  name: string;
+}
+
+/** A product as lists show it; the price in yuan. */
+export interface Product {
+  id: string;
+  shop_id: string;
+  typeid: string;
+  title: string;
+  price: number;
+  stock: number;
+  images: string[];
+  status: ProductStatus;
+  reason: string;
+  created_at: number;
+}
+
+/** A product's page: its details, and the shop that sells it. */
+export interface ProductPage {
+  product: Product & { content: string };
+  shop: { id: string; name: string; icon: string } | null;
+}
+
+/** What adding a product sends. */
+export interface ProductDraft {
+  imgs: string[];
+  title: string;
+  price: number;
+  typeid: string;
+  stock: number;
+  content: string;
+}
+
+/** Bounds of a product; the server checks the same. */
+export const PRODUCT_LIMITS = { imagesMax: 9, titleMax: 60, priceMax: 1_000_000, stockMax: 999_999, contentMax: 5_000 };
+
+export async function categories(context: CallContext): Promise<Category[]> {
+  return (await apiPost<{ ret: Category[] }>('shop/typeid', {}, context)).ret;
+}
+
+/** A page of products on sale, newest first, of classification `typeid` or all. */
+export async function productPage(
+  typeid: string | undefined,
+  before: string | undefined,
+  context: CallContext,
+): Promise<Product[]> {
+  const body = { ...(typeid !== undefined && { typeid }), ...(before !== undefined && { before }) };
+  return (await apiPost<{ ret: Product[] }>('shop/list', body, context)).ret;
+}
+
+export async function productView(id: string, context: CallContext): Promise<ProductPage> {
+  const answer = await apiPost<{ ret: ProductPage['product']; shop: ProductPage['shop'] }>(
+    'shop/view',
+    { id },
+    context,
+  );
+  return { product: answer.ret, shop: answer.shop };
+}
+
+/** Adds a product to the seller's open shop; it is to be reviewed. */
+export async function addProduct(draft: ProductDraft, context: CallContext): Promise<Product> {
+  return (await apiPost<{ ret: Product }>('shop/business_add', { ...draft }, context, { loading: true })).ret;
+}
+
+/** A page of the seller's own products, newest first. */
+export async function myProductPage(before: string | undefined, context: CallContext): Promise<Product[]> {
+  const body = before === undefined ? {} : { before };
+  return (await apiPost<{ ret: Product[] }>('shop/business_list', body, context)).ret;
+}
+
+/** Puts the seller's product back on the shelf (`on`) or takes it off. */
+export async function shelveProduct(id: string, on: boolean, context: CallContext): Promise<Product> {
+  return (await apiPost<{ ret: Product }>('shop/business_shelf', { id, on }, context, { loading: true })).ret;
+}
+
+/**
+ * What is wrong with a product before it is sent, in spec §5's order ("images, title, price, classification, stock
+ * and details"), or undefined. `price` and `stock` are as typed.
+ */
+export function productProblem(draft: {
+  imgs: readonly string[];
+  title: string;
+  price: string;
+  typeid: string | undefined;
+  stock: string;
+  content: string;
+}):
+  | 'product_images_invalid'
+  | 'product_title_invalid'
+  | 'product_price_invalid'
+  | 'category_missing'
+  | 'product_stock_invalid'
+  | 'product_content_invalid'
+  | undefined {
+  if (draft.imgs.length === 0 || draft.imgs.length > PRODUCT_LIMITS.imagesMax) return 'product_images_invalid';
+  const title = [...draft.title.trim()].length;
+  if (title < 2 || title > PRODUCT_LIMITS.titleMax) return 'product_title_invalid';
+  const price = draft.price.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(price) || Number(price) <= 0 || Number(price) > PRODUCT_LIMITS.priceMax) {
+    return 'product_price_invalid';
+  }
+  if (draft.typeid === undefined) return 'category_missing';
+  if (!/^\d+$/.test(draft.stock.trim()) || Number(draft.stock.trim()) > PRODUCT_LIMITS.stockMax) {
+    return 'product_stock_invalid';
+  }
+  const content = [...draft.content.trim()].length;
+  if (content < 1 || content > PRODUCT_LIMITS.contentMax) return 'product_content_invalid';
+  return undefined;
+}
