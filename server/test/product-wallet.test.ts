@@ -129,6 +129,9 @@ describe('product wallet: member/money, member/recharge', () => {
       code: 404,
       content: 'no such recharge waiting for payment',
     });
+    const paidAt = p.now();
+    // Later, so that the notifications come newest first in a known order.
+    p.advance(1000);
     expect(await payments(p, 'POST', `/${second}/review`, { paid: false, reason: 'payment timed out' })).toMatchObject({
       status: 200,
       content: { status: 'failed', reason: 'payment timed out' },
@@ -139,7 +142,7 @@ describe('product wallet: member/money, member/recharge', () => {
       [first, 'success', ''],
     ]);
     expect(await ledger(p, alice.token)).toEqual([
-      { id: expect.any(String), amount: 50, kind: 'recharge', ref: first, created_at: p.now() },
+      { id: expect.any(String), amount: 50, kind: 'recharge', ref: first, created_at: paidAt },
     ]);
     expect((await payments(p, 'GET', '?status=success')).content).toMatchObject([{ id: first }]);
     expect((await payments(p, 'GET', '?status=failed')).content).toMatchObject([{ id: second }]);
