@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Input, List, Popup, Radio } from 'antd-mobile';
-import { useState, type MouseEvent } from 'react';
+import { Button, Input, List, Radio } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
@@ -17,7 +17,7 @@ import {
 } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
-import { LegalText } from '../public/LegalDocument';
+import { AgreementCheck } from '../public/LegalDocument';
 import './wallet.css';
 
 /** The amounts offered with one tap, in yuan; any other whole amount within the rules can be typed. */
@@ -33,15 +33,7 @@ function RechargeForm({ data }: { data: Wallet }) {
   const [amount, setAmount] = useState('');
   const [type, setType] = useState<RechargeType>('alipay');
   const [agree, setAgree] = useState(false);
-  const [reading, setReading] = useState(false);
   const [sending, setSending] = useState(false);
-
-  const openAgreement = (event: MouseEvent) => {
-    // Inside the checkbox's label: the link opens the agreement and leaves the box as it was.
-    event.preventDefault();
-    event.stopPropagation();
-    setReading(true);
-  };
 
   const send = async () => {
     const problem = rechargeProblem(amount, data.rules);
@@ -101,25 +93,17 @@ function RechargeForm({ data }: { data: Wallet }) {
         </Radio.Group>
       </List>
       <div className="page-actions">
-        <Checkbox className="out-agree" checked={agree} onChange={setAgree}>
-          {t('wallet.agree')}{' '}
-          <a href="#/member/recharge" onClick={openAgreement}>
-            {t('wallet.agreement')}
-          </a>
-        </Checkbox>
+        <AgreementCheck
+          doc="rechargeAgreement"
+          checked={agree}
+          onChange={setAgree}
+          lead={t('wallet.agree')}
+          name={t('wallet.agreement')}
+        />
         <Button block color="primary" loading={sending} onClick={() => void send()}>
           {t('wallet.submit')}
         </Button>
       </div>
-      <Popup
-        visible={reading}
-        onMaskClick={() => setReading(false)}
-        bodyClassName="legal-sheet"
-        showCloseButton
-        onClose={() => setReading(false)}
-      >
-        <LegalText doc="rechargeAgreement" />
-      </Popup>
     </>
   );
 }

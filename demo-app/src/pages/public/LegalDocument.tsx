@@ -1,3 +1,5 @@
+import { Checkbox, Popup } from 'antd-mobile';
+import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavBar } from '../../ui/NavBar';
 import './legal.css';
@@ -40,5 +42,52 @@ export function LegalDocument({ doc }: { doc: LegalDoc }) {
       <NavBar title={t(`${doc}.title`)} />
       <LegalText doc={doc} />
     </div>
+  );
+}
+
+/**
+ * "I have read and agree to the <document>": a box a form needs ticked before it sends (a withdrawal, a recharge),
+ * whose link opens `doc` in a sheet over the form and leaves the box as it was.
+ */
+export function AgreementCheck({
+  doc,
+  checked,
+  onChange,
+  lead,
+  name,
+}: {
+  doc: LegalDoc;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** The words before the link ("I have read and agree to the"). */
+  lead: string;
+  /** The link's words: the document's name. */
+  name: string;
+}) {
+  const [reading, setReading] = useState(false);
+  const openDocument = (event: MouseEvent) => {
+    // Inside the checkbox's label: the link opens the document and leaves the box as it was.
+    event.preventDefault();
+    event.stopPropagation();
+    setReading(true);
+  };
+  return (
+    <>
+      <Checkbox className="out-agree" checked={checked} onChange={onChange}>
+        {lead}{' '}
+        <a href={window.location.hash || '#'} onClick={openDocument}>
+          {name}
+        </a>
+      </Checkbox>
+      <Popup
+        visible={reading}
+        onMaskClick={() => setReading(false)}
+        bodyClassName="legal-sheet"
+        showCloseButton
+        onClose={() => setReading(false)}
+      >
+        <LegalText doc={doc} />
+      </Popup>
+    </>
   );
 }

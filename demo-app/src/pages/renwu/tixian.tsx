@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Input, List, Popup, Radio } from 'antd-mobile';
-import { useState, type MouseEvent } from 'react';
+import { Button, Input, List, Radio } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
@@ -15,7 +15,7 @@ import {
 } from '../../features/tasks/withdrawals';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
-import { LegalText } from '../public/LegalDocument';
+import { AgreementCheck } from '../public/LegalDocument';
 import './renwu.css';
 
 /** What is bound for `type`, as the choice shows it; undefined when nothing is. */
@@ -39,16 +39,8 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
     info.accounts.alipay_account || !info.accounts.wechat_code ? 'alipay' : 'wechat',
   );
   const [agree, setAgree] = useState(false);
-  const [reading, setReading] = useState(false);
   const [sending, setSending] = useState(false);
   const worth = Math.floor(info.coins / rate);
-
-  const openAgreement = (event: MouseEvent) => {
-    // Inside the checkbox's label: the link opens the agreement and leaves the box as it was.
-    event.preventDefault();
-    event.stopPropagation();
-    setReading(true);
-  };
 
   const send = async () => {
     if (!/^\d+$/.test(amount.trim())) return toastError(t('errors.withdraw_amount_invalid'));
@@ -123,25 +115,17 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
         </Radio.Group>
       </List>
       <div className="page-actions">
-        <Checkbox className="out-agree" checked={agree} onChange={setAgree}>
-          {t('withdraw.agree')}{' '}
-          <a href="#/renwu/tixian" onClick={openAgreement}>
-            {t('withdraw.agreement')}
-          </a>
-        </Checkbox>
+        <AgreementCheck
+          doc="withdrawalAgreement"
+          checked={agree}
+          onChange={setAgree}
+          lead={t('withdraw.agree')}
+          name={t('withdraw.agreement')}
+        />
         <Button block color="primary" loading={sending} onClick={() => void send()}>
           {t('withdraw.submit')}
         </Button>
       </div>
-      <Popup
-        visible={reading}
-        onMaskClick={() => setReading(false)}
-        bodyClassName="legal-sheet"
-        showCloseButton
-        onClose={() => setReading(false)}
-      >
-        <LegalText doc="withdrawalAgreement" />
-      </Popup>
     </>
   );
 }
