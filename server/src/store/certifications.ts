@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { newerThan } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** Who is certified: a person, or an organisation with its unified social credit code. */
@@ -70,7 +70,6 @@ type CertificationTables = {
     submitted_at: number;
     reviewed_at: number | null;
   };
-  members: { id: string; cancelled_at: number | null };
 };
 
 type Row = CertificationTables['member_certifications'];
@@ -99,14 +98,7 @@ export function createCertificationStore(base: Kysely<Database>, dialect: 'sqlit
     },
     async submit(record) {
       return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
+        if (!(await holdOpenMember(trx, record.memberId, dialect))) return 'missing';
         const latest = await trx
           .selectFrom('member_certifications')
           .select('status')

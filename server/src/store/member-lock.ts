@@ -14,6 +14,20 @@ export async function holdMember(
 }
 
 /**
+ * Holds a member's row until `trx` ends (see {@link holdMember}) and tells whether their account is open: false when
+ * there is no such member or they cancelled, so that a write of theirs is refused in the transaction that makes it.
+ */
+export async function holdOpenMember(
+  trx: QueryExecutorProvider,
+  memberId: string,
+  dialect: 'sqlite' | 'postgres',
+): Promise<boolean> {
+  await holdMember(trx, memberId, dialect);
+  const { rows } = await sql`select id from members where id = ${memberId} and cancelled_at is null`.execute(trx);
+  return rows.length > 0;
+}
+
+/**
  * Holds the rows of two members (a blocker and the blocked, a follower and the followed) until `trx` ends, always in
  * the same order, so that writes between the same two members run one after another and never wait on each other in
  * a circle.
@@ -44,9 +58,7 @@ export async function insertCounted<DB>(
 ): Promise<'ok' | 'limit' | 'missing'> {
   const { table, memberId, since, max } = params;
   return db.transaction().execute(async (trx) => {
-    await holdMember(trx, memberId, dialect);
-    const open = await sql`select id from members where id = ${memberId} and cancelled_at is null`.execute(trx);
-    if (open.rows.length === 0) return 'missing';
+    if (!(await holdOpenMember(trx, memberId, dialect))) return 'missing';
     const { rows } = await sql<{ count: string | number }>`
       select count(*) as count from ${sql.table(table)} where member_id = ${memberId} and created_at > ${since}`.execute(
       trx,

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { newerThan, type Keyset } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** Where a shop's application stands (spec §4): under review, rejected with a reason (resubmit), or approved. */
@@ -67,7 +67,6 @@ type ShopTables = {
     reviewed_at: number | null;
   };
   member_certifications: { member_id: string; status: string };
-  members: { id: string; cancelled_at: number | null };
 };
 
 const recordOf = (row: ShopTables['shops']): ShopRecord => ({
@@ -104,14 +103,7 @@ export function createShopStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
     },
     async apply(record) {
       return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
+        if (!(await holdOpenMember(trx, record.memberId, dialect))) return 'missing';
         const certified = await trx
           .selectFrom('member_certifications')
           .select('status')

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { keysetOf, newerThan, olderThan } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** How a recharge is paid: Alipay or WeChat Pay. */
@@ -115,7 +115,6 @@ type WalletTables = {
     ref: string;
     created_at: number;
   };
-  members: { id: string; cancelled_at: number | null };
 };
 
 const recordOf = (row: WalletTables['member_recharges']): RechargeRecord => ({
@@ -170,14 +169,7 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
     },
     async recharge(record, maxUnpaid) {
       return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
+        if (!(await holdOpenMember(trx, record.memberId, dialect))) return 'missing';
         const { unpaid } = await trx
           .selectFrom('member_recharges')
           .select((eb) => eb.fn.countAll<string | number>().as('unpaid'))

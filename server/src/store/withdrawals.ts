@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { newerThan, olderThan } from './keyset.js';
-import { holdMember } from './member-lock.js';
+import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** Where coins are paid out to: an Alipay account, or the WeChat receipt code the member uploaded. */
@@ -105,7 +105,6 @@ type WithdrawalTables = {
     reviewed_at: number | null;
   };
   member_coins: { id: string; member_id: string; amount: number; kind: string; created_at: number };
-  members: { id: string; cancelled_at: number | null };
 };
 
 type Row = WithdrawalTables['member_withdrawals'];
@@ -163,14 +162,7 @@ export function createWithdrawalStore(base: Kysely<Database>, dialect: 'sqlite' 
     },
     async request(record) {
       return db.transaction().execute(async (trx) => {
-        await holdMember(trx, record.memberId, dialect);
-        const open = await trx
-          .selectFrom('members')
-          .select('id')
-          .where('id', '=', record.memberId)
-          .where('cancelled_at', 'is', null)
-          .executeTakeFirst();
-        if (!open) return 'missing';
+        if (!(await holdOpenMember(trx, record.memberId, dialect))) return 'missing';
         const pending = await trx
           .selectFrom('member_withdrawals')
           .select('id')
