@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, type RenderResult } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { expect, vi } from 'vitest';
@@ -35,4 +36,28 @@ export async function step(work: () => unknown = () => undefined): Promise<void>
 export function Where() {
   const location = useLocation();
   return <div data-testid="where">{location.pathname + location.search}</div>;
+}
+
+/**
+ * The fake server's answers an image upload needs: the app config naming `uploadUrl` as the storage, and the signed
+ * form of `member/qiniu_token` for member 42 (msw handlers, to spread into `setupServer`).
+ */
+export function uploadHandlers(uploadUrl: string) {
+  return [
+    http.post('*/index.php/api/index/config', () =>
+      HttpResponse.json({
+        ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: uploadUrl }, app_show: true, im: { appkey: '' } },
+      }),
+    ),
+    http.post('*/index.php/api/member/qiniu_token', () =>
+      HttpResponse.json({
+        ret: 'appkey:signature:policy',
+        upload_url: uploadUrl,
+        fields: { token: 'appkey:signature:policy' },
+        key_prefix: 'product/abc/42/parley_',
+        url_prefix: `${uploadUrl}/`,
+        expires_at: 0,
+      }),
+    ),
+  ];
 }

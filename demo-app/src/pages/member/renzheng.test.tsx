@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { Certification } from '../../features/member/certification';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CertificationPage from './renzheng';
 
@@ -17,21 +17,7 @@ let current: Certification | null = null;
 const adds: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
-  http.post('*/index.php/api/index/config', () =>
-    HttpResponse.json({
-      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
-    }),
-  ),
-  http.post('*/index.php/api/member/qiniu_token', () =>
-    HttpResponse.json({
-      ret: 'appkey:signature:policy',
-      upload_url: UPLOAD_URL,
-      fields: { token: 'appkey:signature:policy' },
-      key_prefix: 'product/abc/42/parley_',
-      url_prefix: `${UPLOAD_URL}/`,
-      expires_at: 0,
-    }),
-  ),
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/member/renzheng_info', () => HttpResponse.json({ ret: current })),
   http.post('*/index.php/api/member/renzheng_add', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;

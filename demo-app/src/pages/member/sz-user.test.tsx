@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
 import ProfileSettings from './sz-user';
 import { installAntdRender } from '../../ui/antd-render';
 
@@ -14,21 +14,7 @@ const UPLOAD_URL = 'https://files.test/uploads';
 const updates: Array<Record<string, unknown>> = [];
 let profileRefusal: { err: string; code: string } | undefined;
 const api = setupServer(
-  http.post('*/index.php/api/index/config', () =>
-    HttpResponse.json({
-      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
-    }),
-  ),
-  http.post('*/index.php/api/member/qiniu_token', () =>
-    HttpResponse.json({
-      ret: 'appkey:signature:policy',
-      upload_url: UPLOAD_URL,
-      fields: { token: 'appkey:signature:policy' },
-      key_prefix: 'product/abc/42/parley_',
-      url_prefix: `${UPLOAD_URL}/`,
-      expires_at: 0,
-    }),
-  ),
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/member/profile_update', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     updates.push(body);

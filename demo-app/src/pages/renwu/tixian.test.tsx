@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { PayoutAccounts, Withdrawal } from '../../features/tasks/withdrawals';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Withdraw from './tixian';
 import BindPayout from './tixian_band';
@@ -24,21 +24,7 @@ let records: Withdrawal[] = [];
 let refusal: { err: string; code: string } | undefined;
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const api = setupServer(
-  http.post('*/index.php/api/index/config', () =>
-    HttpResponse.json({
-      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
-    }),
-  ),
-  http.post('*/index.php/api/member/qiniu_token', () =>
-    HttpResponse.json({
-      ret: 'appkey:signature:policy',
-      upload_url: UPLOAD_URL,
-      fields: { token: 'appkey:signature:policy' },
-      key_prefix: 'product/abc/42/parley_',
-      url_prefix: `${UPLOAD_URL}/`,
-      expires_at: 0,
-    }),
-  ),
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/renwu/tixian_info', () => HttpResponse.json({ ret: { accounts, coins, rules: RULES } })),
   http.post('*/index.php/api/renwu/tixian_band', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;

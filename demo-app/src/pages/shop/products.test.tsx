@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { productProblem, type Product } from '../../features/shop/products';
-import { Where, renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddProduct from './business-add';
 import MyProducts from './business-list';
@@ -38,21 +38,7 @@ let onSale: Product[] = [];
 let mine: Product[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const api = setupServer(
-  http.post('*/index.php/api/index/config', () =>
-    HttpResponse.json({
-      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
-    }),
-  ),
-  http.post('*/index.php/api/member/qiniu_token', () =>
-    HttpResponse.json({
-      ret: 'appkey:signature:policy',
-      upload_url: UPLOAD_URL,
-      fields: { token: 'appkey:signature:policy' },
-      key_prefix: 'product/abc/42/parley_',
-      url_prefix: `${UPLOAD_URL}/`,
-      expires_at: 0,
-    }),
-  ),
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/shop/typeid', () => HttpResponse.json({ ret: CATEGORIES })),
   http.post('*/index.php/api/shop/list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { shopProblem, type Shop, type ShopInfo } from '../../features/shop/api';
-import { Where, renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
 import ShopApplication from './user-add';
@@ -29,21 +29,7 @@ let info: ShopInfo = { certified: true, shop: null };
 let refusal: { err: string; code: string } | undefined;
 const sent: Array<Record<string, unknown>> = [];
 const api = setupServer(
-  http.post('*/index.php/api/index/config', () =>
-    HttpResponse.json({
-      ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: UPLOAD_URL }, app_show: true, im: { appkey: '' } },
-    }),
-  ),
-  http.post('*/index.php/api/member/qiniu_token', () =>
-    HttpResponse.json({
-      ret: 'appkey:signature:policy',
-      upload_url: UPLOAD_URL,
-      fields: { token: 'appkey:signature:policy' },
-      key_prefix: 'product/abc/42/parley_',
-      url_prefix: `${UPLOAD_URL}/`,
-      expires_at: 0,
-    }),
-  ),
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/shop/apply_info', () => HttpResponse.json({ ret: info })),
   http.post('*/index.php/api/shop/apply', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
