@@ -7,7 +7,7 @@ import { BLOCK_LIMITS } from '../server/src/members/blocks.js';
 import { CERTIFICATION_LIMITS } from '../server/src/members/certifications.js';
 import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
-import { SHOP_LIMITS } from '../server/src/members/shops.js';
+import { SHOP_LIMITS } from '../server/src/shop/shops.js';
 import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';

@@ -3,7 +3,7 @@ import type { AppRegistry } from '../auth/apps.js';
 import type { ReportService } from '../content/reports.js';
 import type { CertificationService } from '../members/certifications.js';
 import type { WalletService } from '../members/wallet.js';
-import type { ShopService } from '../members/shops.js';
+import type { ShopService } from '../shop/shops.js';
 import type { ProductService } from '../shop/products.js';
 import type { WithdrawalService } from '../members/withdrawals.js';
 import { CODES, MESSAGES } from '../protocol.js';

@@ -157,8 +157,6 @@ async function holdCategories(trx: QueryExecutorProvider, dialect: 'sqlite' | 'p
 export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): ProductStore {
   const db = base.withTables<ProductTables>();
   const live = () => db.selectFrom('product_categories').selectAll().where('deleted_at', 'is', null);
-  const newest = <Q extends { orderBy: (column: 'created_at' | 'id', order: 'desc') => Q }>(query: Q) =>
-    query.orderBy('created_at', 'desc').orderBy('id', 'desc');
   return {
     async categories() {
       const rows = await live().orderBy('position').orderBy('created_at').orderBy('id').execute();
@@ -306,14 +304,14 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
     async bySeller(memberId, { status, before, limit }) {
       const cursor = await keysetOf(db, 'products', before, { column: 'member_id', value: memberId });
       if (cursor === 'missing') return undefined;
-      const rows = await newest(
-        db
-          .selectFrom('products')
-          .selectAll()
-          .where('member_id', '=', memberId)
-          .$if(status !== undefined, (q) => q.where('status', '=', status as ProductStatus))
-          .where(olderThan(cursor, { time: 'created_at', id: 'id' })),
-      )
+      const rows = await db
+        .selectFrom('products')
+        .selectAll()
+        .where('member_id', '=', memberId)
+        .$if(status !== undefined, (q) => q.where('status', '=', status as ProductStatus))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(recordOf);
@@ -321,16 +319,16 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
     async onSale({ viewerId, categoryId, shopId, before, limit }) {
       const cursor = await keysetOf(db, 'products', before);
       if (cursor === 'missing') return undefined;
-      const rows = await newest(
-        db
-          .selectFrom('products')
-          .selectAll()
-          .where('status', '=', 'on_sale')
-          .$if(categoryId !== undefined, (q) => q.where('category_id', '=', categoryId as string))
-          .$if(shopId !== undefined, (q) => q.where('shop_id', '=', shopId as string))
-          .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'products.member_id')))
-          .where(olderThan(cursor, { time: 'created_at', id: 'id' })),
-      )
+      const rows = await db
+        .selectFrom('products')
+        .selectAll()
+        .where('status', '=', 'on_sale')
+        .$if(categoryId !== undefined, (q) => q.where('category_id', '=', categoryId as string))
+        .$if(shopId !== undefined, (q) => q.where('shop_id', '=', shopId as string))
+        .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'products.member_id')))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
         .limit(limit)
         .execute();
       return rows.map(recordOf);

@@ -10,8 +10,8 @@ import { createFollowService, type FollowService } from '../../members/follows.j
 import { createNoticeService, type NoticeService } from '../../members/notices.js';
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
-import { createWalletService, FEN_PER_YUAN, type WalletService } from '../../members/wallet.js';
-import { createShopService, type ShopService } from '../../members/shops.js';
+import { createWalletService, type WalletService } from '../../members/wallet.js';
+import { createShopService, type ShopService } from '../../shop/shops.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
@@ -55,7 +55,7 @@ import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
-import { walletRoutes } from './wallet.js';
+import { walletRoutes, yuanOf } from './wallet.js';
 import { shopRoutes } from './shops.js';
 import { shopProductRoutes } from './products.js';
 import { operatorProductCategoryRoutes } from '../operator-product-categories.js';
@@ -245,7 +245,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     now: parts.now,
     // The member hears that the money is in, or why the recharge failed.
     onSettled: ({ id, memberId, amount, status, reason }) =>
-      notices.notify(memberId, 'recharge', { key: id, data: { amount: amount / FEN_PER_YUAN, status, reason } }),
+      notices.notify(memberId, 'recharge', { key: id, data: { amount: yuanOf(amount), status, reason } }),
   });
   const shops = createShopService({
     shops: parts.shops,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopRecord, ShopStatus, ShopStore } from '../store/index.js';
-import { lineOf } from './addresses.js';
-import type { MemberResult } from './service.js';
+import { lineOf } from '../members/addresses.js';
+import { isRowKey, type MemberResult } from '../members/service.js';
 import { writtenText } from '../content/text.js';
 
 /** Bounds of a shop's application (docs/limits.md). */
@@ -56,8 +56,6 @@ export interface ShopService {
 
 const STATUSES: readonly ShopStatus[] = ['pending', 'rejected', 'approved'];
 
-const isRowId = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 32;
-
 /** Creates the shop service over the store. */
 export function createShopService(deps: {
   shops: ShopStore;
@@ -70,7 +68,7 @@ export function createShopService(deps: {
   return {
     mine: (memberId) => shops.byMember(memberId),
     async open(id) {
-      const shop = isRowId(id) ? await shops.byId(id) : undefined;
+      const shop = isRowKey(id) && id !== undefined ? await shops.byId(id) : undefined;
       return shop?.status === 'approved' ? shop : undefined;
     },
     async apply(memberId, { name, icon, intro }) {
@@ -104,9 +102,10 @@ export function createShopService(deps: {
       }
       const why = pass ? '' : lineOf(reason, SHOP_LIMITS.reasonMaxLength);
       if (why === undefined) return badReview(`reason is required: 1 to ${SHOP_LIMITS.reasonMaxLength} characters.`);
-      const reviewed = isRowId(id)
-        ? await shops.review(id, { submittedAt, pass, reason: why, now: deps.now() })
-        : undefined;
+      const reviewed =
+        isRowKey(id) && id !== undefined
+          ? await shops.review(id, { submittedAt, pass, reason: why, now: deps.now() })
+          : undefined;
       if (!reviewed) return { ok: false, failure: 'not_pending', message: 'no such shop application under review' };
       await deps.onReviewed?.(reviewed);
       return { ok: true, value: reviewed };
@@ -116,7 +115,7 @@ export function createShopService(deps: {
       if (!STATUSES.includes(wanted as ShopStatus)) {
         return { ok: false, message: 'status must be pending, rejected or approved.' };
       }
-      if (after !== undefined && !isRowId(after)) return { ok: false, message: 'after must be a shop id listed.' };
+      if (!isRowKey(after)) return { ok: false, message: 'after must be a shop id listed.' };
       const page = await shops.list({ status: wanted as ShopStatus, after, limit: SHOP_LIMITS.queuePageSize });
       return page ? { ok: true, value: page } : { ok: false, message: 'after must be a shop id listed.' };
     },
