@@ -9,6 +9,7 @@ import { NOTICE_LIMITS } from '../server/src/members/notices.js';
 import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { SHOP_LIMITS } from '../server/src/shop/shops.js';
 import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
+import { ORDER_LIMITS } from '../server/src/shop/orders.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
@@ -189,6 +190,14 @@ describe('docs', () => {
     expect(section).toContain(`| ${product.categoriesMax}, even added at once  `);
     expect(section).toMatch(new RegExp(`shop/list\` +\\| ${product.pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`product queue +\\| ${product.queuePageSize}, oldest first`));
+    const order = ORDER_LIMITS;
+    expect(section).toContain(`| 1 to ${order.linesMax} different, 1 to ${order.quantityMax} of each  `);
+    expect(section).toContain(`| ${order.maxUnpaid}, even asked at once  `);
+    expect(section).toContain(`| cancelled after ${order.unpaidMs / 60_000} minutes, stock back  `);
+    expect(section).toContain(`| completed after ${order.receiptMs / 86_400_000} days, seller paid  `);
+    expect(section).toMatch(new RegExp(`company +\\| 1 to ${order.companyMax} characters after trimming`));
+    expect(section).toContain(`| ${order.numberMin} to ${order.numberMax} letters, digits or '-'  `);
+    expect(section).toMatch(new RegExp(`order_list\` +\\| ${order.pageSize}, newest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -220,6 +220,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     wallet: store.wallet,
     shops: store.shops,
     products: store.products,
+    orders: store.orders,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
-
-const ID_NUMBER = '11010519491231002X';
+import { openShop, operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
 
 const categories = (p: ProductServer, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
   operator(p, 'product-categories', method, path, body);
 const decide = (p: ProductServer, id: string, body: unknown) => operator(p, 'products', 'POST', `/${id}/review`, body);
-
-/** A member with an open shop: certified, applied, approved. */
-async function seller(p: ProductServer, phone?: string) {
-  const member = await signIn(p, phone);
-  const imgs = [await uploadImage(p, member.token), await uploadImage(p, member.token)];
-  const cert = await p.call('member/renzheng_add', {
-    token: member.token,
-    type: 'personal',
-    name: '王小明',
-    number: ID_NUMBER,
-    imgs,
-  });
-  const submittedAt = (cert.ret as { submitted_at: number }).submitted_at;
-  await operator(p, 'certifications', 'POST', `/${member.id}/review`, { pass: true, submittedAt });
-  const icon = await uploadImage(p, member.token);
-  const shop = (await p.call('shop/apply', { token: member.token, name: `Shop ${member.id}`, icon, intro: 'Tea' }))
-    .ret as {
-    id: string;
-    submitted_at: number;
-  };
-  await operator(p, 'shops', 'POST', `/${shop.id}/review`, { pass: true, submittedAt: shop.submitted_at });
-  return { ...member, shopId: shop.id };
-}
 
 describe('product shop: classifications, products, review and the shelf', () => {
   it('keeps the operator classifications: unique names, in order, bounded; removed ones take no products', async () => {
@@ -72,7 +47,7 @@ describe('product shop: classifications, products, review and the shelf', () => 
       code: 'shop_not_open',
     });
 
-    const alice = await seller(p);
+    const alice = await openShop(p);
     const mine = [await uploadImage(p, alice.token), await uploadImage(p, alice.token)];
     const base = { ...good, imgs: mine };
     const refused = async (body: Record<string, unknown>, code: string, err: string) =>
@@ -133,7 +108,7 @@ describe('product shop: classifications, products, review and the shelf', () => 
   it('is put on sale by the operator, listed, shelved by its seller, banned; the seller is told', async () => {
     const p = await productServer();
     const typeid = ((await categories(p, 'POST', '', { name: 'Tea' })).content as { id: string }).id;
-    const alice = await seller(p);
+    const alice = await openShop(p);
     const add = async (title: string) => {
       const imgs = [await uploadImage(p, alice.token)];
       const body = { token: alice.token, imgs, title, price: 9.9, typeid, stock: 1, content: 'Good' };

@@ -124,3 +124,26 @@ export async function operator(
   });
   return { status: res.status, ...((await res.json()) as { code: number; content: unknown }) };
 }
+
+/** A member with an open shop: certified, applied, approved. */
+export async function openShop(p: ProductServer, phone?: string) {
+  const member = await signIn(p, phone);
+  const imgs = [await uploadImage(p, member.token), await uploadImage(p, member.token)];
+  const cert = await p.call('member/renzheng_add', {
+    token: member.token,
+    type: 'personal',
+    name: '王小明',
+    number: '11010519491231002X',
+    imgs,
+  });
+  const submittedAt = (cert.ret as { submitted_at: number }).submitted_at;
+  await operator(p, 'certifications', 'POST', `/${member.id}/review`, { pass: true, submittedAt });
+  const icon = await uploadImage(p, member.token);
+  const shop = (await p.call('shop/apply', { token: member.token, name: `Shop ${member.id}`, icon, intro: 'Tea' }))
+    .ret as {
+    id: string;
+    submitted_at: number;
+  };
+  await operator(p, 'shops', 'POST', `/${shop.id}/review`, { pass: true, submittedAt: shop.submitted_at });
+  return { ...member, shopId: shop.id };
+}

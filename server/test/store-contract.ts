@@ -8,6 +8,7 @@ import { defer } from './helpers.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
 import { describeMemberStoreContract } from './store-contract-members.js';
+import { describeOrderStoreContract } from './store-contract-orders.js';
 import { describePubsubMessageStoreContract } from './store-contract-pubsub-messages.js';
 import { describePubsubSessionStoreContract } from './store-contract-pubsub.js';
 
@@ -94,6 +95,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeImStoreContract(fresh);
     describeCsStoreContract(fresh);
     describeMemberStoreContract(fresh);
+    describeOrderStoreContract(fresh);
     describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 

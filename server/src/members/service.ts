@@ -21,6 +21,7 @@ export type MemberFailure =
   | 'feedback_images_invalid'
   | 'cancel_reason_invalid'
   | 'cancel_agreement_required'
+  | 'cancel_orders_open'
   | 'gender_invalid'
   | 'birthday_invalid'
   | 'region_invalid'
@@ -69,6 +70,15 @@ export type MemberFailure =
   | 'product_limit'
   | 'product_missing'
   | 'category_missing'
+  | 'order_items_invalid'
+  | 'stock_insufficient'
+  | 'order_own_product'
+  | 'order_pending'
+  | 'order_missing'
+  | 'order_state'
+  | 'balance_insufficient'
+  | 'payment_unavailable'
+  | 'logistics_invalid'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -117,6 +127,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   feedback_images_invalid: 'parameter error',
   cancel_reason_invalid: 'please give a reason for cancelling the account',
   cancel_agreement_required: 'please agree to the account cancellation agreement',
+  cancel_orders_open: 'you have orders in progress: finish them before cancelling the account',
   gender_invalid: 'parameter error',
   birthday_invalid: 'parameter error',
   region_invalid: 'parameter error',
@@ -165,6 +176,15 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   product_limit: 'do not operate frequently',
   product_missing: 'the product does not exist, return to the cart',
   category_missing: 'the classification does not exist, reselect',
+  order_items_invalid: 'please choose 1 to 20 products, 1 to 99 of each',
+  stock_insufficient: 'insufficient stock',
+  order_own_product: 'you cannot buy your own product',
+  order_pending: 'too many unpaid orders: pay or cancel one first',
+  order_missing: 'the order does not exist',
+  order_state: 'the order status has changed, refresh and try again',
+  balance_insufficient: 'insufficient balance',
+  payment_unavailable: 'this payment method is not available; pay by balance',
+  logistics_invalid: 'please enter the logistics company and shipment number',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',
@@ -483,9 +503,9 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       const length = [...text].length;
       if (length === 0 || length > MEMBER_LIMITS.cancelReasonMaxLength) return fail('cancel_reason_invalid');
       if (agree !== true) return fail('cancel_agreement_required');
-      return (await members.cancel(memberId, { reason: text, now: now() }))
-        ? { ok: true, value: undefined }
-        : fail('token_invalid');
+      const cancelled = await members.cancel(memberId, { reason: text, now: now() });
+      if (cancelled === 'orders') return fail('cancel_orders_open');
+      return cancelled ? { ok: true, value: undefined } : fail('token_invalid');
     },
   };
 }

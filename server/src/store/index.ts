@@ -24,6 +24,7 @@ import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWalletStore, type WalletStore } from './wallet.js';
 import { createShopStore, type ShopStore } from './shops.js';
 import { createProductStore, type ProductStore } from './products.js';
+import { createOrderStore, type OrderStore } from './orders.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -82,6 +83,18 @@ export type {
   ProductStatus,
   ProductStore,
 } from './products.js';
+export type {
+  Logistics,
+  OrderAddress,
+  OrderItem,
+  OrderLine,
+  OrderRecord,
+  OrderStatus,
+  OrderStore,
+  PayFailure,
+  PayMethod,
+  PlaceFailure,
+} from './orders.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -153,6 +166,8 @@ export interface Store {
   readonly shops: ShopStore;
   /** The shops' products and the operator's classifications of them. */
   readonly products: ProductStore;
+  /** The shop's orders: checkouts, payment from the wallet, shipping and receipt. */
+  readonly orders: OrderStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -282,6 +297,7 @@ function wrap(
     wallet: createWalletStore(db, dialect),
     shops: createShopStore(db, dialect),
     products: createProductStore(db, dialect),
+    orders: createOrderStore(db, dialect),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

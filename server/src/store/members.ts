@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
 import { contains } from './contains.js';
 import { olderThan } from './keyset.js';
@@ -99,9 +99,11 @@ export interface MemberStore {
    * Cancels a member's account (MEM-7), in one transaction: the row keeps its id, the time and the reason, and loses
    * phone and profile; the member's tokens, feedback, block list, addresses, follows both ways, certification,
    * notifications (theirs, and those they caused) and settings, sign-ins and coins, and pending code go. False if there
-   * is no such open account (none, or cancelled already).
+   * is no such open account (none, or cancelled already). `orders`, and nothing changed, while an order they bought
+   * or sold is paid or shipped and not yet complete; their unpaid orders, bought or sold, are cancelled (the stock
+   * bought returns).
    */
-  cancel(id: string, params: { reason: string; now: number }): Promise<boolean>;
+  cancel(id: string, params: { reason: string; now: number }): Promise<boolean | 'orders'>;
 }
 
 /** Tables of `0005_members`, typed here so that the shared schema file stays untouched by this feature; a type
@@ -322,6 +324,21 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           .where('cancelled_at', 'is', null)
           .executeTakeFirst();
         if (!open) return false;
+        const trading =
+          await sql`select id from orders where (buyer_id = ${id} or seller_id = ${id}) and status in ('paid', 'shipped') limit 1`.execute(
+            trx,
+          );
+        if (trading.rows.length > 0) return 'orders' as const;
+        const unpaid = await sql<{
+          id: string;
+        }>`update orders set status = 'cancelled', closed_at = ${now} where (buyer_id = ${id} or seller_id = ${id}) and status = 'unpaid' returning id`.execute(
+          trx,
+        );
+        for (const order of unpaid.rows) {
+          await sql`update products set stock = stock + (select quantity from order_items where order_items.order_id = ${order.id} and order_items.product_id = products.id) where id in (select product_id from order_items where order_id = ${order.id})`.execute(
+            trx,
+          );
+        }
         const result = await trx
           .updateTable('members')
           .set({

@@ -24,6 +24,7 @@ import { circleTopicsMigration } from './circle-topics-migration.js';
 import { memberWalletMigration } from './member-wallet-migration.js';
 import { shopsMigration } from './shops-migration.js';
 import { productsMigration } from './products-migration.js';
+import { ordersMigration } from './orders-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -209,6 +210,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031_member_wallet': memberWalletMigration,
   '0032_shops': shopsMigration,
   '0033_products': productsMigration,
+  '0034_orders': ordersMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -4,10 +4,12 @@ import type { Database } from './schema.js';
 
 /**
  * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
- * paid or failed, a shop application or a product reviewed, a member who signed up with the member's invitation, or the decision on the member's report.
+ * paid or failed, a shop application or a product reviewed, an order paid (to its seller), shipped (to its buyer) or
+ * completed (to its seller), a member who signed up with the member's invitation, or the decision on the member's
+ * report.
  */
 export type NoticeKind =
-  'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'invitation' | 'report';
+  'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'order' | 'invitation' | 'report';
 
 /** One notification of a member. */
 export interface NoticeRecord {

@@ -30,8 +30,11 @@ export interface RechargeRecord {
   closedAt?: number;
 }
 
-/** What moved money in or out of a wallet: a recharge paid in. */
-export type MoneyKind = 'recharge';
+/**
+ * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), or the sale of an order
+ * whose buyer received it (in, to the seller).
+ */
+export type MoneyKind = 'recharge' | 'order' | 'sale';
 
 /** One line of a wallet's ledger; their sum is the balance. */
 export interface MoneyLine {
@@ -39,7 +42,7 @@ export interface MoneyLine {
   /** Fen, negative when money left. */
   amount: number;
   kind: MoneyKind;
-  /** The id of what moved it (the recharge). */
+  /** The id of what moved it: the recharge, the code of the orders paid, or the order sold. */
   ref: string;
   createdAt: number;
 }

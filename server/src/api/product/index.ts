@@ -13,6 +13,7 @@ import { createWithdrawalService, type WithdrawalService } from '../../members/w
 import { createWalletService, type WalletService } from '../../members/wallet.js';
 import { createShopService, type ShopService } from '../../shop/shops.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
+import { createOrderService, type OrderService } from '../../shop/orders.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -34,6 +35,7 @@ import type {
   NoticeStore,
   TaskStore,
   ProductStore,
+  OrderStore,
   ShopStore,
   WalletStore,
   WithdrawalStore,
@@ -58,6 +60,7 @@ import { withdrawalRoutes } from './withdrawals.js';
 import { walletRoutes, yuanOf } from './wallet.js';
 import { shopRoutes } from './shops.js';
 import { shopProductRoutes } from './products.js';
+import { orderRoutes } from './orders.js';
 import { operatorProductCategoryRoutes } from '../operator-product-categories.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
@@ -108,6 +111,8 @@ export interface ProductApiDeps {
   shops: ShopService;
   /** The shops' products and their classifications (shop/index, view, business-add). */
   products: ProductService;
+  /** The shop's orders: checkout, payment by balance, shipping, receipt (shop/payment, user-order, business-order). */
+  orders: OrderService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -174,6 +179,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   walletRoutes(post, deps);
   shopRoutes(post, deps);
   shopProductRoutes(post, deps);
+  orderRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
   circleRoutes(post, deps);
@@ -196,6 +202,7 @@ export interface ProductApiParts {
   wallet: WalletStore;
   shops: ShopStore;
   products: ProductStore;
+  orders: OrderStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -263,6 +270,18 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       notices.notify(memberId, 'product', { key: `${id}:${status}`, data: { product: id, status, reason, title } }),
   });
   operatorProductCategoryRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, products });
+  const orders = createOrderService({
+    orders: parts.orders,
+    addresses: parts.addresses,
+    now: parts.now,
+    // The seller hears of an order paid and of one completed (their money arrived); the buyer, of one shipped.
+    onChanged: async ({ id, status, buyerId, sellerId, total, items }) => {
+      if (status !== 'paid' && status !== 'shipped' && status !== 'completed') return;
+      const to = status === 'shipped' ? buyerId : sellerId;
+      const data = { order: id, status, total: yuanOf(total), title: items[0]?.title ?? '' };
+      await notices.notify(to, 'order', { key: `${id}:${status}`, data });
+    },
+  });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -311,6 +330,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     wallet,
     shops,
     products,
+    orders,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),

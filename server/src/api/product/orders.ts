@@ -1,0 +1,117 @@
+import { ORDER_LIMITS } from '../../shop/orders.js';
+import type { OrderRecord } from '../../store/index.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductPost } from './reply.js';
+import { yuanOf } from './wallet.js';
+
+/** An order as its buyer and its seller see it; `shop` is looked up by the caller. */
+function orderObject(record: OrderRecord, shop: { id: string; name: string; icon: string } | null) {
+  return {
+    id: record.id,
+    code: record.code,
+    shop,
+    status: record.status,
+    pay_method: record.payMethod,
+    total: yuanOf(record.total),
+    items: record.items.map((item) => ({
+      product_id: item.productId,
+      title: item.title,
+      image: item.image,
+      price: yuanOf(item.price),
+      num: item.quantity,
+    })),
+    address: record.address,
+    logistics: record.logistics ?? null,
+    created_at: record.createdAt,
+    paid_at: record.paidAt ?? null,
+    shipped_at: record.shippedAt ?? null,
+    completed_at: record.completedAt ?? null,
+    closed_at: record.closedAt ?? null,
+    expires_at: record.createdAt + ORDER_LIMITS.unpaidMs,
+  };
+}
+
+/**
+ * The shop's orders (spec §2 shop: payment, success, user-order, user-order-view, business-order, business-send; §4
+ * "Payment flow: fetch an order code, then pay by balance"), all needing the member's `token`; money in yuan:
+ * - `shop/code` (`items: [{id, num}]`, 1 to 20 different products, 1 to 99 of each; `address`, an id of the member's
+ *   addresses) answers `{ret: code, orders: [order], total}`: one unpaid order per shop, all under `code`, their
+ *   stock held for 30 minutes; then they are cancelled by themselves and the stock returns.
+ * - `shop/pay_payment` (`code`, `type` `balance`) pays all the code's orders from the wallet: `{ret: {code, type,
+ *   paid}, orders: [order]}`; `balance_insufficient` ("insufficient balance") when the balance is short.
+ * - `shop/order_list` (`status?`, `before?`) answers the buyer's orders, `shop/business_order` (`status?`, `before?`)
+ *   the seller's, `{ret: [order]}`, newest first, twenty at a time.
+ * - `shop/order_view` (`id`) answers `{ret: order}` to its buyer or its seller.
+ * - `shop/order_cancel` (`id`): the buyer cancels an unpaid order; `shop/order_confirm` (`id`): the buyer confirms
+ *   receipt of a shipped one, which completes it and pays the seller (ten days after shipping it completes by
+ *   itself); `shop/business_send` (`id`, `company`, `number`): the seller ships a paid one. Each answers `{ret:
+ *   order}`, or `order_state` when the order is not in the state for it.
+ *
+ * An order is `{id, code, shop: {id, name, icon} | null, status (unpaid, paid, shipped, completed, cancelled),
+ * pay_method ('' or balance), total, items: [{product_id, title, image, price, num}], address: {name, phone, region,
+ * detail}, logistics: {company, number} | null, created_at, paid_at, shipped_at, completed_at, closed_at,
+ * expires_at}`.
+ */
+export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  /** The orders as objects, each with its shop. */
+  const objects = async (records: readonly OrderRecord[]) => {
+    const shops = new Map<string, { id: string; name: string; icon: string } | null>();
+    for (const { shopId } of records) {
+      if (shops.has(shopId)) continue;
+      const shop = await deps.shops.open(shopId);
+      shops.set(shopId, shop ? { id: shop.id, name: shop.name, icon: shop.icon } : null);
+    }
+    return records.map((record) => orderObject(record, shops.get(record.shopId) ?? null));
+  };
+
+  post('shop/code', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.orders.checkout(me.value.id, body['items'], body['address']);
+    if (!result.ok) return refuse(result.failure);
+    const total = result.value.reduce((sum, order) => sum + order.total, 0);
+    return { ret: result.value[0]?.code, orders: await objects(result.value), total: yuanOf(total) };
+  });
+
+  post('shop/pay_payment', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.orders.pay(me.value.id, body['code'], body['type']);
+    if (!result.ok) return refuse(result.failure);
+    const paid = result.value.reduce((sum, order) => sum + order.total, 0);
+    return {
+      ret: { code: result.value[0]?.code, type: 'balance', paid: yuanOf(paid) },
+      orders: await objects(result.value),
+    };
+  });
+
+  for (const [path, side] of [
+    ['shop/order_list', 'buyer'],
+    ['shop/business_order', 'seller'],
+  ] as const) {
+    post(path, async (body) => {
+      const me = await deps.members.byToken(body['token']);
+      if (!me.ok) return refuse(me.failure);
+      const result = await deps.orders.list(side, me.value.id, body['status'], body['before']);
+      return result.ok ? { ret: await objects(result.value) } : refuse(result.failure);
+    });
+  }
+
+  const single: [string, (memberId: string, body: Record<string, unknown>) => ReturnType<typeof deps.orders.view>][] = [
+    ['shop/order_view', (memberId, body) => deps.orders.view(memberId, body['id'])],
+    ['shop/order_cancel', (memberId, body) => deps.orders.cancel(memberId, body['id'])],
+    ['shop/order_confirm', (memberId, body) => deps.orders.confirm(memberId, body['id'])],
+    [
+      'shop/business_send',
+      (memberId, body) => deps.orders.ship(memberId, body['id'], { company: body['company'], number: body['number'] }),
+    ],
+  ];
+  for (const [path, run] of single) {
+    post(path, async (body) => {
+      const me = await deps.members.byToken(body['token']);
+      if (!me.ok) return refuse(me.failure);
+      const result = await run(me.value.id, body);
+      return result.ok ? { ret: (await objects([result.value]))[0] } : refuse(result.failure);
+    });
+  }
+}

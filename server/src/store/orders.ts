@@ -1,0 +1,534 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { notBlockedWith } from './blocked.js';
+import { keysetOf, olderThan } from './keyset.js';
+import { holdOpenMember } from './member-lock.js';
+import type { Database } from './schema.js';
+
+/**
+ * Where an order stands (spec §4 order): unpaid, paid and awaiting delivery, shipped and awaiting receipt,
+ * transaction complete, or cancelled (by the buyer, or by itself when it stayed unpaid too long).
+ */
+export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'cancelled';
+
+/** How an order was paid: from the buyer's balance; empty while unpaid. */
+export type PayMethod = '' | 'balance';
+
+/** One product of an order, as it was when it was bought. Its price is in fen. */
+export interface OrderItem {
+  productId: string;
+  title: string;
+  /** The product's first image. */
+  image: string;
+  price: number;
+  quantity: number;
+}
+
+/** Where an order goes: a copy of the buyer's shipping address when they ordered. */
+export interface OrderAddress {
+  name: string;
+  phone: string;
+  region: string;
+  detail: string;
+}
+
+/** The logistics of a shipped order: the company and the shipment number. */
+export interface Logistics {
+  company: string;
+  number: string;
+}
+
+/** An order: what one buyer bought from one shop in one checkout. Money in fen. */
+export interface OrderRecord {
+  id: string;
+  /** The checkout's code: every order of a checkout shares it, and paying it pays them all. */
+  code: string;
+  buyerId: string;
+  sellerId: string;
+  shopId: string;
+  status: OrderStatus;
+  total: number;
+  payMethod: PayMethod;
+  items: OrderItem[];
+  address: OrderAddress;
+  logistics?: Logistics;
+  createdAt: number;
+  paidAt?: number;
+  shippedAt?: number;
+  completedAt?: number;
+  /** When it was cancelled. */
+  closedAt?: number;
+}
+
+/** One product a checkout asks for. */
+export interface OrderLine {
+  productId: string;
+  quantity: number;
+}
+
+/**
+ * Why a checkout was refused, nothing changed: `product_missing` when a product is not on sale (or a block stands
+ * between the buyer and its seller), `stock` when it has too few left, `own` when it is the buyer's own, `pending`
+ * when the buyer has the most unpaid orders already, `missing` when the buyer is gone.
+ */
+export type PlaceFailure = 'product_missing' | 'stock' | 'own' | 'pending' | 'missing';
+
+/** Why paying a code was refused, nothing changed. */
+export type PayFailure = 'missing' | 'state' | 'insufficient';
+
+/** The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt. */
+export interface OrderStore {
+  /**
+   * A checkout: for each shop of the `lines`' products, one unpaid order under `code`, whose items copy each product
+   * as it is, each product's stock lowered by what was taken. One transaction that holds the buyer's row: it stores
+   * all the orders or none.
+   */
+  place(params: {
+    code: string;
+    buyerId: string;
+    address: OrderAddress;
+    lines: readonly OrderLine[];
+    now: number;
+    /** Unpaid orders a buyer may have, at most. */
+    maxUnpaid: number;
+  }): Promise<{ ok: true; value: OrderRecord[] } | { ok: false; failure: PlaceFailure }>;
+  /**
+   * Pays every order of the buyer's checkout `code` from their balance: all unpaid, and the balance covers their
+   * total; the ledger takes an `order` line of minus the total, and the orders are paid. One transaction that holds
+   * the buyer's row, so that two payments never spend the same money.
+   */
+  pay(
+    buyerId: string,
+    code: string,
+    now: number,
+  ): Promise<{ ok: true; value: OrderRecord[] } | { ok: false; failure: PayFailure }>;
+  /** The buyer cancels their unpaid order `id`: its stock returns. Undefined, and nothing changed, otherwise. */
+  cancel(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
+  /** The seller ships their paid order `id` with `logistics`. Undefined, and nothing changed, otherwise. */
+  ship(sellerId: string, id: string, logistics: Logistics, now: number): Promise<OrderRecord | undefined>;
+  /**
+   * The buyer confirms receipt of their shipped order `id`: it is complete, and its total enters the seller's ledger
+   * (a `sale` line). Undefined, and nothing changed, otherwise.
+   */
+  confirm(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
+  /**
+   * What time settles by itself, at most `limit` of each: unpaid orders made before `unpaidBefore` are cancelled
+   * (their stock returns), shipped ones shipped before `shippedBefore` complete (the seller is paid). Answers the
+   * orders it changed.
+   */
+  settleStale(params: {
+    unpaidBefore: number;
+    shippedBefore: number;
+    now: number;
+    limit: number;
+  }): Promise<OrderRecord[]>;
+  /** An order, whatever its status. */
+  byId(id: string): Promise<OrderRecord | undefined>;
+  /**
+   * The orders of a buyer (`side` buyer) or of a seller, newest first, at most `limit`; with `status`, only those;
+   * with `before` (an id of theirs), only those before it. Undefined when `before` is not theirs.
+   */
+  list(params: {
+    side: 'buyer' | 'seller';
+    memberId: string;
+    status?: OrderStatus | undefined;
+    before?: string | undefined;
+    limit: number;
+  }): Promise<OrderRecord[] | undefined>;
+}
+
+type OrderTables = {
+  orders: {
+    id: string;
+    code: string;
+    buyer_id: string;
+    seller_id: string;
+    shop_id: string;
+    status: string;
+    total: number | string;
+    pay_method: string;
+    address: string;
+    logistics_company: string;
+    logistics_number: string;
+    created_at: number;
+    paid_at: number | null;
+    shipped_at: number | null;
+    completed_at: number | null;
+    closed_at: number | null;
+  };
+  order_items: {
+    order_id: string;
+    position: number;
+    product_id: string;
+    title: string;
+    image: string;
+    price: number | string;
+    quantity: number;
+  };
+  products: {
+    id: string;
+    shop_id: string;
+    member_id: string;
+    title: string;
+    price: number | string;
+    stock: number;
+    images: string;
+    status: string;
+  };
+  member_money: {
+    id: string;
+    member_id: string;
+    amount: number | string;
+    kind: string;
+    ref: string;
+    created_at: number;
+  };
+};
+
+type OrderRow = OrderTables['orders'];
+type ItemRow = OrderTables['order_items'];
+type OrderDatabase = Database & OrderTables;
+type OrderDb = Kysely<OrderDatabase> | Transaction<OrderDatabase>;
+
+/** A checkout refused part way: the transaction rolls back. */
+class Refused extends Error {
+  constructor(readonly failure: PlaceFailure) {
+    super(failure);
+  }
+}
+
+const time = (value: number | null) => (value === null ? undefined : Number(value));
+
+const recordOf = (row: OrderRow, items: ItemRow[]): OrderRecord => {
+  const record: OrderRecord = {
+    id: row.id,
+    code: row.code,
+    buyerId: row.buyer_id,
+    sellerId: row.seller_id,
+    shopId: row.shop_id,
+    status: row.status as OrderStatus,
+    total: Number(row.total),
+    payMethod: row.pay_method as PayMethod,
+    items: items.map((item) => ({
+      productId: item.product_id,
+      title: item.title,
+      image: item.image,
+      price: Number(item.price),
+      quantity: Number(item.quantity),
+    })),
+    address: JSON.parse(row.address) as OrderAddress,
+    createdAt: Number(row.created_at),
+  };
+  if (row.logistics_company !== '') {
+    record.logistics = { company: row.logistics_company, number: row.logistics_number };
+  }
+  const paidAt = time(row.paid_at);
+  const shippedAt = time(row.shipped_at);
+  const completedAt = time(row.completed_at);
+  const closedAt = time(row.closed_at);
+  return {
+    ...record,
+    ...(paidAt !== undefined && { paidAt }),
+    ...(shippedAt !== undefined && { shippedAt }),
+    ...(completedAt !== undefined && { completedAt }),
+    ...(closedAt !== undefined && { closedAt }),
+  };
+};
+
+/** The orders of `rows` with their items, in the rows' order. */
+async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> {
+  if (rows.length === 0) return [];
+  const items = await db
+    .selectFrom('order_items')
+    .selectAll()
+    .where(
+      'order_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
+  const byOrder = new Map<string, ItemRow[]>();
+  for (const item of items) byOrder.set(item.order_id, [...(byOrder.get(item.order_id) ?? []), item]);
+  return rows.map((row) => recordOf(row, byOrder.get(row.id) ?? []));
+}
+
+/** Puts the items of an order back in stock (an order cancelled). */
+async function restock(trx: Transaction<OrderDatabase>, orderId: string): Promise<void> {
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['product_id', 'quantity'])
+    .where('order_id', '=', orderId)
+    .execute();
+  for (const item of items) {
+    await trx
+      .updateTable('products')
+      .set((eb) => ({ stock: eb('stock', '+', item.quantity) }))
+      .where('id', '=', item.product_id)
+      .execute();
+  }
+}
+
+/** Adds a line to a member's ledger. */
+async function ledger(
+  trx: Transaction<OrderDatabase>,
+  line: { memberId: string; amount: number; kind: 'order' | 'sale'; ref: string; now: number },
+): Promise<void> {
+  await trx
+    .insertInto('member_money')
+    .values({
+      id: randomBytes(8).toString('hex'),
+      member_id: line.memberId,
+      amount: line.amount,
+      kind: line.kind,
+      ref: line.ref,
+      created_at: line.now,
+    })
+    .execute();
+}
+
+/** The Kysely implementation of {@link OrderStore}. */
+export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): OrderStore {
+  const db = base.withTables<OrderTables>();
+
+  /** Moves order `id` from one of `from` to `set` in `trx`; the row as it is after, or undefined. */
+  const move = async (
+    trx: OrderDb,
+    where: { id: string; buyerId?: string; sellerId?: string; from: OrderStatus },
+    set: Partial<OrderRow>,
+  ) =>
+    trx
+      .updateTable('orders')
+      .set(set)
+      .where('id', '=', where.id)
+      .where('status', '=', where.from)
+      .$if(where.buyerId !== undefined, (q) => q.where('buyer_id', '=', where.buyerId as string))
+      .$if(where.sellerId !== undefined, (q) => q.where('seller_id', '=', where.sellerId as string))
+      .returningAll()
+      .executeTakeFirst();
+
+  const cancelIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) => {
+    const row = await move(trx, { id, buyerId, from: 'unpaid' }, { status: 'cancelled', closed_at: now });
+    if (row) await restock(trx, row.id);
+    return row;
+  };
+
+  const completeIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) => {
+    const row = await move(trx, { id, buyerId, from: 'shipped' }, { status: 'completed', completed_at: now });
+    if (row) await ledger(trx, { memberId: row.seller_id, amount: Number(row.total), kind: 'sale', ref: row.id, now });
+    return row;
+  };
+
+  const one = async (row: OrderRow | undefined) => (row ? (await withItems(db, [row]))[0] : undefined);
+
+  return {
+    async place({ code, buyerId, address, lines, now, maxUnpaid }) {
+      try {
+        const rows = await db.transaction().execute(async (trx) => {
+          if (!(await holdOpenMember(trx, buyerId, dialect))) throw new Refused('missing');
+          const { unpaid } = await trx
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll<string | number>().as('unpaid'))
+            .where('buyer_id', '=', buyerId)
+            .where('status', '=', 'unpaid')
+            .executeTakeFirstOrThrow();
+          // Products are taken in the order of their ids, so that checkouts at once never wait on each other in a
+          // circle.
+          const sorted = [...lines].sort((a, b) => (a.productId < b.productId ? -1 : 1));
+          const byShop = new Map<string, { sellerId: string; items: (OrderItem & { at: number })[] }>();
+          for (const line of sorted) {
+            const product = await trx
+              .selectFrom('products')
+              .select(['id', 'shop_id', 'member_id', 'title', 'price', 'images'])
+              .where('id', '=', line.productId)
+              .where('status', '=', 'on_sale')
+              .where(notBlockedWith(buyerId, 'products.member_id'))
+              .executeTakeFirst();
+            if (!product) throw new Refused('product_missing');
+            if (product.member_id === buyerId) throw new Refused('own');
+            const taken = await trx
+              .updateTable('products')
+              .set((eb) => ({ stock: eb('stock', '-', line.quantity) }))
+              .where('id', '=', product.id)
+              .where('stock', '>=', line.quantity)
+              .executeTakeFirst();
+            if (taken.numUpdatedRows === 0n) throw new Refused('stock');
+            const shop = byShop.get(product.shop_id) ?? { sellerId: product.member_id, items: [] };
+            shop.items.push({
+              productId: product.id,
+              title: product.title,
+              image: (JSON.parse(product.images) as string[])[0] ?? '',
+              price: Number(product.price),
+              quantity: line.quantity,
+              at: lines.findIndex((l) => l.productId === line.productId),
+            });
+            byShop.set(product.shop_id, shop);
+          }
+          if (Number(unpaid) + byShop.size > maxUnpaid) throw new Refused('pending');
+          const placed: OrderRow[] = [];
+          for (const [shopId, shop] of byShop) {
+            // The items in the order the buyer listed them.
+            const items = shop.items.sort((a, b) => a.at - b.at);
+            const row: OrderRow = {
+              id: randomBytes(8).toString('hex'),
+              code,
+              buyer_id: buyerId,
+              seller_id: shop.sellerId,
+              shop_id: shopId,
+              status: 'unpaid',
+              total: items.reduce((sum, item) => sum + item.price * item.quantity, 0),
+              pay_method: '',
+              address: JSON.stringify(address),
+              logistics_company: '',
+              logistics_number: '',
+              created_at: now,
+              paid_at: null,
+              shipped_at: null,
+              completed_at: null,
+              closed_at: null,
+            };
+            await trx.insertInto('orders').values(row).execute();
+            await trx
+              .insertInto('order_items')
+              .values(
+                items.map((item, position) => ({
+                  order_id: row.id,
+                  position,
+                  product_id: item.productId,
+                  title: item.title,
+                  image: item.image,
+                  price: item.price,
+                  quantity: item.quantity,
+                })),
+              )
+              .execute();
+            placed.push(row);
+          }
+          return placed;
+        });
+        return { ok: true, value: await withItems(db, rows) };
+      } catch (err) {
+        if (err instanceof Refused) return { ok: false, failure: err.failure };
+        throw err;
+      }
+    },
+
+    async pay(buyerId, code, now) {
+      const outcome = await db.transaction().execute(async (trx) => {
+        if (!(await holdOpenMember(trx, buyerId, dialect))) return 'missing' as const;
+        const rows = await trx
+          .selectFrom('orders')
+          .selectAll()
+          .where('code', '=', code)
+          .where('buyer_id', '=', buyerId)
+          .execute();
+        if (rows.length === 0) return 'missing' as const;
+        if (rows.some((row) => row.status !== 'unpaid')) return 'state' as const;
+        const total = rows.reduce((sum, row) => sum + Number(row.total), 0);
+        const { balance } = await trx
+          .selectFrom('member_money')
+          .select((eb) => eb.fn.sum<string | number | null>('amount').as('balance'))
+          .where('member_id', '=', buyerId)
+          .executeTakeFirstOrThrow();
+        if (Number(balance ?? 0) < total) return 'insufficient' as const;
+        await ledger(trx, { memberId: buyerId, amount: -total, kind: 'order', ref: code, now });
+        return trx
+          .updateTable('orders')
+          .set({ status: 'paid', pay_method: 'balance', paid_at: now })
+          .where('code', '=', code)
+          .where('buyer_id', '=', buyerId)
+          .where('status', '=', 'unpaid')
+          .returningAll()
+          .execute();
+      });
+      if (typeof outcome === 'string') return { ok: false, failure: outcome };
+      return {
+        ok: true,
+        value: await withItems(
+          db,
+          outcome.sort((a, b) => (a.id < b.id ? -1 : 1)),
+        ),
+      };
+    },
+
+    async cancel(buyerId, id, now) {
+      return one(await db.transaction().execute((trx) => cancelIn(trx, id, now, buyerId)));
+    },
+
+    async ship(sellerId, id, logistics, now) {
+      const row = await move(
+        db,
+        { id, sellerId, from: 'paid' },
+        {
+          status: 'shipped',
+          logistics_company: logistics.company,
+          logistics_number: logistics.number,
+          shipped_at: now,
+        },
+      );
+      return one(row);
+    },
+
+    async confirm(buyerId, id, now) {
+      return one(await db.transaction().execute((trx) => completeIn(trx, id, now, buyerId)));
+    },
+
+    async settleStale({ unpaidBefore, shippedBefore, now, limit }) {
+      const [unpaid, shipped] = await Promise.all([
+        db
+          .selectFrom('orders')
+          .select('id')
+          .where('status', '=', 'unpaid')
+          .where('created_at', '<', unpaidBefore)
+          .orderBy('created_at')
+          .limit(limit)
+          .execute(),
+        db
+          .selectFrom('orders')
+          .select('id')
+          .where('status', '=', 'shipped')
+          .where('shipped_at', '<', shippedBefore)
+          .orderBy('shipped_at')
+          .limit(limit)
+          .execute(),
+      ]);
+      if (unpaid.length === 0 && shipped.length === 0) return [];
+      const changed = await db.transaction().execute(async (trx) => {
+        const rows: OrderRow[] = [];
+        // Each moves only from the state it was found in, so that a payment or a receipt at the same time wins.
+        for (const { id } of unpaid) {
+          const row = await cancelIn(trx, id, now);
+          if (row) rows.push(row);
+        }
+        for (const { id } of shipped) {
+          const row = await completeIn(trx, id, now);
+          if (row) rows.push(row);
+        }
+        return rows;
+      });
+      return withItems(db, changed);
+    },
+
+    async byId(id) {
+      return one(await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst());
+    },
+
+    async list({ side, memberId, status, before, limit }) {
+      const column = side === 'buyer' ? 'buyer_id' : 'seller_id';
+      const cursor = await keysetOf(db, 'orders', before, { column, value: memberId });
+      if (cursor === 'missing') return undefined;
+      const rows = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where(column, '=', memberId)
+        .$if(status !== undefined, (q) => q.where('status', '=', status as OrderStatus))
+        .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return withItems(db, rows);
+    },
+  };
+}

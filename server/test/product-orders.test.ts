@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { ORDER_LIMITS } from '../src/shop/orders.js';
+import { openShop, operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+
+const HOME = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
+
+type Order = Record<string, unknown> & { id: string; code: string; status: string };
+
+/** A shop with one product on sale (`price` yuan, `stock`), and a buyer with an address and `balance` yuan. */
+async function market(p: ProductServer, { price = 12.5, stock = 3, balance = 100 } = {}) {
+  const typeid = ((await operator(p, 'product-categories', 'POST', '', { name: 'Tea' })).content as { id: string }).id;
+  const seller = await openShop(p, '13700137000');
+  const imgs = [await uploadImage(p, seller.token)];
+  const added = await p.call('shop/business_add', {
+    token: seller.token,
+    imgs,
+    title: 'Green tea',
+    price,
+    typeid,
+    stock,
+    content: 'Picked in April.',
+  });
+  const product = (added.ret as { id: string }).id;
+  await operator(p, 'products', 'POST', `/${product}/review`, { decision: 'pass' });
+  const buyer = await signIn(p, '13900139000');
+  const listed = await p.call('member/address_add', { token: buyer.token, ...HOME });
+  const address = (listed.ret as Array<{ id: string }>)[0]?.id ?? '';
+  if (balance > 0) {
+    const asked = await p.call('member/recharge', { token: buyer.token, money: balance, type: 'alipay', agree: true });
+    await operator(p, 'recharges', 'POST', `/${(asked.ret as { id: string }).id}/review`, { paid: true });
+  }
+  return { seller, buyer, product, address, imgs };
+}
+
+const notices = async (p: ProductServer, token: string) =>
+  ((await p.call('member/notify_list', { token })).ret as Array<{ kind: string; data: unknown }>).filter(
+    (n) => n.kind === 'order',
+  );
+
+describe('product orders: shop/code, pay_payment, order_*, business_order, business_send', () => {
+  it('checks out, pays by balance, ships and confirms, telling each side; money moves once', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address, imgs } = await market(p);
+    const call = (path: string, body: Record<string, unknown>, token = buyer.token) => p.call(path, { token, ...body });
+    const refused = async (path: string, body: Record<string, unknown>, code: string, err: string, token?: string) =>
+      expect(await call(path, body, token)).toEqual({ status: 200, err, code });
+
+    const items = 'please choose 1 to 20 products, 1 to 99 of each';
+    for (const bad of [
+      undefined,
+      [],
+      [{ id: product, num: 0 }],
+      [{ id: product, num: 100 }],
+      [{ id: product, num: 1.5 }],
+      [{ id: product }],
+      [{ id: '', num: 1 }],
+      [{ id: 'x'.repeat(33), num: 1 }],
+      [
+        { id: product, num: 1 },
+        { id: product, num: 1 },
+      ],
+      Array.from({ length: ORDER_LIMITS.linesMax + 1 }, (_, i) => ({ id: `p${i}`, num: 1 })),
+      'tea',
+      [null],
+    ]) {
+      await refused('shop/code', { items: bad, address }, 'order_items_invalid', items);
+    }
+    const one = [{ id: product, num: 2 }];
+    await refused('shop/code', { items: one, address: 'nope' }, 'address_missing', 'the address does not exist');
+    await refused(
+      'shop/code',
+      { items: [{ id: 'nope', num: 1 }], address },
+      'product_missing',
+      'the product does not exist, return to the cart',
+    );
+    await refused(
+      'shop/code',
+      { items: [{ id: product, num: 4 }], address },
+      'stock_insufficient',
+      'insufficient stock',
+    );
+    const sellerAddress = (
+      (await p.call('member/address_add', { token: seller.token, ...HOME })).ret as Array<{ id: string }>
+    )[0]?.id;
+    await refused(
+      'shop/code',
+      { items: one, address: sellerAddress },
+      'order_own_product',
+      'you cannot buy your own product',
+      seller.token,
+    );
+    expect(await p.call('shop/code', { items: one, address })).toMatchObject({ code: 'token_invalid' });
+
+    // A second on, so that the ledger lists the payment after the recharge.
+    p.advance(1_000);
+    const placed = await call('shop/code', { items: one, address });
+    const code = placed.ret as string;
+    const [order] = placed['orders'] as Order[];
+    expect(placed['total']).toBe(25);
+    expect(order).toEqual({
+      id: expect.any(String) as string,
+      code,
+      shop: { id: seller.shopId, name: `Shop ${seller.id}`, icon: expect.any(String) as string },
+      status: 'unpaid',
+      pay_method: '',
+      total: 25,
+      items: [{ product_id: product, title: 'Green tea', image: imgs[0], price: 12.5, num: 2 }],
+      address: HOME,
+      logistics: null,
+      created_at: p.now(),
+      paid_at: null,
+      shipped_at: null,
+      completed_at: null,
+      closed_at: null,
+      expires_at: p.now() + ORDER_LIMITS.unpaidMs,
+    });
+    // The stock is held: one is left.
+    expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);
+
+    await refused(
+      'shop/pay_payment',
+      { code, type: 'alipay' },
+      'payment_unavailable',
+      'this payment method is not available; pay by balance',
+    );
+    await refused('shop/pay_payment', { code: 'nope', type: 'balance' }, 'order_missing', 'the order does not exist');
+    await refused(
+      'shop/pay_payment',
+      { code, type: 'balance' },
+      'order_missing',
+      'the order does not exist',
+      seller.token,
+    );
+    // 25 yuan of 100: paid; then a second checkout of 12.5 with 75 left is paid too; the balance is 62.5.
+    expect(await call('shop/pay_payment', { code, type: 'balance' })).toMatchObject({
+      ret: { code, type: 'balance', paid: 25 },
+      orders: [{ id: order?.id, status: 'paid', pay_method: 'balance', paid_at: p.now() }],
+    });
+    await refused(
+      'shop/pay_payment',
+      { code, type: 'balance' },
+      'order_state',
+      'the order status has changed, refresh and try again',
+    );
+    expect(((await call('member/money', {})).ret as { balance: number }).balance).toBe(75);
+    expect(((await call('member/money_list', {})).ret as unknown[])[0]).toMatchObject({
+      amount: -25,
+      kind: 'order',
+      ref: code,
+    });
+    expect(await notices(p, seller.token)).toEqual(
+      [{ kind: 'order', data: { order: order?.id, status: 'paid', total: 25, title: 'Green tea' } }].map(
+        (n) => expect.objectContaining(n) as unknown,
+      ),
+    );
+
+    // Only the buyer and the seller see it.
+    const stranger = await signIn(p, '13600136000');
+    await refused('shop/order_view', { id: order?.id }, 'order_missing', 'the order does not exist', stranger.token);
+    expect(await call('shop/order_view', { id: order?.id }, seller.token)).toMatchObject({ ret: { status: 'paid' } });
+    await refused(
+      'shop/order_cancel',
+      { id: order?.id },
+      'order_state',
+      'the order status has changed, refresh and try again',
+    );
+
+    // The seller ships it, with a shipment that makes sense.
+    const logistics = 'please enter the logistics company and shipment number';
+    for (const bad of [
+      { company: '', number: 'SF1234' },
+      { company: 'x'.repeat(21), number: 'SF1234' },
+      { company: 'SF', number: 'SF1' },
+      { company: 'SF', number: 'SF 1234' },
+      { company: 'SF', number: 12345 },
+    ]) {
+      await refused('shop/business_send', { id: order?.id, ...bad }, 'logistics_invalid', logistics, seller.token);
+    }
+    await refused(
+      'shop/business_send',
+      { id: order?.id, company: 'SF', number: 'SF1234' },
+      'order_missing',
+      'the order does not exist',
+    );
+    p.advance(1_000);
+    expect(
+      await call('shop/business_send', { id: order?.id, company: ' SF Express ', number: 'SF-1234' }, seller.token),
+    ).toMatchObject({
+      ret: { status: 'shipped', logistics: { company: 'SF Express', number: 'SF-1234' }, shipped_at: p.now() },
+    });
+    expect(await notices(p, buyer.token)).toEqual([
+      expect.objectContaining({ data: { order: order?.id, status: 'shipped', total: 25, title: 'Green tea' } }),
+    ]);
+
+    // The buyer confirms receipt; the seller is paid, once.
+    await refused('shop/order_confirm', { id: order?.id }, 'order_missing', 'the order does not exist', seller.token);
+    p.advance(1_000);
+    expect(await call('shop/order_confirm', { id: order?.id })).toMatchObject({
+      ret: { status: 'completed', completed_at: p.now() },
+    });
+    await refused(
+      'shop/order_confirm',
+      { id: order?.id },
+      'order_state',
+      'the order status has changed, refresh and try again',
+    );
+    expect(((await call('member/money', {}, seller.token)).ret as { balance: number }).balance).toBe(25);
+    expect((await notices(p, seller.token)).map((n) => (n.data as { status: string }).status)).toEqual([
+      'completed',
+      'paid',
+    ]);
+
+    // Lists: the buyer's by status, the seller's; a page ends at an id of theirs.
+    const again = await call('shop/code', { items: [{ id: product, num: 1 }], address });
+    const second = (again['orders'] as Order[])[0];
+    const ids = async (path: string, body: Record<string, unknown>, token = buyer.token) =>
+      ((await call(path, body, token)).ret as Order[]).map((o) => o.id);
+    expect(await ids('shop/order_list', {})).toEqual([second?.id, order?.id]);
+    expect(await ids('shop/order_list', { status: 'unpaid' })).toEqual([second?.id]);
+    expect(await ids('shop/order_list', { before: second?.id })).toEqual([order?.id]);
+    expect(await ids('shop/business_order', { status: 'completed' }, seller.token)).toEqual([order?.id]);
+    expect(await ids('shop/order_list', {}, seller.token)).toEqual([]);
+    await refused('shop/order_list', { status: 'lost' }, 'bad_params', 'parameter error');
+    await refused('shop/business_order', { before: order?.id }, 'bad_params', 'parameter error');
+
+    // An unpaid order is cancelled by its buyer; its stock returns.
+    expect(await call('shop/order_cancel', { id: second?.id })).toMatchObject({
+      ret: { status: 'cancelled', closed_at: p.now() },
+    });
+    expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);
+  });
+
+  it('cancels unpaid orders after 30 minutes and completes shipped ones after 10 days, by themselves', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address } = await market(p, { stock: 2, balance: 10 });
+    const call = (path: string, body: Record<string, unknown>, token = buyer.token) => p.call(path, { token, ...body });
+    const first = await call('shop/code', { items: [{ id: product, num: 1 }], address });
+    const stale = await call('shop/code', { items: [{ id: product, num: 1 }], address });
+    expect(await call('shop/code', { items: [{ id: product, num: 1 }], address })).toMatchObject({
+      code: 'stock_insufficient',
+    });
+    // The first is paid within the time; 12.5 yuan is more than 10.
+    expect(await call('shop/pay_payment', { code: first.ret, type: 'balance' })).toMatchObject({
+      code: 'balance_insufficient',
+      err: 'insufficient balance',
+    });
+    const asked = await p.call('member/recharge', { token: buyer.token, money: 10, type: 'wechat', agree: true });
+    await operator(p, 'recharges', 'POST', `/${(asked.ret as { id: string }).id}/review`, { paid: true });
+    expect(await call('shop/pay_payment', { code: first.ret, type: 'balance' })).toMatchObject({ ret: { paid: 12.5 } });
+
+    p.advance(ORDER_LIMITS.unpaidMs + 1);
+    expect(await call('shop/pay_payment', { code: stale.ret, type: 'balance' })).toMatchObject({ code: 'order_state' });
+    const staleId = (stale['orders'] as Order[])[0]?.id;
+    expect(await call('shop/order_view', { id: staleId })).toMatchObject({ ret: { status: 'cancelled' } });
+    expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);
+
+    const id = (first['orders'] as Order[])[0]?.id;
+    await call('shop/business_send', { id, company: 'SF', number: 'SF1234' }, seller.token);
+    p.advance(ORDER_LIMITS.receiptMs - 1);
+    expect(await call('shop/order_list', { status: 'shipped' })).toMatchObject({ ret: [{ id }] });
+    p.advance(2);
+    expect(await call('shop/business_order', { status: 'completed' }, seller.token)).toMatchObject({ ret: [{ id }] });
+    expect(((await call('member/money', {}, seller.token)).ret as { balance: number }).balance).toBe(12.5);
+  });
+
+  it('refuses to cancel an account while an order of it is under way', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address } = await market(p);
+    const placed = await p.call('shop/code', { token: buyer.token, items: [{ id: product, num: 1 }], address });
+    await p.call('shop/pay_payment', { token: buyer.token, code: placed.ret, type: 'balance' });
+    const open = 'you have orders in progress: finish them before cancelling the account';
+    for (const member of [buyer, seller]) {
+      expect(await p.call('member/out', { token: member.token, reason: 'moving', agree: true })).toEqual({
+        status: 200,
+        err: open,
+        code: 'cancel_orders_open',
+      });
+    }
+  });
+});

@@ -1,0 +1,276 @@
+/**
+ * The store contract for the shop's orders; registered by `describeStoreContract` so that it runs on SQLite and on
+ * PostgreSQL alike.
+ */
+import { expect, it } from 'vitest';
+import type { OrderAddress, OrderLine, Store } from '../src/store/index.js';
+
+const ADDRESS: OrderAddress = { name: 'Li Lei', phone: '13800138000', region: 'Beijing', detail: '1 Road' };
+
+/** Three members: m1 and m2 sell (one product each unless told), m3 buys; m3 has `balance` fen. */
+async function market(store: Store, balance = 0) {
+  for (const [i, id] of ['m1', 'm2', 'm3'].entries()) {
+    await store.members.insert({
+      id,
+      phone: `1370013700${i}`,
+      username: `user${i}`,
+      img: '',
+      notifyBadge: 0,
+      createdAt: 0,
+      usernameChangedAt: null,
+    });
+  }
+  await store.products.addCategory({ id: 'c1', name: 'Tea', position: 0, createdAt: 0 }, 10);
+  for (const seller of ['m1', 'm2']) {
+    await store.certifications.submit({
+      memberId: seller,
+      type: 'personal',
+      name: 'Wang',
+      number: '11010519491231002X',
+      images: ['a.png', 'b.png'],
+      submittedAt: 10,
+    });
+    await store.certifications.review(seller, { submittedAt: 10, pass: true, reason: '', now: 20 });
+    const shop = `s-${seller}`;
+    await store.shops.apply({ id: shop, memberId: seller, name: shop, icon: 'i', intro: 'x', submittedAt: 30 });
+    await store.shops.review(shop, { submittedAt: 30, pass: true, reason: '', now: 40 });
+  }
+  const product = async (id: string, memberId: string, price: number, stock: number, status = 'pass') => {
+    const record = {
+      id,
+      memberId,
+      categoryId: 'c1',
+      title: `Product ${id}`,
+      price,
+      stock,
+      content: 'Details',
+      images: [`https://x/${id}.png`, 'https://x/second.png'],
+      createdAt: 50,
+    };
+    expect(await store.products.add(record, { since: 0, max: 100 })).toBe('ok');
+    if (status === 'pass') await store.products.review(id, { decision: 'pass', reason: '', now: 60 });
+  };
+  await product('tea', 'm1', 1_250, 5);
+  await product('cup', 'm1', 800, 1);
+  await product('pot', 'm2', 10_000, 2);
+  await product('new', 'm2', 100, 9, 'pending');
+  if (balance > 0) {
+    await store.wallet.recharge({ id: 'r1', memberId: 'm3', amount: balance, method: 'alipay', createdAt: 70 }, 3);
+    await store.wallet.settle('r1', { paid: true, reason: '', reference: 'T', now: 80 });
+  }
+  return product;
+}
+
+const stock = async (store: Store, id: string) => (await store.products.byId(id))?.stock;
+
+const place = (
+  store: Store,
+  lines: OrderLine[],
+  params: { code: string; buyerId?: string; now?: number; max?: number },
+) =>
+  store.orders.place({
+    code: params.code,
+    buyerId: params.buyerId ?? 'm3',
+    address: ADDRESS,
+    lines,
+    now: params.now ?? 100,
+    maxUnpaid: params.max ?? 10,
+  });
+
+/** Registers the orders part of the contract; `fresh` opens a fresh store that is closed after the test. */
+export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }>): void {
+  it('orders: a checkout is one order per shop under one code, holding stock, all or nothing', async () => {
+    const { store } = await fresh();
+    await market(store);
+    // Refusals change nothing, even when an earlier product of the checkout could be taken.
+    expect(await place(store, [{ productId: 'new', quantity: 1 }], { code: 'k0' })).toEqual({
+      ok: false,
+      failure: 'product_missing',
+    });
+    expect(await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k0', buyerId: 'm1' })).toEqual({
+      ok: false,
+      failure: 'own',
+    });
+    expect(
+      await place(
+        store,
+        [
+          { productId: 'tea', quantity: 2 },
+          { productId: 'cup', quantity: 2 },
+        ],
+        { code: 'k0' },
+      ),
+    ).toEqual({ ok: false, failure: 'stock' });
+    expect(await stock(store, 'tea')).toBe(5);
+    expect(await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k0', buyerId: 'nobody' })).toEqual({
+      ok: false,
+      failure: 'missing',
+    });
+
+    const placed = await place(
+      store,
+      [
+        { productId: 'tea', quantity: 2 },
+        { productId: 'pot', quantity: 1 },
+        { productId: 'cup', quantity: 1 },
+      ],
+      { code: 'k1' },
+    );
+    expect(placed.ok).toBe(true);
+    const orders = placed.ok ? placed.value : [];
+    expect(orders).toHaveLength(2);
+    const bySeller = new Map(orders.map((o) => [o.sellerId, o]));
+    expect(bySeller.get('m1')).toMatchObject({
+      code: 'k1',
+      buyerId: 'm3',
+      shopId: 's-m1',
+      status: 'unpaid',
+      payMethod: '',
+      total: 2 * 1_250 + 800,
+      address: ADDRESS,
+      createdAt: 100,
+      items: [
+        { productId: 'tea', title: 'Product tea', image: 'https://x/tea.png', price: 1_250, quantity: 2 },
+        { productId: 'cup', title: 'Product cup', image: 'https://x/cup.png', price: 800, quantity: 1 },
+      ],
+    });
+    expect(bySeller.get('m2')).toMatchObject({ shopId: 's-m2', total: 10_000, items: [{ productId: 'pot' }] });
+    expect([await stock(store, 'tea'), await stock(store, 'cup'), await stock(store, 'pot')]).toEqual([3, 0, 1]);
+    expect(await store.orders.byId(orders[0]?.id ?? '')).toEqual(orders[0]);
+
+    // The last one in stock, asked for by two checkouts at once: one gets it.
+    const both = await Promise.all([
+      place(store, [{ productId: 'pot', quantity: 1 }], { code: 'k2' }),
+      place(store, [{ productId: 'pot', quantity: 1 }], { code: 'k3' }),
+    ]);
+    expect(both.map((r) => (r.ok ? 'ok' : r.failure)).sort()).toEqual(['ok', 'stock']);
+    expect(await stock(store, 'pot')).toBe(0);
+
+    // A buyer's unpaid orders are bounded, counting every order a checkout would make.
+    expect(await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k4', max: 3 })).toEqual({
+      ok: false,
+      failure: 'pending',
+    });
+    // A block between buyer and seller hides the product.
+    await store.blocks.set('m1', 'm3', true, { now: 110, max: 100 });
+    expect(await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k5' })).toEqual({
+      ok: false,
+      failure: 'product_missing',
+    });
+  });
+
+  it('orders: paid from the balance once, all of a code or none; the seller ships, the buyer receives, the seller is paid', async () => {
+    const { store } = await fresh();
+    await market(store, 12_000);
+    const first = await place(
+      store,
+      [
+        { productId: 'tea', quantity: 1 },
+        { productId: 'pot', quantity: 1 },
+      ],
+      { code: 'k1' },
+    );
+    expect(first.ok).toBe(true);
+    // 11 250 fen of 12 000: the balance covers this one.
+    const second = await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k2', now: 101 });
+    expect(second.ok).toBe(true);
+    expect(await store.orders.pay('m2', 'k1', 200)).toEqual({ ok: false, failure: 'missing' });
+    expect(await store.orders.pay('m3', 'nope', 200)).toEqual({ ok: false, failure: 'missing' });
+
+    // Two payments at once from a balance that covers either but not both: one lands.
+    const paid = await Promise.all([store.orders.pay('m3', 'k1', 200), store.orders.pay('m3', 'k2', 200)]);
+    const failures = paid.map((r) => (r.ok ? 'ok' : r.failure));
+    expect([...failures].sort()).toEqual(['insufficient', 'ok']);
+    const spent = failures[0] === 'ok' ? 11_250 : 1_250;
+    expect(await store.wallet.balance('m3')).toEqual({ balance: 12_000 - spent, unpaid: 0 });
+    const lines = (await store.wallet.lines('m3', { limit: 10 })) ?? [];
+    expect(lines[0]).toMatchObject({ amount: -spent, kind: 'order', ref: failures[0] === 'ok' ? 'k1' : 'k2' });
+    const landed = paid.find((r) => r.ok);
+    const paidOrders = landed?.ok ? landed.value : [];
+    expect(paidOrders.every((o) => o.status === 'paid' && o.payMethod === 'balance' && o.paidAt === 200)).toBe(true);
+    expect(await store.orders.pay('m3', paidOrders[0]?.code ?? '', 210)).toEqual({ ok: false, failure: 'state' });
+
+    const order = paidOrders.find((o) => o.sellerId === 'm1');
+    const id = order?.id ?? '';
+    const logistics = { company: 'SF Express', number: 'SF1234' };
+    // A paid order cannot be cancelled; only its seller ships it, once.
+    expect(await store.orders.cancel('m3', id, 300)).toBeUndefined();
+    expect(await store.orders.confirm('m3', id, 300)).toBeUndefined();
+    expect(await store.orders.ship('m2', id, logistics, 300)).toBeUndefined();
+    expect(await store.orders.ship('m1', id, logistics, 300)).toMatchObject({
+      status: 'shipped',
+      logistics,
+      shippedAt: 300,
+    });
+    expect(await store.orders.ship('m1', id, logistics, 301)).toBeUndefined();
+    // Only its buyer confirms receipt, once; the seller's ledger takes the sale.
+    expect(await store.orders.confirm('m1', id, 400)).toBeUndefined();
+    const both = await Promise.all([store.orders.confirm('m3', id, 400), store.orders.confirm('m3', id, 400)]);
+    expect(both.filter((r) => r !== undefined)).toHaveLength(1);
+    expect(await store.orders.byId(id)).toMatchObject({ status: 'completed', completedAt: 400 });
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 1_250, unpaid: 0 });
+    expect((await store.wallet.lines('m1', { limit: 10 }))?.[0]).toMatchObject({
+      amount: 1_250,
+      kind: 'sale',
+      ref: id,
+    });
+  });
+
+  it('orders: cancelled by the buyer or by time, stock back; shipped ones complete by time; listed per side', async () => {
+    const { store } = await fresh();
+    await market(store, 50_000);
+    const order = async (code: string, productId: string, now: number) => {
+      const placed = await place(store, [{ productId, quantity: 1 }], { code, now });
+      if (!placed.ok) throw new Error(placed.failure);
+      return placed.value[0]?.id ?? '';
+    };
+    const a = await order('k1', 'tea', 100);
+    const b = await order('k2', 'tea', 200);
+    const c = await order('k3', 'pot', 300);
+    const d = await order('k4', 'pot', 400);
+    expect(await stock(store, 'tea')).toBe(3);
+    expect(await store.orders.cancel('m1', a, 500)).toBeUndefined();
+    expect(await store.orders.cancel('m3', a, 500)).toMatchObject({ status: 'cancelled', closedAt: 500 });
+    expect(await store.orders.cancel('m3', a, 501)).toBeUndefined();
+    expect(await stock(store, 'tea')).toBe(4);
+
+    // c is paid and shipped; b stays unpaid; d is paid.
+    expect((await store.orders.pay('m3', 'k3', 600)).ok).toBe(true);
+    expect((await store.orders.pay('m3', 'k4', 600)).ok).toBe(true);
+    await store.orders.ship('m2', c, { company: 'SF', number: 'SF0001' }, 700);
+    // Time: unpaid before 250 are cancelled (b), shipped before 800 complete (c); d waits for its seller.
+    const settled = await store.orders.settleStale({ unpaidBefore: 250, shippedBefore: 800, now: 900, limit: 10 });
+    expect(settled.map((o) => [o.id, o.status]).sort()).toEqual(
+      [
+        [b, 'cancelled'],
+        [c, 'completed'],
+      ].sort(),
+    );
+    expect(await stock(store, 'tea')).toBe(5);
+    expect(await store.wallet.balance('m2')).toEqual({ balance: 10_000, unpaid: 0 });
+    expect(await store.orders.settleStale({ unpaidBefore: 250, shippedBefore: 800, now: 950, limit: 10 })).toEqual([]);
+
+    // Lists: the buyer's and each seller's, newest first, by status, a page at a time.
+    const ids = async (side: 'buyer' | 'seller', memberId: string, more: object = {}) =>
+      (await store.orders.list({ side, memberId, limit: 10, ...more }))?.map((o) => o.id);
+    expect(await ids('buyer', 'm3')).toEqual([d, c, b, a]);
+    expect(await ids('buyer', 'm3', { status: 'cancelled' })).toEqual([b, a]);
+    expect(await ids('buyer', 'm3', { before: c })).toEqual([b, a]);
+    expect(await ids('buyer', 'm3', { limit: 1 })).toEqual([d]);
+    expect(await ids('seller', 'm2')).toEqual([d, c]);
+    expect(await ids('seller', 'm2', { status: 'paid' })).toEqual([d]);
+    expect(await ids('seller', 'm1', { before: d })).toBeUndefined();
+    expect(await ids('seller', 'm3')).toEqual([]);
+
+    // An account with an order under way cannot be cancelled; unpaid ones go with it, their stock back.
+    expect(await store.members.cancel('m2', { reason: 'x', now: 1_000 })).toBe('orders');
+    expect(await store.members.cancel('m3', { reason: 'x', now: 1_000 })).toBe('orders');
+    await store.orders.ship('m2', d, { company: 'SF', number: 'SF0002' }, 1_010);
+    await store.orders.confirm('m3', d, 1_020);
+    await order('k5', 'tea', 1_100);
+    expect(await stock(store, 'tea')).toBe(4);
+    expect(await store.members.cancel('m3', { reason: 'x', now: 1_200 })).toBe(true);
+    expect(await stock(store, 'tea')).toBe(5);
+    expect(await ids('buyer', 'm3', { status: 'unpaid' })).toEqual([]);
+  });
+}
