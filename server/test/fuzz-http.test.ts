@@ -137,7 +137,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/money_list', [{ ...common, token, before: 'abc' }]],
       ['shop/apply_info', [{ ...common, token }]],
       ['shop/typeid', [{ ...common }]],
-      ['shop/list', [{ ...common, token, typeid: 'abc', before: 'abc' }]],
+      ['shop/list', [{ ...common, token, typeid: 'abc', shop: 'abc', before: 'abc' }]],
+      ['shop/shop', [{ ...common, token, id: 'abc' }]],
       ['shop/view', [{ ...common, token, id: 'abc' }]],
       [
         'shop/business_add',

@@ -153,6 +153,23 @@ describe('product shop: classifications, products, review and the shelf', () => 
     });
     expect((await p.call('shop/list', { token: carol.token })).ret).toEqual([]);
     expect(await p.call('shop/view', { token: carol.token, id: first })).toMatchObject({ code: 'product_missing' });
+    // The shop's page: open shops only, hidden by a block too; its products by `shop`.
+    expect(await p.call('shop/shop', { token: bob.token, id: alice.shopId })).toEqual({
+      status: 200,
+      ret: {
+        id: alice.shopId,
+        name: `Shop ${alice.id}`,
+        icon: expect.any(String) as string,
+        intro: 'Tea',
+        opened_at: p.now() - 1000,
+      },
+    });
+    expect((await p.call('shop/list', { shop: alice.shopId })).ret).toMatchObject([{ id: first }]);
+    expect((await p.call('shop/list', { shop: 'other' })).ret).toEqual([]);
+    expect(await p.call('shop/list', { shop: 7 })).toMatchObject({ code: 'bad_params' });
+    const closed = { status: 200, err: 'the shop does not exist or is closed', code: 'shop_missing' };
+    expect(await p.call('shop/shop', { token: carol.token, id: alice.shopId })).toEqual(closed);
+    for (const id of ['nope', undefined, 7]) expect(await p.call('shop/shop', { id })).toEqual(closed);
     expect((await p.call('shop/business_list', { token: alice.token, status: 'rejected' })).ret).toMatchObject([
       { id: second, reason: 'Blurred photos' },
     ]);

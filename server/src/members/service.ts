@@ -62,6 +62,7 @@ export type MemberFailure =
   | 'shop_icon_invalid'
   | 'shop_intro_invalid'
   | 'shop_not_open'
+  | 'shop_missing'
   | 'product_images_invalid'
   | 'product_title_invalid'
   | 'product_price_invalid'
@@ -168,6 +169,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   shop_icon_invalid: 'please upload the shop icon',
   shop_intro_invalid: 'please enter the shop description',
   shop_not_open: 'please open a shop first',
+  shop_missing: 'the shop does not exist or is closed',
   product_images_invalid: 'please upload 1 to 9 product images',
   product_title_invalid: 'please enter the product title: 2 to 60 characters',
   product_price_invalid: 'please enter a correct price',

@@ -72,7 +72,7 @@ export interface ProductService {
   /** Products on sale, newest first: of classification `category`, or of shop `shopId`. */
   onSale(
     viewerId: string | undefined,
-    filter: { category?: unknown; shopId?: string | undefined; before: unknown },
+    filter: { category?: unknown; shopId?: unknown; before: unknown },
   ): Promise<MemberResult<ProductRecord[]>>;
   /**
    * The operator's review: `pass` puts a product to be reviewed on sale, `reject` rejects it with a `reason`, `ban`
@@ -213,7 +213,7 @@ export function createProductService(deps: {
       return page ? { ok: true, value: page } : { ok: false, failure: 'bad_params' };
     },
     async onSale(viewerId, { category, shopId, before }) {
-      if (!isRowKey(category) || !isRowKey(before)) return { ok: false, failure: 'bad_params' };
+      if (!isRowKey(category) || !isRowKey(shopId) || !isRowKey(before)) return { ok: false, failure: 'bad_params' };
       const page = await products.onSale({
         viewerId,
         categoryId: category,

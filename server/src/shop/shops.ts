@@ -38,6 +38,11 @@ export interface ShopService {
   /** Shop `id` if it is open. */
   open(id: string): Promise<ShopRecord | undefined>;
   /**
+   * The shop's page (spec §2 shop/shop): shop `id` when it is open and no block stands between `viewerId` and its
+   * member (blocked users cannot see each other's works, spec §5); `shop_missing` otherwise.
+   */
+  visit(viewerId: string | undefined, id: unknown): Promise<MemberResult<ShopRecord>>;
+  /**
    * Submits the member's application: refused when a field is not valid, before their real-name certification has
    * passed, while one is under review, once the shop is open, or when another shop has the name.
    */
@@ -60,16 +65,27 @@ const STATUSES: readonly ShopStatus[] = ['pending', 'rejected', 'approved'];
 export function createShopService(deps: {
   shops: ShopStore;
   now: () => number;
+  /** Whether a block stands between two members, either way. */
+  blocked: (a: string, b: string) => Promise<boolean>;
   /** Told of each review, after it is stored. */
   onReviewed?: (record: ShopRecord) => Promise<void>;
 }): ShopService {
   const { shops } = deps;
   const badReview = (message: string) => ({ ok: false as const, failure: 'bad_review' as const, message });
+  const open = async (id: string) => {
+    const shop = isRowKey(id) && id !== undefined ? await shops.byId(id) : undefined;
+    return shop?.status === 'approved' ? shop : undefined;
+  };
   return {
     mine: (memberId) => shops.byMember(memberId),
-    async open(id) {
-      const shop = isRowKey(id) && id !== undefined ? await shops.byId(id) : undefined;
-      return shop?.status === 'approved' ? shop : undefined;
+    open,
+    async visit(viewerId, id) {
+      const shop = typeof id === 'string' ? await open(id) : undefined;
+      if (!shop) return { ok: false, failure: 'shop_missing' };
+      if (viewerId !== undefined && viewerId !== shop.memberId && (await deps.blocked(viewerId, shop.memberId))) {
+        return { ok: false, failure: 'shop_missing' };
+      }
+      return { ok: true, value: shop };
     },
     async apply(memberId, { name, icon, intro }) {
       const named = lineOf(name, SHOP_LIMITS.nameMaxLength);

@@ -257,6 +257,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const shops = createShopService({
     shops: parts.shops,
     now: parts.now,
+    blocked,
     // The member hears whether their shop is open, or why not.
     onReviewed: ({ id, memberId, name, submittedAt, status, reason }) =>
       notices.notify(memberId, 'shop', { key: `${id}:${submittedAt}`, data: { status, reason, title: name } }),

@@ -25,8 +25,8 @@ function productCard(record: ProductRecord) {
 /**
  * The shop's products (spec §2 shop: index, view, business-add, business-list):
  * - `shop/typeid` answers `{ret: [{id, name}]}`, the classifications in the operator's order.
- * - `shop/list` (`typeid?`, `before?`; `token` optional) answers `{ret: [product]}`: on sale, newest first, twenty at
- *   a time, none of a member a block stands between with the viewer.
+ * - `shop/list` (`typeid?`, `shop?`: a shop's id, `before?`; `token` optional) answers `{ret: [product]}`: on sale,
+ *   newest first, twenty at a time, none of a member a block stands between with the viewer.
  * - `shop/view` (`id`; `token` optional) answers `{ret: product with content, shop: {id, name, icon}}`: on sale, or
  *   the viewer's own; `product_missing` otherwise.
  * - `shop/business_add` (`token`, `imgs` 1 to 9 images the seller uploaded, `title`, `price` in yuan, `typeid`,
@@ -45,7 +45,11 @@ export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void
 
   post('shop/list', async (body) => {
     const viewerId = await viewerOf(deps, body);
-    const result = await deps.products.onSale(viewerId, { category: body['typeid'], before: body['before'] });
+    const result = await deps.products.onSale(viewerId, {
+      category: body['typeid'],
+      shopId: body['shop'],
+      before: body['before'],
+    });
     return result.ok ? { ret: result.value.map(productCard) } : refuse(result.failure);
   });
 

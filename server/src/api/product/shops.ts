@@ -1,4 +1,5 @@
 import type { ShopRecord } from '../../store/index.js';
+import { viewerOf } from './articles.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
@@ -24,6 +25,9 @@ function shopObject(record: ShopRecord) {
  * - `shop/apply` (`name`, `icon`: an image the member uploaded, `intro`) answers `{ret: shop}`, under review until
  *   the operator approves it or rejects it with a reason; a rejected one is resubmitted the same way.
  *
+ * - `shop/shop` (`id`; `token` optional) answers `{ret: {id, name, icon, intro, opened_at}}`: an open shop's page,
+ *   `shop_missing` for one not open or of a member a block stands between with the viewer.
+ *
  * A shop is `{id, name, icon, intro, status (pending, rejected, approved), reason, submitted_at, reviewed_at}`.
  */
 export function shopRoutes(post: ProductPost, deps: ProductApiDeps): void {
@@ -35,6 +39,13 @@ export function shopRoutes(post: ProductPost, deps: ProductApiDeps): void {
       deps.shops.mine(me.value.id),
     ]);
     return { ret: { certified, shop: shop ? shopObject(shop) : null } };
+  });
+
+  post('shop/shop', async (body) => {
+    const result = await deps.shops.visit(await viewerOf(deps, body), body['id']);
+    if (!result.ok) return refuse(result.failure);
+    const { id, name, icon, intro, reviewedAt } = result.value;
+    return { ret: { id, name, icon, intro, opened_at: reviewedAt ?? null } };
   });
 
   post('shop/apply', async (body) => {
