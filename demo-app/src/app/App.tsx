@@ -11,6 +11,7 @@ import { useAppConfig } from '../features/api/config';
 import { useMemberSync } from '../features/member/useMemberSync';
 import { ComingSoon } from '../pages/ComingSoon';
 import { NavBar } from '../ui/NavBar';
+import { CartProvider } from './cart';
 import { PageFrame } from './lazy';
 import { MessagingProvider, useMessaging } from './messaging';
 import { HOME_PATH, LOGIN_PATH, TAB_PATHS, requiresLogin } from './navigation';
@@ -79,7 +80,7 @@ function Localised({ children }: { children: ReactNode }) {
 }
 
 /**
- * Everything a screen needs around it: i18n, theme, queries, session, messaging. Tests mount screens in it, and may
+ * Everything a screen needs around it: i18n, theme, queries, session, cart, messaging. Tests mount screens in it, and may
  * give messaging an in-process `transport`.
  */
 export function AppProviders({
@@ -99,7 +100,9 @@ export function AppProviders({
         <ThemeProvider>
           <QueryClientProvider client={queryClient}>
             <SessionProvider>
-              <MessagingProvider transport={transport}>{children}</MessagingProvider>
+              <CartProvider>
+                <MessagingProvider transport={transport}>{children}</MessagingProvider>
+              </CartProvider>
             </SessionProvider>
           </QueryClientProvider>
         </ThemeProvider>

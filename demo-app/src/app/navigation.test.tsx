@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { HOME_PATH, requiresLogin, resolveTarget } from './navigation';
+import { ROUTES } from './routes';
 
 describe('navigation rules (spec §2)', () => {
   it('opens the five tab pages as tab switches, and / or pages/index/index as home', () => {
@@ -28,7 +29,16 @@ describe('navigation rules (spec §2)', () => {
     }
     expect(requiresLogin('user/home?id=5')).toBe(false);
     expect(requiresLogin('shop/view?id=5')).toBe(false);
-    for (const target of ['shop/user-add', 'shop/business-index', 'shop/business-list?x=1']) {
+    for (const target of [
+      'shop/user-add',
+      'shop/business-index',
+      'shop/business-list?x=1',
+      'shop/success?code=c1',
+      'shop/user-order?status=unpaid',
+      'shop/user-order-view?id=o1',
+      'shop/business-order',
+      'shop/business-send?id=o1',
+    ]) {
       expect(requiresLogin(target)).toBe(true);
     }
     expect(requiresLogin('shop/shop?id=5')).toBe(false);
@@ -63,5 +73,21 @@ describe('navigation rules (spec §2)', () => {
 
   it('gives "link does not exist" for an empty target', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
+  });
+
+  it('has the pages of buying and of the shop\'s orders, rather than "coming soon"', () => {
+    const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
+    for (const path of [
+      'cart',
+      'payment',
+      'success',
+      'user-order',
+      'user-order-view',
+      'business-order',
+      'business-send',
+    ]) {
+      expect(built(`shop/${path}`)).toBeDefined();
+    }
+    expect(built('shop/user-drawback')).toBeUndefined();
   });
 });

@@ -25,6 +25,21 @@ export const LOGIN_PATH = '/user/login';
  */
 const LOGIN_SEGMENTS = new Set(['member', 'renwu', 'im']);
 
+/**
+ * Shop pages of a member's own (spec §2 "Cart, payment ... also require login"): the cart and paying, their orders,
+ * refunds and reviews to write, and the shop application; the business area (shop/business-*) besides.
+ */
+const MEMBER_SHOP_PAGES = new Set([
+  'shop/cart',
+  'shop/payment',
+  'shop/success',
+  'shop/user-order',
+  'shop/user-order-view',
+  'shop/user-drawback',
+  'shop/user-ping-add',
+  'shop/user-add',
+]);
+
 /** What opening a target does. */
 export type NavigationAction =
   | { kind: 'tab'; path: string }
@@ -40,17 +55,15 @@ function parse(target: string): { path: string; query: URLSearchParams } {
 }
 
 /**
- * Whether opening `target` needs a signed-in user (spec §2 navigation rules, and the seller's own pages: a shop
- * application and the business area are a member's).
+ * Whether opening `target` needs a signed-in user (spec §2 navigation rules, with the rest of paying, and a member's
+ * own shop pages: their orders, the shop application and the business area).
  */
 export function requiresLogin(target: string): boolean {
   const { path, query } = parse(target);
   const segments = path.split('/');
   if (segments.some((s) => LOGIN_SEGMENTS.has(s))) return true;
   if (segments[0] === 'live') return true;
-  if (path === 'shop/cart' || path === 'shop/payment') return true;
-  // The seller's own pages: the shop application and the business area.
-  if (path === 'shop/user-add' || path.startsWith('shop/business-')) return true;
+  if (MEMBER_SHOP_PAGES.has(path) || path.startsWith('shop/business-')) return true;
   return path === 'user/home' && !query.get('id');
 }
 

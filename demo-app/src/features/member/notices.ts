@@ -13,11 +13,11 @@ export interface Notice {
    * `follow`: a new follower (`actor`); `certification`: the review of the member's certification (`data`);
    * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`); `shop`: the
    * member's shop application approved or rejected (`data`, `title` the shop's name); `product`: a product of theirs
-   * put on sale, rejected or banned (`data`);
-   * `invitation`: a member who signed up with the member's
+   * put on sale, rejected or banned (`data`); `order`: an order paid or completed (to its seller) or shipped (to its
+   * buyer) (`data`, `title` its first item's); `invitation`: a member who signed up with the member's
    * code (`actor`) and the coins it paid (`data`); `report`: the decision on the member's report (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'invitation' | 'report';
+  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'order' | 'invitation' | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
@@ -31,8 +31,12 @@ export interface Notice {
       | 'on_sale'
       | 'banned'
       | 'upheld'
-      | 'dismissed';
+      | 'dismissed'
+      | 'shipped'
+      | 'completed';
     product?: string;
+    order?: string;
+    total?: number;
     reason?: string;
     amount?: number;
     coins?: number;

@@ -5,18 +5,21 @@ import { useSession } from '../../app/session';
 import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
 import { yuan } from '../wallet/api';
-import { PRODUCTS_QUERY, productPage } from './products';
+import { PRODUCTS_QUERY, productPage, type ProductFilter } from './products';
 import './products.css';
 
-/** Products on sale as a grid of two columns, newest first, of classification `typeid` or all; each opens its page. */
-export function ProductGrid({ typeid, empty }: { typeid?: string | undefined; empty: string }) {
+/**
+ * Products on sale as a grid of two columns, newest first, of classification `typeid`, of shop `shop`, or all; each
+ * opens its page.
+ */
+export function ProductGrid({ typeid, shop, empty }: ProductFilter & { empty: string }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [PRODUCTS_QUERY, 'on_sale', typeid ?? '', user?.id],
-    (before) => productPage(typeid, before, context),
+    [PRODUCTS_QUERY, 'on_sale', typeid ?? '', shop ?? '', user?.id],
+    (before) => productPage({ typeid, shop }, before, context),
     true,
   );
   return (

@@ -49,14 +49,38 @@ export async function categories(context: CallContext): Promise<Category[]> {
   return (await apiPost<{ ret: Category[] }>('shop/typeid', {}, context)).ret;
 }
 
-/** A page of products on sale, newest first, of classification `typeid` or all. */
+/** Which products on sale a list shows: of classification `typeid`, of shop `shop`, or all. */
+export interface ProductFilter {
+  typeid?: string | undefined;
+  shop?: string | undefined;
+}
+
+/** A page of products on sale, newest first, as `filter` says. */
 export async function productPage(
-  typeid: string | undefined,
+  filter: ProductFilter,
   before: string | undefined,
   context: CallContext,
 ): Promise<Product[]> {
-  const body = { ...(typeid !== undefined && { typeid }), ...(before !== undefined && { before }) };
+  const body = {
+    ...(filter.typeid !== undefined && { typeid: filter.typeid }),
+    ...(filter.shop !== undefined && { shop: filter.shop }),
+    ...(before !== undefined && { before }),
+  };
   return (await apiPost<{ ret: Product[] }>('shop/list', body, context)).ret;
+}
+
+/** An open shop as its page shows it (spec §2 shop/shop). */
+export interface ShopFront {
+  id: string;
+  name: string;
+  icon: string;
+  intro: string;
+  /** When it opened. */
+  opened_at: number | null;
+}
+
+export async function shopFront(id: string, context: CallContext): Promise<ShopFront> {
+  return (await apiPost<{ ret: ShopFront }>('shop/shop', { id }, context)).ret;
 }
 
 export async function productView(id: string, context: CallContext): Promise<ProductPage> {

@@ -33,8 +33,9 @@ export interface Recharge {
 export interface MoneyLine {
   id: string;
   amount: number;
-  kind: 'recharge';
-  /** The id of the recharge it came from. */
+  /** A recharge paid in, a payment for orders (out), or an order sold (in, to its seller). */
+  kind: 'recharge' | 'order' | 'sale';
+  /** The id of what moved it: the recharge, the code of the orders paid, or the order sold. */
   ref: string;
   created_at: number;
 }

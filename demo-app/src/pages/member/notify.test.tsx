@@ -227,6 +227,30 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/shop/business-index');
   });
 
+  it('tells the seller of orders paid and completed and the buyer of one shipped, opening the orders', async () => {
+    const order = (id: string, data: Notice['data']): Notice => ({
+      id,
+      kind: 'order',
+      actor: null,
+      data,
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      order('o3', { order: 'a', status: 'completed', total: 25, title: 'Green tea' }),
+      order('o2', { order: 'b', status: 'shipped', total: 12.5, title: 'Cups' }),
+      order('o1', { order: 'a', status: 'paid', total: 25, title: 'Green tea' }),
+    ];
+    renderAt('/member/notify');
+    await shows('New order to ship: “Green tea”, 25 yuan paid');
+    expect(screen.getByText('The buyer received “Green tea”: 25 yuan is in your wallet')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText('Your order “Cups” has been shipped'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/user-order-view?id=b');
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

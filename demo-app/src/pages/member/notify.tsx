@@ -61,6 +61,15 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const status = notice.data.status as keyof typeof key;
       return { text: t(key[status] ?? key.rejected, words), target: 'shop/business-index' };
     }
+    if (notice.kind === 'order') {
+      const words = { title: notice.data.title ?? '', total: notice.data.total ?? 0 };
+      const key = { paid: 'notify.orderPaid', shipped: 'notify.orderShipped', completed: 'notify.orderCompleted' };
+      const status = notice.data.status as keyof typeof key;
+      // The seller's orders (paid, completed) open in their business area; the buyer's (shipped) in theirs.
+      const target =
+        status === 'shipped' ? `shop/user-order-view?id=${notice.data.order ?? ''}` : 'shop/business-order';
+      return { text: t(key[status] ?? key.paid, words), target };
+    }
     if (notice.kind === 'shop') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
       const text =

@@ -176,10 +176,18 @@ describe('member/money: the wallet', () => {
   });
 
   it('lists the balance details, money in and out', async () => {
-    lines = [{ id: 'l1', amount: 100, kind: 'recharge', ref: 'r1', created_at: 1_700_000_000_000 }];
+    lines = [
+      { id: 'l3', amount: 25, kind: 'sale', ref: 'o2', created_at: 1_700_000_002_000 },
+      { id: 'l2', amount: -12.5, kind: 'order', ref: 'k1', created_at: 1_700_000_001_000 },
+      { id: 'l1', amount: 100, kind: 'recharge', ref: 'r1', created_at: 1_700_000_000_000 },
+    ];
     renderPages('/member/money-records');
     await shows('+¥100.00');
     expect(screen.getByText('Recharge')).toBeTruthy();
+    expect(screen.getByText('-¥12.50')).toBeTruthy();
+    expect(screen.getByText('Order payment')).toBeTruthy();
+    expect(screen.getByText('+¥25.00')).toBeTruthy();
+    expect(screen.getByText('Sale')).toBeTruthy();
   });
 
   it('formats money and checks an amount as the server does', () => {

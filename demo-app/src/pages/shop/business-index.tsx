@@ -5,6 +5,7 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { QueryView } from '../../features/api/QueryView';
 import { SHOP_QUERY, shopInfo, type ShopInfo } from '../../features/shop/api';
+import { ShopHead } from '../../features/shop/ShopHead';
 import { NavBar } from '../../ui/NavBar';
 import './shop.css';
 
@@ -47,15 +48,7 @@ function Business({ info }: { info: ShopInfo }) {
   }
   return (
     <>
-      <section className="shop-head">
-        <div className="shop-head-icon">
-          <img src={shop.icon} alt="" />
-        </div>
-        <div>
-          <h2>{shop.name}</h2>
-          <p>{shop.intro}</p>
-        </div>
-      </section>
+      <ShopHead shop={shop} />
       <List>
         {TOOLS.map(([path, label]) => (
           <List.Item key={path} onClick={() => open(path)}>

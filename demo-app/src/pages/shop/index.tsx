@@ -3,6 +3,7 @@ import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
+import { CartEntry } from '../../features/shop/CartEntry';
 import { ProductGrid } from '../../features/shop/ProductGrid';
 import { PRODUCTS_QUERY, categories } from '../../features/shop/products';
 import { NavBar } from '../../ui/NavBar';
@@ -14,7 +15,7 @@ const ALL = 'all';
 
 /**
  * Tab: pages/shop/index, the shop (spec §1 "shop (mall)"): products on sale, newest first, all or of one
- * classification; "My shop" opens the seller's home.
+ * classification; the cart with its count, and "My shop", the seller's home.
  */
 export default function ShopPage() {
   const { t, i18n } = useTranslation();
@@ -33,9 +34,12 @@ export default function ShopPage() {
         title={title}
         back={false}
         right={
-          <button type="button" className="feedback-mine" onClick={() => open('shop/business-index')}>
-            {t('mine.shop')}
-          </button>
+          <span className="shop-tab-entries">
+            <CartEntry />
+            <button type="button" className="feedback-mine" onClick={() => open('shop/business-index')}>
+              {t('mine.shop')}
+            </button>
+          </span>
         }
       />
       {kinds !== undefined && kinds.length > 0 && (

@@ -11,6 +11,7 @@ import { installAntdRender } from '../../ui/antd-render';
 import AddProduct from './business-add';
 import MyProducts from './business-list';
 import ShopPage from './index';
+import ShopFrontPage from './shop';
 import ProductView from './view';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
@@ -43,8 +44,9 @@ const api = setupServer(
   http.post('*/index.php/api/shop/list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     sent.push({ path: 'list', body });
-    const typeid = body['typeid'];
-    return HttpResponse.json({ ret: onSale.filter((p) => typeid === undefined || p.typeid === typeid) });
+    const { typeid, shop } = body;
+    const listed = onSale.filter((p) => typeid === undefined || p.typeid === typeid);
+    return HttpResponse.json({ ret: listed.filter((p) => shop === undefined || p.shop_id === shop) });
   }),
   http.post('*/index.php/api/shop/view', async ({ request }) => {
     const { id } = (await request.json()) as { id: string };
@@ -64,6 +66,14 @@ const api = setupServer(
     return HttpResponse.json({ ret: added });
   }),
   http.post('*/index.php/api/shop/business_list', () => HttpResponse.json({ ret: mine })),
+  http.post('*/index.php/api/shop/shop', async ({ request }) => {
+    const { id } = (await request.json()) as { id: string };
+    if (id !== 's1') return HttpResponse.json({ err: 'the shop does not exist or is closed', code: 'shop_missing' });
+    const icon = `${UPLOAD_URL}/icon.png`;
+    return HttpResponse.json({ ret: { id, name: 'Hill Tea House', icon, intro: 'Tea from the hills', opened_at: 1 } });
+  }),
+  // The member has no shop: no product on sale is theirs.
+  http.post('*/index.php/api/shop/apply_info', () => HttpResponse.json({ ret: { certified: false, shop: null } })),
   http.post('*/index.php/api/shop/business_shelf', async ({ request }) => {
     const body = (await request.json()) as { id: string; on: boolean };
     sent.push({ path: 'business_shelf', body });
@@ -97,6 +107,7 @@ function renderPages(path: string) {
       <Routes>
         <Route path="/pages/shop/index" element={<ShopPage />} />
         <Route path="/shop/view" element={<ProductView />} />
+        <Route path="/shop/shop" element={<ShopFrontPage />} />
         <Route path="/shop/business-add" element={<AddProduct />} />
         <Route path="/shop/business-list" element={<MyProducts />} />
         <Route path="*" element={<p>elsewhere</p>} />
@@ -137,15 +148,39 @@ describe('shop/view: a product', () => {
     expect(screen.getByText('3 in stock')).toBeTruthy();
     expect(screen.getByText(/Packed by hand/)).toBeTruthy();
     expect(screen.getByAltText('Image 2')).toBeTruthy();
+    await shows('Add to cart');
+    expect(screen.getByRole('button', { name: 'Buy now' })).toBeTruthy();
   });
 
   it("shows the seller's own one with its state, and says when there is none", async () => {
     mine = [product('p9', { status: 'rejected', reason: 'Blurred photos' })];
     renderPages('/shop/view?id=p9');
     await shows('Rejected: Blurred photos');
+    // Only its seller sees a product not on sale: nothing to buy.
+    expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
     cleanup();
     renderPages('/shop/view?id=gone');
     await shows('The product does not exist, return to the cart');
+  });
+});
+
+describe('shop/shop: a shop', () => {
+  it("opens from a product's page: the shop's head and its products on sale only", async () => {
+    onSale = [product('p1'), product('p2', { shop_id: 's2', title: 'Elsewhere' })];
+    renderPages('/shop/view?id=p1');
+    await shows('Hill Tea House');
+    await step(() => fireEvent.click(screen.getByText('Hill Tea House')));
+    expect(screen.getByTestId('where').textContent).toBe('/shop/shop?id=s1');
+    await shows('Tea from the hills');
+    await shows('Product p1');
+    expect(screen.queryByText('Elsewhere')).toBeNull();
+    expect(sent.at(-1)).toEqual({ path: 'list', body: expect.objectContaining({ shop: 's1' }) as unknown });
+  });
+
+  it('says when the shop is not open', async () => {
+    renderPages('/shop/shop?id=s9');
+    await shows('The shop does not exist or is closed');
+    expect(screen.queryByTestId('product')).toBeNull();
   });
 });
 

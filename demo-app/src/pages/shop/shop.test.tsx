@@ -158,6 +158,14 @@ describe('shop/business-index: my shop', () => {
     expect(screen.getByTestId('where').textContent).toBe('/shop/business-add');
   });
 
+  it("opens the shop's orders from its tools", async () => {
+    info = { certified: true, shop: { ...SHOP, status: 'approved' } };
+    renderPages('/shop/business-index');
+    await shows('Orders');
+    await step(() => fireEvent.click(screen.getByText('Orders')));
+    expect(screen.getByTestId('where').textContent).toBe('/shop/business-order');
+  });
+
   it('leads a member without a shop to the application, and says where one stands', async () => {
     renderPages('/shop/business-index');
     await shows('You have no shop yet');

@@ -1,17 +1,67 @@
 import { useQuery } from '@tanstack/react-query';
-import { List, Swiper, Tag } from 'antd-mobile';
+import { Button, List, Swiper, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useCart } from '../../app/cart';
+import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { QueryView } from '../../features/api/QueryView';
+import { SHOP_QUERY, shopInfo } from '../../features/shop/api';
+import { CartEntry } from '../../features/shop/CartEntry';
+import { paymentTarget } from '../../features/shop/orders';
 import { PRODUCTS_QUERY, productView, type ProductPage } from '../../features/shop/products';
+import { buyableOf } from '../../features/shop/useProductLines';
 import { yuan } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
+import { toast } from '../../ui/toast';
+import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
+
+/**
+ * The bar under a product: the cart with its count, **Add to cart** and **Buy now** (payment with this one product).
+ * Not for the seller's own product: one not on sale is always theirs, one on sale is when their shop sells it.
+ */
+function Purchase({ product }: { product: ProductPage['product'] }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const cart = useCart();
+  const open = useNavigateTo();
+  const mine = useQuery({
+    queryKey: [SHOP_QUERY, user?.id],
+    queryFn: () => shopInfo({ token: user?.token, locale: i18n.language }),
+    enabled: user !== null && product.status === 'on_sale',
+    retry: false,
+  });
+  if (product.status !== 'on_sale') return null;
+  // Until the member's shop is known, whether the product is theirs is not.
+  if (user !== null && mine.isPending) return null;
+  if (mine.data?.shop?.id === product.shop_id) return <p className="muted product-own">{t('cart.own')}</p>;
+  const soldOut = buyableOf(product) === 0;
+  return (
+    <div className="cart-bar product-bar">
+      <CartEntry />
+      <Button
+        fill="outline"
+        color="primary"
+        disabled={soldOut}
+        onClick={() => {
+          cart.add(product.id);
+          toast(t('cart.added'));
+        }}
+      >
+        {t('cart.add')}
+      </Button>
+      <Button color="primary" disabled={soldOut} onClick={() => open(paymentTarget([{ id: product.id, num: 1 }]))}>
+        {t('cart.buyNow')}
+      </Button>
+    </div>
+  );
+}
 
 /** The product: its images, price, title and stock, the shop that sells it, and the details. */
 function Product({ page }: { page: ProductPage }) {
   const { t } = useTranslation();
+  const open = useNavigateTo();
   const { product, shop } = page;
   return (
     <>
@@ -39,17 +89,26 @@ function Product({ page }: { page: ProductPage }) {
       </section>
       {shop && (
         <List>
-          <List.Item prefix={<img className="product-thumb" src={shop.icon} alt="" />}>{shop.name}</List.Item>
+          <List.Item
+            prefix={<img className="product-thumb" src={shop.icon} alt="" />}
+            onClick={() => open(`shop/shop?id=${encodeURIComponent(shop.id)}`)}
+          >
+            {shop.name}
+          </List.Item>
         </List>
       )}
       <List header={t('product.details')}>
         <p className="product-content">{product.content}</p>
       </List>
+      <Purchase product={product} />
     </>
   );
 }
 
-/** A product's page (spec §2 shop/view, param id): on sale, or the seller's own in any state. */
+/**
+ * A product's page (spec §2 shop/view, param id): on sale, or the seller's own in any state; one on sale by someone
+ * else is put in the cart or bought at once.
+ */
 export default function ProductView() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();

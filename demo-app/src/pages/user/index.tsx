@@ -2,6 +2,7 @@ import { Avatar, Badge, Button, Dialog, List } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCart } from '../../app/cart';
 import { LanguageSheet } from '../../app/LanguageSheet';
 import { useMessaging } from '../../app/messaging';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
@@ -11,6 +12,7 @@ import { agentTeamsOf } from '../../features/cs/teams';
 import { logout } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
 import { VerifiedBadge } from '../../features/member/VerifiedBadge';
+import { cartBadge } from '../../features/shop/CartEntry';
 import { NavBar } from '../../ui/NavBar';
 
 /**
@@ -21,6 +23,7 @@ export default function UserIndex() {
   const { t, i18n } = useTranslation();
   const { user, signOut } = useSession();
   const { unreadTotal } = useMessaging();
+  const cart = cartBadge(useCart().count);
   const open = useNavigateTo();
   const kefu = useAppConfig().data?.kefu_h5;
   const agent = agentTeamsOf(user).length > 0;
@@ -94,6 +97,10 @@ export default function UserIndex() {
         <List.Item onClick={() => open('user/user_list')}>{t('mine.findFriends')}</List.Item>
         <List.Item onClick={() => open('member/record')}>{t('article.collection')}</List.Item>
         <List.Item onClick={() => open('renwu/index')}>{t('mine.tasks')}</List.Item>
+        <List.Item onClick={() => open('shop/user-order')}>{t('mine.orders')}</List.Item>
+        <List.Item onClick={() => open('shop/cart')} extra={cart ? <Badge content={cart} /> : null}>
+          {t('mine.cart')}
+        </List.Item>
         <List.Item onClick={() => open('member/money')}>{t('mine.wallet')}</List.Item>
         <List.Item onClick={() => open('shop/business-index')}>{t('mine.shop')}</List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>

@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { QueryView } from '../../features/api/QueryView';
+import { BuyerActions } from '../../features/shop/OrderActions';
+import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
+import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { yuan } from '../../features/wallet/api';
+import { NavBar } from '../../ui/NavBar';
+import '../../features/shop/orders.css';
+import '../../features/shop/products.css';
+
+/** One order, as its buyer sees it. */
+function OrderDetails({ order }: { order: Order }) {
+  const { t, i18n } = useTranslation();
+  const time = (ms: number) => new Date(ms).toLocaleString(i18n.language);
+  const paid = order.paid_at !== null;
+  const times = [
+    ['order.paidAt', order.paid_at],
+    ['order.shippedAt', order.shipped_at],
+    ['order.completedAt', order.completed_at],
+    ['order.closedAt', order.closed_at],
+  ] as const;
+  return (
+    <>
+      <section className="order-section">
+        <h2 data-testid="order-status">{t(statusLabelKey(order.status, 'buyer'))}</h2>
+      </section>
+      {order.status === 'unpaid' && (
+        <p className="order-expires" role="status">
+          {t('order.expires', { time: time(order.expires_at) })}
+        </p>
+      )}
+      <List header={t('order.address')}>
+        <List.Item>
+          <AddressLines address={order.address} />
+        </List.Item>
+      </List>
+      {order.logistics && (
+        <List header={t('order.logistics')}>
+          <List.Item extra={order.logistics.company}>{t('order.company')}</List.Item>
+          <List.Item extra={order.logistics.number}>{t('order.shipmentNumber')}</List.Item>
+        </List>
+      )}
+      <section className="order-section">
+        <h2>{order.shop?.name ?? t('order.shopClosed')}</h2>
+        <OrderItems items={order.items} />
+      </section>
+      <List>
+        <List.Item extra={order.id}>{t('order.number')}</List.Item>
+        <List.Item extra={time(order.created_at)}>{t('order.createdAt')}</List.Item>
+        <List.Item extra={paid ? t('order.payStatus_paid') : t('order.payStatus_unpaid')}>
+          {t('order.payStatus')}
+        </List.Item>
+        <List.Item extra={order.pay_method === 'balance' ? t('order.method_balance') : t('order.method_none')}>
+          {t('order.payMethod')}
+        </List.Item>
+        <List.Item extra={<span className="product-price">{yuan(order.total)}</span>}>
+          {paid ? t('order.actualPayment') : t('order.toPay')}
+        </List.Item>
+        {times.map(
+          ([label, at]) =>
+            at !== null && (
+              <List.Item key={label} extra={time(at)}>
+                {t(label)}
+              </List.Item>
+            ),
+        )}
+      </List>
+      <div className="order-card-actions page-actions">
+        <BuyerActions order={order} />
+      </div>
+    </>
+  );
+}
+
+/**
+ * An order's page (spec §2 shop/user-order-view, param id; §3 "Order: order number, time, payment status, payment
+ * method, actual payment"): where it stands (an unpaid one with when it cancels itself), the address, its logistics
+ * once shipped, its products, its number, times and payment, and the same actions as in the list.
+ */
+export default function OrderView() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const query = useQuery({
+    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
+    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
+    enabled: user !== null,
+    retry: false,
+  });
+  if (!user) return null;
+  return (
+    <div className="page">
+      <NavBar title={t('order.viewTitle')} />
+      <QueryView query={query}>{(order) => <OrderDetails order={order} />}</QueryView>
+    </div>
+  );
+}
