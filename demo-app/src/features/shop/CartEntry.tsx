@@ -17,7 +17,10 @@ export function CartEntry() {
   const open = useNavigateTo();
   const badge = cartBadge(count);
   return (
-    <Badge content={badge && <span data-testid="cart-count">{badge}</span>} style={{ '--right': '-8px' }}>
+    <Badge
+      content={badge && <span data-testid="cart-count">{badge}</span>}
+      style={{ '--right': '-6px', marginRight: '6px' }}
+    >
       <button type="button" className="feedback-mine" onClick={() => open('shop/cart')}>
         {t('cart.title')}
       </button>

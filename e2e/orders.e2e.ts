@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { randomName } from '../server/src/uploads/keys.js';
+import type { Page } from 'playwright-core';
+import { SHOTS, appUnderTest, phoneContext, pngFile, signIn, type E2eServer } from './support.js';
+
+const AUTH = { authorization: 'Bearer demo-secret-key' };
+const SELLER_PHONE = '13600136021';
+const BUYER_PHONE = '13600136022';
+
+/** Calls the product API as the app does. */
+async function api(server: E2eServer, path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/index.php/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as Record<string, any>;
+}
+
+/** Calls the operator's API with the demo app's secret. */
+async function operator(server: E2eServer, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}/api/v1/apps/demo-appkey/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...AUTH, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  expect(res.status).toBe(200);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return ((await res.json()) as { content: any }).content;
+}
+
+/** Uploads an image as the member, as the app does, and answers its URL. */
+async function upload(server: E2eServer, token: string, name: string): Promise<string> {
+  const grant = (await api(server, 'member/qiniu_token', { token })) as {
+    upload_url: string;
+    fields: Record<string, string>;
+    key_prefix: string;
+    url_prefix: string;
+  };
+  // The storage takes keys as the app makes them: the grant's prefix, then a random name.
+  const key = `${grant.key_prefix}${randomName()}.png`;
+  const form = new FormData();
+  for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
+  form.append('key', key);
+  const photo = pngFile(64, 64, (x) => (x < 32 ? [40, 140, 90] : [250, 250, 250]));
+  form.append('file', new Blob([photo], { type: 'image/png' }), `${name}.png`);
+  expect((await fetch(grant.upload_url, { method: 'POST', body: form })).status).toBe(200);
+  return `${grant.url_prefix}${key}`;
+}
+
+/** The token and id of the member signed in on `page`. */
+const memberOf = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string; id: string });
+
+/** Opens the signed-in member's shop, selling green tea (68.5 yuan, 3 in stock), through the APIs. */
+async function openShop(server: E2eServer, { token, id }: { token: string; id: string }) {
+  const imgs = [await upload(server, token, 'front'), await upload(server, token, 'back')];
+  const cert = await api(server, 'member/renzheng_add', {
+    token,
+    type: 'personal',
+    name: '王小明',
+    number: '11010519491231002X',
+    imgs,
+  });
+  await operator(server, `certifications/${id}/review`, { pass: true, submittedAt: cert['ret'].submitted_at });
+  const icon = await upload(server, token, 'icon');
+  const shop = await api(server, 'shop/apply', { token, name: 'Hill Tea House', icon, intro: 'Tea from the hills.' });
+  await operator(server, `shops/${shop['ret'].id}/review`, { pass: true, submittedAt: shop['ret'].submitted_at });
+  const category = await operator(server, 'product-categories', { name: 'Green tea' });
+  const product = await api(server, 'shop/business_add', {
+    token,
+    imgs: [await upload(server, token, 'tea')],
+    title: 'Spring green tea, 250 g',
+    price: 68.5,
+    typeid: category.id,
+    stock: 3,
+    content: 'Picked in April on the hills.',
+  });
+  await operator(server, `products/${product['ret'].id}/review`, { decision: 'pass' });
+}
+
+describe('orders end to end', () => {
+  const app = appUnderTest();
+
+  it('a buyer puts a product in the cart and pays by balance; the seller ships; the buyer confirms; the seller is paid', async () => {
+    const { server } = app;
+    const seller = await phoneContext(app.browser, 'en-US');
+    await signIn(seller.page, server, SELLER_PHONE, 'en');
+    await openShop(server, await memberOf(seller.page));
+
+    // The buyer: an address and 100 yuan in the wallet.
+    const buyer = await phoneContext(app.browser, 'en-US');
+    await signIn(buyer.page, server, BUYER_PHONE, 'en');
+    const { token } = await memberOf(buyer.page);
+    const home = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
+    await api(server, 'member/address_add', { token, ...home });
+    const recharge = await api(server, 'member/recharge', { token, money: 100, type: 'alipay', agree: true });
+    await operator(server, `recharges/${recharge['ret'].id}/review`, { paid: true, reference: 'A-1' });
+
+    const { page } = buyer;
+    await page.goto(`${server.url}/h5/#/pages/shop/index`);
+    await page.getByText('Spring green tea, 250 g').click();
+    await page.waitForURL(/#\/shop\/view\?id=/);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByText('Added to the cart').waitFor();
+    await page.getByText('Hill Tea House').click();
+    await page.waitForURL(/#\/shop\/shop\?id=/);
+    await page.getByText('Tea from the hills.').waitFor();
+    await page.screenshot({ path: `${SHOTS}shop-front-en.png`, animations: 'disabled' });
+
+    await page.goto(`${server.url}/h5/#/shop/cart`);
+    // Pages opened before stay in the document, hidden: look at the one shown.
+    await page.getByText('Spring green tea, 250 g', { exact: true }).filter({ visible: true }).waitFor();
+    await page.getByText('Select all').click();
+    await page.getByText('Total: ¥68.50').waitFor();
+    await page.screenshot({ path: `${SHOTS}cart-en.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: /^Settle/ }).click();
+    await page.waitForURL(/#\/shop\/payment\?/);
+    await page.getByText('West Lake Road 1', { exact: false }).waitFor();
+    await page.getByText('¥100.00').waitFor();
+    await page.screenshot({ path: `${SHOTS}payment-en.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Pay by balance' }).click();
+    await page.waitForURL(/#\/shop\/success\?code=/);
+    await page.getByText('Payment successful').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}payment-success-en.png`, animations: 'disabled' });
+
+    // The seller hears of it and ships it.
+    await seller.page.goto(`${server.url}/h5/#/member/notify`);
+    await seller.page.getByText('New order to ship: “Spring green tea, 250 g”, 68.5 yuan paid').click();
+    await seller.page.waitForURL(/#\/shop\/business-order/);
+    await seller.page.getByRole('tab', { name: 'Awaiting delivery' }).click();
+    await seller.page.getByRole('button', { name: 'Ship' }).click();
+    await seller.page.waitForURL(/#\/shop\/business-send\?id=/);
+    await seller.page.getByText('West Lake Road 1', { exact: false }).waitFor();
+    await seller.page.getByLabel('Logistics company').fill('SF Express');
+    await seller.page.getByLabel('Shipment number').fill('SF1234567890');
+    await seller.page.screenshot({ path: `${SHOTS}order-ship-en.png`, animations: 'disabled' });
+    await seller.page.getByRole('button', { name: 'Ship' }).click();
+    await seller.page.waitForURL(/#\/shop\/business-order\?status=shipped/);
+
+    // The buyer is told, sees the logistics, and confirms receipt.
+    await page.goto(`${server.url}/h5/#/member/notify`);
+    await page.getByText('Your order “Spring green tea, 250 g” has been shipped').click();
+    await page.waitForURL(/#\/shop\/user-order-view\?id=/);
+    await page.getByText('SF1234567890').waitFor();
+    await page.screenshot({ path: `${SHOTS}order-view-en.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Confirm receipt' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm receipt' }).click();
+    await page.getByText('Receipt confirmed').waitFor();
+    await page.goto(`${server.url}/h5/#/shop/user-order`);
+    await page.getByRole('tab', { name: 'Completed' }).click();
+    await page.getByText('Spring green tea, 250 g', { exact: true }).filter({ visible: true }).waitFor();
+    await page.screenshot({ path: `${SHOTS}orders-en.png`, animations: 'disabled' });
+
+    // The money: out of the buyer's wallet, into the seller's.
+    await page.goto(`${server.url}/h5/#/member/money-records`);
+    await page.getByText('-¥68.50').waitFor();
+    await seller.page.goto(`${server.url}/h5/#/member/money-records`);
+    await seller.page.getByText('+¥68.50').waitFor();
+    await seller.page.getByText('Sale').waitFor();
+    expect(buyer.dialogs).toEqual([]);
+    expect(seller.dialogs).toEqual([]);
+    await buyer.context.close();
+    await seller.context.close();
+  });
+});
