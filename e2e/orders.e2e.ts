@@ -27,7 +27,7 @@ async function operator(server: E2eServer, path: string, body?: unknown) {
   });
   expect(res.status).toBe(200);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return ((await res.json()) as { content: any }).content;
+  return ((await res.json()) as { content: Record<string, any> }).content;
 }
 
 /** Uploads an image as the member, as the app does, and answers its URL. */
@@ -44,7 +44,7 @@ async function upload(server: E2eServer, token: string, name: string): Promise<s
   for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
   form.append('key', key);
   const photo = pngFile(64, 64, (x) => (x < 32 ? [40, 140, 90] : [250, 250, 250]));
-  form.append('file', new Blob([photo], { type: 'image/png' }), `${name}.png`);
+  form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/png' }), `${name}.png`);
   expect((await fetch(grant.upload_url, { method: 'POST', body: form })).status).toBe(200);
   return `${grant.url_prefix}${key}`;
 }
