@@ -198,6 +198,10 @@ describe('docs', () => {
     expect(section).toMatch(new RegExp(`company +\\| 1 to ${order.companyMax} characters after trimming`));
     expect(section).toContain(`| ${order.numberMin} to ${order.numberMax} letters, digits or '-'  `);
     expect(section).toMatch(new RegExp(`order_list\` +\\| ${order.pageSize}, newest first`));
+    expect(section).toMatch(new RegExp(`refund's reason +\\| 1 to ${order.refundReasonMax} characters`));
+    expect(section).toMatch(new RegExp(`refund's description +\\| 1 to ${order.refundDescriptionMax} characters`));
+    expect(section).toContain(`| 1 to ${order.refundImagesMax}, different, uploaded by the buyer  `);
+    expect(section).toMatch(new RegExp(`refuses a refund +\\| 1 to ${order.refuseReasonMax} characters`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

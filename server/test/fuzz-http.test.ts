@@ -155,6 +155,24 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/order_cancel', [{ ...common, token, id: 'abc' }]],
       ['shop/order_confirm', [{ ...common, token, id: 'abc' }]],
       ['shop/business_send', [{ ...common, token, id: 'abc', company: 'SF', number: 'SF1234' }]],
+      [
+        'shop/drawback',
+        [
+          {
+            ...common,
+            token,
+            id: 'abc',
+            amount: 1,
+            reason: 'Damaged',
+            description: 'Crushed',
+            imgs: ['https://x/a.png'],
+          },
+        ],
+      ],
+      ['shop/drawback_cancel', [{ ...common, token, id: 'abc' }]],
+      ['shop/drawback_send', [{ ...common, token, id: 'abc', company: 'SF', number: 'SF1234' }]],
+      ['shop/business_drawback', [{ ...common, token, id: 'abc', agree: false, reason: 'No' }]],
+      ['shop/business_drawback_receive', [{ ...common, token, id: 'abc' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       [

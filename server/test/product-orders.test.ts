@@ -107,6 +107,7 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       items: [{ product_id: product, title: 'Green tea', image: imgs[0], price: 12.5, num: 2 }],
       address: HOME,
       logistics: null,
+      refund: null,
       created_at: p.now(),
       paid_at: null,
       shipped_at: null,
@@ -261,6 +262,117 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
     p.advance(2);
     expect(await call('shop/business_order', { status: 'completed' }, seller.token)).toMatchObject({ ret: [{ id }] });
     expect(((await call('member/money', {}, seller.token)).ret as { balance: number }).balance).toBe(12.5);
+  });
+
+  it('refunds: checked in spec §5 order; the seller agrees with return, the goods go back, the money too', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address } = await market(p);
+    const call = (path: string, body: Record<string, unknown>, token = buyer.token) => p.call(path, { token, ...body });
+    const refused = async (path: string, body: Record<string, unknown>, code: string, token = buyer.token) =>
+      expect(await call(path, body, token)).toMatchObject({ code });
+    p.advance(1_000);
+    const placed = await call('shop/code', { items: [{ id: product, num: 2 }], address });
+    const id = (placed['orders'] as Order[])[0]?.id;
+    const proof = [await uploadImage(p, buyer.token)];
+    const good = { id, amount: 25, reason: 'Damaged', description: 'The box was crushed', imgs: proof };
+    await refused('shop/drawback', good, 'order_state');
+    await call('shop/pay_payment', { code: placed.ret, type: 'balance' });
+
+    for (const [body, code, err] of [
+      [{ amount: 25.01 }, 'refund_amount_invalid', 'the refund amount is required and cannot exceed the amount paid'],
+      [{ amount: 0 }, 'refund_amount_invalid', 'the refund amount is required and cannot exceed the amount paid'],
+      [{ amount: 1.234 }, 'refund_amount_invalid', 'the refund amount is required and cannot exceed the amount paid'],
+      [{ amount: '25' }, 'refund_amount_invalid', 'the refund amount is required and cannot exceed the amount paid'],
+      [{ reason: ' ' }, 'refund_reason_invalid', 'please choose the refund reason'],
+      [{ reason: 'x'.repeat(31) }, 'refund_reason_invalid', 'please choose the refund reason'],
+      [{ description: '' }, 'refund_description_invalid', 'please describe the problem: 1 to 100 characters'],
+      [
+        { description: 'x'.repeat(101) },
+        'refund_description_invalid',
+        'please describe the problem: 1 to 100 characters',
+      ],
+      [{ imgs: [] }, 'refund_images_invalid', 'please upload 1 to 3 proof images'],
+      [{ imgs: ['https://elsewhere/x.png'] }, 'refund_images_invalid', 'please upload 1 to 3 proof images'],
+      [{ imgs: [...proof, ...proof] }, 'refund_images_invalid', 'please upload 1 to 3 proof images'],
+    ] as const) {
+      expect(await call('shop/drawback', { ...good, ...body })).toEqual({ status: 200, err, code });
+    }
+    await refused('shop/drawback', good, 'order_missing', seller.token);
+    const asked = await call('shop/drawback', good);
+    expect(asked).toMatchObject({
+      ret: {
+        status: 'paid',
+        refund: {
+          amount: 25,
+          reason: 'Damaged',
+          description: 'The box was crushed',
+          images: proof,
+          status: 'pending',
+          refuse_reason: '',
+          return_logistics: null,
+          created_at: p.now(),
+        },
+      },
+    });
+    await refused('shop/drawback', good, 'refund_open');
+    await refused('shop/business_send', { id, company: 'SF', number: 'SF1234' }, 'refund_open', seller.token);
+    expect(await call('shop/business_order', { status: 'refunding' }, seller.token)).toMatchObject({ ret: [{ id }] });
+    expect(await notices(p, seller.token)).toHaveLength(1);
+    const told = async (token: string) =>
+      ((await p.call('member/notify_list', { token })).ret as Array<{ kind: string; data: { status: string } }>)
+        .filter((n) => n.kind === 'refund')
+        .map((n) => n.data.status);
+    expect(await told(seller.token)).toEqual(['pending']);
+
+    // The seller: a refusal needs its reason; agreed with return, the buyer sends the goods back.
+    await refused('shop/business_drawback', { id, agree: false }, 'refund_refuse_reason_invalid', seller.token);
+    await refused('shop/business_drawback', { id, agree: 'yes' }, 'bad_params', seller.token);
+    await refused('shop/business_drawback', { id, agree: true }, 'order_missing');
+    p.advance(1_000);
+    expect(await call('shop/business_drawback', { id, agree: true, return: true }, seller.token)).toMatchObject({
+      ret: { refund: { status: 'returning', updated_at: p.now() } },
+    });
+    await refused('shop/business_drawback', { id, agree: true }, 'refund_state', seller.token);
+    await refused('shop/business_drawback_receive', { id }, 'refund_state', seller.token);
+    await refused('shop/drawback_send', { id, company: 'YTO', number: 'Y1' }, 'logistics_invalid');
+    p.advance(1_000);
+    expect(await call('shop/drawback_send', { id, company: 'YTO', number: 'YT123456' })).toMatchObject({
+      ret: { refund: { status: 'returned', return_logistics: { company: 'YTO', number: 'YT123456' } } },
+    });
+    await refused('shop/drawback_cancel', { id }, 'refund_state');
+    p.advance(1_000);
+    expect(await call('shop/business_drawback_receive', { id }, seller.token)).toMatchObject({
+      ret: { status: 'refunded', closed_at: p.now(), refund: { status: 'refunded' } },
+    });
+    expect(((await call('member/money', {})).ret as { balance: number }).balance).toBe(100);
+    expect(((await call('member/money_list', {})).ret as unknown[])[0]).toMatchObject({ amount: 25, kind: 'refund' });
+    await refused('shop/drawback', good, 'refund_ended');
+    expect(await told(seller.token)).toEqual(['returned', 'pending']);
+    expect(await told(buyer.token)).toEqual(['refunded', 'returning']);
+    expect(await call('shop/order_list', { status: 'refunded' })).toMatchObject({ ret: [{ id }] });
+  });
+
+  it('refunds: a refused one lets the order go on; the buyer may cancel one and ask again', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address } = await market(p);
+    const call = (path: string, body: Record<string, unknown>, token = buyer.token) => p.call(path, { token, ...body });
+    p.advance(1_000);
+    const placed = await call('shop/code', { items: [{ id: product, num: 1 }], address });
+    const id = (placed['orders'] as Order[])[0]?.id;
+    await call('shop/pay_payment', { code: placed.ret, type: 'balance' });
+    const imgs = [await uploadImage(p, buyer.token)];
+    const ask = { id, amount: 12.5, reason: 'No longer needed', description: 'Ordered twice', imgs };
+    expect(await call('shop/drawback', ask)).toMatchObject({ ret: { refund: { status: 'pending' } } });
+    expect(await call('shop/drawback_cancel', { id })).toMatchObject({ ret: { refund: { status: 'cancelled' } } });
+    expect(await call('shop/drawback', ask)).toMatchObject({ ret: { refund: { status: 'pending' } } });
+    expect(
+      await call('shop/business_drawback', { id, agree: false, reason: ' Already packed ' }, seller.token),
+    ).toMatchObject({ ret: { status: 'paid', refund: { status: 'refused', refuse_reason: 'Already packed' } } });
+    expect(await call('shop/business_send', { id, company: 'SF', number: 'SF1234' }, seller.token)).toMatchObject({
+      ret: { status: 'shipped' },
+    });
+    expect(await call('shop/order_confirm', { id })).toMatchObject({ ret: { status: 'completed' } });
+    expect(await call('shop/drawback', ask)).toMatchObject({ code: 'refund_ended' });
   });
 
   it('refuses to cancel an account while an order of it is under way', async () => {

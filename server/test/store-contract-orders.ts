@@ -273,4 +273,118 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     expect(await stock(store, 'tea')).toBe(5);
     expect(await ids('buyer', 'm3', { status: 'unpaid' })).toEqual([]);
   });
+
+  it('refunds: asked once at a time, decided once; the money back to the buyer, the rest to the seller; the order waits', async () => {
+    const { store } = await fresh();
+    await market(store, 50_000);
+    const order = async (code: string, productId: string, quantity: number, now: number) => {
+      const placed = await place(store, [{ productId, quantity }], { code, now });
+      if (!placed.ok) throw new Error(placed.failure);
+      expect((await store.orders.pay('m3', code, now)).ok).toBe(true);
+      return placed.value[0]?.id ?? '';
+    };
+    const refund = (id: string, orderId: string, amount: number, now: number, buyerId = 'm3') =>
+      store.orders.applyRefund({
+        id,
+        orderId,
+        buyerId,
+        amount,
+        reason: 'Damaged',
+        description: 'The box was crushed',
+        images: ['https://x/proof.png'],
+        now,
+      });
+    const a = await order('k1', 'tea', 2, 100);
+    expect(await refund('f0', a, 100, 200, 'm2')).toEqual({ ok: false, failure: 'missing' });
+    expect(await refund('f0', a, 2_501, 200)).toEqual({ ok: false, failure: 'amount' });
+    // Two asked at once: one waits for the seller.
+    const both = await Promise.all([refund('f1', a, 1_000, 200), refund('f2', a, 1_000, 200)]);
+    expect(both.map((r) => (r.ok ? 'ok' : r.failure)).sort()).toEqual(['ok', 'open']);
+    const first = both.find((r) => r.ok);
+    const refundId = first?.ok ? first.value.refund?.id : '';
+    expect(first?.ok && first.value.refund).toMatchObject({
+      orderId: a,
+      amount: 1_000,
+      reason: 'Damaged',
+      description: 'The box was crushed',
+      images: ['https://x/proof.png'],
+      status: 'pending',
+      refuseReason: '',
+      createdAt: 200,
+    });
+    // While it waits the order is neither shipped nor completed, even by time; it is listed as refunding.
+    expect(await store.orders.ship('m1', a, { company: 'SF', number: 'SF0001' }, 300)).toBeUndefined();
+    expect(
+      (await store.orders.list({ side: 'seller', memberId: 'm1', status: 'refunding', limit: 10 }))?.map((o) => o.id),
+    ).toEqual([a]);
+    // Only its seller decides, once; refused, the buyer may ask again.
+    expect(await store.orders.decideRefund('m2', a, { agree: false, reason: 'x' }, 300)).toBeUndefined();
+    expect(await store.orders.receiveReturn('m1', a, 300)).toBeUndefined();
+    expect(await store.orders.decideRefund('m1', a, { agree: false, reason: 'Not damaged' }, 300)).toMatchObject({
+      status: 'paid',
+      refund: { id: refundId, status: 'refused', refuseReason: 'Not damaged', updatedAt: 300 },
+    });
+    expect(await store.orders.decideRefund('m1', a, { agree: true, withReturn: false }, 301)).toBeUndefined();
+    expect(await store.orders.ship('m1', a, { company: 'SF', number: 'SF0001' }, 400)).toMatchObject({
+      status: 'shipped',
+    });
+
+    // Asked again; agreed with return: the goods go back, then the money, and the order ends.
+    expect((await refund('f3', a, 2_500, 500)).ok).toBe(true);
+    expect(await store.orders.confirm('m3', a, 510)).toBeUndefined();
+    expect(await store.orders.settleStale({ unpaidBefore: 0, shippedBefore: 10_000, now: 10_001, limit: 10 })).toEqual(
+      [],
+    );
+    expect(await store.orders.sendBack('m3', a, { company: 'YTO', number: 'YT0001' }, 520)).toBeUndefined();
+    expect(await store.orders.decideRefund('m1', a, { agree: true, withReturn: true }, 530)).toMatchObject({
+      refund: { id: 'f3', status: 'returning' },
+    });
+    expect(await store.orders.receiveReturn('m1', a, 540)).toBeUndefined();
+    expect(await store.orders.sendBack('m1', a, { company: 'YTO', number: 'YT0001' }, 550)).toBeUndefined();
+    expect(await store.orders.sendBack('m3', a, { company: 'YTO', number: 'YT0001' }, 550)).toMatchObject({
+      refund: { status: 'returned', returnLogistics: { company: 'YTO', number: 'YT0001' } },
+    });
+    expect(await store.orders.cancelRefund('m3', a, 555)).toBeUndefined();
+    const received = await Promise.all([
+      store.orders.receiveReturn('m1', a, 560),
+      store.orders.receiveReturn('m1', a, 560),
+    ]);
+    expect(received.filter((r) => r !== undefined)).toHaveLength(1);
+    expect(await store.orders.byId(a)).toMatchObject({
+      status: 'refunded',
+      closedAt: 560,
+      refund: { status: 'refunded' },
+    });
+    expect(await store.wallet.balance('m3')).toEqual({ balance: 50_000, unpaid: 0 });
+    expect((await store.wallet.lines('m3', { limit: 1 }))?.[0]).toMatchObject({
+      amount: 2_500,
+      kind: 'refund',
+      ref: 'f3',
+    });
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 0, unpaid: 0 });
+    expect(await refund('f4', a, 100, 600)).toEqual({ ok: false, failure: 'ended' });
+    expect(
+      (await store.orders.list({ side: 'buyer', memberId: 'm3', status: 'refunded', limit: 10 }))?.map((o) => o.id),
+    ).toEqual([a]);
+
+    // A part refunded without return: the rest is the seller's, the order ends; a cancelled one lets the order go on.
+    const b = await order('k2', 'pot', 1, 700);
+    expect((await refund('f5', b, 4_000, 710)).ok).toBe(true);
+    expect(await store.orders.cancelRefund('m3', b, 720)).toMatchObject({
+      status: 'paid',
+      refund: { status: 'cancelled' },
+    });
+    expect((await refund('f6', b, 4_000, 730)).ok).toBe(true);
+    expect(await store.orders.decideRefund('m2', b, { agree: true, withReturn: false }, 740)).toMatchObject({
+      status: 'refunded',
+      refund: { id: 'f6', status: 'refunded' },
+    });
+    expect(await store.wallet.balance('m2')).toEqual({ balance: 6_000, unpaid: 0 });
+    expect(await store.wallet.balance('m3')).toEqual({ balance: 50_000 - 10_000 + 4_000, unpaid: 0 });
+    const unpaid = await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k3', now: 800 });
+    expect(await refund('f7', unpaid.ok ? (unpaid.value[0]?.id ?? '') : '', 100, 800)).toEqual({
+      ok: false,
+      failure: 'unpaid',
+    });
+  });
 }

@@ -80,6 +80,14 @@ export type MemberFailure =
   | 'balance_insufficient'
   | 'payment_unavailable'
   | 'logistics_invalid'
+  | 'refund_ended'
+  | 'refund_open'
+  | 'refund_state'
+  | 'refund_amount_invalid'
+  | 'refund_reason_invalid'
+  | 'refund_description_invalid'
+  | 'refund_images_invalid'
+  | 'refund_refuse_reason_invalid'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -187,6 +195,14 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   balance_insufficient: 'insufficient balance',
   payment_unavailable: 'this payment method is not available; pay by balance',
   logistics_invalid: 'please enter the logistics company and shipment number',
+  refund_ended: 'the order has ended and refund cannot be applied for',
+  refund_open: 'a refund of this order is under way',
+  refund_state: 'the refund status has changed, refresh and try again',
+  refund_amount_invalid: 'the refund amount is required and cannot exceed the amount paid',
+  refund_reason_invalid: 'please choose the refund reason',
+  refund_description_invalid: 'please describe the problem: 1 to 100 characters',
+  refund_images_invalid: 'please upload 1 to 3 proof images',
+  refund_refuse_reason_invalid: 'please give the reason for refusing',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',

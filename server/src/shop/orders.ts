@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { lineOf } from '../members/addresses.js';
-import { isRowKey, type MemberResult } from '../members/service.js';
-import type { AddressStore, OrderLine, OrderRecord, OrderStatus, OrderStore } from '../store/index.js';
+import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
+import { writtenText } from '../content/text.js';
+import { OPEN_REFUND } from '../store/orders.js';
+import type {
+  AddressStore,
+  Logistics,
+  OrderLine,
+  OrderRecord,
+  OrderStatus,
+  OrderStore,
+  RefundApplyFailure,
+  RefundDecision,
+} from '../store/index.js';
+import { yuanInFen } from './products.js';
 
 /** Bounds of checkouts and orders (docs/limits.md). */
 export const ORDER_LIMITS = {
@@ -24,9 +36,34 @@ export const ORDER_LIMITS = {
   pageSize: 20,
   /** Stale orders settled in one go, of each kind. */
   settleBatch: 100,
+  /** A refund's reason: 1 to this many characters, one line. */
+  refundReasonMax: 30,
+  /** A refund's supplementary description: 1 to this many characters (spec §5, §9). */
+  refundDescriptionMax: 100,
+  /** A refund's proof images: 1 to this many, uploaded by the buyer (spec §5, §9). */
+  refundImagesMax: 3,
+  /** Why the seller refuses a refund: 1 to this many characters. */
+  refuseReasonMax: 100,
 } as const;
 
-const STATUSES: readonly OrderStatus[] = ['unpaid', 'paid', 'shipped', 'completed', 'cancelled'];
+const STATUSES: readonly (OrderStatus | 'refunding')[] = [
+  'unpaid',
+  'paid',
+  'shipped',
+  'completed',
+  'refunded',
+  'cancelled',
+  'refunding',
+];
+
+/** A refund as the product API hands it over: the images already checked as the buyer's own uploads. */
+export interface RefundInput {
+  amount: unknown;
+  reason: unknown;
+  description: unknown;
+  /** Undefined when they are not 1 to 3 images of the member's. */
+  images: string[] | undefined;
+}
 
 /**
  * The shop's orders (spec §3 Order, §4 order states and "Payment flow: fetch an order code, then pay by balance", §8
@@ -54,7 +91,35 @@ export interface OrderService {
     id: unknown,
     logistics: { company: unknown; number: unknown },
   ): Promise<MemberResult<OrderRecord>>;
-  /** A buyer's (`side` buyer) or a seller's orders, newest first; `status` one of them or undefined for all. */
+  /**
+   * The buyer asks for a refund of their paid or shipped order (spec §5 "amount required and not above the paid
+   * amount; reason required; supplementary description required (up to 100 characters); proof images required (up
+   * to 3)"; §8 "the order has ended and refund cannot be applied for").
+   */
+  applyRefund(buyerId: string, id: unknown, input: RefundInput): Promise<MemberResult<OrderRecord>>;
+  /** The buyer cancels the refund of their order, while it waits for the seller or for the goods. */
+  cancelRefund(buyerId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
+  /** The buyer sends the goods back as the seller agreed, with the parcel's logistics. */
+  sendBack(
+    buyerId: string,
+    id: unknown,
+    logistics: { company: unknown; number: unknown },
+  ): Promise<MemberResult<OrderRecord>>;
+  /**
+   * The seller decides on a refund: `agree` true refunds at once, or with `return` true waits for the goods first;
+   * `agree` false refuses it with a `reason`.
+   */
+  decideRefund(
+    sellerId: string,
+    id: unknown,
+    decision: { agree: unknown; return: unknown; reason: unknown },
+  ): Promise<MemberResult<OrderRecord>>;
+  /** The seller received the goods sent back: the money goes back to the buyer. */
+  receiveReturn(sellerId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
+  /**
+   * A buyer's (`side` buyer) or a seller's orders, newest first; `status` one of them (`refunding`: a refund under
+   * way) or undefined for all.
+   */
   list(
     side: 'buyer' | 'seller',
     memberId: string,
@@ -80,6 +145,24 @@ function linesOf(items: unknown): OrderLine[] | undefined {
   return lines;
 }
 
+/** What a refused refund is answered as. */
+const REFUND_FAILURES: Record<RefundApplyFailure, MemberFailure> = {
+  missing: 'order_missing',
+  unpaid: 'order_state',
+  ended: 'refund_ended',
+  open: 'refund_open',
+  amount: 'refund_amount_invalid',
+};
+
+/** A shipment's logistics, checked: company 1 to 20 characters, number 4 to 40 letters, digits or '-'. */
+function logisticsOf(logistics: { company: unknown; number: unknown }): Logistics | undefined {
+  const company = lineOf(logistics.company, ORDER_LIMITS.companyMax);
+  const { number } = logistics;
+  const pattern = new RegExp(`^[A-Za-z0-9-]{${ORDER_LIMITS.numberMin},${ORDER_LIMITS.numberMax}}$`);
+  if (company === undefined || typeof number !== 'string' || !pattern.test(number.trim())) return undefined;
+  return { company, number: number.trim() };
+}
+
 /** Creates the order service over the stores. */
 export function createOrderService(deps: {
   orders: OrderStore;
@@ -87,6 +170,8 @@ export function createOrderService(deps: {
   now: () => number;
   /** Told of each order paid, shipped, completed or cancelled, after it is stored. */
   onChanged?: (record: OrderRecord) => Promise<void>;
+  /** Told of each step of a refund, after it is stored (the order with its refund). */
+  onRefund?: (record: OrderRecord) => Promise<void>;
 }): OrderService {
   const { orders } = deps;
   const missing = { ok: false, failure: 'order_missing' } as const;
@@ -120,19 +205,27 @@ export function createOrderService(deps: {
     const allowed = role === 'buyer' ? buyer : role === 'seller' ? seller : buyer || seller;
     return allowed ? { ok: true, value: order } : missing;
   };
-  /** Moves the member's order by `step`: `order_state` when it is not in the state to. */
+  /**
+   * Moves the member's order by `run`: when it is not in the state to, `refund_state` for a step of a refund,
+   * `refund_open` while a refund waits, `order_state` otherwise.
+   */
   const step = async (
     memberId: string,
     id: unknown,
     role: 'buyer' | 'seller',
     run: (id: string, now: number) => Promise<OrderRecord | undefined>,
+    refund = false,
   ): Promise<MemberResult<OrderRecord>> => {
     const now = await settle();
     const found = await mine(memberId, id, role);
     if (!found.ok) return found;
     const moved = await run(found.value.id, now);
-    if (!moved) return state;
-    await tell([moved]);
+    if (!moved) {
+      if (refund) return { ok: false, failure: 'refund_state' };
+      const waiting = found.value.refund && OPEN_REFUND.includes(found.value.refund.status);
+      return waiting ? { ok: false, failure: 'refund_open' } : state;
+    }
+    await (refund ? deps.onRefund?.(moved) : tell([moved]));
     return { ok: true, value: moved };
   };
   return {
@@ -176,17 +269,61 @@ export function createOrderService(deps: {
     cancel: (buyerId, id) => step(buyerId, id, 'buyer', (order, now) => orders.cancel(buyerId, order, now)),
     confirm: (buyerId, id) => step(buyerId, id, 'buyer', (order, now) => orders.confirm(buyerId, order, now)),
     async ship(sellerId, id, logistics) {
-      const company = lineOf(logistics.company, ORDER_LIMITS.companyMax);
-      const { number } = logistics;
-      const pattern = new RegExp(`^[A-Za-z0-9-]{${ORDER_LIMITS.numberMin},${ORDER_LIMITS.numberMax}}$`);
-      if (company === undefined || typeof number !== 'string' || !pattern.test(number.trim())) {
-        return { ok: false, failure: 'logistics_invalid' };
-      }
-      const shipment = { company, number: number.trim() };
+      const shipment = logisticsOf(logistics);
+      if (!shipment) return { ok: false, failure: 'logistics_invalid' };
       return step(sellerId, id, 'seller', (order, now) => orders.ship(sellerId, order, shipment, now));
     },
+    async applyRefund(buyerId, id, input) {
+      const found = await mine(buyerId, id, 'buyer');
+      if (!found.ok) return found;
+      const amount = yuanInFen(input.amount);
+      if (amount === undefined || amount > found.value.total) return { ok: false, failure: 'refund_amount_invalid' };
+      const reason = lineOf(input.reason, ORDER_LIMITS.refundReasonMax);
+      if (reason === undefined) return { ok: false, failure: 'refund_reason_invalid' };
+      const description = writtenText(input.description, ORDER_LIMITS.refundDescriptionMax);
+      if (description === undefined) return { ok: false, failure: 'refund_description_invalid' };
+      const { images } = input;
+      if (images === undefined || images.length === 0 || new Set(images).size !== images.length) {
+        return { ok: false, failure: 'refund_images_invalid' };
+      }
+      const now = await settle();
+      const applied = await orders.applyRefund({
+        id: randomBytes(8).toString('hex'),
+        orderId: found.value.id,
+        buyerId,
+        amount,
+        reason,
+        description,
+        images,
+        now,
+      });
+      if (!applied.ok) return { ok: false, failure: REFUND_FAILURES[applied.failure] };
+      await deps.onRefund?.(applied.value);
+      return applied;
+    },
+    cancelRefund: (buyerId, id) =>
+      step(buyerId, id, 'buyer', (order, now) => orders.cancelRefund(buyerId, order, now), true),
+    async sendBack(buyerId, id, logistics) {
+      const parcel = logisticsOf(logistics);
+      if (!parcel) return { ok: false, failure: 'logistics_invalid' };
+      return step(buyerId, id, 'buyer', (order, now) => orders.sendBack(buyerId, order, parcel, now), true);
+    },
+    async decideRefund(sellerId, id, { agree, return: withReturn, reason }) {
+      if (typeof agree !== 'boolean' || (withReturn !== undefined && typeof withReturn !== 'boolean')) {
+        return { ok: false, failure: 'bad_params' };
+      }
+      let decision: RefundDecision = { agree: true, withReturn: withReturn === true };
+      if (!agree) {
+        const why = lineOf(reason, ORDER_LIMITS.refuseReasonMax);
+        if (why === undefined) return { ok: false, failure: 'refund_refuse_reason_invalid' };
+        decision = { agree: false, reason: why };
+      }
+      return step(sellerId, id, 'seller', (order, now) => orders.decideRefund(sellerId, order, decision, now), true);
+    },
+    receiveReturn: (sellerId, id) =>
+      step(sellerId, id, 'seller', (order, now) => orders.receiveReturn(sellerId, order, now), true),
     async list(side, memberId, status, before) {
-      if (status !== undefined && !STATUSES.includes(status as OrderStatus)) {
+      if (status !== undefined && !STATUSES.includes(status as OrderStatus | 'refunding')) {
         return { ok: false, failure: 'bad_params' };
       }
       if (!isRowKey(before)) return { ok: false, failure: 'bad_params' };
@@ -194,7 +331,7 @@ export function createOrderService(deps: {
       const page = await orders.list({
         side,
         memberId,
-        status: status as OrderStatus | undefined,
+        status: status as OrderStatus | 'refunding' | undefined,
         before,
         limit: ORDER_LIMITS.pageSize,
       });

@@ -97,12 +97,18 @@ export interface ProductService {
 
 const STATUSES: readonly ProductStatus[] = ['pending', 'on_sale', 'rejected', 'off_shelf', 'banned'];
 
-/** A price in yuan as fen: more than 0, at most the bound, at most two decimals; undefined otherwise. */
-export function priceInFen(value: unknown): number | undefined {
+/** An amount in yuan as fen: more than 0, at most two decimals; undefined otherwise. */
+export function yuanInFen(value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const fen = Math.round(value * FEN);
   if (Math.abs(fen - value * FEN) > 1e-6) return undefined;
-  return fen > 0 && fen <= PRODUCT_LIMITS.priceMaxYuan * FEN ? fen : undefined;
+  return fen > 0 ? fen : undefined;
+}
+
+/** A price in yuan as fen: more than 0, at most the bound, at most two decimals; undefined otherwise. */
+export function priceInFen(value: unknown): number | undefined {
+  const fen = yuanInFen(value);
+  return fen !== undefined && fen <= PRODUCT_LIMITS.priceMaxYuan * FEN ? fen : undefined;
 }
 
 /** The checked fields of the operator's change of a classification, or why they are refused. */

@@ -24,7 +24,8 @@ import { createTaskStore, type TaskStore } from './tasks.js';
 import { createWalletStore, type WalletStore } from './wallet.js';
 import { createShopStore, type ShopStore } from './shops.js';
 import { createProductStore, type ProductStore } from './products.js';
-import { createOrderStore, type OrderStore } from './orders.js';
+import { createOrderSteps, type OrderStore } from './orders.js';
+import { createRefundSteps } from './order-refunds.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -94,7 +95,10 @@ export type {
   PayFailure,
   PayMethod,
   PlaceFailure,
+  RefundRecord,
+  RefundStatus,
 } from './orders.js';
+export type { RefundApplyFailure, RefundDecision } from './order-refunds.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -297,7 +301,7 @@ function wrap(
     wallet: createWalletStore(db, dialect),
     shops: createShopStore(db, dialect),
     products: createProductStore(db, dialect),
-    orders: createOrderStore(db, dialect),
+    orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db) },
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

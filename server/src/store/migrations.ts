@@ -25,6 +25,7 @@ import { memberWalletMigration } from './member-wallet-migration.js';
 import { shopsMigration } from './shops-migration.js';
 import { productsMigration } from './products-migration.js';
 import { ordersMigration } from './orders-migration.js';
+import { orderRefundsMigration } from './order-refunds-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -211,6 +212,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032_shops': shopsMigration,
   '0033_products': productsMigration,
   '0034_orders': ordersMigration,
+  '0035_order_refunds': orderRefundsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

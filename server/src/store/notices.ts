@@ -5,11 +5,20 @@ import type { Database } from './schema.js';
 /**
  * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
  * paid or failed, a shop application or a product reviewed, an order paid (to its seller), shipped (to its buyer) or
- * completed (to its seller), a member who signed up with the member's invitation, or the decision on the member's
- * report.
+ * completed (to its seller), a refund asked for or goods sent back (to the seller) or decided or paid back (to the
+ * buyer), a member who signed up with the member's invitation, or the decision on the member's report.
  */
 export type NoticeKind =
-  'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'order' | 'invitation' | 'report';
+  | 'follow'
+  | 'certification'
+  | 'withdrawal'
+  | 'recharge'
+  | 'shop'
+  | 'product'
+  | 'order'
+  | 'refund'
+  | 'invitation'
+  | 'report';
 
 /** One notification of a member. */
 export interface NoticeRecord {

@@ -3,13 +3,43 @@ import type { Kysely, Transaction } from 'kysely';
 import { notBlockedWith } from './blocked.js';
 import { keysetOf, olderThan } from './keyset.js';
 import { holdOpenMember } from './member-lock.js';
+import type { RefundSteps } from './order-refunds.js';
+import { addMoneyLine } from './wallet.js';
 import type { Database } from './schema.js';
 
 /**
  * Where an order stands (spec §4 order): unpaid, paid and awaiting delivery, shipped and awaiting receipt,
- * transaction complete, or cancelled (by the buyer, or by itself when it stayed unpaid too long).
+ * transaction complete, refunded and ended, or cancelled (by the buyer, or by itself when it stayed unpaid too long).
  */
-export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'cancelled';
+export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'refunded' | 'cancelled';
+
+/**
+ * Where a refund stands (spec §4 refund flow): waiting for the seller (`pending`), refused by them with a reason,
+ * cancelled by the buyer, agreed with return of the goods and waiting for them (`returning`), the goods sent back
+ * (`returned`), or refunded: the money is back in the buyer's wallet and the order has ended.
+ */
+export type RefundStatus = 'pending' | 'refused' | 'cancelled' | 'returning' | 'returned' | 'refunded';
+
+/** The refund states in which a refund is under way: the order waits for it. */
+export const OPEN_REFUND: readonly RefundStatus[] = ['pending', 'returning', 'returned'];
+
+/** A refund of an order, as the buyer asked for it and as it went on. Its amount is in fen. */
+export interface RefundRecord {
+  id: string;
+  orderId: string;
+  amount: number;
+  reason: string;
+  description: string;
+  /** The buyer's proof images. */
+  images: string[];
+  status: RefundStatus;
+  /** Why the seller refused; empty otherwise. */
+  refuseReason: string;
+  /** The buyer's parcel back to the seller, once sent. */
+  returnLogistics?: Logistics;
+  createdAt: number;
+  updatedAt: number;
+}
 
 /** How an order was paid: from the buyer's balance; empty while unpaid. */
 export type PayMethod = '' | 'balance';
@@ -52,6 +82,8 @@ export interface OrderRecord {
   items: OrderItem[];
   address: OrderAddress;
   logistics?: Logistics;
+  /** Its latest refund, if any. */
+  refund?: RefundRecord;
   createdAt: number;
   paidAt?: number;
   shippedAt?: number;
@@ -76,8 +108,8 @@ export type PlaceFailure = 'product_missing' | 'stock' | 'own' | 'pending' | 'mi
 /** Why paying a code was refused, nothing changed. */
 export type PayFailure = 'missing' | 'state' | 'insufficient';
 
-/** The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt. */
-export interface OrderStore {
+/** The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt, and refunds. */
+export interface OrderStore extends RefundSteps {
   /**
    * A checkout: for each shop of the `lines`' products, one unpaid order under `code`, whose items copy each product
    * as it is, each product's stock lowered by what was taken. One transaction that holds the buyer's row: it stores
@@ -104,17 +136,20 @@ export interface OrderStore {
   ): Promise<{ ok: true; value: OrderRecord[] } | { ok: false; failure: PayFailure }>;
   /** The buyer cancels their unpaid order `id`: its stock returns. Undefined, and nothing changed, otherwise. */
   cancel(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
-  /** The seller ships their paid order `id` with `logistics`. Undefined, and nothing changed, otherwise. */
+  /**
+   * The seller ships their paid order `id` with `logistics`, unless a refund of it is under way. Undefined, and
+   * nothing changed, otherwise.
+   */
   ship(sellerId: string, id: string, logistics: Logistics, now: number): Promise<OrderRecord | undefined>;
   /**
-   * The buyer confirms receipt of their shipped order `id`: it is complete, and its total enters the seller's ledger
-   * (a `sale` line). Undefined, and nothing changed, otherwise.
+   * The buyer confirms receipt of their shipped order `id`, unless a refund of it is under way: it is complete, and
+   * its total enters the seller's ledger (a `sale` line). Undefined, and nothing changed, otherwise.
    */
   confirm(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
   /**
    * What time settles by itself, at most `limit` of each: unpaid orders made before `unpaidBefore` are cancelled
-   * (their stock returns), shipped ones shipped before `shippedBefore` complete (the seller is paid). Answers the
-   * orders it changed.
+   * (their stock returns), shipped ones shipped before `shippedBefore` complete (the seller is paid) unless a refund
+   * of them is under way. Answers the orders it changed.
    */
   settleStale(params: {
     unpaidBefore: number;
@@ -125,13 +160,14 @@ export interface OrderStore {
   /** An order, whatever its status. */
   byId(id: string): Promise<OrderRecord | undefined>;
   /**
-   * The orders of a buyer (`side` buyer) or of a seller, newest first, at most `limit`; with `status`, only those;
-   * with `before` (an id of theirs), only those before it. Undefined when `before` is not theirs.
+   * The orders of a buyer (`side` buyer) or of a seller, newest first, at most `limit`; with `status`, only those
+   * (`refunding`: those with a refund under way); with `before` (an id of theirs), only those before it. Undefined
+   * when `before` is not theirs.
    */
   list(params: {
     side: 'buyer' | 'seller';
     memberId: string;
-    status?: OrderStatus | undefined;
+    status?: OrderStatus | 'refunding' | undefined;
     before?: string | undefined;
     limit: number;
   }): Promise<OrderRecord[] | undefined>;
@@ -150,6 +186,8 @@ type OrderTables = {
     address: string;
     logistics_company: string;
     logistics_number: string;
+    refund_id: string;
+    refund_status: string;
     created_at: number;
     paid_at: number | null;
     shipped_at: number | null;
@@ -165,6 +203,20 @@ type OrderTables = {
     price: number | string;
     quantity: number;
   };
+  order_refunds: {
+    id: string;
+    order_id: string;
+    amount: number | string;
+    reason: string;
+    description: string;
+    images: string;
+    status: string;
+    refuse_reason: string;
+    return_company: string;
+    return_number: string;
+    created_at: number;
+    updated_at: number;
+  };
   products: {
     id: string;
     shop_id: string;
@@ -175,20 +227,17 @@ type OrderTables = {
     images: string;
     status: string;
   };
-  member_money: {
-    id: string;
-    member_id: string;
-    amount: number | string;
-    kind: string;
-    ref: string;
-    created_at: number;
-  };
+  member_money: { member_id: string; amount: number | string };
 };
 
-type OrderRow = OrderTables['orders'];
+export type OrderRow = OrderTables['orders'];
 type ItemRow = OrderTables['order_items'];
-type OrderDatabase = Database & OrderTables;
-type OrderDb = Kysely<OrderDatabase> | Transaction<OrderDatabase>;
+export type RefundRow = OrderTables['order_refunds'];
+export type OrderDatabase = Database & OrderTables;
+export type OrderDb = Kysely<OrderDatabase> | Transaction<OrderDatabase>;
+
+/** The store's database with the order tables typed. */
+export const orderDatabase = (base: Kysely<Database>): Kysely<OrderDatabase> => base.withTables<OrderTables>();
 
 /** A checkout refused part way: the transaction rolls back. */
 class Refused extends Error {
@@ -199,7 +248,23 @@ class Refused extends Error {
 
 const time = (value: number | null) => (value === null ? undefined : Number(value));
 
-const recordOf = (row: OrderRow, items: ItemRow[]): OrderRecord => {
+export const refundOf = (row: RefundRow): RefundRecord => ({
+  id: row.id,
+  orderId: row.order_id,
+  amount: Number(row.amount),
+  reason: row.reason,
+  description: row.description,
+  images: JSON.parse(row.images) as string[],
+  status: row.status as RefundStatus,
+  refuseReason: row.refuse_reason,
+  ...(row.return_company !== '' && {
+    returnLogistics: { company: row.return_company, number: row.return_number },
+  }),
+  createdAt: Number(row.created_at),
+  updatedAt: Number(row.updated_at),
+});
+
+const recordOf = (row: OrderRow, items: ItemRow[], refund: RefundRow | undefined): OrderRecord => {
   const record: OrderRecord = {
     id: row.id,
     code: row.code,
@@ -222,6 +287,7 @@ const recordOf = (row: OrderRow, items: ItemRow[]): OrderRecord => {
   if (row.logistics_company !== '') {
     record.logistics = { company: row.logistics_company, number: row.logistics_number };
   }
+  if (refund) record.refund = refundOf(refund);
   const paidAt = time(row.paid_at);
   const shippedAt = time(row.shipped_at);
   const completedAt = time(row.completed_at);
@@ -235,8 +301,8 @@ const recordOf = (row: OrderRow, items: ItemRow[]): OrderRecord => {
   };
 };
 
-/** The orders of `rows` with their items, in the rows' order. */
-async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> {
+/** The orders of `rows` with their items and latest refunds, in the rows' order. */
+export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> {
   if (rows.length === 0) return [];
   const items = await db
     .selectFrom('order_items')
@@ -251,7 +317,13 @@ async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> 
     .execute();
   const byOrder = new Map<string, ItemRow[]>();
   for (const item of items) byOrder.set(item.order_id, [...(byOrder.get(item.order_id) ?? []), item]);
-  return rows.map((row) => recordOf(row, byOrder.get(row.id) ?? []));
+  const refundIds = rows.map((row) => row.refund_id).filter((id) => id !== '');
+  const refunds =
+    refundIds.length === 0
+      ? []
+      : await db.selectFrom('order_refunds').selectAll().where('id', 'in', refundIds).execute();
+  const refundById = new Map(refunds.map((refund) => [refund.id, refund]));
+  return rows.map((row) => recordOf(row, byOrder.get(row.id) ?? [], refundById.get(row.refund_id)));
 }
 
 /** Puts the items of an order back in stock (an order cancelled). */
@@ -270,29 +342,17 @@ async function restock(trx: Transaction<OrderDatabase>, orderId: string): Promis
   }
 }
 
-/** Adds a line to a member's ledger. */
-async function ledger(
-  trx: Transaction<OrderDatabase>,
-  line: { memberId: string; amount: number; kind: 'order' | 'sale'; ref: string; now: number },
-): Promise<void> {
-  await trx
-    .insertInto('member_money')
-    .values({
-      id: randomBytes(8).toString('hex'),
-      member_id: line.memberId,
-      amount: line.amount,
-      kind: line.kind,
-      ref: line.ref,
-      created_at: line.now,
-    })
-    .execute();
-}
+/** The Kysely implementation of {@link OrderStore} but its refund steps (`createRefundSteps`). */
+export function createOrderSteps(
+  base: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Omit<OrderStore, keyof RefundSteps> {
+  const db = orderDatabase(base);
 
-/** The Kysely implementation of {@link OrderStore}. */
-export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): OrderStore {
-  const db = base.withTables<OrderTables>();
-
-  /** Moves order `id` from one of `from` to `set` in `trx`; the row as it is after, or undefined. */
+  /**
+   * Moves order `id` from `from` to `set` in `trx`, unless a refund of it is under way; the row as it is after, or
+   * undefined.
+   */
   const move = async (
     trx: OrderDb,
     where: { id: string; buyerId?: string; sellerId?: string; from: OrderStatus },
@@ -303,6 +363,7 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
       .set(set)
       .where('id', '=', where.id)
       .where('status', '=', where.from)
+      .where('refund_status', 'not in', OPEN_REFUND)
       .$if(where.buyerId !== undefined, (q) => q.where('buyer_id', '=', where.buyerId as string))
       .$if(where.sellerId !== undefined, (q) => q.where('seller_id', '=', where.sellerId as string))
       .returningAll()
@@ -316,7 +377,8 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
 
   const completeIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) => {
     const row = await move(trx, { id, buyerId, from: 'shipped' }, { status: 'completed', completed_at: now });
-    if (row) await ledger(trx, { memberId: row.seller_id, amount: Number(row.total), kind: 'sale', ref: row.id, now });
+    if (row)
+      await addMoneyLine(trx, { memberId: row.seller_id, amount: Number(row.total), kind: 'sale', ref: row.id, now });
     return row;
   };
 
@@ -382,6 +444,8 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
               address: JSON.stringify(address),
               logistics_company: '',
               logistics_number: '',
+              refund_id: '',
+              refund_status: '',
               created_at: now,
               paid_at: null,
               shipped_at: null,
@@ -432,7 +496,7 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
           .where('member_id', '=', buyerId)
           .executeTakeFirstOrThrow();
         if (Number(balance ?? 0) < total) return 'insufficient' as const;
-        await ledger(trx, { memberId: buyerId, amount: -total, kind: 'order', ref: code, now });
+        await addMoneyLine(trx, { memberId: buyerId, amount: -total, kind: 'order', ref: code, now });
         return trx
           .updateTable('orders')
           .set({ status: 'paid', pay_method: 'balance', paid_at: now })
@@ -488,6 +552,7 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
           .selectFrom('orders')
           .select('id')
           .where('status', '=', 'shipped')
+          .where('refund_status', 'not in', OPEN_REFUND)
           .where('shipped_at', '<', shippedBefore)
           .orderBy('shipped_at')
           .limit(limit)
@@ -522,7 +587,8 @@ export function createOrderStore(base: Kysely<Database>, dialect: 'sqlite' | 'po
         .selectFrom('orders')
         .selectAll()
         .where(column, '=', memberId)
-        .$if(status !== undefined, (q) => q.where('status', '=', status as OrderStatus))
+        .$if(status === 'refunding', (q) => q.where('refund_status', 'in', OPEN_REFUND))
+        .$if(status !== undefined && status !== 'refunding', (q) => q.where('status', '=', status as OrderStatus))
         .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { keysetOf, newerThan, olderThan } from './keyset.js';
 import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
@@ -31,10 +31,10 @@ export interface RechargeRecord {
 }
 
 /**
- * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), or the sale of an order
- * whose buyer received it (in, to the seller).
+ * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), the sale of an order
+ * whose buyer received it (in, to the seller), or a refund of an order (in, to the buyer).
  */
-export type MoneyKind = 'recharge' | 'order' | 'sale';
+export type MoneyKind = 'recharge' | 'order' | 'sale' | 'refund';
 
 /** One line of a wallet's ledger; their sum is the balance. */
 export interface MoneyLine {
@@ -42,9 +42,19 @@ export interface MoneyLine {
   /** Fen, negative when money left. */
   amount: number;
   kind: MoneyKind;
-  /** The id of what moved it: the recharge, the code of the orders paid, or the order sold. */
+  /** The id of what moved it: the recharge, the code of the orders paid, the order sold, or the refund. */
   ref: string;
   createdAt: number;
+}
+
+/** Adds a line to a member's ledger in `trx`, the transaction that moves the money. */
+export async function addMoneyLine(
+  trx: QueryExecutorProvider,
+  line: { memberId: string; amount: number; kind: MoneyKind; ref: string; now: number },
+): Promise<void> {
+  await sql`insert into member_money (id, member_id, amount, kind, ref, created_at) values (${randomBytes(8).toString('hex')}, ${line.memberId}, ${line.amount}, ${line.kind}, ${line.ref}, ${line.now})`.execute(
+    trx,
+  );
 }
 
 /** What asking for a recharge came to: stored, or refused (nothing changed). */
@@ -223,19 +233,8 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
           .executeTakeFirst();
         if (!row) return undefined;
         const record = recordOf(row);
-        if (paid) {
-          await trx
-            .insertInto('member_money')
-            .values({
-              id: randomBytes(8).toString('hex'),
-              member_id: record.memberId,
-              amount: record.amount,
-              kind: 'recharge',
-              ref: record.id,
-              created_at: now,
-            })
-            .execute();
-        }
+        if (paid)
+          await addMoneyLine(trx, { memberId: record.memberId, amount: record.amount, kind: 'recharge', ref: id, now });
         return record;
       });
     },

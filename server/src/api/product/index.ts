@@ -282,6 +282,14 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       const data = { order: id, status, total: yuanOf(total), title: items[0]?.title ?? '' };
       await notices.notify(to, 'order', { key: `${id}:${status}`, data });
     },
+    // The seller hears of a refund asked for and of goods sent back; the buyer, of the seller's decision and of the
+    // money back.
+    onRefund: async ({ id, buyerId, sellerId, items, refund }) => {
+      if (!refund || refund.status === 'cancelled') return;
+      const to = refund.status === 'pending' || refund.status === 'returned' ? sellerId : buyerId;
+      const data = { order: id, status: refund.status, amount: yuanOf(refund.amount), title: items[0]?.title ?? '' };
+      await notices.notify(to, 'refund', { key: `${refund.id}:${refund.status}`, data });
+    },
   });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({

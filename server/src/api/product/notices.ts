@@ -24,7 +24,8 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * member's shop application approved or rejected, `title` the shop's name), `product` (`data: {product, status, reason, title}`,
  * a product of theirs put on sale, `on_sale`, `rejected` or `banned`), `order` (`data: {order, status, total, title}`: to
  * its seller when it is `paid` and when it is `completed`, to its buyer when it is `shipped`; `title` the first
- * item's), `invitation` (a member who
+ * item's), `refund` (`data: {order, status, amount, title}`: to the seller when it is `pending` or `returned`, to the
+ * buyer when it is `refused`, `returning` or `refunded`), `invitation` (a member who
  * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`) and `report` (the decision on the
  * member's report, `data: {report, status, reason, title}`). `member/notify_read` (`id?`; all without it) answers
  * `{ret: {unread}}`. `member/notify_settings` (`follow?`: whether new followers notify the member) answers `{ret:

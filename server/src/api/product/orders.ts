@@ -1,8 +1,25 @@
 import { ORDER_LIMITS } from '../../shop/orders.js';
-import type { OrderRecord } from '../../store/index.js';
+import type { OrderRecord, RefundRecord } from '../../store/index.js';
+import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 import { yuanOf } from './wallet.js';
+
+/** A refund as the order gives it. */
+function refundObject(refund: RefundRecord) {
+  return {
+    id: refund.id,
+    amount: yuanOf(refund.amount),
+    reason: refund.reason,
+    description: refund.description,
+    images: refund.images,
+    status: refund.status,
+    refuse_reason: refund.refuseReason,
+    return_logistics: refund.returnLogistics ?? null,
+    created_at: refund.createdAt,
+    updated_at: refund.updatedAt,
+  };
+}
 
 /** An order as its buyer and its seller see it; `shop` is looked up by the caller. */
 function orderObject(record: OrderRecord, shop: { id: string; name: string; icon: string } | null) {
@@ -22,6 +39,7 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
     })),
     address: record.address,
     logistics: record.logistics ?? null,
+    refund: record.refund ? refundObject(record.refund) : null,
     created_at: record.createdAt,
     paid_at: record.paidAt ?? null,
     shipped_at: record.shippedAt ?? null,
@@ -45,12 +63,21 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
  * - `shop/order_cancel` (`id`): the buyer cancels an unpaid order; `shop/order_confirm` (`id`): the buyer confirms
  *   receipt of a shipped one, which completes it and pays the seller (ten days after shipping it completes by
  *   itself); `shop/business_send` (`id`, `company`, `number`): the seller ships a paid one. Each answers `{ret:
- *   order}`, or `order_state` when the order is not in the state for it.
+ *   order}`, or `order_state` when the order is not in the state for it (`refund_open` while a refund waits).
+ * - Refunds (spec §4 refund flow), each answering `{ret: order}`: `shop/drawback` (`id`, `amount` yuan up to the
+ *   total, `reason` 1 to 30 characters, `description` 1 to 100, `imgs` 1 to 3 images the buyer uploaded) on a paid or
+ *   shipped order (`refund_ended` once it ended); `shop/drawback_cancel` (`id`), the buyer cancels it;
+ *   `shop/business_drawback` (`id`, `agree`, `return?`, `reason` when refusing), the seller decides;
+ *   `shop/drawback_send` (`id`, `company`, `number`), the buyer sends the goods back;
+ *   `shop/business_drawback_receive` (`id`), the seller received them and the money goes back. A step not in its
+ *   state is `refund_state`. Lists take `status: refunding` for orders with a refund under way.
  *
  * An order is `{id, code, shop: {id, name, icon} | null, status (unpaid, paid, shipped, completed, cancelled),
  * pay_method ('' or balance), total, items: [{product_id, title, image, price, num}], address: {name, phone, region,
- * detail}, logistics: {company, number} | null, created_at, paid_at, shipped_at, completed_at, closed_at,
- * expires_at}`.
+ * detail}, logistics: {company, number} | null, refund: refund | null, created_at, paid_at, shipped_at, completed_at,
+ * closed_at, expires_at}`, `status` also `refunded`; a refund is `{id, amount, reason, description, images, status
+ * (pending, refused, cancelled, returning, returned, refunded), refuse_reason, return_logistics, created_at,
+ * updated_at}`.
  */
 export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
   /** The orders as objects, each with its shop. */
@@ -105,6 +132,32 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
       'shop/business_send',
       (memberId, body) => deps.orders.ship(memberId, body['id'], { company: body['company'], number: body['number'] }),
     ],
+    [
+      'shop/drawback',
+      async (memberId, body) =>
+        deps.orders.applyRefund(memberId, body['id'], {
+          amount: body['amount'],
+          reason: body['reason'],
+          description: body['description'],
+          images: await ownImages(deps, memberId, body['imgs'] ?? [], ORDER_LIMITS.refundImagesMax),
+        }),
+    ],
+    ['shop/drawback_cancel', (memberId, body) => deps.orders.cancelRefund(memberId, body['id'])],
+    [
+      'shop/drawback_send',
+      (memberId, body) =>
+        deps.orders.sendBack(memberId, body['id'], { company: body['company'], number: body['number'] }),
+    ],
+    [
+      'shop/business_drawback',
+      (memberId, body) =>
+        deps.orders.decideRefund(memberId, body['id'], {
+          agree: body['agree'],
+          return: body['return'],
+          reason: body['reason'],
+        }),
+    ],
+    ['shop/business_drawback_receive', (memberId, body) => deps.orders.receiveReturn(memberId, body['id'])],
   ];
   for (const [path, run] of single) {
     post(path, async (body) => {

@@ -1,0 +1,174 @@
+import type { Kysely, Transaction } from 'kysely';
+import {
+  OPEN_REFUND,
+  type Logistics,
+  type OrderDatabase,
+  type OrderRecord,
+  orderDatabase,
+  type OrderRow,
+  type RefundRow,
+  type RefundStatus,
+  withItems,
+} from './orders.js';
+import type { Database } from './schema.js';
+import { addMoneyLine } from './wallet.js';
+
+/**
+ * Why a refund was refused, nothing changed: no such order of the buyer's (`missing`), one not paid yet (`unpaid`),
+ * one that has ended (`ended`: completed, refunded or cancelled), one with a refund under way (`open`), or an
+ * amount above what was paid (`amount`).
+ */
+export type RefundApplyFailure = 'missing' | 'unpaid' | 'ended' | 'open' | 'amount';
+
+/** What the seller decides on a refund waiting for them. */
+export type RefundDecision = { agree: true; withReturn: boolean } | { agree: false; reason: string };
+
+/** The refund steps of {@link OrderStore}: each one transaction, each taken once. */
+export interface RefundSteps {
+  /**
+   * The buyer asks for a refund of `amount` fen of their paid or shipped order, none under way: the refund waits for
+   * the seller, and the order waits for the refund (it is neither shipped nor completed meanwhile).
+   */
+  applyRefund(params: {
+    id: string;
+    orderId: string;
+    buyerId: string;
+    amount: number;
+    reason: string;
+    description: string;
+    images: string[];
+    now: number;
+  }): Promise<{ ok: true; value: OrderRecord } | { ok: false; failure: RefundApplyFailure }>;
+  /** The buyer cancels the refund of their order, waiting for the seller or for the goods. */
+  cancelRefund(buyerId: string, orderId: string, now: number): Promise<OrderRecord | undefined>;
+  /** The buyer sends the goods back, as the seller agreed: `logistics` of the parcel. */
+  sendBack(buyerId: string, orderId: string, logistics: Logistics, now: number): Promise<OrderRecord | undefined>;
+  /**
+   * The seller decides on the refund waiting for them: agreed without return, the money goes back (the order is
+   * refunded and ends); agreed with return, it waits for the goods; refused, with a reason.
+   */
+  decideRefund(
+    sellerId: string,
+    orderId: string,
+    decision: RefundDecision,
+    now: number,
+  ): Promise<OrderRecord | undefined>;
+  /** The seller received the goods sent back: the money goes back, the order is refunded and ends. */
+  receiveReturn(sellerId: string, orderId: string, now: number): Promise<OrderRecord | undefined>;
+}
+
+type Side = { buyerId: string } | { sellerId: string };
+
+/** The refund steps over the order tables. */
+export function createRefundSteps(base: Kysely<Database>): RefundSteps {
+  const db = orderDatabase(base);
+  const one = async (row: OrderRow | undefined) => (row ? (await withItems(db, [row]))[0] : undefined);
+
+  /**
+   * Moves the latest refund of the order `orderId` of `side` from one of `from` to `to`, with `set`; at `refunded`,
+   * the money goes back to the buyer (a `refund` line), what is left of the total to the seller (a `sale` line), and
+   * the order ends. The order's row after, or undefined, nothing changed.
+   */
+  const step = (
+    side: Side,
+    orderId: string,
+    move: { from: readonly RefundStatus[]; to: RefundStatus; set?: Partial<RefundRow>; now: number },
+  ) =>
+    db.transaction().execute(async (trx: Transaction<OrderDatabase>) => {
+      const order = await trx
+        .selectFrom('orders')
+        .selectAll()
+        .where('id', '=', orderId)
+        .$if('buyerId' in side, (q) => q.where('buyer_id', '=', (side as { buyerId: string }).buyerId))
+        .$if('sellerId' in side, (q) => q.where('seller_id', '=', (side as { sellerId: string }).sellerId))
+        .executeTakeFirst();
+      if (!order || order.refund_id === '') return undefined;
+      const refund = await trx
+        .updateTable('order_refunds')
+        .set({ ...move.set, status: move.to, updated_at: move.now })
+        .where('id', '=', order.refund_id)
+        .where('status', 'in', move.from)
+        .returningAll()
+        .executeTakeFirst();
+      if (!refund) return undefined;
+      const refunded = move.to === 'refunded';
+      const row = await trx
+        .updateTable('orders')
+        .set({ refund_status: move.to, ...(refunded && { status: 'refunded', closed_at: move.now }) })
+        .where('id', '=', order.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (refunded) {
+        const amount = Number(refund.amount);
+        const now = move.now;
+        await addMoneyLine(trx, { memberId: row.buyer_id, amount, kind: 'refund', ref: refund.id, now });
+        const rest = Number(row.total) - amount;
+        if (rest > 0)
+          await addMoneyLine(trx, { memberId: row.seller_id, amount: rest, kind: 'sale', ref: row.id, now });
+      }
+      return row;
+    });
+
+  return {
+    async applyRefund({ id, orderId, buyerId, amount, reason, description, images, now }) {
+      const outcome = await db.transaction().execute(async (trx) => {
+        const order = await trx
+          .selectFrom('orders')
+          .selectAll()
+          .where('id', '=', orderId)
+          .where('buyer_id', '=', buyerId)
+          .executeTakeFirst();
+        if (!order) return 'missing' as const;
+        if (order.status === 'unpaid') return 'unpaid' as const;
+        if (order.status !== 'paid' && order.status !== 'shipped') return 'ended' as const;
+        if ((OPEN_REFUND as readonly string[]).includes(order.refund_status)) return 'open' as const;
+        if (amount > Number(order.total)) return 'amount' as const;
+        const row = await trx
+          .updateTable('orders')
+          .set({ refund_id: id, refund_status: 'pending' })
+          .where('id', '=', orderId)
+          .where('status', 'in', ['paid', 'shipped'])
+          .where('refund_status', 'not in', OPEN_REFUND)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return 'open' as const;
+        await trx
+          .insertInto('order_refunds')
+          .values({
+            id,
+            order_id: orderId,
+            amount,
+            reason,
+            description,
+            images: JSON.stringify(images),
+            status: 'pending',
+            refuse_reason: '',
+            return_company: '',
+            return_number: '',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        return row;
+      });
+      if (typeof outcome === 'string') return { ok: false, failure: outcome };
+      const record = await one(outcome);
+      return record ? { ok: true, value: record } : { ok: false, failure: 'missing' };
+    },
+    async cancelRefund(buyerId, orderId, now) {
+      return one(await step({ buyerId }, orderId, { from: ['pending', 'returning'], to: 'cancelled', now }));
+    },
+    async sendBack(buyerId, orderId, logistics, now) {
+      const set = { return_company: logistics.company, return_number: logistics.number };
+      return one(await step({ buyerId }, orderId, { from: ['returning'], to: 'returned', set, now }));
+    },
+    async decideRefund(sellerId, orderId, decision, now) {
+      const to: RefundStatus = !decision.agree ? 'refused' : decision.withReturn ? 'returning' : 'refunded';
+      const set = decision.agree ? {} : { refuse_reason: decision.reason };
+      return one(await step({ sellerId }, orderId, { from: ['pending'], to, set, now }));
+    },
+    async receiveReturn(sellerId, orderId, now) {
+      return one(await step({ sellerId }, orderId, { from: ['returned'], to: 'refunded', now }));
+    },
+  };
+}
