@@ -202,6 +202,10 @@ describe('docs', () => {
     expect(section).toMatch(new RegExp(`refund's description +\\| 1 to ${order.refundDescriptionMax} characters`));
     expect(section).toContain(`| 1 to ${order.refundImagesMax}, different, uploaded by the buyer  `);
     expect(section).toMatch(new RegExp(`refuses a refund +\\| 1 to ${order.refuseReasonMax} characters`));
+    const days = (ms: number) => ms / 86_400_000;
+    expect(section).toContain(`| agreed after ${days(order.refundReplyMs)} days, money back  `);
+    expect(section).toContain(`| within ${days(order.returnSendMs)} days, or the refund is cancelled  `);
+    expect(section).toContain(`| received after ${days(order.returnReceiveMs)} days, money back  `);
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

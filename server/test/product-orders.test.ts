@@ -352,6 +352,46 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
     expect(await call('shop/order_list', { status: 'refunded' })).toMatchObject({ ret: [{ id }] });
   });
 
+  it('refunds left alone move on by time: agreed after 2 days, cancelled or received after 7 and 10', async () => {
+    const p = await productServer();
+    const { seller, buyer, product, address } = await market(p, { stock: 3, balance: 100 });
+    const call = (path: string, body: Record<string, unknown>, token = buyer.token) => p.call(path, { token, ...body });
+    const imgs = [await uploadImage(p, buyer.token)];
+    p.advance(1_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const placed = await call('shop/code', { items: [{ id: product, num: 1 }], address });
+      await call('shop/pay_payment', { code: placed.ret, type: 'balance' });
+      const id = (placed['orders'] as Order[])[0]?.id ?? '';
+      await call('shop/drawback', { id, amount: 12.5, reason: 'Damaged', description: 'Crushed', imgs });
+      ids.push(id);
+    }
+    const [ignored, notSent, notReceived] = ids;
+    await call('shop/business_drawback', { id: notSent, agree: true, return: true }, seller.token);
+    await call('shop/business_drawback', { id: notReceived, agree: true, return: true }, seller.token);
+    await call('shop/drawback_send', { id: notReceived, company: 'YTO', number: 'YT123456' });
+    const state = async (id: string | undefined) =>
+      ((await call('shop/order_view', { id })).ret as { refund: { status: string } }).refund.status;
+
+    p.advance(ORDER_LIMITS.refundReplyMs - 1);
+    expect(await state(ignored)).toBe('pending');
+    p.advance(2);
+    expect(await call('shop/order_view', { id: ignored })).toMatchObject({
+      ret: { status: 'refunded', refund: { status: 'refunded' } },
+    });
+    p.advance(ORDER_LIMITS.returnSendMs - ORDER_LIMITS.refundReplyMs);
+    expect(await call('shop/order_view', { id: notSent })).toMatchObject({
+      ret: { status: 'paid', refund: { status: 'cancelled' } },
+    });
+    expect(await state(notReceived)).toBe('returned');
+    p.advance(ORDER_LIMITS.returnReceiveMs - ORDER_LIMITS.returnSendMs);
+    expect(await call('shop/order_view', { id: notReceived })).toMatchObject({
+      ret: { status: 'refunded', refund: { status: 'refunded' } },
+    });
+    // 100 - 3 x 12.5 + 2 x 12.5 back.
+    expect(((await call('member/money', {})).ret as { balance: number }).balance).toBe(87.5);
+  });
+
   it('refunds: a refused one lets the order go on; the buyer may cancel one and ask again', async () => {
     const p = await productServer();
     const { seller, buyer, product, address } = await market(p);

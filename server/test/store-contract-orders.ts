@@ -381,6 +381,38 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     });
     expect(await store.wallet.balance('m2')).toEqual({ balance: 6_000, unpaid: 0 });
     expect(await store.wallet.balance('m3')).toEqual({ balance: 50_000 - 10_000 + 4_000, unpaid: 0 });
+    // Time: a refund the seller left is agreed; goods not sent back cancel it; goods not confirmed count as received.
+    const c = await order('k4', 'tea', 1, 900);
+    const d = await order('k5', 'tea', 1, 900);
+    const e = await order('k6', 'cup', 1, 900);
+    for (const [id, orderId] of [
+      ['g1', c],
+      ['g2', d],
+      ['g3', e],
+    ] as const) {
+      expect((await refund(id, orderId, 500, 1_000)).ok).toBe(true);
+    }
+    await store.orders.decideRefund('m1', d, { agree: true, withReturn: true }, 1_100);
+    await store.orders.decideRefund('m1', e, { agree: true, withReturn: true }, 1_100);
+    await store.orders.sendBack('m3', e, { company: 'YTO', number: 'YT0002' }, 1_200);
+    const settle = (now: number) =>
+      store.orders.settleRefunds({ repliedBefore: 1_050, sentBefore: 1_150, receivedBefore: 1_150, now, limit: 10 });
+    expect((await settle(2_000)).map((o) => [o.id, o.status, o.refund?.status])).toEqual([
+      [c, 'refunded', 'refunded'],
+      [d, 'paid', 'cancelled'],
+    ]);
+    expect(await settle(2_001)).toEqual([]);
+    expect(
+      (
+        await store.orders.settleRefunds({
+          repliedBefore: 0,
+          sentBefore: 0,
+          receivedBefore: 1_201,
+          now: 2_100,
+          limit: 10,
+        })
+      ).map((o) => [o.id, o.status]),
+    ).toEqual([[e, 'refunded']]);
     const unpaid = await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k3', now: 800 });
     expect(await refund('f7', unpaid.ok ? (unpaid.value[0]?.id ?? '') : '', 100, 800)).toEqual({
       ok: false,

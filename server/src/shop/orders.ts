@@ -44,6 +44,12 @@ export const ORDER_LIMITS = {
   refundImagesMax: 3,
   /** Why the seller refuses a refund: 1 to this many characters. */
   refuseReasonMax: 100,
+  /** A refund the seller did not decide on this long after it was asked for is agreed, without return. */
+  refundReplyMs: 2 * 86_400_000,
+  /** A refund agreed with return whose goods were not sent back this long after is cancelled. */
+  returnSendMs: 7 * 86_400_000,
+  /** Goods sent back and not confirmed by the seller this long after count as received: the money goes back. */
+  returnReceiveMs: 10 * 86_400_000,
 } as const;
 
 const STATUSES: readonly (OrderStatus | 'refunding')[] = [
@@ -69,7 +75,8 @@ export interface RefundInput {
  * The shop's orders (spec §3 Order, §4 order states and "Payment flow: fetch an order code, then pay by balance", §8
  * "insufficient balance", "the product does not exist, return to the cart", "get order error"). No HTTP here. Each
  * call first settles what time settled: unpaid orders past {@link ORDER_LIMITS.unpaidMs} are cancelled, shipped ones
- * past {@link ORDER_LIMITS.receiptMs} complete.
+ * past {@link ORDER_LIMITS.receiptMs} complete, and refunds left by the seller or by the buyer move on
+ * ({@link ORDER_LIMITS.refundReplyMs}, {@link ORDER_LIMITS.returnSendMs}, {@link ORDER_LIMITS.returnReceiveMs}).
  */
 export interface OrderService {
   /**
@@ -189,6 +196,14 @@ export function createOrderService(deps: {
       limit: ORDER_LIMITS.settleBatch,
     });
     await tell(changed);
+    const refunds = await orders.settleRefunds({
+      repliedBefore: now - ORDER_LIMITS.refundReplyMs,
+      sentBefore: now - ORDER_LIMITS.returnSendMs,
+      receivedBefore: now - ORDER_LIMITS.returnReceiveMs,
+      now,
+      limit: ORDER_LIMITS.settleBatch,
+    });
+    for (const record of refunds) await deps.onRefund?.(record);
     return now;
   };
   /** An order of the member's as `role`, or why not. */

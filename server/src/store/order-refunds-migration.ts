@@ -5,7 +5,7 @@ import type { Kysely, Migration } from 'kysely';
  * images"; §4 "the buyer applies; the merchant reviews and agrees (with or without return of goods) or refuses with a
  * reason; the buyer may cancel; after return and acceptance the money goes to the wallet. An ended order cannot be
  * refunded"). An order keeps the id and the state of its latest refund, so that its lists and its next steps read
- * them without a join.
+ * them without a join. Refunds are read by state and age when time settles them.
  */
 export const orderRefundsMigration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -28,6 +28,11 @@ export const orderRefundsMigration: Migration = {
       .createIndex('order_refunds_by_order')
       .on('order_refunds')
       .columns(['order_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('order_refunds_by_status')
+      .on('order_refunds')
+      .columns(['status', 'updated_at'])
       .execute();
     await db.schema
       .alterTable('orders')

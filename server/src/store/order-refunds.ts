@@ -55,9 +55,23 @@ export interface RefundSteps {
   ): Promise<OrderRecord | undefined>;
   /** The seller received the goods sent back: the money goes back, the order is refunded and ends. */
   receiveReturn(sellerId: string, orderId: string, now: number): Promise<OrderRecord | undefined>;
+  /**
+   * What time settles, at most `limit` of each, each refund moved from the state it was found in: a refund waiting
+   * for the seller since before `repliedBefore` is agreed without return (the money goes back); one waiting for the
+   * goods since before `sentBefore` is cancelled; goods sent back before `receivedBefore` count as received (the
+   * money goes back). Answers the orders it changed.
+   */
+  settleRefunds(params: {
+    repliedBefore: number;
+    sentBefore: number;
+    receivedBefore: number;
+    now: number;
+    limit: number;
+  }): Promise<OrderRecord[]>;
 }
 
-type Side = { buyerId: string } | { sellerId: string };
+/** Whose order a step is taken on: the buyer's, the seller's, or any (time's). */
+type Side = { buyerId: string } | { sellerId: string } | Record<string, never>;
 
 /** The refund steps over the order tables. */
 export function createRefundSteps(base: Kysely<Database>): RefundSteps {
@@ -169,6 +183,30 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
     },
     async receiveReturn(sellerId, orderId, now) {
       return one(await step({ sellerId }, orderId, { from: ['returned'], to: 'refunded', now }));
+    },
+    async settleRefunds({ repliedBefore, sentBefore, receivedBefore, now, limit }) {
+      const due = (status: RefundStatus, before: number) =>
+        db
+          .selectFrom('order_refunds')
+          .select('order_id')
+          .where('status', '=', status)
+          .where('updated_at', '<', before)
+          .orderBy('updated_at')
+          .limit(limit)
+          .execute();
+      const moves = [
+        { rows: await due('pending', repliedBefore), from: 'pending', to: 'refunded' },
+        { rows: await due('returning', sentBefore), from: 'returning', to: 'cancelled' },
+        { rows: await due('returned', receivedBefore), from: 'returned', to: 'refunded' },
+      ] as const;
+      const changed: OrderRow[] = [];
+      for (const { rows, from, to } of moves) {
+        for (const { order_id: orderId } of rows) {
+          const row = await step({}, orderId, { from: [from], to, now });
+          if (row) changed.push(row);
+        }
+      }
+      return withItems(db, changed);
     },
   };
 }
