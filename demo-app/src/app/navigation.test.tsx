@@ -38,6 +38,8 @@ describe('navigation rules (spec §2)', () => {
       'shop/user-order-view?id=o1',
       'shop/business-order',
       'shop/business-send?id=o1',
+      'shop/user-drawback?id=o1',
+      'shop/business-drawback?id=o1',
     ]) {
       expect(requiresLogin(target)).toBe(true);
     }
@@ -75,7 +77,7 @@ describe('navigation rules (spec §2)', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
   });
 
-  it('has the pages of buying and of the shop\'s orders, rather than "coming soon"', () => {
+  it('has the pages of buying, of the shop\'s orders and of refunds, rather than "coming soon"', () => {
     const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     for (const path of [
       'cart',
@@ -85,9 +87,11 @@ describe('navigation rules (spec §2)', () => {
       'user-order-view',
       'business-order',
       'business-send',
+      'user-drawback',
+      'business-drawback',
     ]) {
       expect(built(`shop/${path}`)).toBeDefined();
     }
-    expect(built('shop/user-drawback')).toBeUndefined();
+    expect(built('shop/user-ping-add')).toBeUndefined();
   });
 });

@@ -45,6 +45,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'shop/user-order-view': () => import('../pages/shop/user-order-view'),
   'shop/business-order': () => import('../pages/shop/business-order'),
   'shop/business-send': () => import('../pages/shop/business-send'),
+  'shop/user-drawback': () => import('../pages/shop/user-drawback'),
+  'shop/business-drawback': () => import('../pages/shop/business-drawback'),
   'renwu/index': () => import('../pages/renwu/index'),
   'renwu/jinbi': () => import('../pages/renwu/jinbi'),
   'renwu/tixian': () => import('../pages/renwu/tixian'),
@@ -124,6 +126,8 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
     'user-drawback',
     'business-order',
     'business-send',
+    // business-drawback: the seller handles a refund (spec §4 refund flow), a page beyond the reference's list.
+    'business-drawback',
     'user-ping-add',
     'view-ping',
     'shop',

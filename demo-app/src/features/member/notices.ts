@@ -14,10 +14,22 @@ export interface Notice {
    * `withdrawal`: a coin withdrawal paid or rejected (`data`); `recharge`: a recharge paid or failed (`data`); `shop`: the
    * member's shop application approved or rejected (`data`, `title` the shop's name); `product`: a product of theirs
    * put on sale, rejected or banned (`data`); `order`: an order paid or completed (to its seller) or shipped (to its
-   * buyer) (`data`, `title` its first item's); `invitation`: a member who signed up with the member's
-   * code (`actor`) and the coins it paid (`data`); `report`: the decision on the member's report (`data`).
+   * buyer) (`data`, `title` its first item's); `refund`: a refund of an order asked for or its goods sent back (to the
+   * seller), or refused, agreed with return or paid back (to the buyer) (`data`, `amount` the refund's, `title` the
+   * order's first item's); `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
+   * (`data`); `report`: the decision on the member's report (`data`).
    */
-  kind: 'follow' | 'certification' | 'withdrawal' | 'recharge' | 'shop' | 'product' | 'order' | 'invitation' | 'report';
+  kind:
+    | 'follow'
+    | 'certification'
+    | 'withdrawal'
+    | 'recharge'
+    | 'shop'
+    | 'product'
+    | 'order'
+    | 'refund'
+    | 'invitation'
+    | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
@@ -33,7 +45,12 @@ export interface Notice {
       | 'upheld'
       | 'dismissed'
       | 'shipped'
-      | 'completed';
+      | 'completed'
+      | 'pending'
+      | 'refused'
+      | 'returning'
+      | 'returned'
+      | 'refunded';
     product?: string;
     order?: string;
     total?: number;

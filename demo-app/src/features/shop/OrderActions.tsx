@@ -8,10 +8,15 @@ import { errorText } from '../api/errors';
 import { isRefusal } from '../api/request';
 import { WALLET_QUERY } from '../wallet/api';
 import { ORDERS_QUERY, cancelOrder, confirmReceipt, payByBalance, type Order } from './orders';
+import { canApplyForRefund, openRefund } from './refunds';
+
+/** The target of a page about order `id`. */
+const orderPage = (page: string, id: string) => `shop/${page}?id=${encodeURIComponent(id)}`;
 
 /**
- * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt"): an unpaid one is paid by
- * balance or cancelled after asking; a shipped one's receipt is confirmed after asking. Others have none. After
+ * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt, apply for refund"): an unpaid
+ * one is paid by balance or cancelled after asking; a paid or shipped one without a refund under way opens the refund
+ * form; a shipped one's receipt is confirmed after asking, unless a refund is under way. Others have none. After
  * each, every order list and page reads again.
  */
 export function BuyerActions({ order }: { order: Order }) {
@@ -55,6 +60,12 @@ export function BuyerActions({ order }: { order: Order }) {
     await refresh();
   };
 
+  const applyForRefund = canApplyForRefund(order) && (
+    <Button size="small" fill="outline" onClick={() => open(orderPage('user-drawback', order.id))}>
+      {t('order.applyRefund')}
+    </Button>
+  );
+
   switch (order.status) {
     case 'unpaid':
       return (
@@ -81,25 +92,54 @@ export function BuyerActions({ order }: { order: Order }) {
       );
     case 'shipped':
       return (
-        <Button
-          size="small"
-          color="primary"
-          onClick={() =>
-            void change(
-              t('order.confirmConfirm'),
-              t('order.confirm'),
-              t('common.cancel'),
-              () => confirmReceipt(order.id, context),
-              t('order.confirmed'),
-            )
-          }
-        >
-          {t('order.confirm')}
-        </Button>
+        <>
+          {applyForRefund}
+          {!openRefund(order) && (
+            <Button
+              size="small"
+              color="primary"
+              onClick={() =>
+                void change(
+                  t('order.confirmConfirm'),
+                  t('order.confirm'),
+                  t('common.cancel'),
+                  () => confirmReceipt(order.id, context),
+                  t('order.confirmed'),
+                )
+              }
+            >
+              {t('order.confirm')}
+            </Button>
+          )}
+        </>
       );
     case 'paid':
+      return applyForRefund || null;
     case 'completed':
+    case 'refunded':
     case 'cancelled':
       return null;
   }
+}
+
+/**
+ * The seller's action on an order: one with a refund under way opens it to be handled on shop/business-drawback
+ * (it cannot be shipped meanwhile); a paid one is shipped on shop/business-send. Others have none.
+ */
+export function SellerActions({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  if (openRefund(order)) {
+    return (
+      <Button size="small" color="warning" onClick={() => open(orderPage('business-drawback', order.id))}>
+        {t('order.handleRefund')}
+      </Button>
+    );
+  }
+  if (order.status !== 'paid') return null;
+  return (
+    <Button size="small" color="primary" onClick={() => open(orderPage('business-send', order.id))}>
+      {t('order.ship')}
+    </Button>
+  );
 }

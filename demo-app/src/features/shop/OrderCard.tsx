@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { yuan } from '../wallet/api';
 import type { Order, OrderAddress, OrderItem, OrderStatus } from './orders';
+import { RefundSummary } from './RefundDetails';
 import './orders.css';
 
 /** The colour of each order status's tag. */
@@ -11,6 +12,7 @@ export const ORDER_STATUS_COLOR: Record<OrderStatus, 'warning' | 'primary' | 'su
   paid: 'primary',
   shipped: 'primary',
   completed: 'success',
+  refunded: 'default',
   cancelled: 'default',
 };
 
@@ -55,7 +57,7 @@ export function OrderItems({ items }: { items: readonly OrderItem[] }) {
 
 /**
  * An order in a list: `heading` (the shop for the buyer, the receiver for the seller) and its status, its products,
- * its total, and `actions`. Tapping it, but not an action, calls `onOpen`.
+ * its total, its refund unless cancelled, and `actions`. Tapping it, but not an action, calls `onOpen`.
  */
 export function OrderCard({
   order,
@@ -85,6 +87,7 @@ export function OrderCard({
       </header>
       <OrderItems items={order.items} />
       <div className="order-card-total">{t('order.total', { amount: yuan(order.total) })}</div>
+      {order.refund && order.refund.status !== 'cancelled' && <RefundSummary refund={order.refund} />}
       {actions && (
         // Actions act on the order without opening it.
         <div className="order-card-actions" onClick={(event) => event.stopPropagation()} role="presentation">

@@ -1,14 +1,17 @@
 import { http, HttpResponse } from 'msw';
 import type { Address } from '../member/addresses';
 import type { Shop } from './api';
+import { refundHandlers } from './fake-refunds';
 import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
 import type { Product } from './products';
+import { openRefund } from './refunds';
 
 /**
  * An in-process fake of the shop's calls for the app's component tests (msw handlers over plain state): products,
- * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped as the server
- * answers them. Tests arrange `state`, read what was `sent`, and make a call refuse with `refuse`. To extend it, add a
- * handler below that reads and changes `state` and records its call with `record`.
+ * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, and their
+ * refunds (in `fake-refunds.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a
+ * call refuse with `refuse`. To extend it, add a handler below that reads and changes `state` and records its call
+ * with `record`.
  */
 export interface FakeShopState {
   products: Product[];
@@ -62,6 +65,7 @@ export function fakeOrder(id: string, extra: Partial<Order> = {}): Order {
     completed_at: null,
     closed_at: null,
     expires_at: 1_700_001_800_000,
+    refund: null,
     ...extra,
   };
 }
@@ -85,17 +89,23 @@ export function fakeShop() {
     return { body, refusal: state.refuse[path] };
   };
   const refused = (code: string, err: string) => HttpResponse.json({ err, code });
+  /** Stores `order` in place of the one with its id, and answers it. */
+  const save = (order: Order) => {
+    state.orders = state.orders.map((item) => (item.id === order.id ? order : item));
+    return HttpResponse.json({ ret: order });
+  };
   const change = (id: unknown, from: OrderStatus, to: (order: Order) => Order) => {
     const order = state.orders.find((item) => item.id === id);
     if (!order) return refused('order_missing', 'the order does not exist');
+    if (openRefund(order)) return refused('refund_open', 'a refund of this order is under way');
     if (order.status !== from) return refused('order_state', 'the order status has changed, refresh and try again');
-    const next = to(order);
-    state.orders = state.orders.map((item) => (item.id === next.id ? next : item));
-    return HttpResponse.json({ ret: next });
+    return save(to(order));
   };
   const page = (orders: Order[], body: Record<string, unknown>) => {
     const status = body['status'];
-    const mine = orders.filter((order) => status === undefined || order.status === status);
+    const mine = orders.filter((order) =>
+      status === 'refunding' ? openRefund(order) !== undefined : status === undefined || order.status === status,
+    );
     const from = body['before'] === undefined ? 0 : mine.findIndex((order) => order.id === body['before']) + 1;
     return HttpResponse.json({ ret: mine.slice(from, from + PAGE) });
   };
@@ -210,6 +220,7 @@ export function fakeShop() {
       const logistics = { company: String(body['company']), number: String(body['number']) };
       return change(body['id'], 'paid', (order) => ({ ...order, status: 'shipped', logistics, shipped_at: 4 }));
     }),
+    ...refundHandlers({ state, record, refused, save }),
   ];
 
   /** Back to the empty state, for the next test. */

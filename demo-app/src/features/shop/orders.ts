@@ -1,16 +1,17 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { Refund } from './refunds';
 
 /** The query key of everything about orders; invalidating it refreshes the lists and an order's page. */
 export const ORDERS_QUERY = 'orders';
 
 /**
  * Where an order stands (spec §4): unpaid, paid and awaiting delivery, shipped and awaiting receipt, transaction
- * complete, cancelled (by the buyer, or by itself once {@link Order.expires_at} passed unpaid).
+ * complete, refunded and ended, cancelled (by the buyer, or by itself once {@link Order.expires_at} passed unpaid).
  */
-export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'cancelled';
+export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'refunded' | 'cancelled';
 
-/** Every order status, in the order an order goes through them. */
-export const ORDER_STATUSES: readonly OrderStatus[] = ['unpaid', 'paid', 'shipped', 'completed', 'cancelled'];
+/** What a list of orders can be narrowed to: a status, or `refunding`, the orders with a refund under way. */
+export type OrderFilter = OrderStatus | 'refunding';
 
 /** How an order was paid; empty until it is. */
 export type PayMethod = 'balance' | '';
@@ -59,6 +60,8 @@ export interface Order {
   closed_at: number | null;
   /** When an unpaid order cancels itself. */
   expires_at: number;
+  /** The order's latest refund, if one was ever asked for. */
+  refund: Refund | null;
 }
 
 /** One line of what is bought: a product and how many. */
@@ -116,7 +119,7 @@ export async function payByBalance(code: string, context: CallContext): Promise<
 
 /** Which page of a list of orders: those of `status` (all without it), before the order with id `before`. */
 export interface OrderPageQuery {
-  status?: OrderStatus | undefined;
+  status?: OrderFilter | undefined;
   before?: string | undefined;
 }
 

@@ -33,9 +33,11 @@ export interface Recharge {
 export interface MoneyLine {
   id: string;
   amount: number;
-  /** A recharge paid in, a payment for orders (out), or an order sold (in, to its seller). */
-  kind: 'recharge' | 'order' | 'sale';
-  /** The id of what moved it: the recharge, the code of the orders paid, or the order sold. */
+  /**
+   * A recharge paid in, a payment for orders (out), an order sold (in, to its seller), or a refund (in, to the buyer).
+   */
+  kind: 'recharge' | 'order' | 'sale' | 'refund';
+  /** The id of what moved it: the recharge, the code of the orders paid, the order sold, or the refund. */
   ref: string;
   created_at: number;
 }

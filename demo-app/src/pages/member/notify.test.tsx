@@ -251,6 +251,41 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/shop/user-order-view?id=b');
   });
 
+  it('tells the seller of refunds to decide and goods sent back, and the buyer of the rest, opening each', async () => {
+    const refund = (id: string, status: Notice['data']['status']): Notice => ({
+      id,
+      kind: 'refund',
+      actor: null,
+      data: { order: `o${id}`, status, amount: 12.5, title: 'Green tea' },
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      refund('1', 'pending'),
+      refund('2', 'returned'),
+      refund('3', 'refused'),
+      refund('4', 'returning'),
+      refund('5', 'refunded'),
+    ];
+    const opens = [
+      ['Refund requested for “Green tea”: 12.5 yuan', '/shop/business-drawback?id=o1'],
+      ['The buyer sent back “Green tea”: receive it to refund', '/shop/business-drawback?id=o2'],
+      ['Your refund for “Green tea” was refused', '/shop/user-order-view?id=o3'],
+      ['The seller agreed to refund “Green tea”: send the goods back', '/shop/user-order-view?id=o4'],
+      ['Your refund of 12.5 yuan for “Green tea” is in your wallet', '/shop/user-order-view?id=o5'],
+    ] as const;
+    for (const [text, target] of opens) {
+      cleanup();
+      renderAt('/member/notify');
+      await shows(text);
+      await act(async () => {
+        fireEvent.click(screen.getByText(text));
+        await Promise.resolve();
+      });
+      expect(screen.getByTestId('where').textContent).toBe(target);
+    }
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

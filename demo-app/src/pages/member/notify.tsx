@@ -70,6 +70,22 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
         status === 'shipped' ? `shop/user-order-view?id=${notice.data.order ?? ''}` : 'shop/business-order';
       return { text: t(key[status] ?? key.paid, words), target };
     }
+    if (notice.kind === 'refund') {
+      const words = { title: notice.data.title ?? '', amount: notice.data.amount ?? 0 };
+      const order = encodeURIComponent(notice.data.order ?? '');
+      // The seller hears of a refund to decide on or goods to receive; the buyer, of what the seller did.
+      if (notice.data.status === 'pending' || notice.data.status === 'returned') {
+        const key = notice.data.status === 'pending' ? 'notify.refundPending' : 'notify.refundReturned';
+        return { text: t(key, words), target: `shop/business-drawback?id=${order}` };
+      }
+      const key = {
+        refused: 'notify.refundRefused',
+        returning: 'notify.refundReturning',
+        refunded: 'notify.refundRefunded',
+      };
+      const status = notice.data.status as keyof typeof key;
+      return { text: t(key[status] ?? key.refused, words), target: `shop/user-order-view?id=${order}` };
+    }
     if (notice.kind === 'shop') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
       const text =
@@ -86,7 +102,8 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals and of their shop application, the payment of their recharges, friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
+ * withdrawals and of their shop application, the payment of their recharges, their orders and refunds, friends who
+ * signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
  * Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {

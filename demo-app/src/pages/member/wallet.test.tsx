@@ -175,8 +175,9 @@ describe('member/money: the wallet', () => {
     expect(sent[0]?.body).toMatchObject({ id: 'r2' });
   });
 
-  it('lists the balance details, money in and out', async () => {
+  it('lists the balance details, money in and out, refunds included', async () => {
     lines = [
+      { id: 'l4', amount: 7.5, kind: 'refund', ref: 'r1', created_at: 1_700_000_003_000 },
       { id: 'l3', amount: 25, kind: 'sale', ref: 'o2', created_at: 1_700_000_002_000 },
       { id: 'l2', amount: -12.5, kind: 'order', ref: 'k1', created_at: 1_700_000_001_000 },
       { id: 'l1', amount: 100, kind: 'recharge', ref: 'r1', created_at: 1_700_000_000_000 },
@@ -188,6 +189,8 @@ describe('member/money: the wallet', () => {
     expect(screen.getByText('Order payment')).toBeTruthy();
     expect(screen.getByText('+¥25.00')).toBeTruthy();
     expect(screen.getByText('Sale')).toBeTruthy();
+    expect(screen.getByText('+¥7.50')).toBeTruthy();
+    expect(screen.getByText('Refund')).toBeTruthy();
   });
 
   it('formats money and checks an amount as the server does', () => {

@@ -1,19 +1,24 @@
-import { Button, ErrorBlock } from 'antd-mobile';
+import { ErrorBlock } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
+import { SellerActions } from '../../features/shop/OrderActions';
 import { OrderCard } from '../../features/shop/OrderCard';
-import { ORDERS_QUERY, ORDER_STATUSES, shopOrderPage, type OrderStatus } from '../../features/shop/orders';
+import { ORDERS_QUERY, shopOrderPage, type OrderFilter } from '../../features/shop/orders';
 import { OrderTabs } from '../../features/shop/OrderTabs';
 import { NavBar } from '../../ui/NavBar';
 
-/** The seller's orders of `status`, newest first, a page at a time; a paid one is shipped from its card. */
-function ShopOrders({ status }: { status: OrderStatus }) {
+/**
+ * The seller's tabs, in the spec's order: unpaid, awaiting delivery, shipped, refunds (under way) and refunded (ended),
+ * successful, closed.
+ */
+const TABS: readonly OrderFilter[] = ['unpaid', 'paid', 'shipped', 'refunding', 'refunded', 'completed', 'cancelled'];
+
+/** The seller's orders of `status`, newest first, a page at a time, each with its action. */
+function ShopOrders({ status }: { status: OrderFilter }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
-  const open = useNavigateTo();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
     [ORDERS_QUERY, 'shop', user?.id, status],
@@ -29,17 +34,7 @@ function ShopOrders({ status }: { status: OrderStatus }) {
             order={order}
             side="seller"
             heading={t('order.receiver', { name: order.address.name })}
-            actions={
-              order.status === 'paid' && (
-                <Button
-                  size="small"
-                  color="primary"
-                  onClick={() => open(`shop/business-send?id=${encodeURIComponent(order.id)}`)}
-                >
-                  {t('order.ship')}
-                </Button>
-              )
-            }
+            actions={<SellerActions order={order} />}
           />
         ))
       }
@@ -49,8 +44,9 @@ function ShopOrders({ status }: { status: OrderStatus }) {
 
 /**
  * The seller's orders (spec §2 shop/business-order, "Seller order tabs: unpaid, awaiting delivery, shipped, refunded,
- * needs review, successful, closed"): the tabs of the states orders have so far (refunds and reviews are not built),
- * each order with its receiver, products, total and state; a paid one is shipped on shop/business-send.
+ * needs review, successful, closed"): the tabs of the states orders have so far (reviews are not built), refunds as
+ * those under way and those refunded; each order with its receiver, products, total, state and refund; a paid one is
+ * shipped on shop/business-send, a refund under way handled on shop/business-drawback.
  */
 export default function BusinessOrders() {
   const { t } = useTranslation();
@@ -59,7 +55,7 @@ export default function BusinessOrders() {
   return (
     <div className="page">
       <NavBar title={t('shop.orders')} />
-      <OrderTabs tabs={ORDER_STATUSES} title={(status) => t(`order.seller_${status}`)}>
+      <OrderTabs tabs={TABS} title={(status) => t(`order.seller_${status}`)}>
         {(status) => <ShopOrders status={status} />}
       </OrderTabs>
     </div>

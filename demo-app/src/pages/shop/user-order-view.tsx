@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
 import { QueryView } from '../../features/api/QueryView';
+import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
 import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
@@ -33,6 +34,7 @@ function OrderDetails({ order }: { order: Order }) {
           {t('order.expires', { time: time(order.expires_at) })}
         </p>
       )}
+      {order.refund && <BuyerRefund order={order} refund={order.refund} />}
       <List header={t('order.address')}>
         <List.Item>
           <AddressLines address={order.address} />
@@ -78,8 +80,9 @@ function OrderDetails({ order }: { order: Order }) {
 
 /**
  * An order's page (spec §2 shop/user-order-view, param id; §3 "Order: order number, time, payment status, payment
- * method, actual payment"): where it stands (an unpaid one with when it cancels itself), the address, its logistics
- * once shipped, its products, its number, times and payment, and the same actions as in the list.
+ * method, actual payment"): where it stands (an unpaid one with when it cancels itself), its refund with what the
+ * buyer can do about it, the address, its logistics once shipped, its products, its number, times and payment, and
+ * the same actions as in the list.
  */
 export default function OrderView() {
   const { t, i18n } = useTranslation();

@@ -6,15 +6,26 @@ import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { OrderCard } from '../../features/shop/OrderCard';
-import { ORDERS_QUERY, ORDER_STATUSES, myOrderPage, type OrderStatus } from '../../features/shop/orders';
+import { ORDERS_QUERY, myOrderPage, type OrderFilter } from '../../features/shop/orders';
 import { OrderTabs } from '../../features/shop/OrderTabs';
 import { NavBar } from '../../ui/NavBar';
 
-/** The buyer's tabs: all orders, then one per status. */
-const TABS: readonly ('all' | OrderStatus)[] = ['all', ...ORDER_STATUSES];
+/**
+ * The buyer's tabs: all orders, one per status an order goes through, then those with a refund under way (a refunded
+ * order has ended, and shows under All).
+ */
+const TABS: readonly ('all' | OrderFilter)[] = [
+  'all',
+  'unpaid',
+  'paid',
+  'shipped',
+  'completed',
+  'cancelled',
+  'refunding',
+];
 
 /** The buyer's orders of `status` (all without it), newest first, a page at a time. */
-function BuyerOrders({ status }: { status: OrderStatus | undefined }) {
+function BuyerOrders({ status }: { status: OrderFilter | undefined }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
@@ -43,9 +54,10 @@ function BuyerOrders({ status }: { status: OrderStatus | undefined }) {
 }
 
 /**
- * My orders (spec §2 shop/user-order; "Orders: list by status, detail, cancel, pay, confirm receipt"): tabs All,
- * Unpaid, To ship, To receive, Completed and Cancelled; each order with its shop, products, total and status, paid or
- * cancelled while unpaid, its receipt confirmed once shipped; tapped, its page opens.
+ * My orders (spec §2 shop/user-order; "Orders: list by status, detail, cancel, pay, confirm receipt, apply for
+ * refund"): tabs All, Unpaid, To ship, To receive, Completed, Cancelled and Refunds; each order with its shop,
+ * products, total, status and refund, paid or cancelled while unpaid, a refund asked for once paid, its receipt
+ * confirmed once shipped; tapped, its page opens.
  */
 export default function MyOrders() {
   const { t } = useTranslation();
