@@ -6,6 +6,8 @@ import { SHOTS, appUnderTest, phoneContext, pngFile, signIn, type E2eServer } fr
 const AUTH = { authorization: 'Bearer demo-secret-key' };
 const SELLER_PHONE = '13600136021';
 const BUYER_PHONE = '13600136022';
+const REFUND_SELLER_PHONE = '13600136023';
+const REFUND_BUYER_PHONE = '13600136024';
 
 /** Calls the product API as the app does. */
 async function api(server: E2eServer, path: string, body: Record<string, unknown>) {
@@ -53,8 +55,15 @@ async function upload(server: E2eServer, token: string, name: string): Promise<s
 const memberOf = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string; id: string });
 
-/** Opens the signed-in member's shop, selling green tea (68.5 yuan, 3 in stock), through the APIs. */
-async function openShop(server: E2eServer, { token, id }: { token: string; id: string }) {
+/**
+ * Opens the signed-in member's shop `name`, selling green tea (68.5 yuan, 3 in stock) in a new category `category`,
+ * through the APIs; answers the product's id.
+ */
+async function openShop(
+  server: E2eServer,
+  { token, id }: { token: string; id: string },
+  { name, category: categoryName }: { name: string; category: string },
+): Promise<string> {
   const imgs = [await upload(server, token, 'front'), await upload(server, token, 'back')];
   const cert = await api(server, 'member/renzheng_add', {
     token,
@@ -65,9 +74,9 @@ async function openShop(server: E2eServer, { token, id }: { token: string; id: s
   });
   await operator(server, `certifications/${id}/review`, { pass: true, submittedAt: cert['ret'].submitted_at });
   const icon = await upload(server, token, 'icon');
-  const shop = await api(server, 'shop/apply', { token, name: 'Hill Tea House', icon, intro: 'Tea from the hills.' });
+  const shop = await api(server, 'shop/apply', { token, name, icon, intro: 'Tea from the hills.' });
   await operator(server, `shops/${shop['ret'].id}/review`, { pass: true, submittedAt: shop['ret'].submitted_at });
-  const category = await operator(server, 'product-categories', { name: 'Green tea' });
+  const category = await operator(server, 'product-categories', { name: categoryName });
   const product = await api(server, 'shop/business_add', {
     token,
     imgs: [await upload(server, token, 'tea')],
@@ -78,6 +87,16 @@ async function openShop(server: E2eServer, { token, id }: { token: string; id: s
     content: 'Picked in April on the hills.',
   });
   await operator(server, `products/${product['ret'].id}/review`, { decision: 'pass' });
+  return product['ret'].id as string;
+}
+
+/** Gives the signed-in member a shipping address and 100 yuan in the wallet, through the APIs; answers the address. */
+async function readyToBuy(server: E2eServer, token: string): Promise<string> {
+  const home = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
+  const addresses = await api(server, 'member/address_add', { token, ...home });
+  const recharge = await api(server, 'member/recharge', { token, money: 100, type: 'alipay', agree: true });
+  await operator(server, `recharges/${recharge['ret'].id}/review`, { paid: true, reference: `R-${token.slice(-6)}` });
+  return addresses['ret'][0].id as string;
 }
 
 describe('orders end to end', () => {
@@ -87,16 +106,12 @@ describe('orders end to end', () => {
     const { server } = app;
     const seller = await phoneContext(app.browser, 'en-US');
     await signIn(seller.page, server, SELLER_PHONE, 'en');
-    await openShop(server, await memberOf(seller.page));
+    await openShop(server, await memberOf(seller.page), { name: 'Hill Tea House', category: 'Green tea' });
 
     // The buyer: an address and 100 yuan in the wallet.
     const buyer = await phoneContext(app.browser, 'en-US');
     await signIn(buyer.page, server, BUYER_PHONE, 'en');
-    const { token } = await memberOf(buyer.page);
-    const home = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
-    await api(server, 'member/address_add', { token, ...home });
-    const recharge = await api(server, 'member/recharge', { token, money: 100, type: 'alipay', agree: true });
-    await operator(server, `recharges/${recharge['ret'].id}/review`, { paid: true, reference: 'A-1' });
+    await readyToBuy(server, (await memberOf(buyer.page)).token);
 
     const { page } = buyer;
     await page.goto(`${server.url}/h5/#/pages/shop/index`);
@@ -159,6 +174,82 @@ describe('orders end to end', () => {
     await seller.page.goto(`${server.url}/h5/#/member/money-records`);
     await seller.page.getByText('+¥68.50').waitFor();
     await seller.page.getByText('Sale').waitFor();
+    expect(buyer.dialogs).toEqual([]);
+    expect(seller.dialogs).toEqual([]);
+    await buyer.context.close();
+    await seller.context.close();
+  });
+
+  it('a buyer asks for part of the money back; the seller wants the goods back; the buyer sends them; the money goes back', async () => {
+    const { server } = app;
+    const seller = await phoneContext(app.browser, 'en-US');
+    await signIn(seller.page, server, REFUND_SELLER_PHONE, 'en');
+    const product = await openShop(server, await memberOf(seller.page), { name: 'Valley Tea', category: 'Black tea' });
+
+    // The buyer has bought and paid for it, through the APIs.
+    const buyer = await phoneContext(app.browser, 'en-US');
+    await signIn(buyer.page, server, REFUND_BUYER_PHONE, 'en');
+    const { token } = await memberOf(buyer.page);
+    const address = await readyToBuy(server, token);
+    const code = await api(server, 'shop/code', { token, items: [{ id: product, num: 1 }], address });
+    await api(server, 'shop/pay_payment', { token, code: code['ret'], type: 'balance' });
+
+    // The buyer applies for 30 yuan back from the order's page.
+    const { page } = buyer;
+    await page.goto(`${server.url}/h5/#/shop/user-order`);
+    await page.getByRole('tab', { name: 'To ship' }).click();
+    await page.getByRole('button', { name: 'Apply for refund' }).filter({ visible: true }).click();
+    await page.waitForURL(/#\/shop\/user-drawback\?id=/);
+    await page.getByLabel('Refund amount (yuan)').fill('30');
+    await page.getByText('Damaged', { exact: true }).click();
+    await page.getByLabel('Supplementary description').fill('The tin was dented and the seal broken.');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Add a proof image' }).click();
+    const photo = pngFile(64, 64, (x) => (x < 32 ? [200, 120, 40] : [250, 250, 250]));
+    await (await chooser).setFiles({ name: 'dent.png', mimeType: 'image/png', buffer: photo });
+    await page.getByRole('img', { name: 'Proof image 1' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}refund-apply-en.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Submit refund' }).click();
+    await page.waitForURL(/#\/shop\/user-order-view\?id=/);
+    await page.getByText('Awaiting the seller').waitFor();
+
+    // The seller hears of it and wants the goods back.
+    await seller.page.goto(`${server.url}/h5/#/member/notify`);
+    await seller.page.getByText('Refund requested for “Spring green tea, 250 g”: 30 yuan').click();
+    await seller.page.waitForURL(/#\/shop\/business-drawback\?id=/);
+    await seller.page.getByText('The tin was dented and the seal broken.').waitFor();
+    await seller.page.screenshot({ path: `${SHOTS}refund-handle-en.png`, animations: 'disabled' });
+    await seller.page.getByRole('button', { name: 'Agree with return' }).click();
+    await seller.page.getByRole('dialog').getByRole('button', { name: 'Agree with return' }).click();
+    await seller.page.getByText('Agreed: waiting for the goods').waitFor();
+
+    // The buyer is told and sends the goods back.
+    await page.goto(`${server.url}/h5/#/member/notify`);
+    await page.getByText('The seller agreed to refund “Spring green tea, 250 g”: send the goods back').click();
+    await page.waitForURL(/#\/shop\/user-order-view\?id=/);
+    await page.getByLabel('Logistics company').fill('SF Express');
+    await page.getByLabel('Shipment number').fill('SF0987654321');
+    await page.getByRole('button', { name: 'Submit return logistics' }).click();
+    await page.getByText('Goods sent back').waitFor();
+
+    // The seller receives them, which sends the money back.
+    await seller.page.goto(`${server.url}/h5/#/member/notify`);
+    await seller.page.getByText('The buyer sent back “Spring green tea, 250 g”: receive it to refund').click();
+    await seller.page.waitForURL(/#\/shop\/business-drawback\?id=/);
+    await seller.page.getByRole('button', { name: 'Goods received: refund' }).click();
+    await seller.page.getByRole('dialog').getByRole('button', { name: 'Goods received: refund' }).click();
+    await seller.page.getByText('Money refunded to the buyer').waitFor();
+
+    // The buyer is told; the order is refunded; 30 yuan back in the wallet, the rest to the seller.
+    await page.goto(`${server.url}/h5/#/member/notify`);
+    await page.getByText('Your refund of 30 yuan for “Spring green tea, 250 g” is in your wallet').click();
+    await page.waitForURL(/#\/shop\/user-order-view\?id=/);
+    await page.getByText('Money refunded').waitFor();
+    await page.screenshot({ path: `${SHOTS}refund-done-en.png`, animations: 'disabled' });
+    await page.goto(`${server.url}/h5/#/member/money-records`);
+    await page.getByText('+¥30.00').waitFor();
+    await seller.page.goto(`${server.url}/h5/#/member/money-records`);
+    await seller.page.getByText('+¥38.50').waitFor();
     expect(buyer.dialogs).toEqual([]);
     expect(seller.dialogs).toEqual([]);
     await buyer.context.close();
