@@ -10,6 +10,7 @@ import { SIGN_IN_RULES, TASK_LIMITS } from '../server/src/members/tasks.js';
 import { SHOP_LIMITS } from '../server/src/shop/shops.js';
 import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { ORDER_LIMITS } from '../server/src/shop/orders.js';
+import { REVIEW_LIMITS } from '../server/src/shop/reviews.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
@@ -206,6 +207,12 @@ describe('docs', () => {
     expect(section).toContain(`| agreed after ${days(order.refundReplyMs)} days, money back  `);
     expect(section).toContain(`| within ${days(order.returnSendMs)} days, or the refund is cancelled  `);
     expect(section).toContain(`| received after ${days(order.returnReceiveMs)} days, money back  `);
+    const review = REVIEW_LIMITS;
+    expect(section).toContain(`| 1 to ${review.ratingMax} each, all three  `);
+    expect(section).toMatch(new RegExp(`review's words +\\| at most ${review.contentMax} characters`));
+    expect(section).toContain(`| ${days(review.windowMs)} days after it completed  `);
+    expect(section).toContain(`| 1 to ${review.replyMax} characters after trimming, once  `);
+    expect(section).toMatch(new RegExp(`ping_list\` +\\| ${review.pageSize}, newest first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

@@ -221,6 +221,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     shops: store.shops,
     products: store.products,
     orders: store.orders,
+    reviews: store.reviews,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

@@ -173,6 +173,11 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/drawback_send', [{ ...common, token, id: 'abc', company: 'SF', number: 'SF1234' }]],
       ['shop/business_drawback', [{ ...common, token, id: 'abc', agree: false, reason: 'No' }]],
       ['shop/business_drawback_receive', [{ ...common, token, id: 'abc' }]],
+      ['shop/ping_add', [{ ...common, token, id: 'abc', quality: 5, service: 5, logistics: 5, content: 'Good' }]],
+      ['shop/ping_list', [{ ...common, token, id: 'abc', before: 'abc' }]],
+      ['shop/user_ping', [{ ...common, token, before: 'abc' }]],
+      ['shop/business_ping', [{ ...common, token, before: 'abc', replied: false }]],
+      ['shop/business_ping_reply', [{ ...common, token, id: 'abc', content: 'Thanks' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       [

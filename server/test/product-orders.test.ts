@@ -1,36 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_LIMITS } from '../src/shop/orders.js';
-import { openShop, operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
-
-const HOME = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
-
-type Order = Record<string, unknown> & { id: string; code: string; status: string };
-
-/** A shop with one product on sale (`price` yuan, `stock`), and a buyer with an address and `balance` yuan. */
-async function market(p: ProductServer, { price = 12.5, stock = 3, balance = 100 } = {}) {
-  const typeid = ((await operator(p, 'product-categories', 'POST', '', { name: 'Tea' })).content as { id: string }).id;
-  const seller = await openShop(p, '13700137000');
-  const imgs = [await uploadImage(p, seller.token)];
-  const added = await p.call('shop/business_add', {
-    token: seller.token,
-    imgs,
-    title: 'Green tea',
-    price,
-    typeid,
-    stock,
-    content: 'Picked in April.',
-  });
-  const product = (added.ret as { id: string }).id;
-  await operator(p, 'products', 'POST', `/${product}/review`, { decision: 'pass' });
-  const buyer = await signIn(p, '13900139000');
-  const listed = await p.call('member/address_add', { token: buyer.token, ...HOME });
-  const address = (listed.ret as Array<{ id: string }>)[0]?.id ?? '';
-  if (balance > 0) {
-    const asked = await p.call('member/recharge', { token: buyer.token, money: balance, type: 'alipay', agree: true });
-    await operator(p, 'recharges', 'POST', `/${(asked.ret as { id: string }).id}/review`, { paid: true });
-  }
-  return { seller, buyer, product, address, imgs };
-}
+import {
+  HOME,
+  market,
+  operator,
+  type Order,
+  type ProductServer,
+  productServer,
+  signIn,
+  uploadImage,
+} from './product-support.js';
 
 const notices = async (p: ProductServer, token: string) =>
   ((await p.call('member/notify_list', { token })).ret as Array<{ kind: string; data: unknown }>).filter(
@@ -108,6 +87,8 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       address: HOME,
       logistics: null,
       refund: null,
+      review: null,
+      review_until: null,
       created_at: p.now(),
       paid_at: null,
       shipped_at: null,

@@ -147,3 +147,35 @@ export async function openShop(p: ProductServer, phone?: string) {
   await operator(p, 'shops', 'POST', `/${shop.id}/review`, { pass: true, submittedAt: shop.submitted_at });
   return { ...member, shopId: shop.id };
 }
+
+/** The buyer's shipping address in the shop's tests. */
+export const HOME = { name: 'Li Lei', phone: '13800138000', region: 'Zhejiang Hangzhou', detail: 'West Lake Road 1' };
+
+/** An order as the product API answers it. */
+export type Order = Record<string, unknown> & { id: string; code: string; status: string };
+
+/** A shop with one product on sale (`price` yuan, `stock`), and a buyer with an address and `balance` yuan. */
+export async function market(p: ProductServer, { price = 12.5, stock = 3, balance = 100 } = {}) {
+  const typeid = ((await operator(p, 'product-categories', 'POST', '', { name: 'Tea' })).content as { id: string }).id;
+  const seller = await openShop(p, '13700137000');
+  const imgs = [await uploadImage(p, seller.token)];
+  const added = await p.call('shop/business_add', {
+    token: seller.token,
+    imgs,
+    title: 'Green tea',
+    price,
+    typeid,
+    stock,
+    content: 'Picked in April.',
+  });
+  const product = (added.ret as { id: string }).id;
+  await operator(p, 'products', 'POST', `/${product}/review`, { decision: 'pass' });
+  const buyer = await signIn(p, '13900139000');
+  const listed = await p.call('member/address_add', { token: buyer.token, ...HOME });
+  const address = (listed.ret as Array<{ id: string }>)[0]?.id ?? '';
+  if (balance > 0) {
+    const asked = await p.call('member/recharge', { token: buyer.token, money: balance, type: 'alipay', agree: true });
+    await operator(p, 'recharges', 'POST', `/${(asked.ret as { id: string }).id}/review`, { paid: true });
+  }
+  return { seller, buyer, product, address, imgs };
+}

@@ -419,4 +419,128 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       failure: 'unpaid',
     });
   });
+
+  it('reviews: once per completed order in its time, answered once; listed per side, per product, with averages', async () => {
+    const { store } = await fresh();
+    await market(store, 100_000);
+    /** A completed order of m3's for `lines`, placed at `at`, completed at `at + 30`. */
+    const completed = async (code: string, lines: OrderLine[], at: number) => {
+      const placed = await place(store, lines, { code, now: at });
+      const orders = placed.ok ? placed.value : [];
+      expect(await store.orders.pay('m3', code, at + 10)).toMatchObject({ ok: true });
+      for (const order of orders) {
+        await store.orders.ship(order.sellerId, order.id, { company: 'SF', number: 'SF1234' }, at + 20);
+        await store.orders.confirm('m3', order.id, at + 30);
+      }
+      return orders;
+    };
+    const review = (orderId: string, at: number, overrides: Partial<Parameters<Store['reviews']['add']>[0]> = {}) =>
+      store.reviews.add({
+        orderId,
+        buyerId: 'm3',
+        quality: 5,
+        service: 4,
+        logistics: 3,
+        content: 'Good tea',
+        since: 0,
+        now: at,
+        ...overrides,
+      });
+
+    const [teaOrder] = await completed('k1', [{ productId: 'tea', quantity: 1 }], 100);
+    const [both] = await completed(
+      'k2',
+      [
+        { productId: 'tea', quantity: 1 },
+        { productId: 'cup', quantity: 1 },
+      ],
+      200,
+    );
+    const unpaid = await place(store, [{ productId: 'pot', quantity: 1 }], { code: 'k3', now: 300 });
+    const unpaidId = unpaid.ok ? (unpaid.value[0]?.id ?? '') : '';
+    const first = teaOrder?.id ?? '';
+    const second = both?.id ?? '';
+
+    expect(await review('nope', 400)).toEqual({ ok: false, failure: 'missing' });
+    expect(await review(first, 400, { buyerId: 'm1' })).toEqual({ ok: false, failure: 'missing' });
+    expect(await review(unpaidId, 400)).toEqual({ ok: false, failure: 'state' });
+    // Completed at 130: a window starting after it is closed.
+    expect(await review(first, 400, { since: 131 })).toEqual({ ok: false, failure: 'closed' });
+    const unreviewed = await store.orders.list({
+      side: 'seller',
+      memberId: 'm1',
+      status: 'unreviewed',
+      reviewSince: 130,
+      limit: 10,
+    });
+    expect(unreviewed?.map((o) => o.id)).toEqual([second, first]);
+    expect(
+      (
+        await store.orders.list({ side: 'buyer', memberId: 'm3', status: 'unreviewed', reviewSince: 131, limit: 10 })
+      )?.map((o) => o.id),
+    ).toEqual([second]);
+
+    // Two at once: one lands.
+    const twice = await Promise.all([review(first, 400, { since: 130 }), review(first, 400, { content: 'Other' })]);
+    expect(twice.map((r) => (r.ok ? 'ok' : r.failure)).sort()).toEqual(['done', 'ok']);
+    const landed = twice.find((r) => r.ok);
+    const expected = { quality: 5, service: 4, logistics: 3, reply: '', createdAt: 400 };
+    expect(landed?.ok && landed.value).toMatchObject({ id: first, status: 'completed', review: expected });
+    expect((await store.orders.byId(first))?.review).toMatchObject(expected);
+    expect(await review(first, 401)).toEqual({ ok: false, failure: 'done' });
+    expect(await review(second, 500, { quality: 1, service: 2, logistics: 2, content: '' })).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await store.orders.list({ side: 'buyer', memberId: 'm3', status: 'unreviewed', reviewSince: 0, limit: 10 }),
+    ).toEqual([]);
+
+    // Lists: newest first, each with its order's products; the seller's by answer.
+    const mine = (await store.reviews.list({ side: 'buyer', memberId: 'm3', limit: 10 })) ?? [];
+    expect(mine.map((r) => r.orderId)).toEqual([second, first]);
+    expect(mine[0]).toMatchObject({
+      buyerId: 'm3',
+      sellerId: 'm1',
+      shopId: 's-m1',
+      content: '',
+      items: [
+        { productId: 'tea', title: 'Product tea', image: 'https://x/tea.png' },
+        { productId: 'cup', title: 'Product cup', image: 'https://x/cup.png' },
+      ],
+    });
+    expect(
+      (await store.reviews.list({ side: 'buyer', memberId: 'm3', before: second, limit: 10 }))?.map((r) => r.orderId),
+    ).toEqual([first]);
+    expect(await store.reviews.list({ side: 'buyer', memberId: 'm1', before: second, limit: 10 })).toBeUndefined();
+    expect(await store.reviews.list({ side: 'seller', memberId: 'm2', limit: 10 })).toEqual([]);
+
+    // Answered once, by the seller only.
+    expect(await store.reviews.reply('m2', first, 'Thanks', 600)).toEqual({ ok: false, failure: 'missing' });
+    const answers = await Promise.all([
+      store.reviews.reply('m1', first, 'Thanks', 600),
+      store.reviews.reply('m1', first, 'Thank you', 600),
+    ]);
+    expect(answers.map((r) => (r.ok ? 'ok' : r.failure)).sort()).toEqual(['ok', 'replied']);
+    expect((await store.orders.byId(first))?.review).toMatchObject({ repliedAt: 600 });
+    const open = await store.reviews.list({ side: 'seller', memberId: 'm1', replied: false, limit: 10 });
+    expect(open?.map((r) => r.orderId)).toEqual([second]);
+    const answered = await store.reviews.list({ side: 'seller', memberId: 'm1', replied: true, limit: 10 });
+    expect(answered?.map((r) => r.orderId)).toEqual([first]);
+
+    // Per product: the tea was in both orders, the cup in one.
+    const tea = await store.reviews.ofProduct({ productId: 'tea', limit: 1 });
+    expect(tea?.map((r) => r.orderId)).toEqual([second]);
+    expect(
+      (await store.reviews.ofProduct({ productId: 'tea', before: second, limit: 1 }))?.map((r) => r.orderId),
+    ).toEqual([first]);
+    expect((await store.reviews.ofProduct({ productId: 'cup', limit: 10 }))?.map((r) => r.orderId)).toEqual([second]);
+    expect(await store.reviews.ofProduct({ productId: 'tea', before: 'nope', limit: 10 })).toBeUndefined();
+    expect(await store.reviews.summary('tea')).toEqual({ count: 2, quality: 3, service: 3, logistics: 2.5 });
+    expect(await store.reviews.summary('pot')).toEqual({ count: 0, quality: 0, service: 0, logistics: 0 });
+    // A viewer with a block between them and the buyer sees none of theirs.
+    expect(await store.blocks.set('m2', 'm3', true, { now: 700, max: 10 })).toBe(true);
+    expect(await store.reviews.ofProduct({ productId: 'tea', viewerId: 'm2', limit: 10 })).toEqual([]);
+    expect(await store.reviews.summary('tea', 'm2')).toEqual({ count: 0, quality: 0, service: 0, logistics: 0 });
+    expect(await store.reviews.ofProduct({ productId: 'tea', viewerId: 'm1', limit: 10 })).toHaveLength(2);
+  });
 }

@@ -88,6 +88,14 @@ export type MemberFailure =
   | 'refund_description_invalid'
   | 'refund_images_invalid'
   | 'refund_refuse_reason_invalid'
+  | 'review_state'
+  | 'review_done'
+  | 'review_closed'
+  | 'review_ratings_invalid'
+  | 'review_content_invalid'
+  | 'review_missing'
+  | 'review_replied'
+  | 'review_reply_invalid'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
@@ -203,6 +211,14 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   refund_description_invalid: 'please describe the problem: 1 to 100 characters',
   refund_images_invalid: 'please upload 1 to 3 proof images',
   refund_refuse_reason_invalid: 'please give the reason for refusing',
+  review_state: 'only a completed order can be reviewed',
+  review_done: 'this order has been reviewed',
+  review_closed: 'the time to review this order has passed',
+  review_ratings_invalid: 'please rate quality, service and logistics from 1 to 5',
+  review_content_invalid: 'a review is at most 200 characters',
+  review_missing: 'the review does not exist',
+  review_replied: 'this review has been answered',
+  review_reply_invalid: 'please enter a reply of 1 to 200 characters',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',

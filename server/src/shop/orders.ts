@@ -14,6 +14,7 @@ import type {
   RefundDecision,
 } from '../store/index.js';
 import { yuanInFen } from './products.js';
+import { REVIEW_LIMITS } from './reviews.js';
 
 /** Bounds of checkouts and orders (docs/limits.md). */
 export const ORDER_LIMITS = {
@@ -52,7 +53,10 @@ export const ORDER_LIMITS = {
   returnReceiveMs: 10 * 86_400_000,
 } as const;
 
-const STATUSES: readonly (OrderStatus | 'refunding')[] = [
+/** What an order list may be filtered by: a status, a refund under way, or waiting for the buyer's review. */
+type OrderFilter = OrderStatus | 'refunding' | 'unreviewed';
+
+const STATUSES: readonly OrderFilter[] = [
   'unpaid',
   'paid',
   'shipped',
@@ -60,6 +64,7 @@ const STATUSES: readonly (OrderStatus | 'refunding')[] = [
   'refunded',
   'cancelled',
   'refunding',
+  'unreviewed',
 ];
 
 /** A refund as the product API hands it over: the images already checked as the buyer's own uploads. */
@@ -125,7 +130,7 @@ export interface OrderService {
   receiveReturn(sellerId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
   /**
    * A buyer's (`side` buyer) or a seller's orders, newest first; `status` one of them (`refunding`: a refund under
-   * way) or undefined for all.
+   * way; `unreviewed`: completed, not reviewed, and still in the time to review) or undefined for all.
    */
   list(
     side: 'buyer' | 'seller',
@@ -338,15 +343,16 @@ export function createOrderService(deps: {
     receiveReturn: (sellerId, id) =>
       step(sellerId, id, 'seller', (order, now) => orders.receiveReturn(sellerId, order, now), true),
     async list(side, memberId, status, before) {
-      if (status !== undefined && !STATUSES.includes(status as OrderStatus | 'refunding')) {
+      if (status !== undefined && !STATUSES.includes(status as OrderFilter)) {
         return { ok: false, failure: 'bad_params' };
       }
       if (!isRowKey(before)) return { ok: false, failure: 'bad_params' };
-      await settle();
+      const now = await settle();
       const page = await orders.list({
         side,
         memberId,
-        status: status as OrderStatus | 'refunding' | undefined,
+        status: status as OrderFilter | undefined,
+        reviewSince: now - REVIEW_LIMITS.windowMs,
         before,
         limit: ORDER_LIMITS.pageSize,
       });

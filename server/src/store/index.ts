@@ -26,6 +26,7 @@ import { createShopStore, type ShopStore } from './shops.js';
 import { createProductStore, type ProductStore } from './products.js';
 import { createOrderSteps, type OrderStore } from './orders.js';
 import { createRefundSteps } from './order-refunds.js';
+import { createReviewStore, type ReviewStore } from './order-reviews.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -90,6 +91,7 @@ export type {
   OrderItem,
   OrderLine,
   OrderRecord,
+  OrderReview,
   OrderStatus,
   OrderStore,
   PayFailure,
@@ -99,6 +101,7 @@ export type {
   RefundStatus,
 } from './orders.js';
 export type { RefundApplyFailure, RefundDecision } from './order-refunds.js';
+export type { ReviewFailure, ReviewRecord, ReviewStore, ReviewSummary } from './order-reviews.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -172,6 +175,8 @@ export interface Store {
   readonly products: ProductStore;
   /** The shop's orders: checkouts, payment from the wallet, shipping and receipt. */
   readonly orders: OrderStore;
+  /** The buyers' reviews of their completed orders and the sellers' answers. */
+  readonly reviews: ReviewStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -302,6 +307,7 @@ function wrap(
     shops: createShopStore(db, dialect),
     products: createProductStore(db, dialect),
     orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db) },
+    reviews: createReviewStore(db),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

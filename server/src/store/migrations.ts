@@ -26,6 +26,7 @@ import { shopsMigration } from './shops-migration.js';
 import { productsMigration } from './products-migration.js';
 import { ordersMigration } from './orders-migration.js';
 import { orderRefundsMigration } from './order-refunds-migration.js';
+import { orderReviewsMigration } from './order-reviews-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -213,6 +214,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0033_products': productsMigration,
   '0034_orders': ordersMigration,
   '0035_order_refunds': orderRefundsMigration,
+  '0036_order_reviews': orderReviewsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -6,7 +6,8 @@ import type { Database } from './schema.js';
  * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
  * paid or failed, a shop application or a product reviewed, an order paid (to its seller), shipped (to its buyer) or
  * completed (to its seller), a refund asked for or goods sent back (to the seller) or decided or paid back (to the
- * buyer), a member who signed up with the member's invitation, or the decision on the member's report.
+ * buyer), an order reviewed (to its seller) or a review answered (to its buyer), a member who signed up with the
+ * member's invitation, or the decision on the member's report.
  */
 export type NoticeKind =
   | 'follow'
@@ -17,6 +18,7 @@ export type NoticeKind =
   | 'product'
   | 'order'
   | 'refund'
+  | 'review'
   | 'invitation'
   | 'report';
 

@@ -41,6 +41,22 @@ export interface RefundRecord {
   updatedAt: number;
 }
 
+/**
+ * A buyer's review of their completed order (spec §3 "Review: quality, service and logistics ratings (1 to 5), text"),
+ * with the seller's answer once given.
+ */
+export interface OrderReview {
+  quality: number;
+  service: number;
+  logistics: number;
+  /** What the buyer wrote: up to 200 characters, possibly none. */
+  content: string;
+  /** The seller's answer; empty until given. */
+  reply: string;
+  repliedAt?: number;
+  createdAt: number;
+}
+
 /** How an order was paid: from the buyer's balance; empty while unpaid. */
 export type PayMethod = '' | 'balance';
 
@@ -84,6 +100,8 @@ export interface OrderRecord {
   logistics?: Logistics;
   /** Its latest refund, if any. */
   refund?: RefundRecord;
+  /** The buyer's review, once given. */
+  review?: OrderReview;
   createdAt: number;
   paidAt?: number;
   shippedAt?: number;
@@ -161,13 +179,15 @@ export interface OrderStore extends RefundSteps {
   byId(id: string): Promise<OrderRecord | undefined>;
   /**
    * The orders of a buyer (`side` buyer) or of a seller, newest first, at most `limit`; with `status`, only those
-   * (`refunding`: those with a refund under way); with `before` (an id of theirs), only those before it. Undefined
-   * when `before` is not theirs.
+   * (`refunding`: those with a refund under way; `unreviewed`: those completed at or after `reviewSince` and not
+   * reviewed); with `before` (an id of theirs), only those before it. Undefined when `before` is not theirs.
    */
   list(params: {
     side: 'buyer' | 'seller';
     memberId: string;
-    status?: OrderStatus | 'refunding' | undefined;
+    status?: OrderStatus | 'refunding' | 'unreviewed' | undefined;
+    /** With `unreviewed`: the earliest completion that may still be reviewed. */
+    reviewSince?: number;
     before?: string | undefined;
     limit: number;
   }): Promise<OrderRecord[] | undefined>;
@@ -193,6 +213,7 @@ type OrderTables = {
     shipped_at: number | null;
     completed_at: number | null;
     closed_at: number | null;
+    reviewed_at: number | null;
   };
   order_items: {
     order_id: string;
@@ -202,6 +223,20 @@ type OrderTables = {
     image: string;
     price: number | string;
     quantity: number;
+    reviewed_at: number | null;
+  };
+  order_reviews: {
+    id: string;
+    buyer_id: string;
+    seller_id: string;
+    shop_id: string;
+    quality: number;
+    service: number;
+    logistics: number;
+    content: string;
+    reply: string;
+    replied_at: number | null;
+    created_at: number;
   };
   order_refunds: {
     id: string;
@@ -233,6 +268,7 @@ type OrderTables = {
 export type OrderRow = OrderTables['orders'];
 type ItemRow = OrderTables['order_items'];
 export type RefundRow = OrderTables['order_refunds'];
+export type ReviewRow = OrderTables['order_reviews'];
 export type OrderDatabase = Database & OrderTables;
 export type OrderDb = Kysely<OrderDatabase> | Transaction<OrderDatabase>;
 
@@ -264,7 +300,26 @@ export const refundOf = (row: RefundRow): RefundRecord => ({
   updatedAt: Number(row.updated_at),
 });
 
-const recordOf = (row: OrderRow, items: ItemRow[], refund: RefundRow | undefined): OrderRecord => {
+/** A review as its order carries it. */
+export const reviewOf = (row: ReviewRow): OrderReview => {
+  const repliedAt = time(row.replied_at);
+  return {
+    quality: Number(row.quality),
+    service: Number(row.service),
+    logistics: Number(row.logistics),
+    content: row.content,
+    reply: row.reply,
+    ...(repliedAt !== undefined && { repliedAt }),
+    createdAt: Number(row.created_at),
+  };
+};
+
+const recordOf = (
+  row: OrderRow,
+  items: ItemRow[],
+  refund: RefundRow | undefined,
+  review: ReviewRow | undefined,
+): OrderRecord => {
   const record: OrderRecord = {
     id: row.id,
     code: row.code,
@@ -288,6 +343,7 @@ const recordOf = (row: OrderRow, items: ItemRow[], refund: RefundRow | undefined
     record.logistics = { company: row.logistics_company, number: row.logistics_number };
   }
   if (refund) record.refund = refundOf(refund);
+  if (review) record.review = reviewOf(review);
   const paidAt = time(row.paid_at);
   const shippedAt = time(row.shipped_at);
   const completedAt = time(row.completed_at);
@@ -301,7 +357,7 @@ const recordOf = (row: OrderRow, items: ItemRow[], refund: RefundRow | undefined
   };
 };
 
-/** The orders of `rows` with their items and latest refunds, in the rows' order. */
+/** The orders of `rows` with their items, latest refunds and reviews, in the rows' order. */
 export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> {
   if (rows.length === 0) return [];
   const items = await db
@@ -323,7 +379,13 @@ export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRec
       ? []
       : await db.selectFrom('order_refunds').selectAll().where('id', 'in', refundIds).execute();
   const refundById = new Map(refunds.map((refund) => [refund.id, refund]));
-  return rows.map((row) => recordOf(row, byOrder.get(row.id) ?? [], refundById.get(row.refund_id)));
+  const reviewed = rows.filter((row) => row.reviewed_at !== null).map((row) => row.id);
+  const reviews =
+    reviewed.length === 0 ? [] : await db.selectFrom('order_reviews').selectAll().where('id', 'in', reviewed).execute();
+  const reviewById = new Map(reviews.map((review) => [review.id, review]));
+  return rows.map((row) =>
+    recordOf(row, byOrder.get(row.id) ?? [], refundById.get(row.refund_id), reviewById.get(row.id)),
+  );
 }
 
 /** Puts the items of an order back in stock (an order cancelled). */
@@ -451,6 +513,7 @@ export function createOrderSteps(
               shipped_at: null,
               completed_at: null,
               closed_at: null,
+              reviewed_at: null,
             };
             await trx.insertInto('orders').values(row).execute();
             await trx
@@ -464,6 +527,7 @@ export function createOrderSteps(
                   image: item.image,
                   price: item.price,
                   quantity: item.quantity,
+                  reviewed_at: null,
                 })),
               )
               .execute();
@@ -579,7 +643,7 @@ export function createOrderSteps(
       return one(await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst());
     },
 
-    async list({ side, memberId, status, before, limit }) {
+    async list({ side, memberId, status, reviewSince, before, limit }) {
       const column = side === 'buyer' ? 'buyer_id' : 'seller_id';
       const cursor = await keysetOf(db, 'orders', before, { column, value: memberId });
       if (cursor === 'missing') return undefined;
@@ -588,7 +652,15 @@ export function createOrderSteps(
         .selectAll()
         .where(column, '=', memberId)
         .$if(status === 'refunding', (q) => q.where('refund_status', 'in', OPEN_REFUND))
-        .$if(status !== undefined && status !== 'refunding', (q) => q.where('status', '=', status as OrderStatus))
+        .$if(status === 'unreviewed', (q) =>
+          q
+            .where('status', '=', 'completed')
+            .where('reviewed_at', 'is', null)
+            .where('completed_at', '>=', reviewSince ?? 0),
+        )
+        .$if(status !== undefined && status !== 'refunding' && status !== 'unreviewed', (q) =>
+          q.where('status', '=', status as OrderStatus),
+        )
         .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')

@@ -14,6 +14,7 @@ import { createWalletService, type WalletService } from '../../members/wallet.js
 import { createShopService, type ShopService } from '../../shop/shops.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
 import { createOrderService, type OrderService } from '../../shop/orders.js';
+import { createReviewService, type ReviewService } from '../../shop/reviews.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -36,6 +37,7 @@ import type {
   TaskStore,
   ProductStore,
   OrderStore,
+  ReviewStore,
   ShopStore,
   WalletStore,
   WithdrawalStore,
@@ -61,6 +63,7 @@ import { walletRoutes, yuanOf } from './wallet.js';
 import { shopRoutes } from './shops.js';
 import { shopProductRoutes } from './products.js';
 import { orderRoutes } from './orders.js';
+import { reviewRoutes } from './reviews.js';
 import { operatorProductCategoryRoutes } from '../operator-product-categories.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
@@ -113,6 +116,8 @@ export interface ProductApiDeps {
   products: ProductService;
   /** The shop's orders: checkout, payment by balance, shipping, receipt (shop/payment, user-order, business-order). */
   orders: OrderService;
+  /** Reviews of completed orders and the sellers' answers (shop/user-ping-add, view-ping, user-ping, business-ping). */
+  reviews: ReviewService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -180,6 +185,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   shopRoutes(post, deps);
   shopProductRoutes(post, deps);
   orderRoutes(post, deps);
+  reviewRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
   circleRoutes(post, deps);
@@ -203,6 +209,7 @@ export interface ProductApiParts {
   shops: ShopStore;
   products: ProductStore;
   orders: OrderStore;
+  reviews: ReviewStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -291,6 +298,21 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       await notices.notify(to, 'refund', { key: `${refund.id}:${refund.status}`, data });
     },
   });
+  const reviews = createReviewService({
+    reviews: parts.reviews,
+    orders,
+    products,
+    now: parts.now,
+    // The seller hears of a review of their order; the buyer, of the seller's answer.
+    onReviewed: async ({ id, sellerId, items, review }) => {
+      const data = { order: id, status: 'reviewed', quality: review?.quality ?? 0, title: items[0]?.title ?? '' };
+      await notices.notify(sellerId, 'review', { key: `${id}:reviewed`, data });
+    },
+    onReplied: async ({ orderId, buyerId, items, quality }) => {
+      const data = { order: orderId, status: 'replied', quality, title: items[0]?.title ?? '' };
+      await notices.notify(buyerId, 'review', { key: `${orderId}:replied`, data });
+    },
+  });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -340,6 +362,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     shops,
     products,
     orders,
+    reviews,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),

@@ -1,5 +1,6 @@
 import { ORDER_LIMITS } from '../../shop/orders.js';
-import type { OrderRecord, RefundRecord } from '../../store/index.js';
+import { REVIEW_LIMITS } from '../../shop/reviews.js';
+import type { OrderRecord, OrderReview, RefundRecord } from '../../store/index.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
@@ -18,6 +19,19 @@ function refundObject(refund: RefundRecord) {
     return_logistics: refund.returnLogistics ?? null,
     created_at: refund.createdAt,
     updated_at: refund.updatedAt,
+  };
+}
+
+/** A review's ratings, words and answer, as the order and the review lists give them. */
+export function reviewFields(review: OrderReview) {
+  return {
+    quality: review.quality,
+    service: review.service,
+    logistics: review.logistics,
+    content: review.content,
+    reply: review.reply,
+    replied_at: review.repliedAt ?? null,
+    created_at: review.createdAt,
   };
 }
 
@@ -40,6 +54,11 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
     address: record.address,
     logistics: record.logistics ?? null,
     refund: record.refund ? refundObject(record.refund) : null,
+    review: record.review ? reviewFields(record.review) : null,
+    review_until:
+      record.status === 'completed' && record.completedAt !== undefined
+        ? record.completedAt + REVIEW_LIMITS.windowMs
+        : null,
     created_at: record.createdAt,
     paid_at: record.paidAt ?? null,
     shipped_at: record.shippedAt ?? null,
@@ -47,6 +66,23 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
     closed_at: record.closedAt ?? null,
     expires_at: record.createdAt + ORDER_LIMITS.unpaidMs,
   };
+}
+
+/** The shops of `records` as orders and reviews show them (`{id, name, icon}`, null once closed), each looked up once. */
+export async function shopsOf(deps: ProductApiDeps, records: readonly { shopId: string }[]) {
+  const shops = new Map<string, { id: string; name: string; icon: string } | null>();
+  for (const { shopId } of records) {
+    if (shops.has(shopId)) continue;
+    const shop = await deps.shops.open(shopId);
+    shops.set(shopId, shop ? { id: shop.id, name: shop.name, icon: shop.icon } : null);
+  }
+  return shops;
+}
+
+/** The orders as objects, each with its shop. */
+export async function orderObjects(deps: ProductApiDeps, records: readonly OrderRecord[]) {
+  const shops = await shopsOf(deps, records);
+  return records.map((record) => orderObject(record, shops.get(record.shopId) ?? null));
 }
 
 /**
@@ -74,22 +110,15 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
  *
  * An order is `{id, code, shop: {id, name, icon} | null, status (unpaid, paid, shipped, completed, cancelled),
  * pay_method ('' or balance), total, items: [{product_id, title, image, price, num}], address: {name, phone, region,
- * detail}, logistics: {company, number} | null, refund: refund | null, created_at, paid_at, shipped_at, completed_at,
- * closed_at, expires_at}`, `status` also `refunded`; a refund is `{id, amount, reason, description, images, status
+ * detail}, logistics: {company, number} | null, refund: refund | null, review: {quality, service, logistics, content,
+ * reply, replied_at, created_at} | null, review_until, created_at, paid_at, shipped_at, completed_at, closed_at,
+ * expires_at}`, `status` also `refunded`; `review_until` is when a completed order can no longer be reviewed (null
+ * before it completes); lists take `status: unreviewed` for completed orders not reviewed and still in that time; a refund is `{id, amount, reason, description, images, status
  * (pending, refused, cancelled, returning, returned, refunded), refuse_reason, return_logistics, created_at,
  * updated_at}`.
  */
 export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
-  /** The orders as objects, each with its shop. */
-  const objects = async (records: readonly OrderRecord[]) => {
-    const shops = new Map<string, { id: string; name: string; icon: string } | null>();
-    for (const { shopId } of records) {
-      if (shops.has(shopId)) continue;
-      const shop = await deps.shops.open(shopId);
-      shops.set(shopId, shop ? { id: shop.id, name: shop.name, icon: shop.icon } : null);
-    }
-    return records.map((record) => orderObject(record, shops.get(record.shopId) ?? null));
-  };
+  const objects = (records: readonly OrderRecord[]) => orderObjects(deps, records);
 
   post('shop/code', async (body) => {
     const me = await deps.members.byToken(body['token']);
