@@ -191,6 +191,9 @@ describe('docs', () => {
     expect(section).toContain(`| ${product.categoriesMax}, even added at once  `);
     expect(section).toMatch(new RegExp(`shop/list\` +\\| ${product.pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`product queue +\\| ${product.queuePageSize}, oldest first`));
+    expect(section).toContain(`| ${product.favouritesMax}, even kept at once  `);
+    expect(section).toContain(`| the latest ${product.historyMax} products looked at  `);
+    expect(section).toMatch(new RegExp(`taken out of a list at once +\\| 1 to ${product.unmarkMax} `));
     const order = ORDER_LIMITS;
     expect(section).toContain(`| 1 to ${order.linesMax} different, 1 to ${order.quantityMax} of each  `);
     expect(section).toContain(`| ${order.maxUnpaid}, even asked at once  `);

@@ -140,6 +140,11 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/list', [{ ...common, token, typeid: 'abc', shop: 'abc', before: 'abc' }]],
       ['shop/shop', [{ ...common, token, id: 'abc' }]],
       ['shop/view', [{ ...common, token, id: 'abc' }]],
+      ['shop/shoucang', [{ ...common, token, id: 'abc', shoucang: true }]],
+      ['shop/shoucang_list', [{ ...common, token, before: 'abc' }]],
+      ['shop/shoucang_del', [{ ...common, token, ids: ['abc'] }]],
+      ['shop/history', [{ ...common, token, before: 'abc' }]],
+      ['shop/history_del', [{ ...common, token, ids: ['abc'] }]],
       [
         'shop/business_add',
         [{ ...common, token, imgs: [], title: 'Green tea', price: 12.5, typeid: 'abc', stock: 3, content: 'Tea' }],

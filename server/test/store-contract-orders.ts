@@ -543,4 +543,58 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     expect(await store.reviews.summary('tea', 'm2')).toEqual({ count: 0, quality: 0, service: 0, logistics: 0 });
     expect(await store.reviews.ofProduct({ productId: 'tea', viewerId: 'm1', limit: 10 })).toHaveLength(2);
   });
+
+  it('product marks: favourites up to a bound, a history of the latest looks; listed latest first across statuses', async () => {
+    const { store } = await fresh();
+    await market(store);
+    const mark = (list: 'favourite' | 'history', productId: string, now: number, max = 2) =>
+      store.products.mark('m3', list, productId, { now, max });
+    const ids = async (list: 'favourite' | 'history', before?: string) =>
+      (await store.products.marks('m3', list, { before, limit: 10 }))?.map((p) => p.id);
+
+    expect(await mark('favourite', 'tea', 100)).toBe('ok');
+    expect(await mark('favourite', 'pot', 110)).toBe('ok');
+    // Full: a third is refused, one kept already is moved to now.
+    expect(await mark('favourite', 'cup', 120)).toBe('limit');
+    expect(await mark('favourite', 'tea', 130)).toBe('ok');
+    expect(await ids('favourite')).toEqual(['tea', 'pot']);
+    expect((await store.products.marks('m3', 'favourite', { limit: 1 }))?.[0]).toMatchObject({
+      id: 'tea',
+      markedAt: 130,
+      title: 'Product tea',
+    });
+    expect(await ids('favourite', 'tea')).toEqual(['pot']);
+    expect(await ids('favourite', 'cup')).toBeUndefined();
+    expect(await store.products.marked('m3', 'favourite', ['tea', 'cup', 'pot'])).toEqual(new Set(['tea', 'pot']));
+    expect(await store.products.mark('nobody', 'favourite', 'tea', { now: 1, max: 2 })).toBe('missing');
+
+    // Marks sent at once count against the bound: of two more on a list of one, one lands.
+    expect(await store.products.unmark('m3', 'favourite', ['tea'])).toBe(1);
+    const both = await Promise.all([mark('favourite', 'cup', 140), mark('favourite', 'new', 140)]);
+    expect([...both].sort()).toEqual(['limit', 'ok']);
+
+    // The history keeps the latest two looks; a look again moves one to now.
+    await mark('history', 'tea', 200);
+    await mark('history', 'cup', 210);
+    await mark('history', 'tea', 220);
+    expect(await ids('history')).toEqual(['tea', 'cup']);
+    await mark('history', 'pot', 230);
+    expect(await ids('history')).toEqual(['pot', 'tea']);
+    // Lists are apart: the favourites did not change.
+    expect(await ids('favourite')).toHaveLength(2);
+
+    // A product off sale stays listed with its status; one across a block does not.
+    await store.products.shelve('m2', 'pot', false);
+    expect((await store.products.marks('m3', 'history', { limit: 10 }))?.[0]).toMatchObject({
+      id: 'pot',
+      status: 'off_shelf',
+    });
+    expect(await store.blocks.set('m3', 'm2', true, { now: 300, max: 10 })).toBe(true);
+    expect(await ids('history')).toEqual(['tea']);
+
+    expect(await store.products.unmark('m3', 'history', [])).toBe(0);
+    expect(await store.products.unmark('m3', 'history', 'all')).toBe(2);
+    expect(await ids('history')).toEqual([]);
+    expect(await store.products.marked('m3', 'favourite', ['pot'])).toEqual(new Set(['pot']));
+  });
 }

@@ -88,6 +88,7 @@ export type MemberFailure =
   | 'refund_description_invalid'
   | 'refund_images_invalid'
   | 'refund_refuse_reason_invalid'
+  | 'favourite_limit'
   | 'review_state'
   | 'review_done'
   | 'review_closed'
@@ -211,6 +212,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   refund_description_invalid: 'please describe the problem: 1 to 100 characters',
   refund_images_invalid: 'please upload 1 to 3 proof images',
   refund_refuse_reason_invalid: 'please give the reason for refusing',
+  favourite_limit: 'you can keep at most 500 favourites: remove some first',
   review_state: 'only a completed order can be reviewed',
   review_done: 'this order has been reviewed',
   review_closed: 'the time to review this order has passed',

@@ -3,7 +3,14 @@ import { badRequest, type CatalogEditResult } from '../content/catalog.js';
 import { writtenText } from '../content/text.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberResult } from '../members/service.js';
-import type { CategoryRecord, ProductRecord, ProductStatus, ProductStore } from '../store/index.js';
+import type {
+  CategoryRecord,
+  MarkedProduct,
+  ProductList,
+  ProductRecord,
+  ProductStatus,
+  ProductStore,
+} from '../store/index.js';
 
 /** Bounds of products and their classifications (docs/limits.md). */
 export const PRODUCT_LIMITS = {
@@ -32,6 +39,12 @@ export const PRODUCT_LIMITS = {
   categoriesMax: 50,
   /** A classification's position: 0 to this. */
   positionMax: 10_000,
+  /** Products a member keeps as favourites, at most. */
+  favouritesMax: 500,
+  /** Products a member's browsing history keeps, the latest; older ones are dropped. */
+  historyMax: 100,
+  /** Products taken out of a list in one call, at most. */
+  unmarkMax: 100,
 } as const;
 
 /** Fen in a yuan. */
@@ -93,6 +106,19 @@ export interface ProductService {
   updateCategory(id: string, fields: Record<string, unknown>): Promise<CatalogEditResult<CategoryRecord>>;
   /** The operator removes classification `id`: its products stay, under none. */
   removeCategory(id: string): Promise<CatalogEditResult<CategoryRecord>>;
+  /**
+   * The member keeps product `id` as a favourite (`on` true: one they can see, at most
+   * {@link PRODUCT_LIMITS.favouritesMax}) or lets it go (false).
+   */
+  keep(memberId: string, id: unknown, on: unknown): Promise<MemberResult<{ collected: boolean }>>;
+  /** Which of `productIds` the member keeps as favourites. */
+  kept(memberId: string, productIds: readonly string[]): Promise<Set<string>>;
+  /** The member looked at `product`: their browsing history takes it, unless it is their own. */
+  looked(memberId: string, product: ProductRecord): Promise<void>;
+  /** The member's favourites or browsing history, the latest first. */
+  marks(memberId: string, list: ProductList, before: unknown): Promise<MemberResult<MarkedProduct[]>>;
+  /** Takes products `ids` (1 to 100), or all when undefined, out of the member's `list`; answers how many. */
+  unmark(memberId: string, list: ProductList, ids: unknown): Promise<MemberResult<number>>;
 }
 
 const STATUSES: readonly ProductStatus[] = ['pending', 'on_sale', 'rejected', 'off_shelf', 'banned'];
@@ -150,7 +176,7 @@ export function createProductService(deps: {
   const notFound = { ok: false, failure: 'not_found', message: 'classification does not exist.' } as const;
   const missing = { ok: false, failure: 'product_missing' } as const;
   const badReview = (message: string) => ({ ok: false as const, failure: 'bad_review' as const, message });
-  return {
+  const service: ProductService = {
     categories: () => products.categories(),
     async add(memberId, input) {
       const { images } = input;
@@ -200,6 +226,43 @@ export function createProductService(deps: {
       // Blocked users cannot see each other's works (spec §5).
       if (viewerId !== undefined && (await deps.blocked(viewerId, product.memberId))) return missing;
       return { ok: true, value: product };
+    },
+    async keep(memberId, id, on) {
+      if (typeof on !== 'boolean') return { ok: false, failure: 'bad_params' };
+      if (!on) {
+        if (!isRowKey(id) || id === undefined) return missing;
+        await products.unmark(memberId, 'favourite', [id]);
+        return { ok: true, value: { collected: false } };
+      }
+      const product = await service.view(memberId, id);
+      if (!product.ok) return product;
+      const outcome = await products.mark(memberId, 'favourite', product.value.id, {
+        now: deps.now(),
+        max: PRODUCT_LIMITS.favouritesMax,
+      });
+      if (outcome === 'limit') return { ok: false, failure: 'favourite_limit' };
+      if (outcome === 'missing') return { ok: false, failure: 'user_missing' };
+      return { ok: true, value: { collected: true } };
+    },
+    kept: (memberId, productIds) => products.marked(memberId, 'favourite', productIds),
+    async looked(memberId, product) {
+      if (product.memberId === memberId) return;
+      await products.mark(memberId, 'history', product.id, { now: deps.now(), max: PRODUCT_LIMITS.historyMax });
+    },
+    async marks(memberId, list, before) {
+      if (!isRowKey(before)) return { ok: false, failure: 'bad_params' };
+      const page = await products.marks(memberId, list, { before, limit: PRODUCT_LIMITS.pageSize });
+      return page ? { ok: true, value: page } : { ok: false, failure: 'bad_params' };
+    },
+    async unmark(memberId, list, ids) {
+      if (ids === undefined) return { ok: true, value: await products.unmark(memberId, list, 'all') };
+      const valid =
+        Array.isArray(ids) &&
+        ids.length > 0 &&
+        ids.length <= PRODUCT_LIMITS.unmarkMax &&
+        ids.every((id) => typeof id === 'string' && id !== '' && isRowKey(id));
+      if (!valid) return { ok: false, failure: 'bad_params' };
+      return { ok: true, value: await products.unmark(memberId, list, ids as string[]) };
     },
     async shelve(memberId, id, on) {
       if (typeof on !== 'boolean') return { ok: false, failure: 'bad_params' };
@@ -281,4 +344,5 @@ export function createProductService(deps: {
       return (await products.removeCategory(id, deps.now())) ? { ok: true, value: category } : notFound;
     },
   };
+  return service;
 }

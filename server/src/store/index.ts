@@ -81,6 +81,8 @@ export type {
   CategoryOutcome,
   CategoryRecord,
   ProductAddOutcome,
+  MarkedProduct,
+  ProductList,
   ProductRecord,
   ProductStatus,
   ProductStore,

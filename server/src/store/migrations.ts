@@ -27,6 +27,7 @@ import { productsMigration } from './products-migration.js';
 import { ordersMigration } from './orders-migration.js';
 import { orderRefundsMigration } from './order-refunds-migration.js';
 import { orderReviewsMigration } from './order-reviews-migration.js';
+import { productMarksMigration } from './product-marks-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -215,6 +216,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034_orders': ordersMigration,
   '0035_order_refunds': orderRefundsMigration,
   '0036_order_reviews': orderReviewsMigration,
+  '0037_product_marks': productMarksMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { notBlockedWith } from './blocked.js';
 import { keysetOf, newerThan, olderThan } from './keyset.js';
-import { insertCounted } from './member-lock.js';
+import { holdOpenMember, insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** A classification of products, as the operator set it up. */
@@ -45,6 +45,12 @@ export type ProductAddOutcome = 'ok' | 'no_shop' | 'no_category' | 'limit' | 'mi
 
 /** What adding or changing a classification came to. */
 export type CategoryOutcome = 'ok' | 'name_taken' | 'limit';
+
+/** A member's lists of products: those they keep (favourites) and those they looked at (browsing history). */
+export type ProductList = 'favourite' | 'history';
+
+/** A product of a member's list, with when it was kept or last looked at. */
+export type MarkedProduct = ProductRecord & { markedAt: number };
 
 /** The shop's products and their classifications. */
 export interface ProductStore {
@@ -97,6 +103,31 @@ export interface ProductStore {
     before?: string | undefined;
     limit: number;
   }): Promise<ProductRecord[] | undefined>;
+  /**
+   * Puts product `productId` in the member's `list` at `now` (again: moved to now). Favourites hold at most `max`:
+   * one more is `limit` (checked in one transaction that holds the member's row, so that keepings sent at once count);
+   * a history keeps its newest `max`, the older dropped. `missing` when the member is gone.
+   */
+  mark(
+    memberId: string,
+    list: ProductList,
+    productId: string,
+    params: { now: number; max: number },
+  ): Promise<'ok' | 'limit' | 'missing'>;
+  /** Takes `productIds` (or every one, `all`) out of the member's `list`; answers how many were in it. */
+  unmark(memberId: string, list: ProductList, productIds: readonly string[] | 'all'): Promise<number>;
+  /** Which of `productIds` are in the member's `list`. */
+  marked(memberId: string, list: ProductList, productIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * The products of the member's `list`, the latest first, at most `limit`, whatever their status but none of a
+   * member a block stands between with them; with `before` (a product of the list), only those before it. Undefined
+   * when `before` is not in the list.
+   */
+  marks(
+    memberId: string,
+    list: ProductList,
+    options: { before?: string | undefined; limit: number },
+  ): Promise<MarkedProduct[] | undefined>;
   /** Products in `status`, oldest first (the operator's queue). Undefined when `after` is not in that status. */
   list(params: {
     status: ProductStatus;
@@ -123,6 +154,7 @@ type ProductTables = {
     reviewed_at: number | null;
   };
   shops: { id: string; member_id: string; status: string };
+  product_marks: { member_id: string; list: string; product_id: string; created_at: number };
 };
 
 const recordOf = (row: ProductTables['products']): ProductRecord => ({
@@ -346,6 +378,97 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
         .limit(limit)
         .execute();
       return rows.map(recordOf);
+    },
+    async mark(memberId, list, productId, { now, max }) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await holdOpenMember(trx, memberId, dialect))) return 'missing';
+        const mine = trx.selectFrom('product_marks').where('member_id', '=', memberId).where('list', '=', list);
+        if (list === 'favourite') {
+          const kept = await mine.select('product_id').where('product_id', '=', productId).executeTakeFirst();
+          const { count } = await mine
+            .select((eb) => eb.fn.countAll<string | number>().as('count'))
+            .executeTakeFirstOrThrow();
+          if (!kept && Number(count) >= max) return 'limit';
+        }
+        await trx
+          .insertInto('product_marks')
+          .values({ member_id: memberId, list, product_id: productId, created_at: now })
+          .onConflict((oc) => oc.columns(['member_id', 'list', 'product_id']).doUpdateSet({ created_at: now }))
+          .execute();
+        if (list === 'history') {
+          // The newest `max` stay: the first one past them and all older go.
+          const oldest = await mine
+            .select(['created_at', 'product_id'])
+            .orderBy('created_at', 'desc')
+            .orderBy('product_id', 'desc')
+            .offset(max)
+            .limit(1)
+            .executeTakeFirst();
+          if (oldest) {
+            await trx
+              .deleteFrom('product_marks')
+              .where('member_id', '=', memberId)
+              .where('list', '=', list)
+              .where(({ eb, or, and }) =>
+                or([
+                  eb('created_at', '<', oldest.created_at),
+                  and([eb('created_at', '=', oldest.created_at), eb('product_id', '<=', oldest.product_id)]),
+                ]),
+              )
+              .execute();
+          }
+        }
+        return 'ok';
+      });
+    },
+    async unmark(memberId, list, productIds) {
+      if (productIds !== 'all' && productIds.length === 0) return 0;
+      const result = await db
+        .deleteFrom('product_marks')
+        .where('member_id', '=', memberId)
+        .where('list', '=', list)
+        .$if(productIds !== 'all', (q) => q.where('product_id', 'in', productIds as readonly string[]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async marked(memberId, list, productIds) {
+      if (productIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('product_marks')
+        .select('product_id')
+        .where('member_id', '=', memberId)
+        .where('list', '=', list)
+        .where('product_id', 'in', productIds)
+        .execute();
+      return new Set(rows.map((row) => row.product_id));
+    },
+    async marks(memberId, list, { before, limit }) {
+      let cursor: { at: number; id: string } | undefined;
+      if (before !== undefined) {
+        const found = await db
+          .selectFrom('product_marks')
+          .select(['created_at', 'product_id'])
+          .where('member_id', '=', memberId)
+          .where('list', '=', list)
+          .where('product_id', '=', before)
+          .executeTakeFirst();
+        if (!found) return undefined;
+        cursor = { at: Number(found.created_at), id: found.product_id };
+      }
+      const rows = await db
+        .selectFrom('product_marks')
+        .innerJoin('products', 'products.id', 'product_marks.product_id')
+        .selectAll('products')
+        .select('product_marks.created_at as marked_at')
+        .where('product_marks.member_id', '=', memberId)
+        .where('product_marks.list', '=', list)
+        .where(notBlockedWith(memberId, 'products.member_id'))
+        .where(olderThan(cursor, { time: 'product_marks.created_at', id: 'product_marks.product_id' }))
+        .orderBy('product_marks.created_at', 'desc')
+        .orderBy('product_marks.product_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(({ marked_at, ...row }) => ({ ...recordOf(row), markedAt: Number(marked_at) }));
     },
   };
 }

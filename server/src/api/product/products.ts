@@ -1,4 +1,4 @@
-import type { ProductRecord } from '../../store/index.js';
+import type { MarkedProduct, ProductList, ProductRecord } from '../../store/index.js';
 import { viewerOf } from './articles.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
@@ -27,8 +27,15 @@ function productCard(record: ProductRecord) {
  * - `shop/typeid` answers `{ret: [{id, name}]}`, the classifications in the operator's order.
  * - `shop/list` (`typeid?`, `shop?`: a shop's id, `before?`; `token` optional) answers `{ret: [product]}`: on sale,
  *   newest first, twenty at a time, none of a member a block stands between with the viewer.
- * - `shop/view` (`id`; `token` optional) answers `{ret: product with content, shop: {id, name, icon}}`: on sale, or
- *   the viewer's own; `product_missing` otherwise.
+ * - `shop/view` (`id`; `token` optional) answers `{ret: product with content and collected, shop: {id, name,
+ *   icon}}`: on sale, or the viewer's own; `product_missing` otherwise. A member's look enters their browsing
+ *   history, unless the product is their own.
+ * - `shop/shoucang` (`token`, `id`, `shoucang`: true to keep as a favourite, false to let go) answers `{ret:
+ *   {collected}}`; at most 500 (`favourite_limit`).
+ * - `shop/shoucang_list` and `shop/history` (`token`, `before?`) answer the member's favourites and browsing history
+ *   (the latest 100 looks), `{ret: [product with marked_at]}`, the latest first, twenty at a time, whatever each
+ *   product's status now; `shop/shoucang_del` and `shop/history_del` (`token`, `ids?`: 1 to 100 products, or all
+ *   without) take products out: `{ret: {removed}}`.
  * - `shop/business_add` (`token`, `imgs` 1 to 9 images the seller uploaded, `title`, `price` in yuan, `typeid`,
  *   `stock`, `content`) adds a product to the seller's open shop, to be reviewed: `{ret: product}`.
  * - `shop/business_list` (`token`, `status?`, `before?`) answers the seller's products, newest first.
@@ -57,12 +64,45 @@ export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void
     const viewerId = await viewerOf(deps, body);
     const result = await deps.products.view(viewerId, body['id']);
     if (!result.ok) return refuse(result.failure);
-    const shop = await deps.shops.open(result.value.shopId);
+    const product = result.value;
+    const shop = await deps.shops.open(product.shopId);
+    let collected = false;
+    if (viewerId !== undefined) {
+      await deps.products.looked(viewerId, product);
+      collected = (await deps.products.kept(viewerId, [product.id])).has(product.id);
+    }
     return {
-      ret: { ...productCard(result.value), content: result.value.content },
+      ret: { ...productCard(product), content: product.content, collected },
       shop: shop ? { id: shop.id, name: shop.name, icon: shop.icon } : null,
     };
   });
+
+  post('shop/shoucang', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.products.keep(me.value.id, body['id'], body['shoucang']);
+    return result.ok ? { ret: result.value } : refuse(result.failure);
+  });
+
+  /** A product of a member's list, with when it entered it. */
+  const marked = (record: MarkedProduct) => ({ ...productCard(record), marked_at: record.markedAt });
+  for (const [list, path, del] of [
+    ['favourite', 'shop/shoucang_list', 'shop/shoucang_del'],
+    ['history', 'shop/history', 'shop/history_del'],
+  ] as const satisfies readonly (readonly [ProductList, string, string])[]) {
+    post(path, async (body) => {
+      const me = await deps.members.byToken(body['token']);
+      if (!me.ok) return refuse(me.failure);
+      const result = await deps.products.marks(me.value.id, list, body['before']);
+      return result.ok ? { ret: result.value.map(marked) } : refuse(result.failure);
+    });
+    post(del, async (body) => {
+      const me = await deps.members.byToken(body['token']);
+      if (!me.ok) return refuse(me.failure);
+      const result = await deps.products.unmark(me.value.id, list, body['ids']);
+      return result.ok ? { ret: { removed: result.value } } : refuse(result.failure);
+    });
+  }
 
   post('shop/business_add', async (body) => {
     const me = await deps.members.byToken(body['token']);
