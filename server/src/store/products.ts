@@ -409,10 +409,10 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
               .deleteFrom('product_marks')
               .where('member_id', '=', memberId)
               .where('list', '=', list)
-              .where(({ eb, or, and }) =>
-                or([
+              .where((eb) =>
+                eb.or([
                   eb('created_at', '<', oldest.created_at),
-                  and([eb('created_at', '=', oldest.created_at), eb('product_id', '<=', oldest.product_id)]),
+                  eb.and([eb('created_at', '=', oldest.created_at), eb('product_id', '<=', oldest.product_id)]),
                 ]),
               )
               .execute();
