@@ -40,10 +40,15 @@ describe('navigation rules (spec §2)', () => {
       'shop/business-send?id=o1',
       'shop/user-drawback?id=o1',
       'shop/business-drawback?id=o1',
+      'shop/user-ping-add?id=o1',
+      'shop/user-ping',
+      'shop/business-ping?status=all',
     ]) {
       expect(requiresLogin(target)).toBe(true);
     }
     expect(requiresLogin('shop/shop?id=5')).toBe(false);
+    // A product's reviews are open to visitors, as the product is.
+    expect(requiresLogin('shop/view-ping?id=5')).toBe(false);
     expect(requiresLogin('article/view?id=1')).toBe(false);
   });
 
@@ -77,7 +82,7 @@ describe('navigation rules (spec §2)', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
   });
 
-  it('has the pages of buying, of the shop\'s orders and of refunds, rather than "coming soon"', () => {
+  it('has the pages of buying, of the shop\'s orders, of refunds and of reviews, rather than "coming soon"', () => {
     const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     for (const path of [
       'cart',
@@ -89,9 +94,13 @@ describe('navigation rules (spec §2)', () => {
       'business-send',
       'user-drawback',
       'business-drawback',
+      'user-ping-add',
+      'view-ping',
+      'user-ping',
+      'business-ping',
     ]) {
       expect(built(`shop/${path}`)).toBeDefined();
     }
-    expect(built('shop/user-ping-add')).toBeUndefined();
+    expect(built('shop/business-gonggao')).toBeUndefined();
   });
 });

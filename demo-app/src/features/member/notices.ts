@@ -16,7 +16,9 @@ export interface Notice {
    * put on sale, rejected or banned (`data`); `order`: an order paid or completed (to its seller) or shipped (to its
    * buyer) (`data`, `title` its first item's); `refund`: a refund of an order asked for or its goods sent back (to the
    * seller), or refused, agreed with return or paid back (to the buyer) (`data`, `amount` the refund's, `title` the
-   * order's first item's); `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
+   * order's first item's); `review`: an order reviewed by its buyer (`reviewed`, to the seller, with the `quality`
+   * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
+   * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
    * (`data`); `report`: the decision on the member's report (`data`).
    */
   kind:
@@ -28,6 +30,7 @@ export interface Notice {
     | 'product'
     | 'order'
     | 'refund'
+    | 'review'
     | 'invitation'
     | 'report';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
@@ -50,13 +53,17 @@ export interface Notice {
       | 'refused'
       | 'returning'
       | 'returned'
-      | 'refunded';
+      | 'refunded'
+      | 'reviewed'
+      | 'replied';
     product?: string;
     order?: string;
     total?: number;
     reason?: string;
     amount?: number;
     coins?: number;
+    /** The quality rated by a review, 1 to 5. */
+    quality?: number;
     report?: string;
     title?: string;
   };

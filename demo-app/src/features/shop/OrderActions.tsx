@@ -9,15 +9,17 @@ import { isRefusal } from '../api/request';
 import { WALLET_QUERY } from '../wallet/api';
 import { ORDERS_QUERY, cancelOrder, confirmReceipt, payByBalance, type Order } from './orders';
 import { canApplyForRefund, openRefund } from './refunds';
+import { canReview } from './reviews';
 
 /** The target of a page about order `id`. */
 const orderPage = (page: string, id: string) => `shop/${page}?id=${encodeURIComponent(id)}`;
 
 /**
- * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt, apply for refund"): an unpaid
- * one is paid by balance or cancelled after asking; a paid or shipped one without a refund under way opens the refund
- * form; a shipped one's receipt is confirmed after asking, unless a refund is under way. Others have none. After
- * each, every order list and page reads again.
+ * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt, apply for refund, review"): an
+ * unpaid one is paid by balance or cancelled after asking; a paid or shipped one without a refund under way opens the
+ * refund form; a shipped one's receipt is confirmed after asking, unless a refund is under way; a completed one not
+ * reviewed yet opens the review form while it still can be reviewed. Others have none. After each, every order list
+ * and page reads again.
  */
 export function BuyerActions({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
@@ -116,6 +118,11 @@ export function BuyerActions({ order }: { order: Order }) {
     case 'paid':
       return applyForRefund || null;
     case 'completed':
+      return canReview(order) ? (
+        <Button size="small" color="primary" onClick={() => open(orderPage('user-ping-add', order.id))}>
+          {t('order.review')}
+        </Button>
+      ) : null;
     case 'refunded':
     case 'cancelled':
       return null;

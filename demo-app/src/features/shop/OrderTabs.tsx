@@ -3,12 +3,12 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import '../content/articles.css';
 
-/** The route param naming an order list's tab, so that a link (or back) opens the tab it names. */
+/** The route param naming a list's tab, so that a link (or back) opens the tab it names. */
 export const ORDER_TAB_PARAM = 'status';
 
 /**
- * Tabs over lists of orders: `tabs` in order, each titled `title(tab)`, the one of param `status` shown (else the
- * first) with `children(tab)`, mounted anew for each tab.
+ * Tabs over lists of orders (or of the shop's reviews): `tabs` in order, each titled `title(tab)`, the one of param
+ * `status` shown (else the first) with `children(tab)`, mounted anew for each tab.
  */
 export function OrderTabs<Tab extends string>({
   tabs,

@@ -2,16 +2,18 @@ import { http, HttpResponse } from 'msw';
 import type { Address } from '../member/addresses';
 import type { Shop } from './api';
 import { refundHandlers } from './fake-refunds';
+import { reviewHandlers } from './fake-reviews';
 import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
 import type { Product } from './products';
 import { openRefund } from './refunds';
+import { REVIEW_WINDOW_DAYS, canReview } from './reviews';
 
 /**
  * An in-process fake of the shop's calls for the app's component tests (msw handlers over plain state): products,
- * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, and their
- * refunds (in `fake-refunds.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a
- * call refuse with `refuse`. To extend it, add a handler below that reads and changes `state` and records its call
- * with `record`.
+ * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, their
+ * refunds (in `fake-refunds.ts`) and their reviews (in `fake-reviews.ts`), as the server answers them. Tests arrange
+ * `state`, read what was `sent`, and make a call refuse with `refuse`. To extend it, add a handler below that reads
+ * and changes `state` and records its call with `record`.
  */
 export interface FakeShopState {
   products: Product[];
@@ -66,6 +68,8 @@ export function fakeOrder(id: string, extra: Partial<Order> = {}): Order {
     closed_at: null,
     expires_at: 1_700_001_800_000,
     refund: null,
+    review: null,
+    review_until: null,
     ...extra,
   };
 }
@@ -104,7 +108,11 @@ export function fakeShop() {
   const page = (orders: Order[], body: Record<string, unknown>) => {
     const status = body['status'];
     const mine = orders.filter((order) =>
-      status === 'refunding' ? openRefund(order) !== undefined : status === undefined || order.status === status,
+      status === 'refunding'
+        ? openRefund(order) !== undefined
+        : status === 'unreviewed'
+          ? canReview(order)
+          : status === undefined || order.status === status,
     );
     const from = body['before'] === undefined ? 0 : mine.findIndex((order) => order.id === body['before']) + 1;
     return HttpResponse.json({ ret: mine.slice(from, from + PAGE) });
@@ -212,7 +220,13 @@ export function fakeShop() {
     http.post('*/index.php/api/shop/order_confirm', async ({ request }) => {
       const { body, refusal } = await record('shop/order_confirm', request);
       if (refusal) return HttpResponse.json(refusal);
-      return change(body['id'], 'shipped', (order) => ({ ...order, status: 'completed', completed_at: 3 }));
+      const now = Date.now();
+      return change(body['id'], 'shipped', (order) => ({
+        ...order,
+        status: 'completed',
+        completed_at: now,
+        review_until: now + REVIEW_WINDOW_DAYS * 86_400_000,
+      }));
     }),
     http.post('*/index.php/api/shop/business_send', async ({ request }) => {
       const { body, refusal } = await record('shop/business_send', request);
@@ -221,6 +235,7 @@ export function fakeShop() {
       return change(body['id'], 'paid', (order) => ({ ...order, status: 'shipped', logistics, shipped_at: 4 }));
     }),
     ...refundHandlers({ state, record, refused, save }),
+    ...reviewHandlers({ state, record, refused, save }),
   ];
 
   /** Back to the empty state, for the next test. */

@@ -1,5 +1,6 @@
 import { apiPost, type CallContext } from '../api/request';
 import type { Refund } from './refunds';
+import type { Review } from './reviews';
 
 /** The query key of everything about orders; invalidating it refreshes the lists and an order's page. */
 export const ORDERS_QUERY = 'orders';
@@ -10,8 +11,11 @@ export const ORDERS_QUERY = 'orders';
  */
 export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'refunded' | 'cancelled';
 
-/** What a list of orders can be narrowed to: a status, or `refunding`, the orders with a refund under way. */
-export type OrderFilter = OrderStatus | 'refunding';
+/**
+ * What a list of orders can be narrowed to: a status; `refunding`, the orders with a refund under way; or
+ * `unreviewed`, the completed orders not reviewed yet that still can be.
+ */
+export type OrderFilter = OrderStatus | 'refunding' | 'unreviewed';
 
 /** How an order was paid; empty until it is. */
 export type PayMethod = 'balance' | '';
@@ -62,6 +66,10 @@ export interface Order {
   expires_at: number;
   /** The order's latest refund, if one was ever asked for. */
   refund: Refund | null;
+  /** The buyer's review of the order, once given. */
+  review: Review | null;
+  /** Until when a completed order can be reviewed (its completion and 15 days); null for an order not completed. */
+  review_until: number | null;
 }
 
 /** One line of what is bought: a product and how many. */

@@ -286,6 +286,32 @@ describe('member/notify', () => {
     }
   });
 
+  it('tells the seller of a review to answer and the buyer of the answer, opening the reviews', async () => {
+    const review = (id: string, status: Notice['data']['status']): Notice => ({
+      id,
+      kind: 'review',
+      actor: null,
+      data: { order: `o${id}`, status, quality: 4, title: 'Green tea' },
+      created_at: now,
+      read: true,
+    });
+    notices = [review('1', 'reviewed'), review('2', 'replied')];
+    const opens = [
+      ['A buyer reviewed “Green tea”: quality 4 of 5', '/shop/business-ping'],
+      ['The seller answered your review of “Green tea”', '/shop/user-ping'],
+    ] as const;
+    for (const [text, target] of opens) {
+      cleanup();
+      renderAt('/member/notify');
+      await shows(text);
+      await act(async () => {
+        fireEvent.click(screen.getByText(text));
+        await Promise.resolve();
+      });
+      expect(screen.getByTestId('where').textContent).toBe(target);
+    }
+  });
+
   it('says who signed up with the invitation and what it paid, and opens the invitations', async () => {
     const invitation = (id: string, coins: number): Notice => ({
       id,

@@ -86,6 +86,13 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const status = notice.data.status as keyof typeof key;
       return { text: t(key[status] ?? key.refused, words), target: `shop/user-order-view?id=${order}` };
     }
+    if (notice.kind === 'review') {
+      const words = { title: notice.data.title ?? '', quality: notice.data.quality ?? 0 };
+      // The seller hears of a review to answer; the buyer, of the answer.
+      return notice.data.status === 'replied'
+        ? { text: t('notify.reviewReplied', words), target: 'shop/user-ping' }
+        : { text: t('notify.reviewReviewed', words), target: 'shop/business-ping' };
+    }
     if (notice.kind === 'shop') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
       const text =
@@ -102,9 +109,9 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 
 /**
  * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
- * withdrawals and of their shop application, the payment of their recharges, their orders and refunds, friends who
- * signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread marked.
- * Opening the page marks them all read, which clears the badge.
+ * withdrawals and of their shop application, the payment of their recharges, their orders, refunds and reviews,
+ * friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread
+ * marked. Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {
   const { t, i18n } = useTranslation();

@@ -14,8 +14,8 @@ const TOOLS = [
   ['shop/business-list', 'shop.products'],
   ['shop/business-add', 'shop.addProduct'],
   ['shop/business-order', 'shop.orders'],
-  ['shop/business-gonggao', 'shop.announcements'],
   ['shop/business-ping', 'shop.reviews'],
+  ['shop/business-gonggao', 'shop.announcements'],
   ['shop/business-tixian', 'shop.withdraw'],
 ] as const;
 

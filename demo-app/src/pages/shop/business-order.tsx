@@ -11,9 +11,18 @@ import { NavBar } from '../../ui/NavBar';
 
 /**
  * The seller's tabs, in the spec's order: unpaid, awaiting delivery, shipped, refunds (under way) and refunded (ended),
- * successful, closed.
+ * needs review (completed, the buyer yet to review), successful, closed.
  */
-const TABS: readonly OrderFilter[] = ['unpaid', 'paid', 'shipped', 'refunding', 'refunded', 'completed', 'cancelled'];
+const TABS: readonly OrderFilter[] = [
+  'unpaid',
+  'paid',
+  'shipped',
+  'refunding',
+  'refunded',
+  'unreviewed',
+  'completed',
+  'cancelled',
+];
 
 /** The seller's orders of `status`, newest first, a page at a time, each with its action. */
 function ShopOrders({ status }: { status: OrderFilter }) {
@@ -44,9 +53,9 @@ function ShopOrders({ status }: { status: OrderFilter }) {
 
 /**
  * The seller's orders (spec §2 shop/business-order, "Seller order tabs: unpaid, awaiting delivery, shipped, refunded,
- * needs review, successful, closed"): the tabs of the states orders have so far (reviews are not built), refunds as
- * those under way and those refunded; each order with its receiver, products, total, state and refund; a paid one is
- * shipped on shop/business-send, a refund under way handled on shop/business-drawback.
+ * needs review, successful, closed"): refunds as those under way and those refunded, and needs review as the
+ * completed orders the buyer can still review; each order with its receiver, products, total, state and refund; a
+ * paid one is shipped on shop/business-send, a refund under way handled on shop/business-drawback.
  */
 export default function BusinessOrders() {
   const { t } = useTranslation();

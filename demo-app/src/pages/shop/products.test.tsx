@@ -72,6 +72,10 @@ const api = setupServer(
     const icon = `${UPLOAD_URL}/icon.png`;
     return HttpResponse.json({ ret: { id, name: 'Hill Tea House', icon, intro: 'Tea from the hills', opened_at: 1 } });
   }),
+  // No product has reviews yet (shop/view-ping's tests cover them).
+  http.post('*/index.php/api/shop/ping_list', () =>
+    HttpResponse.json({ ret: [], summary: { count: 0, quality: 0, service: 0, logistics: 0 } }),
+  ),
   // The member has no shop: no product on sale is theirs.
   http.post('*/index.php/api/shop/apply_info', () => HttpResponse.json({ ret: { certified: false, shop: null } })),
   http.post('*/index.php/api/shop/business_shelf', async ({ request }) => {

@@ -8,6 +8,8 @@ import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
 import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { ReviewDetails } from '../../features/shop/ReviewCard';
+import { canReview } from '../../features/shop/reviews';
 import { yuan } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
 import '../../features/shop/orders.css';
@@ -34,7 +36,13 @@ function OrderDetails({ order }: { order: Order }) {
           {t('order.expires', { time: time(order.expires_at) })}
         </p>
       )}
+      {order.review_until !== null && canReview(order) && (
+        <p className="order-expires" role="status">
+          {t('order.reviewUntil', { time: time(order.review_until) })}
+        </p>
+      )}
       {order.refund && <BuyerRefund order={order} refund={order.refund} />}
+      {order.review && <ReviewDetails review={order.review} />}
       <List header={t('order.address')}>
         <List.Item>
           <AddressLines address={order.address} />
@@ -80,9 +88,10 @@ function OrderDetails({ order }: { order: Order }) {
 
 /**
  * An order's page (spec §2 shop/user-order-view, param id; §3 "Order: order number, time, payment status, payment
- * method, actual payment"): where it stands (an unpaid one with when it cancels itself), its refund with what the
- * buyer can do about it, the address, its logistics once shipped, its products, its number, times and payment, and
- * the same actions as in the list.
+ * method, actual payment"): where it stands (an unpaid one with when it cancels itself, a completed one to review with
+ * until when it can be), its refund with what the buyer can do about it, the buyer's review with the seller's reply,
+ * the address, its logistics once shipped, its products, its number, times and payment, and the same actions as in
+ * the list.
  */
 export default function OrderView() {
   const { t, i18n } = useTranslation();

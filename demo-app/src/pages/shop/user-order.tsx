@@ -11,14 +11,15 @@ import { OrderTabs } from '../../features/shop/OrderTabs';
 import { NavBar } from '../../ui/NavBar';
 
 /**
- * The buyer's tabs: all orders, one per status an order goes through, then those with a refund under way (a refunded
- * order has ended, and shows under All).
+ * The buyer's tabs: all orders, one per status an order goes through with those to review once received, then those
+ * with a refund under way (a refunded order has ended, and shows under All).
  */
 const TABS: readonly ('all' | OrderFilter)[] = [
   'all',
   'unpaid',
   'paid',
   'shipped',
+  'unreviewed',
   'completed',
   'cancelled',
   'refunding',
@@ -55,9 +56,9 @@ function BuyerOrders({ status }: { status: OrderFilter | undefined }) {
 
 /**
  * My orders (spec §2 shop/user-order; "Orders: list by status, detail, cancel, pay, confirm receipt, apply for
- * refund"): tabs All, Unpaid, To ship, To receive, Completed, Cancelled and Refunds; each order with its shop,
- * products, total, status and refund, paid or cancelled while unpaid, a refund asked for once paid, its receipt
- * confirmed once shipped; tapped, its page opens.
+ * refund, review"): tabs All, Unpaid, To ship, To receive, To review, Completed, Cancelled and Refunds; each order with
+ * its shop, products, total, status and refund, paid or cancelled while unpaid, a refund asked for once paid, its
+ * receipt confirmed once shipped, reviewed once completed; tapped, its page opens.
  */
 export default function MyOrders() {
   const { t } = useTranslation();

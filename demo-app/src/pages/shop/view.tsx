@@ -10,12 +10,18 @@ import { SHOP_QUERY, shopInfo } from '../../features/shop/api';
 import { CartEntry } from '../../features/shop/CartEntry';
 import { paymentTarget } from '../../features/shop/orders';
 import { PRODUCTS_QUERY, productView, type ProductPage } from '../../features/shop/products';
+import { ReviewCard, ReviewMember } from '../../features/shop/ReviewCard';
+import { useProductReviews } from '../../features/shop/useProductReviews';
 import { buyableOf } from '../../features/shop/useProductLines';
 import { yuan } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
 import { toast } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
+import '../../features/shop/reviews.css';
+
+/** How many of a product's newest reviews its page shows; the rest are on shop/view-ping. */
+const NEWEST_REVIEWS = 2;
 
 /**
  * The bar under a product: the cart with its count, **Add to cart** and **Buy now** (payment with this one product).
@@ -58,7 +64,37 @@ function Purchase({ product }: { product: ProductPage['product'] }) {
   );
 }
 
-/** The product: its images, price, title and stock, the shop that sells it, and the details. */
+/**
+ * A product's reviews on its page: how many and the quality average, opening them all on shop/view-ping, and the
+ * newest two. Nothing until they are read; a failure to read them leaves the row to open the page, which says why.
+ */
+function ProductReviewsRow({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  const { list, summary } = useProductReviews(id);
+  if (!summary) return null;
+  return (
+    <>
+      <List>
+        <List.Item
+          onClick={() => open(`shop/view-ping?id=${encodeURIComponent(id)}`)}
+          extra={
+            summary.count > 0
+              ? t('review.average', { label: t('review.quality'), score: summary.quality.toFixed(1) })
+              : t('review.none')
+          }
+        >
+          {t('review.count', { count: summary.count })}
+        </List.Item>
+      </List>
+      {list.items.slice(0, NEWEST_REVIEWS).map((review) => (
+        <ReviewCard key={review.id} review={review} head={<ReviewMember member={review.member} />} />
+      ))}
+    </>
+  );
+}
+
+/** The product: its images, price, title and stock, the shop that sells it, its reviews, and the details. */
 function Product({ page }: { page: ProductPage }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
@@ -97,6 +133,7 @@ function Product({ page }: { page: ProductPage }) {
           </List.Item>
         </List>
       )}
+      <ProductReviewsRow id={product.id} />
       <List header={t('product.details')}>
         <p className="product-content">{product.content}</p>
       </List>
@@ -106,8 +143,8 @@ function Product({ page }: { page: ProductPage }) {
 }
 
 /**
- * A product's page (spec §2 shop/view, param id): on sale, or the seller's own in any state; one on sale by someone
- * else is put in the cart or bought at once.
+ * A product's page (spec §2 shop/view, param id): on sale, or the seller's own in any state, with its reviews' count,
+ * quality average and newest two; one on sale by someone else is put in the cart or bought at once.
  */
 export default function ProductView() {
   const { t, i18n } = useTranslation();

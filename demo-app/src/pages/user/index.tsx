@@ -98,6 +98,7 @@ export default function UserIndex() {
         <List.Item onClick={() => open('member/record')}>{t('article.collection')}</List.Item>
         <List.Item onClick={() => open('renwu/index')}>{t('mine.tasks')}</List.Item>
         <List.Item onClick={() => open('shop/user-order')}>{t('mine.orders')}</List.Item>
+        <List.Item onClick={() => open('shop/user-ping')}>{t('mine.reviews')}</List.Item>
         <List.Item onClick={() => open('shop/cart')} extra={cart ? <Badge content={cart} /> : null}>
           {t('mine.cart')}
         </List.Item>
