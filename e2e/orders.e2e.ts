@@ -102,7 +102,7 @@ async function readyToBuy(server: E2eServer, token: string): Promise<string> {
 describe('orders end to end', () => {
   const app = appUnderTest();
 
-  it('a buyer puts a product in the cart and pays by balance; the seller ships; the buyer confirms; the seller is paid', async () => {
+  it('a buyer puts a product in the cart and pays by balance; the seller ships; the buyer confirms and reviews; the seller is paid and answers', async () => {
     const { server } = app;
     const seller = await phoneContext(app.browser, 'en-US');
     await signIn(seller.page, server, SELLER_PHONE, 'en');
@@ -117,6 +117,7 @@ describe('orders end to end', () => {
     await page.goto(`${server.url}/h5/#/pages/shop/index`);
     await page.getByText('Spring green tea, 250 g').click();
     await page.waitForURL(/#\/shop\/view\?id=/);
+    const productPage = page.url();
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByText('Added to the cart').waitFor();
     await page.getByText('Hill Tea House').click();
@@ -174,6 +175,44 @@ describe('orders end to end', () => {
     await seller.page.goto(`${server.url}/h5/#/member/money-records`);
     await seller.page.getByText('+¥68.50').waitFor();
     await seller.page.getByText('Sale').waitFor();
+
+    // The buyer reviews the order; the seller hears of it and answers; the product's page shows both.
+    await page.goto(`${server.url}/h5/#/shop/user-order`);
+    await page.getByRole('tab', { name: 'To review' }).click();
+    await page.getByRole('button', { name: 'Review' }).filter({ visible: true }).click();
+    await page.waitForURL(/#\/shop\/user-ping-add\?id=/);
+    for (const [label, stars] of [
+      ['Quality', 5],
+      ['Service', 4],
+      ['Logistics', 5],
+    ] as const) {
+      const rating = page.getByRole('radiogroup', { name: label, exact: true });
+      await rating
+        .getByRole('radio')
+        .nth(stars - 1)
+        .click();
+      await expect.poll(() => rating.getByRole('radio', { checked: true }).count()).toBe(stars);
+    }
+    await page.getByLabel('Your review').fill('Fresh and fragrant, as on the hills.');
+    await page.screenshot({ path: `${SHOTS}review-write-en.png`, animations: 'disabled' });
+    await page.getByRole('button', { name: 'Submit review' }).click();
+    await page.waitForURL(/#\/shop\/user-order-view\?id=/);
+    await page.getByText('Fresh and fragrant, as on the hills.').waitFor();
+
+    await seller.page.goto(`${server.url}/h5/#/member/notify`);
+    await seller.page.getByText('A buyer reviewed “Spring green tea, 250 g”: quality 5 of 5').click();
+    await seller.page.waitForURL(/#\/shop\/business-ping/);
+    await seller.page.getByText('Fresh and fragrant, as on the hills.').waitFor();
+    await seller.page.getByRole('button', { name: 'Reply' }).click();
+    await seller.page.getByLabel('Your reply').fill('Thank you! New leaves come in May.');
+    await seller.page.getByRole('button', { name: 'Send reply' }).click();
+    await seller.page.getByText('Reply sent').waitFor();
+
+    await page.goto(productPage);
+    const reply = page.getByText('Thank you! New leaves come in May.').filter({ visible: true });
+    await reply.waitFor();
+    await reply.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}product-reviews-en.png`, animations: 'disabled' });
     expect(buyer.dialogs).toEqual([]);
     expect(seller.dialogs).toEqual([]);
     await buyer.context.close();
