@@ -1,15 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, ErrorBlock, List, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { QueryView } from '../../features/api/QueryView';
 import type { CallContext } from '../../features/api/request';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
 import { ORDER_TAB_PARAM } from '../../features/shop/OrderTabs';
-import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import { RefundDetails } from '../../features/shop/RefundDetails';
 import {
   REFUND_LIMITS,
@@ -20,7 +19,7 @@ import {
   type Refund,
 } from '../../features/shop/refunds';
 import { yuan } from '../../features/wallet/api';
-import { NavBar } from '../../ui/NavBar';
+import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -219,21 +218,6 @@ function RefundCase({ order }: { order: Order }) {
  * `shop/business_drawback_receive`.
  */
 export default function HandleRefund() {
-  const { t, i18n } = useTranslation();
-  const { user } = useSession();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
-  const query = useQuery({
-    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
-    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
-    enabled: user !== null,
-    retry: false,
-  });
-  if (!user) return null;
-  return (
-    <div className="page">
-      <NavBar title={t('refund.handleTitle')} />
-      <QueryView query={query}>{(order) => <RefundCase order={order} />}</QueryView>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <OrderPage title={t('refund.handleTitle')}>{(order) => <RefundCase order={order} />}</OrderPage>;
 }

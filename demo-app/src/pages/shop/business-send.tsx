@@ -1,21 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Input, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { QueryView } from '../../features/api/QueryView';
 import { AddressLines, OrderItems } from '../../features/shop/OrderCard';
-import {
-  LOGISTICS_LIMITS,
-  ORDERS_QUERY,
-  logisticsProblem,
-  orderView,
-  shipOrder,
-  type Order,
-} from '../../features/shop/orders';
-import { NavBar } from '../../ui/NavBar';
+import { LOGISTICS_LIMITS, ORDERS_QUERY, logisticsProblem, shipOrder, type Order } from '../../features/shop/orders';
+import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -105,21 +97,6 @@ function Shipment({ order }: { order: Order }) {
  * letters, digits or '-') sent with `shop/business_send`.
  */
 export default function ShipOrder() {
-  const { t, i18n } = useTranslation();
-  const { user } = useSession();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
-  const query = useQuery({
-    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
-    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
-    enabled: user !== null,
-    retry: false,
-  });
-  if (!user) return null;
-  return (
-    <div className="page">
-      <NavBar title={t('order.sendTitle')} />
-      <QueryView query={query}>{(order) => <Shipment order={order} />}</QueryView>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <OrderPage title={t('order.sendTitle')}>{(order) => <Shipment order={order} />}</OrderPage>;
 }

@@ -1,16 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Input, List, Selector, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { ImageGrid } from '../../features/api/ImageGrid';
-import { QueryView } from '../../features/api/QueryView';
 import { useImageUpload } from '../../features/api/useImageUpload';
 import { OrderItems } from '../../features/shop/OrderCard';
-import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import {
   REFUND_LIMITS,
   REFUND_REASONS,
@@ -21,7 +20,7 @@ import {
   type RefundReason,
 } from '../../features/shop/refunds';
 import { yuan } from '../../features/wallet/api';
-import { NavBar } from '../../ui/NavBar';
+import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -179,21 +178,6 @@ function RefundApplication({ order }: { order: Order }) {
  * up to 3 proof images"; §5): the order from `shop/order_view`, and the refund sent with `shop/drawback`.
  */
 export default function ApplyForRefund() {
-  const { t, i18n } = useTranslation();
-  const { user } = useSession();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
-  const query = useQuery({
-    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
-    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
-    enabled: user !== null,
-    retry: false,
-  });
-  if (!user) return null;
-  return (
-    <div className="page">
-      <NavBar title={t('refund.applyTitle')} />
-      <QueryView query={query}>{(order) => <RefundApplication order={order} />}</QueryView>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <OrderPage title={t('refund.applyTitle')}>{(order) => <RefundApplication order={order} />}</OrderPage>;
 }

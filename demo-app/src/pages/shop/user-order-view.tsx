@@ -1,17 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { useSession } from '../../app/session';
-import { QueryView } from '../../features/api/QueryView';
 import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
-import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { type Order } from '../../features/shop/orders';
 import { ReviewDetails } from '../../features/shop/ReviewCard';
 import { canReview } from '../../features/shop/reviews';
 import { yuan } from '../../features/wallet/api';
-import { NavBar } from '../../ui/NavBar';
+import { OrderPage } from '../../features/shop/OrderPage';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
 
@@ -94,21 +90,6 @@ function OrderDetails({ order }: { order: Order }) {
  * the list.
  */
 export default function OrderView() {
-  const { t, i18n } = useTranslation();
-  const { user } = useSession();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
-  const query = useQuery({
-    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
-    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
-    enabled: user !== null,
-    retry: false,
-  });
-  if (!user) return null;
-  return (
-    <div className="page">
-      <NavBar title={t('order.viewTitle')} />
-      <QueryView query={query}>{(order) => <OrderDetails order={order} />}</QueryView>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <OrderPage title={t('order.viewTitle')}>{(order) => <OrderDetails order={order} />}</OrderPage>;
 }

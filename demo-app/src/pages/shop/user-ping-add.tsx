@@ -1,14 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, List, Rate, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { QueryView } from '../../features/api/QueryView';
 import { OrderItems } from '../../features/shop/OrderCard';
-import { ORDERS_QUERY, orderView, type Order } from '../../features/shop/orders';
+import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import {
   REVIEWS_QUERY,
   REVIEW_LIMITS,
@@ -19,7 +18,7 @@ import {
   type ReviewDraft,
   type ReviewRating,
 } from '../../features/shop/reviews';
-import { NavBar } from '../../ui/NavBar';
+import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -135,21 +134,6 @@ function OrderToReview({ order }: { order: Order }) {
  * sent with `shop/ping_add`.
  */
 export default function WriteReview() {
-  const { t, i18n } = useTranslation();
-  const { user } = useSession();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? '';
-  const query = useQuery({
-    queryKey: [ORDERS_QUERY, 'view', id, user?.id],
-    queryFn: () => orderView(id, { token: user?.token, locale: i18n.language }),
-    enabled: user !== null,
-    retry: false,
-  });
-  if (!user) return null;
-  return (
-    <div className="page">
-      <NavBar title={t('review.writeTitle')} />
-      <QueryView query={query}>{(order) => <OrderToReview order={order} />}</QueryView>
-    </div>
-  );
+  const { t } = useTranslation();
+  return <OrderPage title={t('review.writeTitle')}>{(order) => <OrderToReview order={order} />}</OrderPage>;
 }
