@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, List } from 'antd-mobile';
-import { useState } from 'react';
+import { Button, Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { toast, toastError } from '../../ui/toast';
 import { errorText } from '../api/errors';
 import type { CallContext } from '../api/request';
-import { LOGISTICS_LIMITS, ORDERS_QUERY, logisticsProblem, type Order } from './orders';
+import { LogisticsForm } from './LogisticsForm';
+import { ORDERS_QUERY, type Order } from './orders';
 import { RefundDetails } from './RefundDetails';
 import { cancelRefund, sendGoodsBack, type Refund } from './refunds';
 
@@ -31,46 +31,15 @@ function useRefundStep() {
 function ReturnForm({ order }: { order: Order }) {
   const { t } = useTranslation();
   const run = useRefundStep();
-  const [company, setCompany] = useState('');
-  const [number, setNumber] = useState('');
-  const [sending, setSending] = useState(false);
-
-  const send = async () => {
-    const problem = logisticsProblem({ company, number });
-    if (problem) return toastError(t(`errors.${problem}`));
-    setSending(true);
-    await run((context) => sendGoodsBack(order.id, { company, number }, context), t('refund.sentBack'));
-    setSending(false);
-  };
-
   return (
     <section className="order-refund-form">
-      <List header={t('refund.returnTitle')}>
-        <List.Item>{t('refund.returnHint')}</List.Item>
-        <List.Item title={<label htmlFor="return-company">{t('order.company')}</label>}>
-          <Input
-            id="return-company"
-            value={company}
-            onChange={setCompany}
-            maxLength={LOGISTICS_LIMITS.companyMax}
-            placeholder={t('order.companyPlaceholder', { max: LOGISTICS_LIMITS.companyMax })}
-          />
-        </List.Item>
-        <List.Item title={<label htmlFor="return-number">{t('order.shipmentNumber')}</label>}>
-          <Input
-            id="return-number"
-            value={number}
-            onChange={setNumber}
-            maxLength={LOGISTICS_LIMITS.numberMax}
-            placeholder={t('order.numberPlaceholder')}
-          />
-        </List.Item>
-      </List>
-      <div className="page-actions">
-        <Button block color="primary" loading={sending} onClick={() => void send()}>
-          {t('refund.sendBack')}
-        </Button>
-      </div>
+      <LogisticsForm
+        id="return"
+        header={t('refund.returnTitle')}
+        hint={t('refund.returnHint')}
+        submit={t('refund.sendBack')}
+        onSubmit={(parcel) => run((context) => sendGoodsBack(order.id, parcel, context), t('refund.sentBack'))}
+      />
     </section>
   );
 }

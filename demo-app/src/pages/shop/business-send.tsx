@@ -1,72 +1,36 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, Input, List } from 'antd-mobile';
-import { useState } from 'react';
+import { ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { AddressLines, OrderItems } from '../../features/shop/OrderCard';
-import { LOGISTICS_LIMITS, ORDERS_QUERY, logisticsProblem, shipOrder, type Order } from '../../features/shop/orders';
+import { LogisticsForm } from '../../features/shop/LogisticsForm';
+import { ORDERS_QUERY, shipOrder, type Logistics, type Order } from '../../features/shop/orders';
 import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
 
-/** The logistics form of a paid order, checked before sending; shipped, the seller's shipped orders open. */
+/** The logistics form of a paid order; shipped, the seller's shipped orders open. */
 function ShipmentForm({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [company, setCompany] = useState('');
-  const [number, setNumber] = useState('');
-  const [sending, setSending] = useState(false);
 
-  const send = async () => {
-    const problem = logisticsProblem({ company, number });
-    if (problem) return toastError(t(`errors.${problem}`));
-    setSending(true);
+  const ship = async (logistics: Logistics) => {
     try {
-      await shipOrder(order.id, { company, number }, { token: user?.token, locale: i18n.language });
+      await shipOrder(order.id, logistics, { token: user?.token, locale: i18n.language });
       toast(t('order.sent'));
       await queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
       void navigate('/shop/business-order?status=shipped', { replace: true });
     } catch (error) {
       toastError(errorText(error, t));
-    } finally {
-      setSending(false);
     }
   };
 
-  return (
-    <>
-      <List header={t('order.logistics')}>
-        <List.Item title={<label htmlFor="ship-company">{t('order.company')}</label>}>
-          <Input
-            id="ship-company"
-            value={company}
-            onChange={setCompany}
-            maxLength={LOGISTICS_LIMITS.companyMax}
-            placeholder={t('order.companyPlaceholder', { max: LOGISTICS_LIMITS.companyMax })}
-          />
-        </List.Item>
-        <List.Item title={<label htmlFor="ship-number">{t('order.shipmentNumber')}</label>}>
-          <Input
-            id="ship-number"
-            value={number}
-            onChange={setNumber}
-            maxLength={LOGISTICS_LIMITS.numberMax}
-            placeholder={t('order.numberPlaceholder')}
-          />
-        </List.Item>
-      </List>
-      <div className="page-actions">
-        <Button block color="primary" loading={sending} onClick={() => void send()}>
-          {t('order.ship')}
-        </Button>
-      </div>
-    </>
-  );
+  return <LogisticsForm id="ship" header={t('order.logistics')} submit={t('order.ship')} onSubmit={ship} />;
 }
 
 /** Where a paid order goes and what it holds, then its logistics form; an order in any other state says so. */
