@@ -42,6 +42,8 @@ describe('navigation rules (spec §2)', () => {
       'shop/business-drawback?id=o1',
       'shop/user-ping-add?id=o1',
       'shop/user-ping',
+      'shop/shoucang',
+      'shop/history',
       'shop/business-ping?status=all',
     ]) {
       expect(requiresLogin(target)).toBe(true);
@@ -82,7 +84,7 @@ describe('navigation rules (spec §2)', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
   });
 
-  it('has the pages of buying, of the shop\'s orders, of refunds and of reviews, rather than "coming soon"', () => {
+  it('has the pages of buying, orders, refunds, reviews, favourites and browsing history, not "coming soon"', () => {
     const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     for (const path of [
       'cart',
@@ -98,6 +100,8 @@ describe('navigation rules (spec §2)', () => {
       'view-ping',
       'user-ping',
       'business-ping',
+      'shoucang',
+      'history',
     ]) {
       expect(built(`shop/${path}`)).toBeDefined();
     }

@@ -50,6 +50,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'shop/user-ping-add': () => import('../pages/shop/user-ping-add'),
   'shop/view-ping': () => import('../pages/shop/view-ping'),
   'shop/user-ping': () => import('../pages/shop/user-ping'),
+  'shop/shoucang': () => import('../pages/shop/shoucang'),
+  'shop/history': () => import('../pages/shop/history'),
   'shop/business-ping': () => import('../pages/shop/business-ping'),
   'renwu/index': () => import('../pages/renwu/index'),
   'renwu/jinbi': () => import('../pages/renwu/jinbi'),

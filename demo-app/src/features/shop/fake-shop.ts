@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import type { Address } from '../member/addresses';
 import type { Shop } from './api';
+import { markHandlers, viewMarks, type FakeMark } from './fake-marks';
 import { refundHandlers } from './fake-refunds';
 import { reviewHandlers } from './fake-reviews';
 import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
@@ -11,9 +12,10 @@ import { REVIEW_WINDOW_DAYS, canReview } from './reviews';
 /**
  * An in-process fake of the shop's calls for the app's component tests (msw handlers over plain state): products,
  * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, their
- * refunds (in `fake-refunds.ts`) and their reviews (in `fake-reviews.ts`), as the server answers them. Tests arrange
- * `state`, read what was `sent`, and make a call refuse with `refuse`. To extend it, add a handler below that reads
- * and changes `state` and records its call with `record`.
+ * refunds (in `fake-refunds.ts`) and their reviews (in `fake-reviews.ts`), and the member's favourites and browsing
+ * history (in `fake-marks.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a
+ * call refuse with `refuse`. To extend it, add a handler below that reads and changes `state` and records its call
+ * with `record`.
  */
 export interface FakeShopState {
   products: Product[];
@@ -25,6 +27,10 @@ export interface FakeShopState {
   balance: number;
   /** Newest first. */
   orders: Order[];
+  /** The products the member keeps, the latest first. */
+  favourites: FakeMark[];
+  /** The products the member looked at, the latest first; `shop/view` adds to it. */
+  history: FakeMark[];
   /** Calls that answer a refusal (by path, e.g. `shop/pay_payment`) until removed. */
   refuse: Record<string, { err: string; code: string }>;
 }
@@ -77,7 +83,17 @@ export function fakeOrder(id: string, extra: Partial<Order> = {}): Order {
 const SHOP_S1 = { id: 's1', name: 'Hill Tea House', icon: 'https://files.test/icon.png' };
 
 function emptyState(): FakeShopState {
-  return { products: [], shops: { s1: SHOP_S1 }, myShop: null, addresses: [], balance: 0, orders: [], refuse: {} };
+  return {
+    products: [],
+    shops: { s1: SHOP_S1 },
+    myShop: null,
+    addresses: [],
+    balance: 0,
+    orders: [],
+    favourites: [],
+    history: [],
+    refuse: {},
+  };
 }
 
 /** A fresh fake: its state, the calls it got, and its msw handlers (to spread into `setupServer`). */
@@ -124,7 +140,7 @@ export function fakeShop() {
       const product = state.products.find((item) => item.id === body['id']);
       if (!product) return refused('product_missing', 'the product does not exist, return to the cart');
       return HttpResponse.json({
-        ret: { ...product, content: 'Picked in April.' },
+        ret: { ...product, content: 'Picked in April.', ...viewMarks(state, product, body['token']) },
         shop: state.shops[product.shop_id] ?? null,
       });
     }),
@@ -236,6 +252,7 @@ export function fakeShop() {
     }),
     ...refundHandlers({ state, record, refused, save }),
     ...reviewHandlers({ state, record, refused, save }),
+    ...markHandlers({ state, record, refused, save }),
   ];
 
   /** Back to the empty state, for the next test. */

@@ -26,9 +26,12 @@ export interface Product {
   created_at: number;
 }
 
-/** A product's page: its details, and the shop that sells it. */
+/**
+ * A product's page: its details, whether the member keeps it as a favourite (`collected`, false for a visitor; spec
+ * §2 shop/shoucang), and the shop that sells it.
+ */
 export interface ProductPage {
-  product: Product & { content: string };
+  product: Product & { content: string; collected: boolean };
   shop: { id: string; name: string; icon: string } | null;
 }
 
@@ -81,6 +84,14 @@ export interface ShopFront {
 
 export async function shopFront(id: string, context: CallContext): Promise<ShopFront> {
   return (await apiPost<{ ret: ShopFront }>('shop/shop', { id }, context)).ret;
+}
+
+/**
+ * The query key of product `id`'s page as member `memberId` (undefined: a visitor) sees it; the product's page and the
+ * cart's lines share it.
+ */
+export function productViewKey(id: string, memberId: string | undefined): readonly unknown[] {
+  return [PRODUCTS_QUERY, 'view', id, memberId];
 }
 
 export async function productView(id: string, context: CallContext): Promise<ProductPage> {

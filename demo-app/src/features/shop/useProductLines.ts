@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { isRefusal } from '../api/request';
 import { ORDER_LIMITS } from './orders';
-import { PRODUCTS_QUERY, productView, type ProductPage } from './products';
+import { productView, productViewKey, type ProductPage } from './products';
 
 /**
  * A product the cart or the payment page holds, as `shop/view` answers it now: loading; gone (`product_missing`: taken
@@ -28,7 +28,7 @@ export function useProductLines(ids: readonly string[]): ProductLine[] {
   const context = { token: user?.token, locale: i18n.language };
   const queries = useQueries({
     queries: ids.map((id) => ({
-      queryKey: [PRODUCTS_QUERY, 'view', id, user?.id],
+      queryKey: productViewKey(id, user?.id),
       queryFn: () => productView(id, context),
       enabled: true,
       retry: false,

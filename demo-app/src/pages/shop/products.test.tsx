@@ -53,8 +53,9 @@ const api = setupServer(
     const found = [...onSale, ...mine].find((p) => p.id === id);
     if (!found)
       return HttpResponse.json({ err: 'the product does not exist, return to the cart', code: 'product_missing' });
+    // The member keeps no favourites (shop/shoucang's tests cover them).
     return HttpResponse.json({
-      ret: { ...found, content: 'Picked in April.\nPacked by hand.' },
+      ret: { ...found, content: 'Picked in April.\nPacked by hand.', collected: false },
       shop: { id: 's1', name: 'Hill Tea House', icon: `${UPLOAD_URL}/icon.png` },
     });
   }),
@@ -154,14 +155,16 @@ describe('shop/view: a product', () => {
     expect(screen.getByAltText('Image 2')).toBeTruthy();
     await shows('Add to cart');
     expect(screen.getByRole('button', { name: 'Buy now' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add to favourites' })).toBeTruthy();
   });
 
   it("shows the seller's own one with its state, and says when there is none", async () => {
     mine = [product('p9', { status: 'rejected', reason: 'Blurred photos' })];
     renderPages('/shop/view?id=p9');
     await shows('Rejected: Blurred photos');
-    // Only its seller sees a product not on sale: nothing to buy.
+    // Only its seller sees a product not on sale: nothing to buy, nor to keep.
     expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add to favourites' })).toBeNull();
     cleanup();
     renderPages('/shop/view?id=gone');
     await shows('The product does not exist, return to the cart');

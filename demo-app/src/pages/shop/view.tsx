@@ -8,8 +8,9 @@ import { useSession } from '../../app/session';
 import { QueryView } from '../../features/api/QueryView';
 import { SHOP_QUERY, shopInfo } from '../../features/shop/api';
 import { CartEntry } from '../../features/shop/CartEntry';
+import { FavouriteToggle } from '../../features/shop/FavouriteToggle';
 import { paymentTarget } from '../../features/shop/orders';
-import { PRODUCTS_QUERY, productView, type ProductPage } from '../../features/shop/products';
+import { productView, productViewKey, type ProductPage } from '../../features/shop/products';
 import { ReviewCard, ReviewMember } from '../../features/shop/ReviewCard';
 import { useProductReviews } from '../../features/shop/useProductReviews';
 import { buyableOf } from '../../features/shop/useProductLines';
@@ -24,8 +25,9 @@ import '../../features/shop/reviews.css';
 const NEWEST_REVIEWS = 2;
 
 /**
- * The bar under a product: the cart with its count, **Add to cart** and **Buy now** (payment with this one product).
- * Not for the seller's own product: one not on sale is always theirs, one on sale is when their shop sells it.
+ * The bar under a product: the favourite toggle and the cart with its count, **Add to cart** and **Buy now** (payment
+ * with this one product). Not for the seller's own product: one not on sale is always theirs, one on sale is when
+ * their shop sells it.
  */
 function Purchase({ product }: { product: ProductPage['product'] }) {
   const { t, i18n } = useTranslation();
@@ -45,7 +47,10 @@ function Purchase({ product }: { product: ProductPage['product'] }) {
   const soldOut = buyableOf(product) === 0;
   return (
     <div className="cart-bar product-bar">
-      <CartEntry />
+      <span className="shop-tab-entries">
+        <FavouriteToggle product={product} />
+        <CartEntry />
+      </span>
       <Button
         fill="outline"
         color="primary"
@@ -144,7 +149,8 @@ function Product({ page }: { page: ProductPage }) {
 
 /**
  * A product's page (spec §2 shop/view, param id): on sale, or the seller's own in any state, with its reviews' count,
- * quality average and newest two; one on sale by someone else is put in the cart or bought at once.
+ * quality average and newest two; one on sale by someone else is kept as a favourite (spec §2 shop/shoucang), put in
+ * the cart or bought at once. The server adds a member's look to their browsing history (spec §2 shop/history).
  */
 export default function ProductView() {
   const { t, i18n } = useTranslation();
@@ -152,7 +158,7 @@ export default function ProductView() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const query = useQuery({
-    queryKey: [PRODUCTS_QUERY, 'view', id, user?.id],
+    queryKey: productViewKey(id, user?.id),
     queryFn: () => productView(id, { token: user?.token, locale: i18n.language }),
     enabled: true,
     retry: false,

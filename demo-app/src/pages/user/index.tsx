@@ -99,6 +99,8 @@ export default function UserIndex() {
         <List.Item onClick={() => open('renwu/index')}>{t('mine.tasks')}</List.Item>
         <List.Item onClick={() => open('shop/user-order')}>{t('mine.orders')}</List.Item>
         <List.Item onClick={() => open('shop/user-ping')}>{t('mine.reviews')}</List.Item>
+        <List.Item onClick={() => open('shop/shoucang')}>{t('mine.favourites')}</List.Item>
+        <List.Item onClick={() => open('shop/history')}>{t('mine.history')}</List.Item>
         <List.Item onClick={() => open('shop/cart')} extra={cart ? <Badge content={cart} /> : null}>
           {t('mine.cart')}
         </List.Item>
