@@ -118,9 +118,21 @@ describe('orders end to end', () => {
     await page.getByText('Spring green tea, 250 g').click();
     await page.waitForURL(/#\/shop\/view\?id=/);
     const productPage = page.url();
+    await page.getByRole('button', { name: 'Add to favourites' }).click();
+    await page.getByText('Added to favourites').waitFor();
+    await page.getByRole('button', { name: 'Remove from favourites' }).waitFor();
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByText('Added to the cart').waitFor();
-    await page.getByText('Hill Tea House').click();
+    // The product is in the buyer's favourites, and in their browsing history under today.
+    const marked = page.getByRole('button', { name: /^Spring green tea, 250 g/ }).filter({ visible: true });
+    await page.goto(`${server.url}/h5/#/shop/shoucang`);
+    await marked.waitFor();
+    await page.goto(`${server.url}/h5/#/shop/history`);
+    await page.getByText('Today', { exact: true }).filter({ visible: true }).waitFor();
+    await marked.waitFor();
+    await page.screenshot({ path: `${SHOTS}shop-history-en.png`, animations: 'disabled' });
+    await page.goto(productPage);
+    await page.getByText('Hill Tea House').filter({ visible: true }).click();
     await page.waitForURL(/#\/shop\/shop\?id=/);
     await page.getByText('Tea from the hills.').waitFor();
     await page.screenshot({ path: `${SHOTS}shop-front-en.png`, animations: 'disabled' });
