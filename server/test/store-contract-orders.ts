@@ -295,6 +295,7 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
         now,
       });
     const a = await order('k1', 'tea', 2, 100);
+    const teaLeft = await stock(store, 'tea');
     expect(await refund('f0', a, 100, 200, 'm2')).toEqual({ ok: false, failure: 'missing' });
     expect(await refund('f0', a, 2_501, 200)).toEqual({ ok: false, failure: 'amount' });
     // Two asked at once: one waits for the seller.
@@ -350,6 +351,8 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       store.orders.receiveReturn('m1', a, 560),
     ]);
     expect(received.filter((r) => r !== undefined)).toHaveLength(1);
+    // The goods are back with the seller: in stock again, once.
+    expect(await stock(store, 'tea')).toBe((teaLeft ?? 0) + 2);
     expect(await store.orders.byId(a)).toMatchObject({
       status: 'refunded',
       closedAt: 560,
@@ -369,6 +372,7 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
 
     // A part refunded without return: the rest is the seller's, the order ends; a cancelled one lets the order go on.
     const b = await order('k2', 'pot', 1, 700);
+    const potLeft = await stock(store, 'pot');
     expect((await refund('f5', b, 4_000, 710)).ok).toBe(true);
     expect(await store.orders.cancelRefund('m3', b, 720)).toMatchObject({
       status: 'paid',
@@ -380,11 +384,14 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       refund: { id: 'f6', status: 'refunded' },
     });
     expect(await store.wallet.balance('m2')).toEqual({ balance: 6_000, unpaid: 0 });
+    // Never shipped, the goods never left: back in stock.
+    expect(await stock(store, 'pot')).toBe((potLeft ?? 0) + 1);
     expect(await store.wallet.balance('m3')).toEqual({ balance: 50_000 - 10_000 + 4_000, unpaid: 0 });
     // Time: a refund the seller left is agreed; goods not sent back cancel it; goods not confirmed count as received.
     const c = await order('k4', 'tea', 1, 900);
     const d = await order('k5', 'tea', 1, 900);
     const e = await order('k6', 'cup', 1, 900);
+    const [teaBefore, cupBefore] = [await stock(store, 'tea'), await stock(store, 'cup')];
     for (const [id, orderId] of [
       ['g1', c],
       ['g2', d],
@@ -401,6 +408,8 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       [c, 'refunded', 'refunded'],
       [d, 'paid', 'cancelled'],
     ]);
+    // c never shipped: its tea is back; d goes on, its tea sold.
+    expect(await stock(store, 'tea')).toBe((teaBefore ?? 0) + 1);
     expect(await settle(2_001)).toEqual([]);
     expect(
       (
@@ -413,6 +422,16 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
         })
       ).map((o) => [o.id, o.status]),
     ).toEqual([[e, 'refunded']]);
+    expect(await stock(store, 'cup')).toBe((cupBefore ?? 0) + 1);
+    // Shipped and refunded without return: the goods stay with the buyer, the stock as it was.
+    const f = await order('k7', 'cup', 1, 2_200);
+    await store.orders.ship('m1', f, { company: 'SF', number: 'SF0002' }, 2_300);
+    const cupLeft = await stock(store, 'cup');
+    expect((await refund('g4', f, 500, 2_400)).ok).toBe(true);
+    expect(await store.orders.decideRefund('m1', f, { agree: true, withReturn: false }, 2_500)).toMatchObject({
+      status: 'refunded',
+    });
+    expect(await stock(store, 'cup')).toBe(cupLeft);
     const unpaid = await place(store, [{ productId: 'tea', quantity: 1 }], { code: 'k3', now: 800 });
     expect(await refund('f7', unpaid.ok ? (unpaid.value[0]?.id ?? '') : '', 100, 800)).toEqual({
       ok: false,

@@ -8,6 +8,7 @@ import {
   type OrderRow,
   type RefundRow,
   type RefundStatus,
+  restock,
   withItems,
 } from './orders.js';
 import type { Database } from './schema.js';
@@ -81,7 +82,8 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
   /**
    * Moves the latest refund of the order `orderId` of `side` from one of `from` to `to`, with `set`; at `refunded`,
    * the money goes back to the buyer (a `refund` line), what is left of the total to the seller (a `sale` line), and
-   * the order ends. The order's row after, or undefined, nothing changed.
+   * the order ends; its goods go back in stock when they are with the seller, the order never shipped or the goods
+   * sent back. The order's row after, or undefined, nothing changed.
    */
   const step = (
     side: Side,
@@ -119,6 +121,7 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
         const rest = Number(row.total) - amount;
         if (rest > 0)
           await addMoneyLine(trx, { memberId: row.seller_id, amount: rest, kind: 'sale', ref: row.id, now });
+        if (order.status === 'paid' || refund.return_number !== '') await restock(trx, row.id);
       }
       return row;
     });

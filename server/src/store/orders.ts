@@ -388,8 +388,8 @@ export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRec
   );
 }
 
-/** Puts the items of an order back in stock (an order cancelled). */
-async function restock(trx: Transaction<OrderDatabase>, orderId: string): Promise<void> {
+/** Puts the items of an order back in stock (an order cancelled, or refunded with its goods back with the seller). */
+export async function restock(trx: Transaction<OrderDatabase>, orderId: string): Promise<void> {
   const items = await trx
     .selectFrom('order_items')
     .select(['product_id', 'quantity'])
