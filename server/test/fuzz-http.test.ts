@@ -149,6 +149,10 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         'shop/business_add',
         [{ ...common, token, imgs: [], title: 'Green tea', price: 12.5, typeid: 'abc', stock: 3, content: 'Tea' }],
       ],
+      [
+        'shop/business_edit',
+        [{ ...common, token, id: 'abc', imgs: [], title: 'Tea', price: 1, typeid: 'abc', stock: 3, content: 'Tea' }],
+      ],
       ['shop/business_list', [{ ...common, token, status: 'pending', before: 'abc' }]],
       ['shop/business_shelf', [{ ...common, token, id: 'abc', on: true }]],
       ['shop/apply', [{ ...common, token, name: 'Tea House', icon: 'https://x/icon.png', intro: 'Tea' }]],

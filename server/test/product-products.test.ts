@@ -207,8 +207,66 @@ describe('product shop: classifications, products, review and the shelf', () => 
       { product: first, status: 'on_sale', reason: '', title: 'First tea' },
       { product: second, status: 'rejected', reason: 'Blurred photos', title: 'Second tea' },
     ]);
-    for (const route of ['shop/business_add', 'shop/business_list', 'shop/business_shelf']) {
+    for (const route of ['shop/business_add', 'shop/business_list', 'shop/business_shelf', 'shop/business_edit']) {
       expect(await p.call(route, { token: 'nope' })).toMatchObject({ code: 'token_invalid' });
     }
+  });
+
+  it('is changed by its seller: price and stock at once, what is reviewed back to review; a rejected one resubmitted', async () => {
+    const p = await productServer();
+    const typeid = ((await categories(p, 'POST', '', { name: 'Tea' })).content as { id: string }).id;
+    const other = ((await categories(p, 'POST', '', { name: 'Cups' })).content as { id: string }).id;
+    const alice = await openShop(p);
+    const imgs = [await uploadImage(p, alice.token)];
+    const fields = { imgs, title: 'Green tea', price: 9.9, typeid, stock: 5, content: 'Good' };
+    const add = async () =>
+      ((await p.call('shop/business_add', { token: alice.token, ...fields })).ret as { id: string }).id;
+    const edit = (id: string, changes: Record<string, unknown>, token = alice.token) =>
+      p.call('shop/business_edit', { token, id, ...fields, ...changes });
+    const onSale = await add();
+    await decide(p, onSale, { decision: 'pass' });
+
+    // Checked as when added, in the same order; nothing changed by a refusal.
+    expect(await edit(onSale, { title: 'x' })).toMatchObject({ code: 'product_title_invalid' });
+    expect(await edit(onSale, { price: 0, stock: -1 })).toMatchObject({ code: 'product_price_invalid' });
+    expect(await edit(onSale, { typeid: 'gone' })).toMatchObject({ code: 'category_missing' });
+    expect(await edit(onSale, { imgs: [] })).toMatchObject({ code: 'product_images_invalid' });
+    // Not the seller's, or no such product.
+    const bob = await openShop(p, '13700137009');
+    const missing = { status: 200, err: 'the product does not exist, return to the cart', code: 'product_missing' };
+    expect(await edit(onSale, { imgs: [await uploadImage(p, bob.token)] }, bob.token)).toEqual(missing);
+    for (const id of ['nope', 7, undefined]) expect(await edit(id as string, {})).toEqual(missing);
+    expect(await p.call('shop/view', { id: onSale })).toMatchObject({ ret: { price: 9.9, stock: 5 } });
+
+    // Price and stock alone: still on sale, as the buyers see it.
+    expect(await edit(onSale, { price: 12, stock: 40 })).toMatchObject({
+      ret: { id: onSale, price: 12, stock: 40, status: 'on_sale' },
+    });
+    expect(await p.call('shop/view', { id: onSale })).toMatchObject({ ret: { price: 12, stock: 40 } });
+    // What the operator reviews, each alone: back to review, off the shop until passed again.
+    const more = [...imgs, await uploadImage(p, alice.token)];
+    let now: Record<string, unknown> = { price: 12, stock: 40 };
+    for (const change of [{ title: 'Green tea, 2026' }, { imgs: more }, { content: 'Better' }, { typeid: other }]) {
+      await decide(p, onSale, { decision: 'pass' });
+      expect(await edit(onSale, now)).toMatchObject({ ret: { status: 'on_sale' } });
+      now = { ...now, ...change };
+      expect(await edit(onSale, now)).toMatchObject({ ret: { status: 'pending' } });
+      expect(await p.call('shop/view', { id: onSale })).toMatchObject({ code: 'product_missing' });
+    }
+    expect((await operator(p, 'products', 'GET', '')).content).toMatchObject([
+      { id: onSale, categoryId: other, title: 'Green tea, 2026', content: 'Better', images: more },
+    ]);
+
+    // A rejected one, changed in any way, is resubmitted: to be reviewed, its reason gone.
+    const rejected = await add();
+    await decide(p, rejected, { decision: 'reject', reason: 'Blurred photos' });
+    expect(await edit(rejected, { stock: 6 })).toMatchObject({ ret: { status: 'pending', reason: '' } });
+    // A prohibited one is not the seller's to change.
+    await decide(p, rejected, { decision: 'pass' });
+    await decide(p, rejected, { decision: 'ban', reason: 'Counterfeit' });
+    expect(await edit(rejected, { stock: 7 })).toEqual(missing);
+    expect(await p.call('shop/view', { token: alice.token, id: rejected })).toMatchObject({
+      ret: { status: 'banned', stock: 6, reason: 'Counterfeit' },
+    });
   });
 });

@@ -824,6 +824,33 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.products.onSale({ before: 'nope', limit: 10 })).toBeUndefined();
     expect(await store.products.bySeller('m2', { before: newer, limit: 10 })).toBeUndefined();
 
+    // Edits: the seller's, not of a banned one; what is reviewed goes back to review, price and stock alone do not.
+    const title = (await store.products.byId(older ?? ''))?.title ?? '';
+    const fields = {
+      categoryId: teaId,
+      title,
+      price: 1_250,
+      stock: 3,
+      content: 'Details',
+      images: ['https://x/a.png'],
+    };
+    const edit = (id: string, changes: Record<string, unknown>, memberId = 'm1') =>
+      store.products.edit(memberId, id, { ...fields, ...changes });
+    expect(await edit(newer ?? '', {})).toBeUndefined();
+    expect(await edit(older ?? '', {}, 'm2')).toBeUndefined();
+    expect(await edit(older ?? '', { categoryId: 'c3' })).toBe('no_category');
+    expect(await edit(older ?? '', { stock: 4 })).toMatchObject({ status: 'pending', reason: '', stock: 4 });
+    await store.products.review(older ?? '', { decision: 'pass', reason: '', now: 600 });
+    expect(await edit(older ?? '', { price: 990, stock: 8 })).toMatchObject({
+      status: 'on_sale',
+      price: 990,
+      stock: 8,
+    });
+    expect(await edit(older ?? '', { price: 990, stock: 8, images: ['https://x/b.png'] })).toMatchObject({
+      status: 'pending',
+      images: ['https://x/b.png'],
+    });
+
     // Cancelling the account takes its shop and products with it.
     expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
     expect(await store.products.byId(newer ?? '')).toBeUndefined();

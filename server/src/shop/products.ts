@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, type CatalogEditResult } from '../content/catalog.js';
 import { writtenText } from '../content/text.js';
 import { lineOf } from '../members/addresses.js';
-import { isRowKey, type MemberResult } from '../members/service.js';
+import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type {
   CategoryRecord,
   MarkedProduct,
+  ProductFields,
   ProductList,
   ProductRecord,
   ProductStatus,
@@ -74,6 +75,12 @@ export interface ProductService {
   /** A seller adds a product to their open shop; it is to be reviewed. */
   add(memberId: string, input: ProductInput): Promise<MemberResult<ProductRecord>>;
   /**
+   * The seller changes their product `id`, checked as when added: a change of title, images, details or
+   * classification, or any change of a rejected product, sends it back to be reviewed; price and stock alone leave it
+   * where it stands. `product_missing` when it is not theirs or is prohibited.
+   */
+  edit(memberId: string, id: unknown, input: ProductInput): Promise<MemberResult<ProductRecord>>;
+  /**
    * A product on sale, or the viewer's own whatever its status; `product_missing` otherwise, and when a block stands
    * between the viewer and its seller.
    */
@@ -137,6 +144,26 @@ export function priceInFen(value: unknown): number | undefined {
   return fen !== undefined && fen <= PRODUCT_LIMITS.priceMaxYuan * FEN ? fen : undefined;
 }
 
+/** A product's fields as the seller sends them, checked in spec §5's order; or the first failure. */
+function productFields(input: ProductInput): ProductFields | { failure: MemberFailure } {
+  const { images } = input;
+  if (images === undefined || images.length === 0 || new Set(images).size !== images.length) {
+    return { failure: 'product_images_invalid' };
+  }
+  const title = lineOf(input.title, PRODUCT_LIMITS.titleMax);
+  if (title === undefined || [...title].length < 2) return { failure: 'product_title_invalid' };
+  const price = priceInFen(input.price);
+  if (price === undefined) return { failure: 'product_price_invalid' };
+  if (!isRowKey(input.category) || input.category === undefined) return { failure: 'category_missing' };
+  const { stock } = input;
+  if (typeof stock !== 'number' || !Number.isInteger(stock) || stock < 0 || stock > PRODUCT_LIMITS.stockMax) {
+    return { failure: 'product_stock_invalid' };
+  }
+  const content = writtenText(input.content, PRODUCT_LIMITS.contentMax);
+  if (content === undefined) return { failure: 'product_content_invalid' };
+  return { images, title, price, categoryId: input.category, stock, content };
+}
+
 /** The checked fields of the operator's change of a classification, or why they are refused. */
 function categoryFields(
   fields: Record<string, unknown>,
@@ -179,33 +206,10 @@ export function createProductService(deps: {
   const service: ProductService = {
     categories: () => products.categories(),
     async add(memberId, input) {
-      const { images } = input;
-      if (images === undefined || images.length === 0 || new Set(images).size !== images.length) {
-        return { ok: false, failure: 'product_images_invalid' };
-      }
-      const title = lineOf(input.title, PRODUCT_LIMITS.titleMax);
-      if (title === undefined || [...title].length < 2) return { ok: false, failure: 'product_title_invalid' };
-      const price = priceInFen(input.price);
-      if (price === undefined) return { ok: false, failure: 'product_price_invalid' };
-      if (!isRowKey(input.category) || input.category === undefined) return { ok: false, failure: 'category_missing' };
-      const { stock } = input;
-      if (typeof stock !== 'number' || !Number.isInteger(stock) || stock < 0 || stock > PRODUCT_LIMITS.stockMax) {
-        return { ok: false, failure: 'product_stock_invalid' };
-      }
-      const content = writtenText(input.content, PRODUCT_LIMITS.contentMax);
-      if (content === undefined) return { ok: false, failure: 'product_content_invalid' };
+      const fields = productFields(input);
+      if ('failure' in fields) return { ok: false, failure: fields.failure };
       const now = deps.now();
-      const record = {
-        id: randomBytes(8).toString('hex'),
-        memberId,
-        categoryId: input.category,
-        title,
-        price,
-        stock,
-        content,
-        images,
-        createdAt: now,
-      };
+      const record = { ...fields, id: randomBytes(8).toString('hex'), memberId, createdAt: now };
       const outcome = await products.add(record, {
         since: now - PRODUCT_LIMITS.windowMs,
         max: PRODUCT_LIMITS.maxPerWindow,
@@ -216,6 +220,14 @@ export function createProductService(deps: {
       if (outcome === 'missing') return { ok: false, failure: 'user_missing' };
       const stored = await products.byId(record.id);
       return stored ? { ok: true, value: stored } : missing;
+    },
+    async edit(memberId, id, input) {
+      if (!isRowKey(id) || id === undefined) return missing;
+      const fields = productFields(input);
+      if ('failure' in fields) return { ok: false, failure: fields.failure };
+      const edited = await products.edit(memberId, id, fields);
+      if (edited === 'no_category') return { ok: false, failure: 'category_missing' };
+      return edited ? { ok: true, value: edited } : missing;
     },
     async view(viewerId, id) {
       if (!isRowKey(id) || id === undefined) return missing;

@@ -81,6 +81,7 @@ export type {
   CategoryOutcome,
   CategoryRecord,
   ProductAddOutcome,
+  ProductFields,
   MarkedProduct,
   ProductList,
   ProductRecord,

@@ -43,6 +43,9 @@ export interface ProductRecord {
  */
 export type ProductAddOutcome = 'ok' | 'no_shop' | 'no_category' | 'limit' | 'missing';
 
+/** What a seller sets when they add or change a product. */
+export type ProductFields = Pick<ProductRecord, 'categoryId' | 'title' | 'price' | 'stock' | 'content' | 'images'>;
+
 /** What adding or changing a classification came to. */
 export type CategoryOutcome = 'ok' | 'name_taken' | 'limit';
 
@@ -74,6 +77,14 @@ export interface ProductStore {
   ): Promise<ProductAddOutcome>;
   /** A product, whatever its status. */
   byId(id: string): Promise<ProductRecord | undefined>;
+  /**
+   * The seller sets every field of their product `id` again, but of a prohibited one. A change of what the operator
+   * reviews (title, images, details, classification), or any change of a rejected product, sends it back to be
+   * reviewed, its reason cleared; price and stock alone leave it where it stands. One statement, so that a review at
+   * the same moment lands before or after it, never in between. `no_category` when the classification does not exist
+   * (or was removed); undefined, and nothing changed, when the product is not the member's or is prohibited.
+   */
+  edit(memberId: string, id: string, fields: ProductFields): Promise<ProductRecord | 'no_category' | undefined>;
   /**
    * The seller puts their product `id` on the shelf (`on`: from off the shelf) or takes it off (from on sale).
    * Undefined, and nothing changed, otherwise.
@@ -308,6 +319,47 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
     },
     async byId(id) {
       const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && recordOf(row);
+    },
+    async edit(memberId, id, fields) {
+      if (!(await live().select('id').where('id', '=', fields.categoryId).executeTakeFirst())) return 'no_category';
+      const images = JSON.stringify(fields.images);
+      const row = await db
+        .updateTable('products')
+        .set((eb) => {
+          const reviewed = eb.or([
+            eb('status', '=', 'rejected'),
+            eb('title', '!=', fields.title),
+            eb('images', '!=', images),
+            eb('content', '!=', fields.content),
+            eb('category_id', '!=', fields.categoryId),
+          ]);
+          return {
+            status: eb
+              .case()
+              .when(reviewed)
+              .then(sql<string>`'pending'`)
+              .else(eb.ref('status'))
+              .end(),
+            reason: eb
+              .case()
+              .when(reviewed)
+              .then(sql<string>`''`)
+              .else(eb.ref('reason'))
+              .end(),
+            category_id: fields.categoryId,
+            title: fields.title,
+            price: fields.price,
+            stock: fields.stock,
+            content: fields.content,
+            images,
+          };
+        })
+        .where('id', '=', id)
+        .where('member_id', '=', memberId)
+        .where('status', '!=', 'banned')
+        .returningAll()
+        .executeTakeFirst();
       return row && recordOf(row);
     },
     async shelve(memberId, id, on) {

@@ -4,7 +4,7 @@ import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 import { yuanOf } from './wallet.js';
-import { PRODUCT_LIMITS } from '../../shop/products.js';
+import { PRODUCT_LIMITS, type ProductInput } from '../../shop/products.js';
 
 /** A product as lists show it: no details. */
 function productCard(record: ProductRecord) {
@@ -104,18 +104,27 @@ export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void
     });
   }
 
+  /** The product a seller sends to add or change, its images checked as their own uploads. */
+  const productInput = async (memberId: string, body: Record<string, unknown>): Promise<ProductInput> => ({
+    images: await ownImages(deps, memberId, body['imgs'] ?? [], PRODUCT_LIMITS.imagesMax),
+    title: body['title'],
+    price: body['price'],
+    category: body['typeid'],
+    stock: body['stock'],
+    content: body['content'],
+  });
+
   post('shop/business_add', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const images = await ownImages(deps, me.value.id, body['imgs'] ?? [], PRODUCT_LIMITS.imagesMax);
-    const result = await deps.products.add(me.value.id, {
-      images,
-      title: body['title'],
-      price: body['price'],
-      category: body['typeid'],
-      stock: body['stock'],
-      content: body['content'],
-    });
+    const result = await deps.products.add(me.value.id, await productInput(me.value.id, body));
+    return result.ok ? { ret: productCard(result.value) } : refuse(result.failure);
+  });
+
+  post('shop/business_edit', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.products.edit(me.value.id, body['id'], await productInput(me.value.id, body));
     return result.ok ? { ret: productCard(result.value) } : refuse(result.failure);
   });
 
