@@ -168,6 +168,8 @@ describe('product reviews: shop/ping_add, ping_list, user_ping, business_ping, b
     const call = (path: string, body: Record<string, unknown>) => p.call(path, { token: buyer.token, ...body });
     const ratings = { quality: 4, service: 4, logistics: 4, content: '' };
     const early = await bought(p, parties);
+    // Lists are newest first: the second order is placed a moment later, so the order of the two is known.
+    p.advance(1_000);
     const late = await bought(p, parties, { confirm: false });
     // The second completes by itself after 10 days; the first's time to review ends 5 days later.
     p.advance(ORDER_LIMITS.receiptMs + 1);
