@@ -11,8 +11,10 @@ import { SHOP_LIMITS } from '../server/src/shop/shops.js';
 import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { ORDER_LIMITS } from '../server/src/shop/orders.js';
 import { REVIEW_LIMITS } from '../server/src/shop/reviews.js';
+import { ANNOUNCEMENT_LIMITS } from '../server/src/shop/announcements.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
+import { SHOP_WITHDRAWAL_LIMITS } from '../server/src/shop/withdrawals.js';
 import { INVITATION_LIMITS, INVITATION_RULES } from '../server/src/members/invitations.js';
 import { ARTICLE_LIMITS } from '../server/src/content/articles.js';
 import { CHANNEL_LIMITS } from '../server/src/content/channels.js';
@@ -128,6 +130,7 @@ describe('docs', () => {
     expect(section).toContain(`| ${daily}, and ${streakBonus} more every ${streakDays}th day in a row`);
     expect(section).toMatch(new RegExp(`jinbi_list\` +\\| ${TASK_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| ${ARTICLE_LIMITS.titleMin} to ${ARTICLE_LIMITS.titleMax} characters after trimming`);
+    expect(section).toMatch(new RegExp(`video/lists\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| 1 to ${thousands(ARTICLE_LIMITS.contentMax)} characters after trimming`);
     expect(section).toContain(`| at most ${ARTICLE_LIMITS.imagesMax}, images the member uploaded`);
     expect(section).toContain(
@@ -167,6 +170,9 @@ describe('docs', () => {
     expect(section).toContain(`| a mobile number, or an email of at most ${accountMaxLength} `);
     expect(section).toMatch(new RegExp(`tixian_list\` +\\| ${pageSize}, newest first`));
     expect(section).toMatch(new RegExp(`withdrawal queue +\\| ${queuePageSize}, oldest first`));
+    const shopPayout = SHOP_WITHDRAWAL_LIMITS;
+    expect(section).toContain(`| ${shopPayout.minYuan} to ${shopPayout.maxYuan} whole yuan of sales income `);
+    expect(section).toMatch(new RegExp(`business_tixian_list\` +\\| ${shopPayout.pageSize}, newest first`));
     const wallet = WALLET_LIMITS;
     expect(section).toContain(`| ${wallet.minYuan} to ${wallet.maxYuan} whole yuan  `);
     expect(section).toContain(`| ${wallet.maxUnpaid}, even asked at once  `);
@@ -216,6 +222,11 @@ describe('docs', () => {
     expect(section).toContain(`| ${days(review.windowMs)} days after it completed  `);
     expect(section).toContain(`| 1 to ${review.replyMax} characters after trimming, once  `);
     expect(section).toMatch(new RegExp(`ping_list\` +\\| ${review.pageSize}, newest first`));
+    const announcement = ANNOUNCEMENT_LIMITS;
+    expect(section).toMatch(new RegExp(`announcement's title +\\| 1 to ${announcement.titleMax} characters`));
+    expect(section).toMatch(new RegExp(`announcement's content +\\| 1 to ${announcement.contentMax} characters`));
+    expect(section).toMatch(new RegExp(`gonggao_list\` +\\| ${announcement.pageSize}, pinned first, then newest`));
+    expect(section).toMatch(new RegExp(`page of announcements +\\| ${announcement.pageSize}, pinned first`));
     const { nameMaxLength, regionMaxLength, detailMaxLength } = ADDRESS_LIMITS;
     expect(section).toContain(
       `| ${nameMaxLength}, ${regionMaxLength} and ${detailMaxLength} characters after trimming`,

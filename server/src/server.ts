@@ -222,6 +222,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     products: store.products,
     orders: store.orders,
     reviews: store.reviews,
+    announcements: store.announcements,
     invitations: store.invitations,
     articles: store.articles,
     channels: store.channels,

@@ -164,6 +164,9 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/order_cancel', [{ ...common, token, id: 'abc' }]],
       ['shop/order_confirm', [{ ...common, token, id: 'abc' }]],
       ['shop/business_send', [{ ...common, token, id: 'abc', company: 'SF', number: 'SF1234' }]],
+      ['shop/business_tixian_info', [{ ...common, token }]],
+      ['shop/business_tixian', [{ ...common, token, amount: 1, type: 'alipay', agree: true }]],
+      ['shop/business_tixian_list', [{ ...common, token, before: 'abc' }]],
       [
         'shop/drawback',
         [
@@ -187,6 +190,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/user_ping', [{ ...common, token, before: 'abc' }]],
       ['shop/business_ping', [{ ...common, token, before: 'abc', replied: false }]],
       ['shop/business_ping_reply', [{ ...common, token, id: 'abc', content: 'Thanks' }]],
+      ['shop/gonggao_list', [{ ...common, token, before: 'abc' }]],
+      ['shop/gonggao_view', [{ ...common, token, id: 'abc' }]],
       ['renwu/yaoqing_info', [{ ...common, token }]],
       ['renwu/yaoqing_list', [{ ...common, token, before: 'abc' }]],
       [
@@ -195,6 +200,12 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ],
       ['article/list', [{ ...common, token, uid: id, before: 'abc', typeid: 'abc' }]],
       ['article/typeid', [{ ...common, token }]],
+      [
+        'member/video_add',
+        [{ ...common, token, title: 'A day at the lake', content: 'Text', video: 'abc', img: 'abc', typeid: 'abc' }],
+      ],
+      ['video/lists', [{ ...common, token, before: 'abc', typeid: 'abc' }]],
+      ['video/lists/in/abc', [{ ...common, token, before: 'abc' }]],
       [
         'member/quanzi_add',
         [
@@ -414,6 +425,22 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       { numRuns: FUZZ_RUNS },
     );
 
+    await fc.assert(
+      fc.asyncProperty(
+        brokenRequest([{ title: 'Holiday shipping', content: 'Orders ship on the 8th.', pinned: true }], pools),
+        fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/shop-announcements${id}`;
+          expectWireAnswer(
+            `announcement ${id} ${describeInput(input)}`,
+            await postJson(path, input, { authorization }),
+          );
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
     // Bodies that are not JSON objects, or not JSON at all, on every route.
     const routes = [
       ...product.map(([path]) => `/index.php/api/${path}`),
@@ -427,6 +454,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,
       `/api/v1/apps/${SECURE_APP.appkey}/circle-topics`,
+      `/api/v1/apps/${SECURE_APP.appkey}/shop-announcements`,
+      `/api/v1/apps/${SECURE_APP.appkey}/shop-announcements/12345678`,
     ];
     const raw = fc.oneof(
       fc.constantFrom('', '{', '[1,', 'null', '"text"', '{"a":1}{', '\u0000', '{"__proto__":{"x":1}}'),

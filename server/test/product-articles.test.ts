@@ -28,6 +28,7 @@ describe('product articles: member/article_add, article/list, article/view, memb
       likes: 0,
       comments: 0,
       liked: false,
+      video: null,
     };
     expect(published).toEqual({ status: 200, ret: { ...article, mine: true }, id: article.id });
     const { content, ...card } = article;

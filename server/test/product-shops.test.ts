@@ -29,7 +29,7 @@ describe('product shop application: shop/apply', () => {
     const p = await productServer();
     const alice = await signIn(p);
     const bob = await signIn(p, '13900139000');
-    expect(await info(p, alice.token)).toEqual({ certified: false, shop: null });
+    expect(await info(p, alice.token)).toEqual({ certified: false, shop: null, unread_announcements: 0 });
     const icon = await uploadImage(p, alice.token);
     const good = { name: ' Tea House ', icon, intro: 'Fresh tea\r\nfrom the hills' };
     expect(await apply(p, alice.token, good)).toEqual({
@@ -38,7 +38,7 @@ describe('product shop application: shop/apply', () => {
       code: 'shop_cert_required',
     });
     await certify(p, alice.token, alice.id);
-    expect(await info(p, alice.token)).toEqual({ certified: true, shop: null });
+    expect(await info(p, alice.token)).toEqual({ certified: true, shop: null, unread_announcements: 0 });
 
     const refused = async (body: Record<string, unknown>, code: string, err: string) =>
       expect(await apply(p, alice.token, { ...good, ...body })).toEqual({ status: 200, err, code });
@@ -67,7 +67,7 @@ describe('product shop application: shop/apply', () => {
         reviewed_at: null,
       },
     });
-    expect(await info(p, alice.token)).toEqual({ certified: true, shop: asked.ret });
+    expect(await info(p, alice.token)).toEqual({ certified: true, shop: asked.ret, unread_announcements: 0 });
     await refused({ name: 'Another' }, 'shop_pending', 'the application is under review and cannot be edited');
 
     // The name is Alice's while her shop is under review.

@@ -147,6 +147,7 @@ describe('product coin withdrawal: renwu/tixian', () => {
         {
           id: first.id,
           memberId: alice.id,
+          source: 'coins',
           amount: 1,
           coins: 100,
           method: 'alipay',

@@ -945,6 +945,42 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.articles.byId('b1')).toBeUndefined();
   });
 
+  it('videos: articles with a video and a cover, listed apart from plain ones, counted with them, collected like them', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const item = (id: string, at: number, video?: { url: string; cover: string }) => ({
+      id,
+      memberId: 'm1',
+      title: `Title ${id}`,
+      content: 'text',
+      images: [],
+      channelId: video ? 'ch1' : null,
+      createdAt: at,
+      ...(video && { video }),
+    });
+    const quota = { since: 0, max: 3 };
+    const v1 = item('v1', 100, { url: 'https://x/1.mp4', cover: 'https://x/1.png' });
+    const v2 = item('v2', 300, { url: 'https://x/2.mp4', cover: 'https://x/2.png' });
+    expect(await store.articles.add(v1, quota)).toBe('ok');
+    expect(await store.articles.add(item('a1', 200), quota)).toBe('ok');
+    expect(await store.articles.add(v2, quota)).toBe('ok');
+    expect(await store.articles.add(item('a2', 400), quota)).toBe('limit');
+    expect(await store.articles.byId('v1')).toEqual(v1);
+    expect(await store.articles.byId('a1')).toEqual(item('a1', 200));
+    expect(await store.articles.list({ videos: true, limit: 10 })).toEqual([v2, v1]);
+    expect(await store.articles.list({ videos: true, before: 'v2', limit: 10 })).toEqual([v1]);
+    expect(await store.articles.list({ videos: true, channelId: 'ch1', authorId: 'm1', limit: 1 })).toEqual([v2]);
+    expect(await store.articles.list({ limit: 10 })).toEqual([item('a1', 200)]);
+    expect(await store.articles.collect('m2', 'v1', true, 500)).toBe(true);
+    expect(await store.articles.collect('m2', 'a1', true, 600)).toBe(true);
+    expect((await store.articles.collection('m2', { limit: 10 }))?.map((a) => a.id)).toEqual(['a1', 'v1']);
+    expect(await store.articles.remove('m1', 'v2', 700)).toBe(true);
+    expect(await store.articles.list({ videos: true, limit: 10 })).toEqual([v1]);
+    expect(await store.members.cancel('m1', { reason: 'x', now: 900 })).toBe(true);
+    expect(await store.articles.list({ videos: true, limit: 10 })).toEqual([]);
+  });
+
   it('article reactions: comments counted even sent at once, likes once each, counts and pages, hidden across blocks', async () => {
     const { store } = await fresh();
     for (const [id, phone] of [

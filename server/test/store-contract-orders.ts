@@ -563,6 +563,64 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     expect(await store.reviews.ofProduct({ productId: 'tea', viewerId: 'm1', limit: 10 })).toHaveLength(2);
   });
 
+  it('shop withdrawals: sales income only, never past the balance; once at a time even asked at once; a rejection returns it once', async () => {
+    const { store } = await fresh();
+    await market(store, 100_000);
+    const placed = await place(store, [{ productId: 'tea', quantity: 2 }], { code: 'k1' });
+    const order = placed.ok ? placed.value[0] : undefined;
+    await store.orders.pay('m3', 'k1', 110);
+    await store.orders.ship('m1', order?.id ?? '', { company: 'SF', number: 'SF1234' }, 120);
+    await store.orders.confirm('m3', order?.id ?? '', 130);
+    // m1 sold 2 500 fen and recharged 8 000: only the sales are withdrawable.
+    await store.wallet.recharge({ id: 'r2', memberId: 'm1', amount: 8_000, method: 'alipay', createdAt: 140 }, 3);
+    await store.wallet.settle('r2', { paid: true, reason: '', reference: 'T', now: 150 });
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 10_500, withdrawable: 2_500 });
+    // The buyer's recharged money is no income at all.
+    expect(await store.withdrawals.income('m3')).toEqual({ balance: 97_500, withdrawable: 0 });
+    const ask = (id: string, amount: number, at: number, memberId = 'm1') =>
+      store.withdrawals.requestShop({
+        id,
+        memberId,
+        amount,
+        method: 'alipay',
+        accountName: 'Wang',
+        account: 'a@b.cn',
+        createdAt: at,
+      });
+    expect(await ask('w0', 26, 200)).toBe('income');
+    expect(await ask('w0', 1, 200, 'nobody')).toBe('missing');
+    const tries = await Promise.all(['w1', 'w2', 'w3'].map((id) => ask(id, 20, 200)));
+    expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'pending')).toHaveLength(2);
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 8_500, withdrawable: 500 });
+    const [first] = (await store.withdrawals.byMember('m1', { source: 'shop', limit: 10 })) ?? [];
+    expect(first).toMatchObject({ source: 'shop', amount: 20, coins: 0, status: 'pending', createdAt: 200 });
+    // Coin withdrawals list their own; the operator's queue holds both.
+    expect(await store.withdrawals.byMember('m1', { limit: 10 })).toEqual([]);
+    expect(await store.withdrawals.list({ status: 'pending', limit: 10 })).toEqual([first]);
+
+    const reviews = await Promise.all([
+      store.withdrawals.review(first?.id ?? '', { paid: false, reason: 'wrong name', now: 300 }),
+      store.withdrawals.review(first?.id ?? '', { paid: false, reason: 'wrong name', now: 300 }),
+    ]);
+    expect(reviews.filter((r) => r !== undefined)).toHaveLength(1);
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 10_500, withdrawable: 2_500 });
+    expect(((await store.wallet.lines('m1', { limit: 2 })) ?? []).map((l) => [l.kind, l.amount])).toEqual([
+      ['withdraw_return', 2_000],
+      ['withdraw', -2_000],
+    ]);
+    // Spending takes the balance under the income: the balance bounds what is withdrawable.
+    expect(
+      await place(store, [{ productId: 'pot', quantity: 1 }], { code: 'k2', buyerId: 'm1', now: 400 }),
+    ).toMatchObject({ ok: true });
+    expect(await store.orders.pay('m1', 'k2', 410)).toMatchObject({ ok: true });
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 500, withdrawable: 500 });
+    expect(await ask('w4', 6, 500)).toBe('income');
+    expect(await ask('w5', 5, 500)).toBe('ok');
+    await store.withdrawals.review('w5', { paid: true, reason: '', now: 600 });
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 0, withdrawable: 0 });
+  });
+
   it('product marks: favourites up to a bound, a history of the latest looks; listed latest first across statuses', async () => {
     const { store } = await fresh();
     await market(store);

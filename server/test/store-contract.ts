@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
+import { describeAnnouncementStoreContract } from './store-contract-announcements.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
 import { describeMemberStoreContract } from './store-contract-members.js';
@@ -96,6 +97,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeCsStoreContract(fresh);
     describeMemberStoreContract(fresh);
     describeOrderStoreContract(fresh);
+    describeAnnouncementStoreContract(fresh);
     describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 

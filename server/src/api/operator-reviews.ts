@@ -33,11 +33,12 @@ function certificationView(record: CertificationRecord) {
   };
 }
 
-/** A withdrawal as the operator pays it: the whole account it goes to. */
+/** A withdrawal as the operator pays it: what it pays out (`coins` or a seller's `shop` income), the whole account. */
 function withdrawalView(record: WithdrawalRecord) {
   return {
     id: record.id,
     memberId: record.memberId,
+    source: record.source,
     amount: record.amount,
     coins: record.coins,
     method: record.method,
@@ -139,7 +140,8 @@ interface ReviewQueue<T> {
  *   of the submission reviewed, so that a review never lands on a newer one.
  * - `withdrawals` (spec §2 renwu/tixian): `status` `pending` (the default), `paid` or `rejected`, fifty at a time,
  *   `after` a withdrawal id; the review `{paid, reason?}` of withdrawal `:id`: `paid` true once the money is sent,
- *   or false with a `reason` (1 to 100 characters), which returns the coins.
+ *   or false with a `reason` (1 to 100 characters), which returns the coins, or a shop withdrawal's yuan to the
+ *   seller's wallet (spec §2 shop/business-tixian). Each item says its `source`: `coins` or `shop`.
  * - `recharges` (spec §2 member/recharge, §4 payment): `status` `unpaid` (the default), `success`, `failed` or
  *   `cancelled`, fifty at a time, `after` a recharge id; the payment `{paid, reference?, reason?}` of recharge `:id`,
  *   as the deployment's payment service reports it: `paid` true (with the provider's `reference`, up to 64

@@ -17,7 +17,7 @@ export const ARTICLE_LIMITS = {
   imagesMax: 9,
   /** A search keyword: at most this many characters after trimming. */
   keywordMax: 20,
-  /** Articles a member publishes in {@link ARTICLE_LIMITS.windowMs}, at most. */
+  /** Articles a member publishes in {@link ARTICLE_LIMITS.windowMs}, at most, videos counted with them. */
   maxPerWindow: 20,
   windowMs: 86_400_000,
   /** A page of a feed. */
@@ -34,12 +34,32 @@ export interface ArticleInput {
 }
 
 /**
+ * A video as written (spec §4 publish job: `video_data.tempFilePath`, `img`): title and text as an article's, the
+ * video and its cover each undefined when the member did not upload it.
+ */
+export interface VideoInput {
+  title: unknown;
+  content: unknown;
+  /** The video's URL, already checked as the author's own upload; undefined for none (or another's). */
+  video: string | undefined;
+  /** The cover image's URL, already checked as the author's own upload; undefined for none (or another's). */
+  cover: string | undefined;
+  /** The channel it is filed under, already checked to exist; null for none. */
+  channelId: string | null;
+}
+
+/**
  * Articles (spec §1 "publish articles", §2 article/view, member/add-article; §5 title 5 to 30 characters, text not
  * blank, "Blocked users cannot see each other's works"). No HTTP here.
  */
 export interface ArticleService {
   /** Publishes an article of `memberId`: checked, then counted against the daily most. */
   publish(memberId: string, input: ArticleInput): Promise<MemberResult<ArticleRecord>>;
+  /**
+   * Publishes a video of `memberId` (spec §5: title, text, then "A video cover is required"): an article with a video
+   * and a cover and no images, counted with the member's articles against the daily most.
+   */
+  publishVideo(memberId: string, input: VideoInput): Promise<MemberResult<ArticleRecord>>;
   /**
    * Article `id` as `viewerId` (undefined for a visitor) may see it: `article_missing` when it does not exist, was
    * deleted, its author cancelled, or a block stands between the two.
@@ -49,6 +69,8 @@ export interface ArticleService {
   list(params: {
     viewerId?: string | undefined;
     authorId?: unknown;
+    /** True for videos; otherwise plain articles. */
+    videos?: boolean | undefined;
     /** Only those of this channel, already checked to exist. */
     channelId?: string | undefined;
     /** Only those whose title or text holds it (spec §2 search), at most 20 characters. */
@@ -72,35 +94,35 @@ export function createArticleService(deps: {
   now: () => number;
 }): ArticleService {
   const { articles } = deps;
+  const store = async (record: ArticleRecord, now: number): Promise<MemberResult<ArticleRecord>> => {
+    const outcome = await articles.add(record, {
+      since: now - ARTICLE_LIMITS.windowMs,
+      max: ARTICLE_LIMITS.maxPerWindow,
+    });
+    if (outcome === 'limit') return fail('article_limit');
+    if (outcome === 'missing') return fail('user_missing');
+    return { ok: true, value: record };
+  };
   const service: ArticleService = {
     async publish(memberId, { title, content, images, channelId }) {
-      if (typeof title !== 'string') return fail('article_title_short');
-      const heading = title.trim();
-      const length = [...heading].length;
-      if (length < ARTICLE_LIMITS.titleMin || /\p{Cc}/u.test(heading)) return fail('article_title_short');
-      if (length > ARTICLE_LIMITS.titleMax) return fail('article_title_long');
-      const text = writtenText(content, ARTICLE_LIMITS.contentMax, { tabs: true });
-      if (text === undefined) return fail('article_content_invalid');
+      const written = writing(title, content);
+      if (!written.ok) return written;
       if (images.length > ARTICLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
         return fail('article_images_invalid');
       }
       const now = deps.now();
-      const record = {
-        id: randomBytes(8).toString('hex'),
-        memberId,
-        title: heading,
-        content: text,
-        images: [...images],
-        channelId,
-        createdAt: now,
-      };
-      const outcome = await articles.add(record, {
-        since: now - ARTICLE_LIMITS.windowMs,
-        max: ARTICLE_LIMITS.maxPerWindow,
-      });
-      if (outcome === 'limit') return fail('article_limit');
-      if (outcome === 'missing') return fail('user_missing');
-      return { ok: true, value: record };
+      const id = randomBytes(8).toString('hex');
+      return store({ id, memberId, ...written.value, images: [...images], channelId, createdAt: now }, now);
+    },
+    async publishVideo(memberId, { title, content, video, cover, channelId }) {
+      const written = writing(title, content);
+      if (!written.ok) return written;
+      if (video === undefined) return fail('video_invalid');
+      if (cover === undefined) return fail('video_cover_missing');
+      const now = deps.now();
+      const id = randomBytes(8).toString('hex');
+      const record = { id, memberId, ...written.value, images: [], channelId, createdAt: now };
+      return store({ ...record, video: { url: video, cover } }, now);
     },
     async view(id, viewerId) {
       if (!isRowKey(id) || id === undefined) return fail('article_missing');
@@ -111,7 +133,7 @@ export function createArticleService(deps: {
       }
       return { ok: true, value: article };
     },
-    async list({ viewerId, authorId, channelId, keyword, before }) {
+    async list({ viewerId, authorId, videos, channelId, keyword, before }) {
       if (!isRowKey(before)) return fail('bad_params');
       if (keyword !== undefined && typeof keyword !== 'string') return fail('bad_params');
       const words = keyword?.trim() ?? '';
@@ -122,6 +144,7 @@ export function createArticleService(deps: {
       const page = await articles.list({
         viewerId,
         authorId,
+        videos,
         channelId,
         keyword: words === '' ? undefined : words,
         before,
@@ -152,4 +175,16 @@ export function createArticleService(deps: {
     },
   };
   return service;
+}
+
+/** The title and the text as stored (spec §5: title 5 to 30 characters, text not blank), or why not. */
+function writing(title: unknown, content: unknown): MemberResult<{ title: string; content: string }> {
+  if (typeof title !== 'string') return fail('article_title_short');
+  const heading = title.trim();
+  const length = [...heading].length;
+  if (length < ARTICLE_LIMITS.titleMin || /\p{Cc}/u.test(heading)) return fail('article_title_short');
+  if (length > ARTICLE_LIMITS.titleMax) return fail('article_title_long');
+  const text = writtenText(content, ARTICLE_LIMITS.contentMax, { tabs: true });
+  if (text === undefined) return fail('article_content_invalid');
+  return { ok: true, value: { title: heading, content: text } };
 }

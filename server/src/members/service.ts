@@ -47,6 +47,8 @@ export type MemberFailure =
   | 'withdraw_agreement_required'
   | 'withdraw_account_missing'
   | 'withdraw_pending'
+  | 'shop_withdraw_amount_range'
+  | 'income_insufficient'
   | 'coins_insufficient'
   | 'recharge_agreement_required'
   | 'recharge_amount_invalid'
@@ -97,12 +99,15 @@ export type MemberFailure =
   | 'review_missing'
   | 'review_replied'
   | 'review_reply_invalid'
+  | 'announcement_missing'
   | 'article_title_short'
   | 'article_title_long'
   | 'article_content_invalid'
   | 'article_images_invalid'
   | 'article_limit'
   | 'article_missing'
+  | 'video_invalid'
+  | 'video_cover_missing'
   | 'channel_missing'
   | 'post_content_invalid'
   | 'post_images_invalid'
@@ -171,6 +176,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   withdraw_agreement_required: 'please agree to the withdrawal agreement',
   withdraw_account_missing: 'please bind the withdrawal account first',
   withdraw_pending: 'a withdrawal is under review',
+  shop_withdraw_amount_range: 'withdraw 1 to 50000 yuan at a time',
+  income_insufficient: 'not enough income to withdraw',
   coins_insufficient: 'insufficient gold coins, please recharge',
   recharge_agreement_required: 'please agree to the recharge agreement',
   recharge_amount_invalid: 'the amount must be a whole number of yuan',
@@ -221,12 +228,15 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   review_missing: 'the review does not exist',
   review_replied: 'this review has been answered',
   review_reply_invalid: 'please enter a reply of 1 to 200 characters',
+  announcement_missing: 'the announcement does not exist or has been removed',
   article_title_short: 'title must not be less than 5 characters',
   article_title_long: 'the title has at most 30 characters',
   article_content_invalid: 'content cannot be blank',
   article_images_invalid: 'parameter error',
   article_limit: 'do not operate frequently',
   article_missing: 'content does not exist or was deleted by the author',
+  video_invalid: 'please upload a video',
+  video_cover_missing: 'a video cover is required',
   channel_missing: 'the channel does not exist',
   post_content_invalid: 'content cannot be blank',
   post_images_invalid: 'parameter error',

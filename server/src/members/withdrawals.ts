@@ -93,6 +93,20 @@ function alipayAccountOf(value: unknown): string | undefined {
   return account !== undefined && (MAINLAND.test(account) || EMAIL.test(account)) ? account : undefined;
 }
 
+/**
+ * Where a withdrawal by `method` is paid to, as bound now: the Alipay holder's name and account, or '' and the WeChat
+ * receipt code; undefined when that account is not bound.
+ */
+export function payoutTo(
+  bound: PayoutAccounts | undefined,
+  method: PayoutMethod,
+): { accountName: string; account: string } | undefined {
+  if (method === 'alipay') {
+    return bound?.alipayAccount ? { accountName: bound.alipayName, account: bound.alipayAccount } : undefined;
+  }
+  return bound?.wechatCode ? { accountName: '', account: bound.wechatCode } : undefined;
+}
+
 /** Creates the withdrawal service over the store. */
 export function createWithdrawalService(deps: {
   withdrawals: WithdrawalStore;
@@ -129,11 +143,7 @@ export function createWithdrawalService(deps: {
         return fail('withdraw_amount_range');
       if (type !== 'alipay' && type !== 'wechat') return fail('payout_type_invalid');
       const method: PayoutMethod = type;
-      const bound = await withdrawals.accounts(memberId);
-      const to =
-        method === 'alipay'
-          ? bound?.alipayAccount && { accountName: bound.alipayName, account: bound.alipayAccount }
-          : bound?.wechatCode && { accountName: '', account: bound.wechatCode };
+      const to = payoutTo(await withdrawals.accounts(memberId), method);
       if (!to) return fail('withdraw_account_missing');
       const record = {
         id: randomBytes(8).toString('hex'),
@@ -148,7 +158,7 @@ export function createWithdrawalService(deps: {
       if (outcome === 'pending') return fail('withdraw_pending');
       if (outcome === 'coins') return fail('coins_insufficient');
       if (outcome === 'missing') return fail('user_missing');
-      return { ok: true, value: { ...record, status: 'pending', reason: '' } };
+      return { ok: true, value: { ...record, source: 'coins', status: 'pending', reason: '' } };
     },
     async list(memberId, before) {
       if (!isRowKey(before)) return fail('bad_params');

@@ -16,6 +16,14 @@ export interface ArticleRecord {
   /** The channel it was filed under; null for none (or one since removed, which the channels no longer list). */
   channelId: string | null;
   createdAt: number;
+  /** Present for a video: the video and its cover, both the author's uploads. */
+  video?: ArticleVideo;
+}
+
+/** The video of a video article: its URL and its cover image's. */
+export interface ArticleVideo {
+  url: string;
+  cover: string;
 }
 
 /** What publishing came to: stored, or refused (the author published `max` already, or is gone). */
@@ -31,14 +39,16 @@ export interface ArticleStore {
   /** An article that is not deleted, by a member whose account is open; undefined otherwise. */
   byId(id: string): Promise<ArticleRecord | undefined>;
   /**
-   * Articles newest first, at most `limit`: all, or `authorId`'s, or those of `channelId`; with `before` (an id
-   * listed), only older ones.
+   * Plain articles (or with `videos`, videos) newest first, at most `limit`: all, or `authorId`'s, or those of
+   * `channelId`; with `before` (an id listed), only older ones.
    * Deleted ones, and those of cancelled members and of members one of whom has blocked `viewerId`, are left out.
    * Undefined when `before` is no article.
    */
   list(params: {
     viewerId?: string | undefined;
     authorId?: string | undefined;
+    /** True to list videos; otherwise plain articles. */
+    videos?: boolean | undefined;
     /** Only those filed under this channel. */
     channelId?: string | undefined;
     /** Only articles whose title or text holds it, in any case. */
@@ -73,12 +83,15 @@ type ArticleTables = {
     channel_id: string | null;
     created_at: number;
     deleted_at: number | null;
+    video_url: string;
+    video_cover: string;
+    is_video: number;
   };
   members: { id: string; cancelled_at: number | null };
   article_collections: { member_id: string; article_id: string; created_at: number };
 };
 
-const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRecord => ({
+const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at' | 'is_video'>): ArticleRecord => ({
   id: row.id,
   memberId: row.member_id,
   title: row.title,
@@ -86,6 +99,7 @@ const recordOf = (row: Omit<ArticleTables['articles'], 'deleted_at'>): ArticleRe
   images: JSON.parse(row.images) as string[],
   channelId: row.channel_id,
   createdAt: Number(row.created_at),
+  ...(row.video_url !== '' && { video: { url: row.video_url, cover: row.video_cover } }),
 });
 
 const COLUMNS = [
@@ -96,6 +110,8 @@ const COLUMNS = [
   'articles.images',
   'articles.channel_id',
   'articles.created_at',
+  'articles.video_url',
+  'articles.video_cover',
 ] as const;
 
 /** The Kysely implementation of {@link ArticleStore}. */
@@ -127,6 +143,9 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
               channel_id: record.channelId,
               created_at: record.createdAt,
               deleted_at: null,
+              video_url: record.video?.url ?? '',
+              video_cover: record.video?.cover ?? '',
+              is_video: record.video ? 1 : 0,
             })
             .execute(),
       });
@@ -135,10 +154,11 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
       const row = await shown().where('articles.id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
-    async list({ viewerId, authorId, channelId, keyword, before, limit }) {
+    async list({ viewerId, authorId, videos, channelId, keyword, before, limit }) {
       const cursor = await keysetOf(db, 'articles', before);
       if (cursor === 'missing') return undefined;
       const rows = await shown()
+        .where('articles.is_video', '=', videos === true ? 1 : 0)
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
         .$if(channelId !== undefined, (q) => q.where('articles.channel_id', '=', channelId as string))
         .$if(keyword !== undefined, (q) =>

@@ -27,6 +27,7 @@ import { createProductStore, type ProductStore } from './products.js';
 import { createOrderSteps, type OrderStore } from './orders.js';
 import { createRefundSteps } from './order-refunds.js';
 import { createReviewStore, type ReviewStore } from './order-reviews.js';
+import { createAnnouncementStore, type AnnouncementStore } from './shop-announcements.js';
 import { createWithdrawalStore, type WithdrawalStore } from './withdrawals.js';
 import { createInvitationStore, type InvitationStore } from './invitations.js';
 import { createArticleStore, type ArticleStore } from './articles.js';
@@ -66,6 +67,9 @@ export type {
   WithdrawalStatus,
   WithdrawalStore,
   WithdrawOutcome,
+  WithdrawalSource,
+  ShopIncome,
+  ShopWithdrawOutcome,
 } from './withdrawals.js';
 export type {
   MoneyKind,
@@ -105,6 +109,7 @@ export type {
 } from './orders.js';
 export type { RefundApplyFailure, RefundDecision } from './order-refunds.js';
 export type { ReviewFailure, ReviewRecord, ReviewStore, ReviewSummary } from './order-reviews.js';
+export type { AnnouncementRecord, AnnouncementStore, MemberAnnouncement } from './shop-announcements.js';
 export type {
   CertificationRecord,
   CertificationStatus,
@@ -180,6 +185,8 @@ export interface Store {
   readonly orders: OrderStore;
   /** The buyers' reviews of their completed orders and the sellers' answers. */
   readonly reviews: ReviewStore;
+  /** The operator's announcements to sellers and which of them each member has read. */
+  readonly announcements: AnnouncementStore;
   /** Who signed up with whose invitation code (they pay coins into the tasks' ledger). */
   readonly invitations: InvitationStore;
   /** Members' articles. */
@@ -311,6 +318,7 @@ function wrap(
     products: createProductStore(db, dialect),
     orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db) },
     reviews: createReviewStore(db),
+    announcements: createAnnouncementStore(db),
     invitations: createInvitationStore(db, dialect),
     articles: createArticleStore(db, dialect),
     channels: createChannelStore(db, dialect),

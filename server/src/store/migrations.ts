@@ -28,6 +28,9 @@ import { ordersMigration } from './orders-migration.js';
 import { orderRefundsMigration } from './order-refunds-migration.js';
 import { orderReviewsMigration } from './order-reviews-migration.js';
 import { productMarksMigration } from './product-marks-migration.js';
+import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
+import { shopWithdrawalsMigration } from './shop-withdrawals-migration.js';
+import { articleVideosMigration } from './article-videos-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -217,6 +220,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035_order_refunds': orderRefundsMigration,
   '0036_order_reviews': orderReviewsMigration,
   '0037_product_marks': productMarksMigration,
+  '0038_shop_announcements': shopAnnouncementsMigration,
+  '0039_shop_withdrawals': shopWithdrawalsMigration,
+  '0040_article_videos': articleVideosMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -32,9 +32,10 @@ export interface RechargeRecord {
 
 /**
  * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), the sale of an order
- * whose buyer received it (in, to the seller), or a refund of an order (in, to the buyer).
+ * whose buyer received it (in, to the seller), a refund of an order (in, to the buyer), a seller's withdrawal of
+ * sales income (out), or a rejected withdrawal's money back (in).
  */
-export type MoneyKind = 'recharge' | 'order' | 'sale' | 'refund';
+export type MoneyKind = 'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return';
 
 /** One line of a wallet's ledger; their sum is the balance. */
 export interface MoneyLine {

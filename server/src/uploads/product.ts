@@ -10,11 +10,11 @@ import { STORED_NAME_PREFIX, appTag } from './keys.js';
 /** Image extensions the product app uploads (spec §5: gif, jpg, png, jpeg). */
 export const PRODUCT_IMAGE_EXTENSIONS: readonly string[] = MEDIA_TYPES.image;
 
-/** Every extension a product upload may have: the spec's images and videos (`quicktime` is a type, not a name). */
-export const PRODUCT_UPLOAD_EXTENSIONS: readonly string[] = [
-  ...MEDIA_TYPES.image,
-  ...MEDIA_TYPES.video.filter((type) => type !== 'quicktime'),
-];
+/** Video extensions the product app uploads (spec §5; `quicktime` is a type, not a name). */
+export const PRODUCT_VIDEO_EXTENSIONS: readonly string[] = MEDIA_TYPES.video.filter((type) => type !== 'quicktime');
+
+/** Every extension a product upload may have: the spec's images and videos. */
+export const PRODUCT_UPLOAD_EXTENSIONS: readonly string[] = [...MEDIA_TYPES.image, ...PRODUCT_VIDEO_EXTENSIONS];
 
 /** Length of the random part of a product key (spec §9). */
 export const PRODUCT_KEY_RANDOM_LENGTH = 32;

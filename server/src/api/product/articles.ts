@@ -31,7 +31,7 @@ export async function membersOf(deps: ProductApiDeps, memberIds: readonly string
 }
 
 /** The channel `typeid` names: null when it names none (absent or empty), `channel_missing` when it is no channel. */
-async function channelOf(deps: ProductApiDeps, typeid: unknown): Promise<MemberResult<ChannelRecord | null>> {
+export async function channelOf(deps: ProductApiDeps, typeid: unknown): Promise<MemberResult<ChannelRecord | null>> {
   if (typeid === undefined || typeid === '') return { ok: true, value: null };
   return deps.channels.byId(typeid);
 }
@@ -44,15 +44,15 @@ const choiceView = ({ mine, more }: ChannelChoice) => ({ mine: mine.map(channelV
  * Articles (spec §2 article/view, member/add-article; §7 `member/article_add`):
  * - `member/article_add` (`token`, `title` 5 to 30 characters, `content`, `imgs`: up to 9 images the member uploaded,
  *   `typeid?`: its channel) answers `{ret: article, id}`.
- * - `article/list` (`token?`, `uid?`: one author's, `typeid?`: one channel's, `keyword?`: those whose title or text holds it, at most 20
+ * - `article/list` (plain articles, videos being listed by `video/lists`; `token?`, `uid?`: one author's, `typeid?`: one channel's, `keyword?`: those whose title or text holds it, at most 20
  *   characters, `before?`: the id of the last one shown) answers `{ret: [card]}`, newest first, twenty at a time; a
  *   card is `{id, title, summary, imgs (at most 3), author: {id, username, img}, channel: {id, name} | null,
- *   created_at, likes, comments, liked}`.
+ *   created_at, likes, comments, liked, video}`.
  * - `article/typeid` (`token?`) answers `{ret: {mine, more}}`: the channels of the front page in the member's order
  *   (the default ones for a visitor or a member who has not chosen) and the others, each `{id, name}`;
  *   `member/typeid_set` (`token`, `ids`: the channels chosen, in order, at least one) answers the same.
  * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, channel, created_at,
- *   likes, comments, liked, collected, mine}`,
+ *   likes, comments, liked, video, collected, mine}`, `video` being `{url, cover}` for a video and null otherwise,
  *   or `article_missing` ("content does not exist or was deleted by the author").
  * - `member/article_del` (`token`, `id`) deletes the member's own article: `{ret: true}`.
  * - `article/shoucang` (`token`, `id`, `shoucang`: true to collect, false to uncollect) answers `{ret: {collected}}`;
@@ -211,7 +211,7 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
 }
 
 /** Feed cards of `articles` as `viewerId` sees them: the summary and at most three images in place of the text. */
-async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[], viewerId: string | undefined) {
+export async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[], viewerId: string | undefined) {
   const ids = articles.map((article) => article.id);
   const [authors, counts, channels] = await Promise.all([
     membersOf(
@@ -248,7 +248,7 @@ async function channelsById(deps: ProductApiDeps): Promise<Map<string, ChannelRe
 }
 
 /** An article with its author, its channel (null for none, or one since removed) and counts, as its page shows it. */
-function articleObject(
+export function articleObject(
   article: ArticleRecord,
   authors: Map<string, { id: string; username: string; img: string }>,
   channels: Map<string, ChannelRecord>,
@@ -266,5 +266,6 @@ function articleObject(
     likes: counts?.likes ?? 0,
     comments: counts?.comments ?? 0,
     liked: counts?.liked ?? false,
+    video: article.video ? { url: article.video.url, cover: article.video.cover } : null,
   };
 }

@@ -1,4 +1,4 @@
-import { PRODUCT_IMAGE_EXTENSIONS } from '../../uploads/product.js';
+import { PRODUCT_IMAGE_EXTENSIONS, PRODUCT_VIDEO_EXTENSIONS } from '../../uploads/product.js';
 import type { ProductApiDeps } from './index.js';
 
 /**
@@ -18,4 +18,20 @@ export async function ownImages(
     if (!(await service.isProductFile({ app, memberId, url, extensions: PRODUCT_IMAGE_EXTENSIONS }))) return undefined;
   }
   return value as string[];
+}
+
+/**
+ * `value` as one file member `memberId` uploaded with `member/qiniu_token`: a video (avi, mov, rmvb, rm, flv, mp4 or
+ * 3gp) for `kind` `video`, an image for `image`; undefined when it is anything else.
+ */
+export async function ownFile(
+  deps: ProductApiDeps,
+  memberId: string,
+  value: unknown,
+  kind: 'video' | 'image',
+): Promise<string | undefined> {
+  const { app, service } = deps.uploads;
+  if (app === undefined || typeof value !== 'string') return undefined;
+  const extensions = kind === 'video' ? PRODUCT_VIDEO_EXTENSIONS : PRODUCT_IMAGE_EXTENSIONS;
+  return (await service.isProductFile({ app, memberId, url: value, extensions })) ? value : undefined;
 }

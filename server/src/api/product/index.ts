@@ -12,9 +12,11 @@ import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createWalletService, type WalletService } from '../../members/wallet.js';
 import { createShopService, type ShopService } from '../../shop/shops.js';
+import { createShopWithdrawalService, type ShopWithdrawalService } from '../../shop/withdrawals.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
 import { createOrderService, type OrderService } from '../../shop/orders.js';
 import { createReviewService, type ReviewService } from '../../shop/reviews.js';
+import { createAnnouncementService, type AnnouncementService } from '../../shop/announcements.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
@@ -38,6 +40,7 @@ import type {
   ProductStore,
   OrderStore,
   ReviewStore,
+  AnnouncementStore,
   ShopStore,
   WalletStore,
   WithdrawalStore,
@@ -61,17 +64,21 @@ import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { walletRoutes, yuanOf } from './wallet.js';
 import { shopRoutes } from './shops.js';
+import { shopWithdrawalRoutes } from './shop-withdrawals.js';
 import { shopProductRoutes } from './products.js';
 import { orderRoutes } from './orders.js';
 import { reviewRoutes } from './reviews.js';
+import { announcementRoutes } from './announcements.js';
 import { operatorProductCategoryRoutes } from '../operator-product-categories.js';
 import { invitationRoutes } from './invitations.js';
 import { articleRoutes } from './articles.js';
+import { videoRoutes } from './videos.js';
 import { circleRoutes } from './circle.js';
 import { reportRoutes } from './reports.js';
 import { operatorChannelRoutes } from '../operator-channels.js';
 import { operatorTopicRoutes } from '../operator-topics.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
+import { operatorAnnouncementRoutes } from '../operator-announcements.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { profileRoutes } from './profile.js';
@@ -112,12 +119,16 @@ export interface ProductApiDeps {
   wallet: WalletService;
   /** Members' small shops and their applications (shop/user-add). */
   shops: ShopService;
+  /** Sellers' withdrawals of their sales income (shop/business-tixian). */
+  shopWithdrawals: ShopWithdrawalService;
   /** The shops' products and their classifications (shop/index, view, business-add). */
   products: ProductService;
   /** The shop's orders: checkout, payment by balance, shipping, receipt (shop/payment, user-order, business-order). */
   orders: OrderService;
   /** Reviews of completed orders and the sellers' answers (shop/user-ping-add, view-ping, user-ping, business-ping). */
   reviews: ReviewService;
+  /** The operator's announcements to sellers and their reads (shop/business-gonggao). */
+  announcements: AnnouncementService;
   /** Invitations: who signed up with whose code (renwu/yaoqing). */
   invitations: InvitationService;
   /** Members' articles (article, member/add-article). */
@@ -183,11 +194,14 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   withdrawalRoutes(post, deps);
   walletRoutes(post, deps);
   shopRoutes(post, deps);
+  shopWithdrawalRoutes(post, deps);
   shopProductRoutes(post, deps);
   orderRoutes(post, deps);
   reviewRoutes(post, deps);
+  announcementRoutes(post, deps);
   invitationRoutes(post, deps);
   articleRoutes(post, deps);
+  videoRoutes(post, deps);
   circleRoutes(post, deps);
   reportRoutes(post, deps);
   addressRoutes(post, deps);
@@ -210,6 +224,7 @@ export interface ProductApiParts {
   products: ProductStore;
   orders: OrderStore;
   reviews: ReviewStore;
+  announcements: AnnouncementStore;
   invitations: InvitationStore;
   articles: ArticleStore;
   channels: ChannelStore;
@@ -250,9 +265,12 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const withdrawals = createWithdrawalService({
     withdrawals: parts.withdrawals,
     now: parts.now,
-    // The member hears whether the money was sent, or why not and that the coins are back.
-    onReviewed: ({ id, memberId, amount, status, reason }) =>
-      notices.notify(memberId, 'withdrawal', { key: id, data: { amount, status, reason } }),
+    // The member hears whether the money was sent, or why not and that the coins (a seller's: the money) are back.
+    onReviewed: ({ id, memberId, source, amount, status, reason }) =>
+      notices.notify(memberId, 'withdrawal', {
+        key: id,
+        data: { amount, status, reason, ...(source === 'shop' && { source }) },
+      }),
   });
   const wallet = createWalletService({
     wallet: parts.wallet,
@@ -313,6 +331,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       await notices.notify(buyerId, 'review', { key: `${orderId}:replied`, data });
     },
   });
+  const announcements = createAnnouncementService({ announcements: parts.announcements, shops, now: parts.now });
+  operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
@@ -360,9 +380,15 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     withdrawals,
     wallet,
     shops,
+    shopWithdrawals: createShopWithdrawalService({
+      withdrawals: parts.withdrawals,
+      shops: parts.shops,
+      now: parts.now,
+    }),
     products,
     orders,
     reviews,
+    announcements,
     articles,
     channels,
     circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),

@@ -19,7 +19,8 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * Notifications (spec §2 member/notify, member/sz-notify): `member/notify_list` (`before?`: the id of the last one
  * shown) answers `{ret: [{id, kind, actor, data, created_at, read}]}`, newest first, twenty at a time: `follow` (a new
  * follower, `actor`), `certification` (`data: {status, reason}`, a review of the member's real-name certification),
- * `withdrawal` (`data: {amount, status, reason}`, a coin withdrawal paid or rejected), `recharge` (`data: {amount,
+ * `withdrawal` (`data: {amount, status, reason, source?}`, a coin withdrawal paid or rejected, or with `source` `shop` a
+ * seller's), `recharge` (`data: {amount,
  * status, reason}`, a recharge of the wallet paid, `success`, or `failed`), `shop` (`data: {status, reason, title}`, the
  * member's shop application approved or rejected, `title` the shop's name), `product` (`data: {product, status, reason, title}`,
  * a product of theirs put on sale, `on_sale`, `rejected` or `banned`), `order` (`data: {order, status, total, title}`: to

@@ -20,8 +20,9 @@ function shopObject(record: ShopRecord) {
 
 /**
  * The small-shop application (spec §2 shop/user-add, business-index), both needing the member's `token`:
- * - `shop/apply_info` answers `{ret: {certified, shop}}`: whether the member's real-name certification has passed,
- *   and their shop, or null before any application.
+ * - `shop/apply_info` answers `{ret: {certified, shop, unread_announcements}}`: whether the member's real-name
+ *   certification has passed, their shop, or null before any application, and how many of the operator's
+ *   announcements to sellers they have not read (0 until their shop is open).
  * - `shop/apply` (`name`, `icon`: an image the member uploaded, `intro`) answers `{ret: shop}`, under review until
  *   the operator approves it or rejects it with a reason; a rejected one is resubmitted the same way.
  *
@@ -34,11 +35,12 @@ export function shopRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('shop/apply_info', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const [certified, shop] = await Promise.all([
+    const [certified, shop, unread] = await Promise.all([
       deps.certifications.certified(me.value.id),
       deps.shops.mine(me.value.id),
+      deps.announcements.unread(me.value.id),
     ]);
-    return { ret: { certified, shop: shop ? shopObject(shop) : null } };
+    return { ret: { certified, shop: shop ? shopObject(shop) : null, unread_announcements: unread } };
   });
 
   post('shop/shop', async (body) => {

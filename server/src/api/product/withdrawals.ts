@@ -5,7 +5,7 @@ import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /** The bound accounts as their member sees them: all of it, their own. */
-function accountsObject(accounts: PayoutAccounts) {
+export function accountsObject(accounts: PayoutAccounts) {
   return {
     alipay_name: accounts.alipayName,
     alipay_account: accounts.alipayAccount,
@@ -21,7 +21,7 @@ export function maskAccount(account: string): string {
 }
 
 /** A withdrawal as its member lists it: where it went, masked, and where its review stands. */
-function withdrawalObject(record: WithdrawalRecord) {
+export function withdrawalObject(record: WithdrawalRecord) {
   return {
     id: record.id,
     amount: record.amount,

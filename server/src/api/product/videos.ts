@@ -1,0 +1,57 @@
+import { articleObject, cardsOf, channelOf, membersOf, viewerOf } from './articles.js';
+import { ownFile } from './images.js';
+import type { ProductApiDeps } from './index.js';
+import { refuse, type ProductBody, type ProductPost } from './reply.js';
+
+/**
+ * Videos (spec §2 video/view, member/add-video; §4 publish job: channel 2, `video_data`, `img`; §7
+ * `member/video_add`, `video/lists/in/{id}`), articles with a video and a cover:
+ * - `member/video_add` (`token`, `title` 5 to 30 characters, `content`, `video`: a video the member uploaded, `img`:
+ *   its cover, an image the member uploaded, `typeid?`: its channel) answers `{ret: article, vid}`; it refuses in
+ *   the spec's order the title and the text as `member/article_add` does, then `video_invalid` ("please upload a
+ *   video") and `video_cover_missing` ("a video cover is required"). Videos count with articles against the daily
+ *   most.
+ * - `video/lists` (`token?`, `typeid?`: one channel's, `before?`: the id of the last one shown) and
+ *   `video/lists/in/{typeid}` answer `{ret: [card]}`, newest first, twenty at a time, cards as `article/list`'s
+ *   with `video: {url, cover}`.
+ *
+ * A video is read, commented on, liked, collected and deleted with the article calls.
+ */
+export function videoRoutes(post: ProductPost, deps: ProductApiDeps): void {
+  post('member/video_add', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const channel = await channelOf(deps, body['typeid']);
+    if (!channel.ok) return refuse(channel.failure);
+    const [video, cover] = await Promise.all([
+      ownFile(deps, me.value.id, body['video'], 'video'),
+      ownFile(deps, me.value.id, body['img'], 'image'),
+    ]);
+    const result = await deps.articles.publishVideo(me.value.id, {
+      title: body['title'],
+      content: body['content'],
+      video,
+      cover,
+      channelId: channel.value?.id ?? null,
+    });
+    if (!result.ok) return refuse(result.failure);
+    const authors = await membersOf(deps, [result.value.memberId]);
+    const channels = new Map(channel.value ? [[channel.value.id, channel.value]] : []);
+    return { ret: { ...articleObject(result.value, authors, channels, undefined), mine: true }, vid: result.value.id };
+  });
+
+  const list = async (body: ProductBody, typeid: unknown) => {
+    const viewerId = await viewerOf(deps, body);
+    const channel = await channelOf(deps, typeid);
+    if (!channel.ok) return refuse(channel.failure);
+    const result = await deps.articles.list({
+      viewerId,
+      videos: true,
+      channelId: channel.value?.id,
+      before: body['before'],
+    });
+    return result.ok ? { ret: await cardsOf(deps, result.value, viewerId) } : refuse(result.failure);
+  };
+  post('video/lists', (body) => list(body, body['typeid']));
+  post('video/lists/in/:typeid', (body, request) => list(body, (request.params as { typeid?: string }).typeid));
+}
