@@ -45,6 +45,8 @@ describe('navigation rules (spec §2)', () => {
       'shop/shoucang',
       'shop/history',
       'shop/business-ping?status=all',
+      'shop/business-gonggao',
+      'shop/business-gonggao-view?id=a1',
     ]) {
       expect(requiresLogin(target)).toBe(true);
     }
@@ -84,7 +86,7 @@ describe('navigation rules (spec §2)', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
   });
 
-  it('has the pages of buying, orders, refunds, reviews, favourites and browsing history, not "coming soon"', () => {
+  it('has the pages of buying, orders, refunds, reviews, favourites, browsing history and announcements, not "coming soon"', () => {
     const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     for (const path of [
       'cart',
@@ -102,9 +104,10 @@ describe('navigation rules (spec §2)', () => {
       'business-ping',
       'shoucang',
       'history',
+      'business-gonggao',
+      'business-gonggao-view',
     ]) {
       expect(built(`shop/${path}`)).toBeDefined();
     }
-    expect(built('shop/business-gonggao')).toBeUndefined();
   });
 });

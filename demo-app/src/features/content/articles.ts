@@ -28,6 +28,14 @@ export interface ArticleCard extends ArticleCounts {
   /** The channel it is filed under; null for none. */
   channel: Channel | null;
   created_at: number;
+  /** The video and its cover for a video; null for a plain article. */
+  video?: ArticleVideo | null;
+}
+
+/** A video article's video and its cover image. */
+export interface ArticleVideo {
+  url: string;
+  cover: string;
 }
 
 /** An article on its page. */
@@ -40,6 +48,8 @@ export interface Article extends ArticleCounts {
   /** The channel it is filed under; null for none. */
   channel: Channel | null;
   created_at: number;
+  /** The video and its cover for a video; null for a plain article. */
+  video?: ArticleVideo | null;
   /** Whether the signed-in member collected it. */
   collected: boolean;
   /** Whether the signed-in member wrote it. */

@@ -57,6 +57,8 @@ export interface Notice {
       | 'reviewed'
       | 'replied';
     product?: string;
+    /** A withdrawal's: `shop` for a seller's income, absent for gold coins. */
+    source?: 'shop';
     order?: string;
     total?: number;
     reason?: string;

@@ -19,10 +19,14 @@ export interface Shop {
   reviewed_at: number | null;
 }
 
-/** Whether the member may apply (their real-name certification passed), and their shop, if any. */
+/**
+ * Whether the member may apply (their real-name certification passed), their shop, if any, and how many of the
+ * operator's announcements to sellers they have not read (0 until the shop is open).
+ */
 export interface ShopInfo {
   certified: boolean;
   shop: Shop | null;
+  unread_announcements: number;
 }
 
 /** What an application sends. */

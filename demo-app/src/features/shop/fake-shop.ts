@@ -1,9 +1,13 @@
 import { http, HttpResponse } from 'msw';
 import type { Address } from '../member/addresses';
 import type { Shop } from './api';
+import { announcementHandlers, unreadAnnouncements } from './fake-announcements';
+import type { Announcement } from './announcements';
 import { markHandlers, viewMarks, type FakeMark } from './fake-marks';
+import { fakeContent, productHandlers } from './fake-products';
 import { refundHandlers } from './fake-refunds';
 import { reviewHandlers } from './fake-reviews';
+import { emptyShopWithdrawals, withdrawalHandlers, type FakeShopWithdrawals } from './fake-withdrawals';
 import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
 import type { Product } from './products';
 import { openRefund } from './refunds';
@@ -13,12 +17,14 @@ import { REVIEW_WINDOW_DAYS, canReview } from './reviews';
  * An in-process fake of the shop's calls for the app's component tests (msw handlers over plain state): products,
  * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, their
  * refunds (in `fake-refunds.ts`) and their reviews (in `fake-reviews.ts`), and the member's favourites and browsing
- * history (in `fake-marks.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a
- * call refuse with `refuse`. To extend it, add a handler below that reads and changes `state` and records its call
- * with `record`.
+ * history (in `fake-marks.ts`), the operator's announcements to sellers (in `fake-announcements.ts`), and seller
+ * withdrawal (in `fake-withdrawals.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a call refuse with `refuse`. To extend
+ * it, add a handler below that reads and changes `state` and records its call with `record`.
  */
 export interface FakeShopState {
   products: Product[];
+  /** The products' details by id, as the seller last saved them (in `fake-products.ts`). */
+  contents: Record<string, string>;
   /** The shops products belong to, by id. */
   shops: Record<string, { id: string; name: string; icon: string }>;
   /** The signed-in member's own shop, if they have one. */
@@ -31,6 +37,10 @@ export interface FakeShopState {
   favourites: FakeMark[];
   /** The products the member looked at, the latest first; `shop/view` adds to it. */
   history: FakeMark[];
+  /** The operator's announcements to sellers, each with whether the member read it (in `fake-announcements.ts`). */
+  announcements: Announcement[];
+  /** The seller's bound accounts, money and shop withdrawals (in `fake-withdrawals.ts`). */
+  withdrawals: FakeShopWithdrawals;
   /** Calls that answer a refusal (by path, e.g. `shop/pay_payment`) until removed. */
   refuse: Record<string, { err: string; code: string }>;
 }
@@ -85,6 +95,7 @@ const SHOP_S1 = { id: 's1', name: 'Hill Tea House', icon: 'https://files.test/ic
 function emptyState(): FakeShopState {
   return {
     products: [],
+    contents: {},
     shops: { s1: SHOP_S1 },
     myShop: null,
     addresses: [],
@@ -92,6 +103,8 @@ function emptyState(): FakeShopState {
     orders: [],
     favourites: [],
     history: [],
+    announcements: [],
+    withdrawals: emptyShopWithdrawals(),
     refuse: {},
   };
 }
@@ -140,12 +153,14 @@ export function fakeShop() {
       const product = state.products.find((item) => item.id === body['id']);
       if (!product) return refused('product_missing', 'the product does not exist, return to the cart');
       return HttpResponse.json({
-        ret: { ...product, content: 'Picked in April.', ...viewMarks(state, product, body['token']) },
+        ret: { ...product, content: fakeContent(state, product.id), ...viewMarks(state, product, body['token']) },
         shop: state.shops[product.shop_id] ?? null,
       });
     }),
     http.post('*/index.php/api/shop/apply_info', () =>
-      HttpResponse.json({ ret: { certified: state.myShop !== null, shop: state.myShop } }),
+      HttpResponse.json({
+        ret: { certified: state.myShop !== null, shop: state.myShop, unread_announcements: unreadAnnouncements(state) },
+      }),
     ),
     http.post('*/index.php/api/member/address_list', () => HttpResponse.json({ ret: state.addresses })),
     http.post('*/index.php/api/member/money', () =>
@@ -253,6 +268,9 @@ export function fakeShop() {
     ...refundHandlers({ state, record, refused, save }),
     ...reviewHandlers({ state, record, refused, save }),
     ...markHandlers({ state, record, refused, save }),
+    ...productHandlers({ state, record, refused, save }),
+    ...announcementHandlers({ state, record, refused, save }),
+    ...withdrawalHandlers({ state, record, refused, save }),
   ];
 
   /** Back to the empty state, for the next test. */

@@ -35,7 +35,7 @@ export interface ProductPage {
   shop: { id: string; name: string; icon: string } | null;
 }
 
-/** What adding a product sends. */
+/** What adding or editing a product sends. */
 export interface ProductDraft {
   imgs: string[];
   title: string;
@@ -43,6 +43,51 @@ export interface ProductDraft {
   typeid: string;
   stock: number;
   content: string;
+}
+
+/** A product's form as the seller fills it in: `price` and `stock` as typed, `typeid` undefined until chosen. */
+export interface ProductFields {
+  imgs: string[];
+  title: string;
+  price: string;
+  typeid: string | undefined;
+  stock: string;
+  content: string;
+}
+
+/** The form of a product to be added: nothing filled in. */
+export const EMPTY_PRODUCT_FIELDS: ProductFields = {
+  imgs: [],
+  title: '',
+  price: '',
+  typeid: undefined,
+  stock: '',
+  content: '',
+};
+
+/** The form of the seller's product to be edited, filled in as it stands. */
+export function productFields(product: ProductPage['product']): ProductFields {
+  return {
+    imgs: [...product.images],
+    title: product.title,
+    price: String(product.price),
+    // A product whose classification was removed stands under none: the seller chooses one again.
+    typeid: product.typeid === '' ? undefined : product.typeid,
+    stock: String(product.stock),
+    content: product.content,
+  };
+}
+
+/** What a form that `productProblem` passed sends. */
+export function productDraft(fields: ProductFields & { typeid: string }): ProductDraft {
+  return {
+    imgs: fields.imgs,
+    title: fields.title.trim(),
+    price: Number(fields.price.trim()),
+    typeid: fields.typeid,
+    stock: Number(fields.stock.trim()),
+    content: fields.content.trim(),
+  };
 }
 
 /** Bounds of a product; the server checks the same. */
@@ -108,6 +153,15 @@ export async function addProduct(draft: ProductDraft, context: CallContext): Pro
   return (await apiPost<{ ret: Product }>('shop/business_add', { ...draft }, context, { loading: true })).ret;
 }
 
+/**
+ * Changes the seller's product `id`, every field sent again: a change of title, images, details or classification,
+ * or any change of a rejected product, sends it back to be reviewed (`pending`); price and stock alone leave its status
+ * as it was. A prohibited product, or one not theirs, is refused with `product_missing`.
+ */
+export async function editProduct(id: string, draft: ProductDraft, context: CallContext): Promise<Product> {
+  return (await apiPost<{ ret: Product }>('shop/business_edit', { id, ...draft }, context, { loading: true })).ret;
+}
+
 /** A page of the seller's own products, newest first. */
 export async function myProductPage(before: string | undefined, context: CallContext): Promise<Product[]> {
   const body = before === undefined ? {} : { before };
@@ -123,14 +177,9 @@ export async function shelveProduct(id: string, on: boolean, context: CallContex
  * What is wrong with a product before it is sent, in spec §5's order ("images, title, price, classification, stock
  * and details"), or undefined. `price` and `stock` are as typed.
  */
-export function productProblem(draft: {
-  imgs: readonly string[];
-  title: string;
-  price: string;
-  typeid: string | undefined;
-  stock: string;
-  content: string;
-}):
+export function productProblem(
+  draft: ProductFields,
+):
   | 'product_images_invalid'
   | 'product_title_invalid'
   | 'product_price_invalid'

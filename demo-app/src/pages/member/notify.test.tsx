@@ -158,6 +158,27 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/renwu/tixian_list');
   });
 
+  it("says a seller withdrawal's money is back in the wallet, and opens the seller's withdrawal page", async () => {
+    notices = [
+      {
+        id: 'sw1',
+        kind: 'withdrawal',
+        actor: null,
+        data: { amount: 20, status: 'rejected', reason: 'wrong name', source: 'shop' },
+        created_at: now,
+        read: true,
+      },
+    ];
+    renderAt('/member/notify');
+    const text = 'Your shop withdrawal of 20 yuan was rejected and the money returned to your wallet: wrong name';
+    await shows(text);
+    await act(async () => {
+      fireEvent.click(screen.getByText(text));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/business-tixian');
+  });
+
   it('says whether a recharge arrived or failed, and opens the recharge records', async () => {
     const recharge = (id: string, data: Notice['data']): Notice => ({
       id,

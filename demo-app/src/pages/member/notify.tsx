@@ -37,11 +37,13 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
     }
     if (notice.kind === 'withdrawal') {
       const amount = notice.data.amount ?? 0;
+      const shop = notice.data.source === 'shop';
+      const reason = notice.data.reason ?? '';
       const text =
         notice.data.status === 'paid'
           ? t('notify.withdrawalPaid', { amount })
-          : t('notify.withdrawalRejected', { amount, reason: notice.data.reason ?? '' });
-      return { text, target: 'renwu/tixian_list' };
+          : t(shop ? 'notify.shopWithdrawalRejected' : 'notify.withdrawalRejected', { amount, reason });
+      return { text, target: shop ? 'shop/business-tixian' : 'renwu/tixian_list' };
     }
     if (notice.kind === 'recharge') {
       const amount = notice.data.amount ?? 0;

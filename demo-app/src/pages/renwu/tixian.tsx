@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, List, Radio } from 'antd-mobile';
+import { Button, Input, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
@@ -7,6 +7,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QueryView } from '../../features/api/QueryView';
 import { TASKS_QUERY } from '../../features/tasks/api';
+import { boundText, firstPayout, PayoutChoice } from '../../features/tasks/PayoutViews';
 import {
   requestWithdrawal,
   withdrawalInfo,
@@ -18,15 +19,6 @@ import { toast, toastError } from '../../ui/toast';
 import { AgreementCheck } from '../public/LegalDocument';
 import './renwu.css';
 
-/** What is bound for `type`, as the choice shows it; undefined when nothing is. */
-function boundText(info: WithdrawalInfo, type: PayoutType, t: (key: string) => string): string | undefined {
-  const { accounts } = info;
-  if (type === 'alipay') {
-    return accounts.alipay_account ? `${accounts.alipay_name} ${accounts.alipay_account}` : undefined;
-  }
-  return accounts.wechat_code ? t('withdraw.wechatBound') : undefined;
-}
-
 /** The form, once the coins, the accounts and the rules are known. */
 function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
   const { t, i18n } = useTranslation();
@@ -35,9 +27,7 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
   const queryClient = useQueryClient();
   const { coins_per_yuan: rate, min, max } = info.rules;
   const [amount, setAmount] = useState('');
-  const [type, setType] = useState<PayoutType>(
-    info.accounts.alipay_account || !info.accounts.wechat_code ? 'alipay' : 'wechat',
-  );
+  const [type, setType] = useState<PayoutType>(firstPayout(info.accounts));
   const [agree, setAgree] = useState(false);
   const [sending, setSending] = useState(false);
   const worth = Math.floor(info.coins / rate);
@@ -47,7 +37,7 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
     const yuan = Number(amount.trim());
     if (yuan < min || yuan > max) return toastError(t('errors.withdraw_amount_range'));
     if (yuan > worth) return toastError(t('errors.coins_insufficient'));
-    if (boundText(info, type, t) === undefined) return toastError(t('errors.withdraw_account_missing'));
+    if (boundText(info.accounts, type, t) === undefined) return toastError(t('errors.withdraw_account_missing'));
     if (!agree) return toastError(t('errors.withdraw_agreement_required'));
     setSending(true);
     try {
@@ -90,30 +80,7 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
           />
         </List.Item>
       </List>
-      <List header={t('withdraw.to')}>
-        <Radio.Group value={type} onChange={(value) => setType(value as PayoutType)}>
-          {(['alipay', 'wechat'] as const).map((method) => {
-            const bound = boundText(info, method, t);
-            return (
-              <List.Item
-                key={method}
-                description={bound ?? t('withdraw.notBound')}
-                extra={
-                  <button
-                    type="button"
-                    className="feedback-mine"
-                    onClick={() => open(`renwu/tixian_band?type=${method}`)}
-                  >
-                    {bound === undefined ? t('withdraw.bind') : t('withdraw.change')}
-                  </button>
-                }
-              >
-                <Radio value={method}>{t(`withdraw.${method}`)}</Radio>
-              </List.Item>
-            );
-          })}
-        </Radio.Group>
-      </List>
+      <PayoutChoice accounts={info.accounts} value={type} onChange={setType} />
       <div className="page-actions">
         <AgreementCheck
           doc="withdrawalAgreement"

@@ -1,18 +1,13 @@
-import { ErrorBlock, List, Tag } from 'antd-mobile';
+import { ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
 import { TASKS_QUERY } from '../../features/tasks/api';
-import { withdrawalPage, type WithdrawalStatus } from '../../features/tasks/withdrawals';
+import { WithdrawalItem } from '../../features/tasks/PayoutViews';
+import { withdrawalPage } from '../../features/tasks/withdrawals';
 import { NavBar } from '../../ui/NavBar';
 import './renwu.css';
-
-const STATUS_COLOR: Record<WithdrawalStatus, 'warning' | 'success' | 'default'> = {
-  pending: 'warning',
-  paid: 'success',
-  rejected: 'default',
-};
 
 /**
  * Withdrawal records (spec §2 renwu/tixian_list): each withdrawal's amount, where it went, when, and where its review
@@ -35,22 +30,7 @@ export default function WithdrawalRecords() {
         {(items) => (
           <List>
             {items.map((item) => (
-              <List.Item
-                key={item.id}
-                data-testid="withdrawal"
-                description={
-                  <>
-                    <div>{new Date(item.created_at).toLocaleString(i18n.language)}</div>
-                    {item.status === 'rejected' && <div>{t('withdraw.reason', { reason: item.reason })}</div>}
-                  </>
-                }
-                extra={<Tag color={STATUS_COLOR[item.status]}>{t(`withdraw.status_${item.status}`)}</Tag>}
-              >
-                {t('withdraw.line', {
-                  amount: item.amount,
-                  to: item.type === 'alipay' ? `${t('withdraw.alipay')} ${item.account}` : t('withdraw.wechat'),
-                })}
-              </List.Item>
+              <WithdrawalItem key={item.id} item={item} />
             ))}
           </List>
         )}

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, List, Result } from 'antd-mobile';
+import { Badge, Button, List, Result } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { QueryView } from '../../features/api/QueryView';
 import { SHOP_QUERY, shopInfo, type ShopInfo } from '../../features/shop/api';
+import { shopWithdrawalInfo } from '../../features/shop/withdrawals';
 import { ShopHead } from '../../features/shop/ShopHead';
 import { NavBar } from '../../ui/NavBar';
 import './shop.css';
@@ -19,11 +20,34 @@ const TOOLS = [
   ['shop/business-tixian', 'shop.withdraw'],
 ] as const;
 
+/** How many announcements the seller has not read, as a badge: none when all are read, 99+ past 99. */
+function UnreadBadge({ count }: { count: number }) {
+  const { t } = useTranslation();
+  if (count <= 0) return null;
+  return (
+    <Badge
+      content={
+        <span data-testid="announcements-unread" aria-label={t('announcement.unreadCount', { count })}>
+          {count > 99 ? '99+' : count}
+        </span>
+      }
+    />
+  );
+}
+
 /** The open shop's head and the seller's tools; before that, where the application stands and a way to it. */
 function Business({ info }: { info: ShopInfo }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
   const open = useNavigateTo();
   const { shop } = info;
+  // The Withdraw entry shows the income that may be withdrawn.
+  const payout = useQuery({
+    queryKey: [SHOP_QUERY, 'withdraw', user?.id, 'info'],
+    queryFn: () => shopWithdrawalInfo({ token: user?.token, locale: i18n.language }),
+    enabled: user !== null && shop?.status === 'approved',
+    retry: false,
+  });
   if (shop?.status !== 'approved') {
     const [title, action] =
       shop?.status === 'pending'
@@ -51,7 +75,22 @@ function Business({ info }: { info: ShopInfo }) {
       <ShopHead shop={shop} />
       <List>
         {TOOLS.map(([path, label]) => (
-          <List.Item key={path} onClick={() => open(path)}>
+          <List.Item
+            key={path}
+            onClick={() => open(path)}
+            extra={
+              path === 'shop/business-gonggao' ? (
+                <UnreadBadge count={info.unread_announcements} />
+              ) : (
+                path === 'shop/business-tixian' &&
+                payout.data && (
+                  <span data-testid="withdrawable-entry">
+                    {t('shopWithdraw.entry', { yuan: payout.data.withdrawable })}
+                  </span>
+                )
+              )
+            }
+          >
             {t(label)}
           </List.Item>
         ))}

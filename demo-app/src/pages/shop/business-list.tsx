@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, List, Tag } from 'antd-mobile';
+import { Button, ErrorBlock, List, Space, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
@@ -27,8 +27,69 @@ const STATUS_COLOR: Record<ProductStatus, 'warning' | 'success' | 'danger' | 'de
 };
 
 /**
+ * A row's buttons by status: the shelf (`on`: back on it) and the edit, which for a rejected product resubmits it and
+ * stands by the reason. A prohibited product has none.
+ */
+const ACTIONS: Record<ProductStatus, { shelf?: { on: boolean }; edit?: 'product.edit' | 'product.editResubmit' }> = {
+  pending: { edit: 'product.edit' },
+  on_sale: { shelf: { on: false }, edit: 'product.edit' },
+  rejected: { edit: 'product.editResubmit' },
+  off_shelf: { shelf: { on: true }, edit: 'product.edit' },
+  banned: {},
+};
+
+/**
+ * A row's description: price and stock, the reason of a rejected or prohibited product, and the buttons of its status
+ * (none of which opens the product, as the row does).
+ */
+function ProductActions({
+  product,
+  shelve,
+}: {
+  product: Product;
+  shelve: (product: Product, on: boolean) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  const { shelf, edit } = ACTIONS[product.status];
+  const button = (label: string, act: () => void) => (
+    <Button
+      size="mini"
+      fill="outline"
+      onClick={(event) => {
+        event.stopPropagation();
+        act();
+      }}
+    >
+      {label}
+    </Button>
+  );
+  const editButton = edit && button(t(edit), () => open(`shop/business-add?id=${encodeURIComponent(product.id)}`));
+  return (
+    <>
+      <div>
+        {yuan(product.price)} · {t('product.stock', { count: product.stock })}
+      </div>
+      {(product.reason || edit === 'product.editResubmit') && (
+        <div className="my-product-reason">
+          {product.reason && t('product.reason', { reason: product.reason })}
+          {edit === 'product.editResubmit' && editButton}
+        </div>
+      )}
+      {(shelf || edit === 'product.edit') && (
+        <Space>
+          {shelf && button(shelf.on ? t('product.putOn') : t('product.takeOff'), () => void shelve(product, shelf.on))}
+          {edit === 'product.edit' && editButton}
+        </Space>
+      )}
+    </>
+  );
+}
+
+/**
  * The seller's products (spec §2 shop/business-list): each with its price, stock and state (a rejected or prohibited
- * one with its reason), newest first; one on sale is taken off the shelf, one off it put back.
+ * one with its reason), newest first; one on sale is taken off the shelf, one off it put back; any but a prohibited one
+ * is edited, a rejected one resubmitted.
  */
 export default function MyProducts() {
   const { t, i18n } = useTranslation();
@@ -73,26 +134,7 @@ export default function MyProducts() {
                 prefix={<img className="product-thumb" src={product.images[0]} alt="" />}
                 onClick={() => open(`shop/view?id=${encodeURIComponent(product.id)}`)}
                 arrow={false}
-                description={
-                  <>
-                    <div>
-                      {yuan(product.price)} · {t('product.stock', { count: product.stock })}
-                    </div>
-                    {product.reason && <div>{t('product.reason', { reason: product.reason })}</div>}
-                    {(product.status === 'on_sale' || product.status === 'off_shelf') && (
-                      <Button
-                        size="mini"
-                        fill="outline"
-                        onClick={(event) => {
-                          event.stopPropagation();
-                          void shelve(product, product.status === 'off_shelf');
-                        }}
-                      >
-                        {product.status === 'on_sale' ? t('product.takeOff') : t('product.putOn')}
-                      </Button>
-                    )}
-                  </>
-                }
+                description={<ProductActions product={product} shelve={shelve} />}
                 extra={<Tag color={STATUS_COLOR[product.status]}>{t(`product.status_${product.status}`)}</Tag>}
               >
                 {product.title}

@@ -251,7 +251,7 @@ describe('shop/business-add and business-list: the seller', () => {
     renderPages('/shop/business-list');
     await shows('Reason: Blurred photos');
     const rows = () => screen.getAllByTestId('my-product');
-    expect(within(rows()[1] as HTMLElement).queryByRole('button')).toBeNull();
+    expect(within(rows()[1] as HTMLElement).queryByRole('button', { name: /shelf/ })).toBeNull();
     await step(() =>
       fireEvent.click(within(rows()[0] as HTMLElement).getByRole('button', { name: 'Take off the shelf' })),
     );

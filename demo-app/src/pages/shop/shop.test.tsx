@@ -25,7 +25,7 @@ const SHOP: Shop = {
 };
 
 /** The fake server's state, and what was sent to it. */
-let info: ShopInfo = { certified: true, shop: null };
+let info: ShopInfo = { certified: true, shop: null, unread_announcements: 0 };
 let refusal: { err: string; code: string } | undefined;
 const sent: Array<Record<string, unknown>> = [];
 const api = setupServer(
@@ -56,7 +56,7 @@ beforeEach(() => {
   localStorage.setItem('user', JSON.stringify(USER));
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   FakeXhr.sent = [];
-  info = { certified: true, shop: null };
+  info = { certified: true, shop: null, unread_announcements: 0 };
   refusal = undefined;
   sent.length = 0;
 });
@@ -96,7 +96,7 @@ async function uploadIcon(): Promise<string> {
 
 describe('shop/user-add: open a shop', () => {
   it('sends an uncertified member to certification first', async () => {
-    info = { certified: false, shop: null };
+    info = { certified: false, shop: null, unread_announcements: 0 };
     renderPages('/shop/user-add');
     await shows('Real-name certification first');
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Get certified' })));
@@ -125,7 +125,11 @@ describe('shop/user-add: open a shop', () => {
   });
 
   it('shows why a rejected one failed, over the form filled with what was sent', async () => {
-    info = { certified: true, shop: { ...SHOP, status: 'rejected', reason: 'The icon is blurred' } };
+    info = {
+      certified: true,
+      shop: { ...SHOP, status: 'rejected', reason: 'The icon is blurred' },
+      unread_announcements: 0,
+    };
     refusal = { err: 'the shop name is taken', code: 'shop_name_taken' };
     renderPages('/shop/user-add');
     await shows('Your application was rejected: The icon is blurred');
@@ -136,7 +140,7 @@ describe('shop/user-add: open a shop', () => {
   });
 
   it('says when the shop is open, and leads to it', async () => {
-    info = { certified: true, shop: { ...SHOP, status: 'approved' } };
+    info = { certified: true, shop: { ...SHOP, status: 'approved' }, unread_announcements: 0 };
     renderPages('/shop/user-add');
     await shows('Your shop is open');
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Go to my shop' })));
@@ -147,7 +151,7 @@ describe('shop/user-add: open a shop', () => {
 
 describe('shop/business-index: my shop', () => {
   it('shows an open shop and its tools', async () => {
-    info = { certified: true, shop: { ...SHOP, status: 'approved' } };
+    info = { certified: true, shop: { ...SHOP, status: 'approved' }, unread_announcements: 0 };
     renderPages('/shop/business-index');
     await shows('Tea House');
     expect(screen.getByText('Fresh tea')).toBeTruthy();
@@ -159,7 +163,7 @@ describe('shop/business-index: my shop', () => {
   });
 
   it("opens the shop's orders from its tools", async () => {
-    info = { certified: true, shop: { ...SHOP, status: 'approved' } };
+    info = { certified: true, shop: { ...SHOP, status: 'approved' }, unread_announcements: 0 };
     renderPages('/shop/business-index');
     await shows('Orders');
     await step(() => fireEvent.click(screen.getByText('Orders')));
@@ -172,7 +176,7 @@ describe('shop/business-index: my shop', () => {
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Open a shop' })));
     await shows('Submit for review');
     cleanup();
-    info = { certified: true, shop: SHOP };
+    info = { certified: true, shop: SHOP, unread_announcements: 0 };
     renderPages('/shop/business-index');
     await shows('Your application is under review');
     expect(screen.getByRole('button', { name: 'View the application' })).toBeTruthy();

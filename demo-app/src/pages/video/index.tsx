@@ -1,8 +1,34 @@
 import { useTranslation } from 'react-i18next';
-import { TabPage } from '../TabPage';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { VideoList } from '../../features/content/VideoList';
+import { NavBar } from '../../ui/NavBar';
+import { useTabTitle } from '../TabPage';
+import '../member/feedback.css';
 
-/** Tab: pages/video/index. */
-export default function Page() {
+/**
+ * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh; "Publish"
+ * opens the video form (member/add-video) for a signed-in member.
+ */
+export default function VideoTab() {
   const { t } = useTranslation();
-  return <TabPage tab="video" body={t('pages.video')} />;
+  const open = useNavigateTo();
+  const { user } = useSession();
+  const title = useTabTitle('video');
+  return (
+    <div className="page">
+      <NavBar
+        title={title}
+        back={false}
+        right={
+          user && (
+            <button type="button" className="feedback-mine" onClick={() => open('member/add-video')}>
+              {t('video.publish')}
+            </button>
+          )
+        }
+      />
+      <VideoList empty={t('video.none')} />
+    </div>
+  );
 }

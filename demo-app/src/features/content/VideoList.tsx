@@ -1,0 +1,65 @@
+import { Avatar, ErrorBlock, List } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
+import { useSession } from '../../app/session';
+import { usePagedList } from '../api/paged';
+import { PagedList } from '../api/PagedList';
+import { ARTICLES_QUERY } from './articles';
+import { videoPage, type VideoCard } from './videos';
+import './articles.css';
+
+/** One video in the video tab: its cover with a play mark, title, author and counts; it opens the video. */
+function VideoLine({ video }: { video: VideoCard }) {
+  const { t } = useTranslation();
+  const open = useNavigateTo();
+  const name = video.author.username || t('im.user', { id: video.author.id });
+  return (
+    <List.Item
+      data-testid="video"
+      onClick={() => open(`video/view?id=${encodeURIComponent(video.id)}`)}
+      description={
+        <div className="article-card">
+          <div className="video-cover">
+            <img src={video.video.cover} alt="" loading="lazy" />
+            <span className="video-play" aria-label={t('video.play')}>
+              ▶
+            </span>
+          </div>
+          <div className="article-meta">
+            <Avatar src={video.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
+            <span>{name}</span>
+            <span className="article-counts">
+              {t('article.likes', { count: video.likes })} · {t('article.comments', { count: video.comments })}
+            </span>
+          </div>
+        </div>
+      }
+    >
+      <span className="article-title">{video.title}</span>
+    </List.Item>
+  );
+}
+
+/** Videos newest first, twenty at a time, pulled down to refresh; a member sees nothing across a block. */
+export function VideoList({ empty }: { empty: ReactNode }) {
+  const { i18n } = useTranslation();
+  const { user } = useSession();
+  const context = { token: user?.token, locale: i18n.language };
+  const list = usePagedList(
+    [ARTICLES_QUERY, user?.id ?? null, 'videos'],
+    (before) => videoPage({ before }, context),
+    true,
+  );
+  return (
+    <PagedList list={list} empty={<ErrorBlock status="empty" title={empty} description="" />}>
+      {(items) => (
+        <List>
+          {items.map((video) => (
+            <VideoLine key={video.id} video={video} />
+          ))}
+        </List>
+      )}
+    </PagedList>
+  );
+}
