@@ -71,6 +71,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
   'member/add-quanzi': () => import('../pages/member/add-quanzi'),
+  'member/add-video': () => import('../pages/member/add-video'),
   'topic/index': () => import('../pages/topic/index'),
   'topic/list': () => import('../pages/topic/list'),
   'search/index': () => import('../pages/search/index'),

@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import { uploadExtension } from '../api/upload';
 import type { ArticleCard, ArticleVideo } from './articles';
 
 /** A video in the video tab: a feed card with its video and cover. */
@@ -16,4 +17,46 @@ export async function videoPage(
     ...(params.before !== undefined && { before: params.before }),
   };
   return (await apiPost<{ ret: VideoCard[] }>('video/lists', body, context)).ret;
+}
+
+/** A video as written: title and text as an article's, the uploaded video's and cover's URLs, and a channel. */
+export interface VideoDraft {
+  title: string;
+  content: string;
+  video: string;
+  cover: string;
+  typeid?: string | undefined;
+}
+
+/** Publishes a video (`member/video_add`); resolves with the new video's id (`vid`). */
+export async function publishVideo(draft: VideoDraft, context: CallContext): Promise<string> {
+  const body = {
+    title: draft.title.trim(),
+    content: draft.content.trim(),
+    video: draft.video,
+    img: draft.cover,
+    ...(draft.typeid !== undefined && { typeid: draft.typeid }),
+  };
+  return (await apiPost<{ ret: unknown; vid: string }>('member/video_add', body, context, { loading: true })).vid;
+}
+
+/**
+ * Publishing progress (spec §4, §9 "Publishing progress: video 70, cover 20"): the video's upload fills the first 70,
+ * the cover's the next 20, the post the last 10.
+ */
+export const VIDEO_PROGRESS = { video: 70, cover: 20 } as const;
+
+/** The overall percentage while `part` is `percent` done: whole numbers from 0 to 90 until the post is answered. */
+export function videoProgress(part: 'video' | 'cover', percent: number): number {
+  const start = part === 'video' ? 0 : VIDEO_PROGRESS.video;
+  return start + Math.round((VIDEO_PROGRESS[part] * percent) / 100);
+}
+
+/** The video types the storage takes (spec §5 "Video: avi, mov, rmvb, rm, flv, mp4, 3gp, quicktime"). */
+export const VIDEO_EXTENSIONS = ['avi', 'mov', 'rmvb', 'rm', 'flv', 'mp4', '3gp'] as const;
+
+/** Whether `file` is a video the storage takes: its name's extension, else its type's, is one of theirs. */
+export function isVideoFile(file: File): boolean {
+  const extension = uploadExtension(file);
+  return extension !== undefined && (VIDEO_EXTENSIONS as readonly string[]).includes(extension);
 }
