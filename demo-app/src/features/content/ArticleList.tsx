@@ -8,6 +8,7 @@ import { PagedList } from '../api/PagedList';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { ARTICLES_QUERY, articlePage, collectionPage, type ArticleCard } from './articles';
+import { VideoLine } from './VideoList';
 import './articles.css';
 
 /** One article in a feed: title, summary, up to three images, the author and when; it opens the article. */
@@ -47,8 +48,9 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
 
 /**
  * A feed of articles, newest first, twenty at a time: everyone's, one member's (`uid`), one channel's (`channel`),
- * those holding `keyword`, or the signed-in member's collection (`collection`, the latest collected first). Visitors
- * see everything; a member sees nothing of members one of the two has blocked.
+ * those holding `keyword`, or the signed-in member's collection (`collection`, the latest collected first), where a
+ * collected video shows as in the video tab and opens the video page. Visitors see everything; a member sees nothing
+ * of members one of the two has blocked.
  */
 export function ArticleList({
   uid,
@@ -87,9 +89,13 @@ export function ArticleList({
     <PagedList list={list} empty={<ErrorBlock status="empty" title={empty} description="" />}>
       {(items) => (
         <List>
-          {items.map((article) => (
-            <ArticleLine key={article.id} article={article} now={now} />
-          ))}
+          {items.map((article) =>
+            article.video ? (
+              <VideoLine key={article.id} video={{ ...article, video: article.video }} />
+            ) : (
+              <ArticleLine key={article.id} article={article} now={now} />
+            ),
+          )}
         </List>
       )}
     </PagedList>

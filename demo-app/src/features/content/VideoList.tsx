@@ -10,7 +10,7 @@ import { videoPage, type VideoCard } from './videos';
 import './articles.css';
 
 /** One video in the video tab: its cover with a play mark, title, author and counts; it opens the video. */
-function VideoLine({ video }: { video: VideoCard }) {
+export function VideoLine({ video }: { video: VideoCard }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
   const name = video.author.username || t('im.user', { id: video.author.id });

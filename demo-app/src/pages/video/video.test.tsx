@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { VideoCard } from '../../features/content/videos';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
+import Collection from '../member/record';
 import VideoTab from './index';
 import VideoPage from './view';
 
@@ -31,6 +32,11 @@ const api = setupServer(
         : { err: 'content does not exist or was deleted by the author', code: 'article_missing' },
     );
   }),
+  http.post('*/index.php/api/member/record', () =>
+    HttpResponse.json({
+      ret: [video(3), { ...video(4), title: 'A plain article', video: null, imgs: [] }],
+    }),
+  ),
   http.post('*/index.php/api/article/zan', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     asked.push({ zan: body['zan'], id: body['id'] });
@@ -55,6 +61,7 @@ function renderTab(path = '/pages/video/index') {
     <Routes>
       <Route path="/pages/video/index" element={<VideoTab />} />
       <Route path="/video/view" element={<VideoPage />} />
+      <Route path="/member/record" element={<Collection />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -111,6 +118,21 @@ describe('pages/video/index: the video tab', () => {
     await shows('No videos yet');
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Publish' })));
     expect(screen.getByTestId('where').textContent).toBe('/member/add-video');
+  });
+});
+
+describe('member/record: My collection', () => {
+  it('shows a collected video as in the video tab, opening the video page, and an article as an article', async () => {
+    localStorage.setItem('user', JSON.stringify(USER));
+    videos = [video(3)];
+    renderTab('/member/record');
+    await shows('Video number 3');
+    expect(screen.getAllByTestId('video')).toHaveLength(1);
+    expect(screen.getAllByTestId('article')).toHaveLength(1);
+    expect(document.querySelector('.video-cover img')?.getAttribute('src')).toBe('https://files.test/3.png');
+    await step(() => fireEvent.click(screen.getByText('Video number 3')));
+    await shows('The story of Video number 3');
+    expect(screen.getByTestId('video-player').getAttribute('src')).toBe('https://files.test/3.mp4');
   });
 });
 
