@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js';
+
+describe('videos end to end', () => {
+  const app = appUnderTest();
+
+  it('a member publishes a video with its cover; it plays on its page, and a visitor finds it in the video tab', async () => {
+    const { context, page, dialogs } = await phoneContext(app.browser, 'en-US');
+    const id = await signIn(page, app.server, '13600136090', 'en');
+    await page.goto(`${app.server.url}/h5/#/pages/video/index`);
+    await page.getByText('No videos yet').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.waitForURL(/#\/member\/add-video$/);
+
+    await page.getByLabel('Title').fill('Ducks on the lake');
+    await page.getByLabel('Description').fill('Filmed from the pier at dusk.');
+    // Refused before anything is uploaded: the video comes first, then its cover.
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Please upload a video').waitFor();
+    const clip = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmp42'), Buffer.alloc(4096, 7)]);
+    await page.getByLabel('Choose a video').setInputFiles({ name: 'ducks.mp4', mimeType: 'video/mp4', buffer: clip });
+    await page.getByText('ducks.mp4 · 4 KB').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('A video cover is required').waitFor();
+    const cover = pngFile(64, 36, (x) => (x < 32 ? [30, 90, 160] : [230, 200, 120]));
+    await page.getByLabel('Choose a cover').setInputFiles({ name: 'ducks.png', mimeType: 'image/png', buffer: cover });
+    await page.getByRole('img', { name: 'Cover' }).waitFor();
+    await page.getByText('A video cover is required').waitFor({ state: 'hidden' });
+    await page.screenshot({ path: `${SHOTS}video-form-en.png` });
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published').waitFor();
+    await page.getByRole('button', { name: 'View content' }).click();
+    await page.waitForURL(/#\/video\/view\?id=/);
+    await page.getByRole('heading', { name: 'Ducks on the lake' }).waitFor();
+    await page.getByText('Filmed from the pier at dusk.').waitFor();
+    const player = page.getByTestId('video-player');
+    const stored = new RegExp(`^${app.server.url}/uploads/product/[0-9a-f]{16}/${id}/parley_[a-z0-9]{32}\\.`);
+    const src = (await player.getAttribute('src')) ?? '';
+    const poster = (await player.getAttribute('poster')) ?? '';
+    expect(src).toMatch(new RegExp(`${stored.source}mp4$`));
+    expect(poster).toMatch(new RegExp(`${stored.source}png$`));
+    // What the storage holds is what the member picked.
+    expect(Buffer.from(await (await fetch(src)).arrayBuffer()).equals(clip)).toBe(true);
+    await page.getByText('Published').waitFor({ state: 'hidden' });
+    await page.screenshot({ path: `${SHOTS}video-view-en.png` });
+
+    // A visitor finds it in the video tab, its cover decoded by the browser, and opens it.
+    const visitor = await phoneContext(app.browser, 'en-US');
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/video/index`);
+    const card = visitor.page.getByTestId('video').filter({ hasText: 'Ducks on the lake' });
+    await card.waitFor();
+    await expect
+      .poll(() =>
+        card
+          .locator('.video-cover img')
+          .evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth),
+      )
+      .toBe(64);
+    await visitor.page.screenshot({ path: `${SHOTS}video-tab-en.png` });
+    await card.click();
+    await visitor.page.waitForURL(/#\/video\/view\?id=/);
+    expect(await visitor.page.getByTestId('video-player').getAttribute('src')).toBe(src);
+    // A plain article's feed does not list it.
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
+    await visitor.page.getByText('No articles yet: be the first to write one').waitFor();
+    await visitor.context.close();
+
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+});
