@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operator, type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+import { operator, type ProductServer, productServer, signIn, uploadImage, uploadVideo } from './product-support.js';
 
 const DAY = 86_400_000;
 const post = (p: ProductServer, token: string, body: Record<string, unknown>) =>
@@ -18,6 +18,7 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
       id: withImages.id,
       content: 'Lake\nday',
       imgs: [img],
+      video: null,
       vote: null,
       topic: null,
       author,
@@ -34,6 +35,7 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
       id: voting.id,
       content: 'Where next?',
       imgs: [],
+      video: null,
       vote: {
         options: [
           { text: 'Hills', count: 0 },
@@ -95,6 +97,44 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
     expect(await post(p, alice.token, { vote: null })).toMatchObject({ ret: { vote: null } });
     expect(await post(p, 'nope', {})).toMatchObject({ code: 'token_invalid' });
     expect(await circle(p)).toHaveLength(1);
+  });
+
+  it("publishes a post with a video and its cover, both the member's own, never with images or a vote", async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const video = await uploadVideo(p, alice.token);
+    const img = await uploadImage(p, alice.token);
+    const refused = async (body: Record<string, unknown>, code: string, err: string) =>
+      expect(await post(p, alice.token, body)).toEqual({ status: 200, err, code });
+    const exclusive = 'images, video and vote are mutually exclusive: remove one before adding another';
+    await refused({ video, img, imgs: [img] }, 'post_media_exclusive', exclusive);
+    await refused({ video, img, vote: { options: ['A', 'B'], days: 1 } }, 'post_media_exclusive', exclusive);
+    // The text is checked first, then the video, then its cover.
+    await refused(
+      { content: ' ', video: 'https://elsewhere.test/a.mp4' },
+      'post_content_invalid',
+      'content cannot be blank',
+    );
+    await refused({ video: 'https://elsewhere.test/a.mp4', img }, 'video_invalid', 'please upload a video');
+    await refused({ video: await uploadVideo(p, bob.token), img }, 'video_invalid', 'please upload a video');
+    await refused({ video: img, img }, 'video_invalid', 'please upload a video');
+    await refused({ video }, 'video_cover_missing', 'a video cover is required');
+    await refused({ video, img: video }, 'video_cover_missing', 'a video cover is required');
+    await refused({ video, img: await uploadImage(p, bob.token) }, 'video_cover_missing', 'a video cover is required');
+    expect(await circle(p)).toEqual([]);
+
+    const filmed = await post(p, alice.token, { content: 'Ducks at dusk', video, img });
+    expect(filmed).toMatchObject({
+      ret: { content: 'Ducks at dusk', imgs: [], vote: null, video: { url: video, cover: img } },
+    });
+    p.advance(1000);
+    // A cover without a video is no video; an empty video is none.
+    expect(await post(p, alice.token, { img, video: '' })).toMatchObject({ ret: { video: null } });
+    expect((await circle(p, { token: bob.token })).map((shown) => shown['video'])).toEqual([
+      null,
+      { url: video, cover: img },
+    ]);
   });
 
   it('publishes 20 posts a day at most, even sent at once', async () => {

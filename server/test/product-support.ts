@@ -105,6 +105,15 @@ export async function uploadImage(p: ProductServer, token: string): Promise<stri
   return `${answer.url_prefix}${key}`;
 }
 
+/** Uploads a small mp4 as member `token`; resolves with its URL. */
+export async function uploadVideo(p: ProductServer, token: string): Promise<string> {
+  const answer = await uploadToken(p, token);
+  const key = `${answer.key_prefix}${randomName()}.mp4`;
+  const posted = await postFile(answer, key, new Blob(['mp4 body'], { type: 'video/mp4' }), 'clip.mp4');
+  if (posted.status !== 200) throw new Error(`upload failed: ${posted.status}`);
+  return `${answer.url_prefix}${key}`;
+}
+
 /**
  * Calls the operator's API of `area` (a review queue such as `certifications`, or `channels`), with the product
  * app's secret unless told otherwise.

@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { randomName } from '../src/uploads/keys.js';
-import {
-  type ProductServer,
-  operator,
-  postFile,
-  productServer,
-  signIn,
-  uploadImage,
-  uploadToken,
-} from './product-support.js';
+import { type ProductServer, operator, productServer, signIn, uploadImage, uploadVideo } from './product-support.js';
 
-/** Uploads an mp4 as the member and returns its URL. */
-async function uploadVideo(p: ProductServer, token: string): Promise<string> {
-  const answer = await uploadToken(p, token);
-  const key = `${answer.key_prefix}${randomName()}.mp4`;
-  const posted = await postFile(answer, key, new Blob(['mp4 body'], { type: 'video/mp4' }), 'clip.mp4');
-  if (posted.status !== 200) throw new Error(`upload failed: ${posted.status}`);
-  return `${answer.url_prefix}${key}`;
-}
-
+/** A video and a cover the member uploaded. */
 const media = async (p: ProductServer, token: string) => ({
   video: await uploadVideo(p, token),
   img: await uploadImage(p, token),

@@ -1194,6 +1194,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       content: `Post ${id}`,
       images: vote ? [] : ['https://x/1.png'],
       vote,
+      video: null,
       topicId: null,
       createdAt: at,
     });
@@ -1207,12 +1208,22 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     const vote = { options: ['A', 'B', 'C'], endsAt: 1_000 };
     expect(await store.circle.add(post('v1', 'm2', 100, vote), quota)).toBe('ok');
     expect(await store.circle.byId('v1')).toEqual(post('v1', 'm2', 100, vote));
+    // A post with a video keeps the video and its cover; one without has none.
+    const filmed = { ...post('f1', 'm2', 5), images: [], video: { url: 'https://x/f.mp4', cover: 'https://x/f.png' } };
+    expect(await store.circle.add(filmed, quota)).toBe('ok');
+    expect(await store.circle.byId('f1')).toEqual(filmed);
+    expect((await store.circle.byId('p1'))?.video).toBeNull();
 
     const all = (await store.circle.list({ limit: 10 })) ?? [];
-    expect(all).toHaveLength(4);
+    expect(all).toHaveLength(5);
     expect(all[0]?.id).toBe('v1');
-    expect((await store.circle.list({ authorId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1']);
-    expect((await store.circle.list({ before: 'v1', limit: 10 }))?.map((x) => x.memberId)).toEqual(['m1', 'm1', 'm1']);
+    expect((await store.circle.list({ authorId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1']);
+    expect((await store.circle.list({ before: 'v1', limit: 10 }))?.map((x) => x.memberId)).toEqual([
+      'm1',
+      'm1',
+      'm1',
+      'm2',
+    ]);
     expect(await store.circle.list({ before: 'nope', limit: 10 })).toBeUndefined();
 
     const votes = await Promise.all(
@@ -1231,13 +1242,13 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.circle.tallies([], 'm2')).toEqual(new Map());
 
     await store.blocks.set('m1', 'm2', true, { now: 300, max: 10 });
-    expect((await store.circle.list({ viewerId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1']);
+    expect((await store.circle.list({ viewerId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1']);
     expect(await store.circle.remove('m1', 'v1', 400)).toBe(false);
     expect(await store.circle.remove('m2', 'v1', 400)).toBe(true);
     expect(await store.circle.byId('v1')).toBeUndefined();
     // A cancelled account's posts and votes go with it.
     expect(await store.members.cancel('m1', { reason: 'x', now: 500 })).toBe(true);
-    expect(await store.circle.list({ limit: 10 })).toEqual([]);
+    expect((await store.circle.list({ limit: 10 }))?.map((x) => x.id)).toEqual(['f1']);
     expect((await store.circle.tallies([{ id: 'v1', optionCount: 3 }], 'm1')).get('v1')).toEqual({
       counts: [0, 0, 1],
       mine: null,
@@ -1274,7 +1285,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     await store.members.insert(newMember('m1', '13300133000'));
     const post = (id: string, topicId: string | null, at: number) =>
       store.circle.add(
-        { id, memberId: 'm1', content: 'text', images: [], vote: null, topicId, createdAt: at },
+        { id, memberId: 'm1', content: 'text', images: [], vote: null, video: null, topicId, createdAt: at },
         { since: 0, max: 10 },
       );
     await post('p1', 't1', 10);

@@ -32,6 +32,11 @@ export interface CirclePostInput {
   images: readonly string[];
   /** `{options, days}`, or undefined for none. */
   vote: unknown;
+  /**
+   * The video and its cover, each already checked as the author's own upload (undefined when it is not one); the
+   * whole undefined when the post has no video.
+   */
+  video?: { url: string | undefined; cover: string | undefined } | undefined;
   /** The topic it is posted under, already checked to exist; null for none. */
   topicId: string | null;
 }
@@ -94,7 +99,7 @@ export function createCircleService(deps: {
     return posts.map((post) => ({ post, tally: tallies.get(post.id) }));
   };
   return {
-    async publish(memberId, { content, images, vote, topicId }) {
+    async publish(memberId, { content, images, vote, video, topicId }) {
       const text = writtenText(content, CIRCLE_LIMITS.contentMax, { tabs: true });
       if (text === undefined) return fail('post_content_invalid');
       if (images.length > CIRCLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
@@ -102,7 +107,11 @@ export function createCircleService(deps: {
       }
       const asked = vote === undefined || vote === null ? undefined : voteOf(vote);
       if (vote !== undefined && vote !== null && asked === undefined) return fail('vote_invalid');
-      if (asked && images.length > 0) return fail('post_media_exclusive');
+      if ([asked !== undefined, images.length > 0, video !== undefined].filter(Boolean).length > 1) {
+        return fail('post_media_exclusive');
+      }
+      if (video && video.url === undefined) return fail('video_invalid');
+      if (video && video.cover === undefined) return fail('video_cover_missing');
       const now = deps.now();
       const record: CirclePostRecord = {
         id: randomBytes(8).toString('hex'),
@@ -110,6 +119,7 @@ export function createCircleService(deps: {
         content: text,
         images: [...images],
         vote: asked ? { options: asked.options, endsAt: now + asked.days * 86_400_000 } : null,
+        video: video?.url !== undefined && video.cover !== undefined ? { url: video.url, cover: video.cover } : null,
         topicId,
         createdAt: now,
       };

@@ -11,7 +11,7 @@ export interface CircleVote {
   endsAt: number;
 }
 
-/** A member's circle post: the text with images, or with a vote (never both). */
+/** A member's circle post: the text with images, or with a video, or with a vote (never two of them). */
 export interface CirclePostRecord {
   id: string;
   memberId: string;
@@ -19,6 +19,8 @@ export interface CirclePostRecord {
   /** URLs of the images the author uploaded, in their order. */
   images: string[];
   vote: CircleVote | null;
+  /** The video the author uploaded and its cover; null for none. */
+  video: { url: string; cover: string } | null;
   /** The topic it was posted under; null for none (or one since removed, which the topics no longer list). */
   topicId: string | null;
   createdAt: number;
@@ -75,6 +77,8 @@ type CircleTables = {
     vote_options: string | null;
     vote_ends_at: number | null;
     topic_id: string | null;
+    video_url: string;
+    video_cover: string;
     created_at: number;
     deleted_at: number | null;
   };
@@ -90,6 +94,8 @@ const COLUMNS = [
   'circle_posts.vote_options',
   'circle_posts.vote_ends_at',
   'circle_posts.topic_id',
+  'circle_posts.video_url',
+  'circle_posts.video_cover',
   'circle_posts.created_at',
 ] as const;
 
@@ -102,6 +108,7 @@ const recordOf = (row: Omit<CircleTables['circle_posts'], 'deleted_at'>): Circle
     row.vote_options === null
       ? null
       : { options: JSON.parse(row.vote_options) as string[], endsAt: Number(row.vote_ends_at) },
+  video: row.video_url === '' ? null : { url: row.video_url, cover: row.video_cover },
   topicId: row.topic_id,
   createdAt: Number(row.created_at),
 });
@@ -134,6 +141,8 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
               vote_options: record.vote ? JSON.stringify(record.vote.options) : null,
               vote_ends_at: record.vote ? record.vote.endsAt : null,
               topic_id: record.topicId,
+              video_url: record.video?.url ?? '',
+              video_cover: record.video?.cover ?? '',
               created_at: record.createdAt,
               deleted_at: null,
             })

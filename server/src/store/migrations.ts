@@ -31,6 +31,7 @@ import { productMarksMigration } from './product-marks-migration.js';
 import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
 import { shopWithdrawalsMigration } from './shop-withdrawals-migration.js';
 import { articleVideosMigration } from './article-videos-migration.js';
+import { circleVideosMigration } from './circle-videos-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -223,6 +224,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0038_shop_announcements': shopAnnouncementsMigration,
   '0039_shop_withdrawals': shopWithdrawalsMigration,
   '0040_article_videos': articleVideosMigration,
+  '0041_circle_videos': circleVideosMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

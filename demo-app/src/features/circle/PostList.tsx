@@ -74,7 +74,10 @@ function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: Circle
   );
 }
 
-/** One post: its author (opening their home) and when, the text, the images or the vote; its author may delete it. */
+/**
+ * One post: its author (opening their home) and when, the text, the images, the video (its cover as the poster) or the
+ * vote; its author may delete it.
+ */
 function PostItem({ post, now }: { post: CirclePost; now: number }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
@@ -135,6 +138,17 @@ function PostItem({ post, now }: { post: CirclePost; now: number }) {
               <img key={url} src={url} alt={t('circle.image', { n: index + 1 })} loading="lazy" />
             ))}
           </div>
+        )}
+        {post.video && (
+          <video
+            className="article-video"
+            data-testid="post-video"
+            controls
+            playsInline
+            preload="none"
+            poster={post.video.cover}
+            src={post.video.url}
+          />
         )}
         <VoteBlock post={post} onVoted={voted} />
         {post.mine && (

@@ -14,11 +14,13 @@ export interface PostVote {
   voted: number | null;
 }
 
-/** A circle post: the text with images, or with a vote. */
+/** A circle post: the text with images, or with a video, or with a vote. */
 export interface CirclePost {
   id: string;
   content: string;
   imgs: string[];
+  /** The video and its cover, or null. */
+  video: { url: string; cover: string } | null;
   vote: PostVote | null;
   /** The topic it was posted under, or null. */
   topic: { id: string; title: string } | null;
@@ -91,12 +93,20 @@ export async function circlePage(
 
 /** Posts to the circle; resolves with the post. */
 export async function publishPost(
-  draft: { content: string; imgs: string[]; vote?: VoteDraft | undefined; topic?: string | undefined },
+  draft: {
+    content: string;
+    imgs: string[];
+    vote?: VoteDraft | undefined;
+    /** The uploaded video's and cover's URLs. */
+    video?: { video: string; cover: string } | undefined;
+    topic?: string | undefined;
+  },
   context: CallContext,
 ): Promise<CirclePost> {
   const body = {
     content: draft.content.trim(),
     imgs: draft.imgs,
+    ...(draft.video && { video: draft.video.video, img: draft.video.cover }),
     ...(draft.vote && { vote: { options: draft.vote.options.map((o) => o.trim()), days: draft.vote.days } }),
     ...(draft.topic !== undefined && { topic: draft.topic }),
   };

@@ -17,6 +17,7 @@ import {
   type VoteDraft,
 } from '../../features/circle/posts';
 import { useTopics } from '../../features/circle/topics';
+import { VideoFields, useVideoDraft } from '../../features/content/VideoFields';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/circle/circle.css';
@@ -25,7 +26,8 @@ import './feedback.css';
 /**
  * A new circle post (spec §2 member/add-quanzi; §1 "circle posts (images, or a video, or a vote)"; §5 "Images, video
  * and vote are mutually exclusive in a post: remove one before adding another"): the text with up to nine images, each
- * uploaded as it is picked, or with a vote of 2 to 10 options running 1, 3 or 7 days, and a topic if the member picks
+ * uploaded as it is picked, or with a video and its cover, uploaded when it is posted (spec §4: the video, then the
+ * cover, then the post), or with a vote of 2 to 10 options running 1, 3 or 7 days, and a topic if the member picks
  * one (`?topic=` picks one at first). Posted, the page closes.
  */
 export default function AddPost() {
@@ -37,16 +39,27 @@ export default function AddPost() {
   const [content, setContent] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
   const [vote, setVote] = useState<VoteDraft | undefined>();
+  const [withVideo, setWithVideo] = useState(false);
+  const video = useVideoDraft();
   const [params] = useSearchParams();
   const [topic, setTopic] = useState<string | undefined>(params.get('topic') ?? undefined);
   const topics = useTopics().data ?? [];
   const [sending, setSending] = useState(false);
   if (!user) return null;
-  const uploading = uploader.progress !== undefined;
+  const uploading = uploader.progress !== undefined || video.progress !== undefined;
   const exclusive = () => toastError(t('errors.post_media_exclusive'));
 
+  const addVideo = () => {
+    if (imgs.length > 0 || uploading || vote) return exclusive();
+    setWithVideo(true);
+  };
+  const removeVideo = () => {
+    video.setVideo(undefined);
+    video.setCover(undefined);
+    setWithVideo(false);
+  };
   const addVote = () => {
-    if (imgs.length > 0 || uploading) return exclusive();
+    if (imgs.length > 0 || uploading || withVideo) return exclusive();
     setVote({ options: ['', ''], days: CIRCLE_LIMITS.voteDays[0] });
   };
   const setOption = (index: number, text: string) =>
@@ -62,12 +75,22 @@ export default function AddPost() {
       );
     }
     if (problem === 'vote') return toastError(t('errors.vote_invalid'));
+    let files: { video: string; cover: string } | undefined;
+    if (withVideo) {
+      if (!video.video) return toastError(t('errors.video_invalid'));
+      if (!video.cover) return toastError(t('errors.video_cover_missing'));
+      files = await video.upload();
+      if (!files) return;
+    }
     setSending(true);
     try {
       const chosen = topics.some((item) => item.id === topic) ? topic : undefined;
-      await publishPost({ content, imgs, vote, topic: chosen }, { token: user.token, locale: i18n.language });
+      const draft = { content, imgs, vote, video: files, topic: chosen };
+      await publishPost(draft, { token: user.token, locale: i18n.language });
+      if (files) video.setProgress(100);
     } catch (error) {
       setSending(false);
+      video.setProgress(undefined);
       return toastError(errorText(error, t));
     }
     await queryClient.invalidateQueries({ queryKey: [CIRCLE_QUERY] });
@@ -135,6 +158,8 @@ export default function AddPost() {
             <span className="post-vote-mine">{t('circle.removeVote')}</span>
           </List.Item>
         </List>
+      ) : withVideo ? (
+        <VideoFields draft={video} onRemove={removeVideo} />
       ) : (
         <List header={t('circle.images', { max: CIRCLE_LIMITS.imagesMax })}>
           <List.Item>
@@ -151,12 +176,18 @@ export default function AddPost() {
               progressTestId="post-progress"
             />
           </List.Item>
+          <List.Item onClick={addVideo}>{t('circle.addVideo')}</List.Item>
           <List.Item onClick={addVote}>{t('circle.addVote')}</List.Item>
         </List>
       )}
-      {vote && (
+      {(vote || withVideo) && (
         <List>
           <List.Item onClick={exclusive}>{t('circle.addImage')}</List.Item>
+          {vote ? (
+            <List.Item onClick={exclusive}>{t('circle.addVideo')}</List.Item>
+          ) : (
+            <List.Item onClick={exclusive}>{t('circle.addVote')}</List.Item>
+          )}
         </List>
       )}
       {topics.length > 0 && (

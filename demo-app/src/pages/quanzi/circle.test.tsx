@@ -5,7 +5,8 @@ import { setupServer } from 'msw/node';
 import { Link, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CirclePost, Topic } from '../../features/circle/posts';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { FakeXhr } from '../../features/api/fake-xhr';
+import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddPost from '../member/add-quanzi';
 import CirclePage from './index';
@@ -20,7 +21,9 @@ let posts: CirclePost[] = [];
 let topics: Topic[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
+const UPLOAD_URL = 'https://files.test/uploads';
 const api = setupServer(
+  ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/quanzi/list', () => HttpResponse.json({ ret: posts })),
   http.post('*/index.php/api/topic/index', () => HttpResponse.json({ ret: topics })),
   http.post('*/index.php/api/topic/list', async ({ request }) => {
@@ -56,6 +59,7 @@ const api = setupServer(
       ...post(posts.length + 1),
       content: String(body['content']),
       imgs: body['imgs'] as string[],
+      video: typeof body['video'] === 'string' ? { url: body['video'], cover: String(body['img']) } : null,
       topic: (() => {
         const found = topics.find((x) => x.id === body['topic']);
         return found ? { id: found.id, title: found.title } : null;
@@ -95,6 +99,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   api.resetHandlers();
+  vi.unstubAllGlobals();
 });
 afterAll(() => api.close());
 
@@ -105,6 +110,7 @@ function post(n: number, extra: Partial<CirclePost> = {}): CirclePost {
     id: `p${n}`,
     content: `Post number ${n}`,
     imgs: [],
+    video: null,
     vote: null,
     topic: null,
     author: { id: '7', username: 'Bob', img: '' },
@@ -192,6 +198,17 @@ describe('pages/quanzi/index: the circle', () => {
     expect(sent).toEqual([]);
   });
 
+  it('plays a post’s video, its cover the poster', async () => {
+    posts = [post(1, { video: { url: 'https://files.test/1.mp4', cover: 'https://files.test/1.png' } }), post(2)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    const players = screen.getAllByTestId('post-video');
+    expect(players).toHaveLength(1);
+    expect(players[0]?.getAttribute('src')).toBe('https://files.test/1.mp4');
+    expect(players[0]?.getAttribute('poster')).toBe('https://files.test/1.png');
+    expect(players[0]?.hasAttribute('controls')).toBe(true);
+  });
+
   it('lets the author delete their own post after asking', async () => {
     signIn();
     posts = [post(2, { mine: true, author: { id: '42', username: 'Alice', img: '' } }), post(1)];
@@ -264,6 +281,73 @@ describe('member/add-quanzi', () => {
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
     await publish();
     expect(sent.at(-1)?.body).not.toHaveProperty('vote');
+  });
+});
+
+describe('member/add-quanzi: a post with a video', () => {
+  const publish = () =>
+    step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
+  const pick = (label: string, file: File) =>
+    step(() => fireEvent.change(screen.getByLabelText(label, { selector: 'input' }), { target: { files: [file] } }));
+  const mp4 = () => new File([new Uint8Array(2048)], 'ducks.mp4', { type: 'video/mp4' });
+  const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'ducks.png', { type: 'image/png' });
+  /** Lets the storage take the `n`th upload (from 0). */
+  const store = async (n: number) => {
+    await vi.waitFor(() => expect(FakeXhr.sent.length).toBeGreaterThan(n));
+    const request = FakeXhr.sent[n] as FakeXhr;
+    const key = request.form()[1]?.[1] ?? '';
+    await step(() => request.respond(200, JSON.stringify({ key, url: `${UPLOAD_URL}/${key}` })));
+    return `${UPLOAD_URL}/${key}`;
+  };
+
+  it('posts the text with a video and its cover, uploaded in that order, checked first', async () => {
+    signIn();
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.sent = [];
+    renderPages('/member/add-quanzi');
+    await shows('New post');
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Ducks at dusk' } });
+    await step(() => fireEvent.click(screen.getByText('Add a video')));
+    // A video keeps images and a vote out.
+    expect(screen.queryByRole('button', { name: 'Add an image' })).toBeNull();
+    await step(() => fireEvent.click(screen.getByText('Add a vote')));
+    await shows('Images, video and vote are mutually exclusive: remove one before adding another');
+    await publish();
+    await shows('Please upload a video');
+    await pick('Choose a video', mp4());
+    await publish();
+    await shows('A video cover is required');
+    await pick('Choose a cover', png());
+    expect(FakeXhr.sent).toEqual([]);
+    await publish();
+    const video = await store(0);
+    const cover = await store(1);
+    await shows('Posted');
+    expect(FakeXhr.sent.map((xhr) => xhr.form().at(-1)?.[1])).toEqual([
+      'ducks.mp4 (video/mp4)',
+      'ducks.png (image/png)',
+    ]);
+    expect(sent).toEqual([
+      {
+        path: 'quanzi_add',
+        body: expect.objectContaining({ content: 'Ducks at dusk', imgs: [], video, img: cover }) as unknown,
+      },
+    ]);
+    expect(sent[0]?.body).not.toHaveProperty('vote');
+  });
+
+  it('drops the video and its cover on Remove, and posts without them', async () => {
+    signIn();
+    renderPages('/member/add-quanzi');
+    await shows('New post');
+    await step(() => fireEvent.click(screen.getByText('Add a video')));
+    await pick('Choose a video', mp4());
+    await step(() => fireEvent.click(screen.getByText('Remove the video and cover')));
+    expect(screen.getByRole('button', { name: 'Add an image' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
+    await publish();
+    await shows('Posted');
+    expect(sent.at(-1)?.body).not.toHaveProperty('video');
   });
 });
 

@@ -2,15 +2,17 @@ import { CIRCLE_LIMITS, type CirclePostView } from '../../content/circle.js';
 import type { MemberResult } from '../../members/service.js';
 import type { TopicRecord } from '../../store/index.js';
 import { membersOf, viewerOf } from './articles.js';
-import { ownImages } from './images.js';
+import { ownFile, ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
  * Circle posts (spec §1 "circle posts (images, or a video, or a vote)", §2 pages/quanzi/index, member/add-quanzi):
  * - `member/quanzi_add` (`token`, `content` 1 to 2 000 characters, `imgs?`: up to 9 images the member uploaded, or
- *   `vote?`: `{options: 2 to 10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never both; `topic?`: the
- *   id of its topic) answers `{ret: post, id}`.
+ *   `video?` and `img?`: a video the member uploaded and its cover, an image they uploaded, or `vote?`: `{options: 2 to
+ *   10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never two of them (`post_media_exclusive`); `topic?`:
+ *   the id of its topic) answers `{ret: post, id}`. A video that is not the member's own upload is `video_invalid`,
+ *   one without a cover `video_cover_missing`.
  * - `quanzi/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [post]}`,
  *   newest first, twenty at a time.
  * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
@@ -20,8 +22,9 @@ import { refuse, type ProductPost } from './reply.js';
  * - `topic/list` (`token?`, `id`, `before?`) answers a topic's posts as `quanzi/list` does, with `topic`; a topic that
  *   does not exist or was removed is `topic_missing` ("topic does not exist or was deleted").
  *
- * A post is `{id, content, imgs, vote, topic: {id, title} | null, author: {id, username, img}, created_at, mine}`; `vote` is null or `{options:
- * [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
+ * A post is `{id, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img}, created_at,
+ * mine}`; `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
+ * voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
  * sees nothing of members one of the two has blocked, and cannot vote on their posts.
  */
 export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
@@ -32,10 +35,18 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (imgs === undefined) return refuse('post_images_invalid');
     const topic = await topicOf(deps, body['topic']);
     if (!topic.ok) return refuse(topic.failure);
+    const asked = (value: unknown) => value !== undefined && value !== null && value !== '';
+    const video = asked(body['video'])
+      ? {
+          url: await ownFile(deps, me.value.id, body['video'], 'video'),
+          cover: asked(body['img']) ? await ownFile(deps, me.value.id, body['img'], 'image') : undefined,
+        }
+      : undefined;
     const result = await deps.circle.publish(me.value.id, {
       content: body['content'],
       images: imgs,
       vote: body['vote'],
+      video,
       topicId: topic.value?.id ?? null,
     });
     if (!result.ok) return refuse(result.failure);
@@ -107,6 +118,7 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
       id: post.id,
       content: post.content,
       imgs: post.images,
+      video: post.video,
       topic:
         post.topicId !== null && titles.has(post.topicId)
           ? { id: post.topicId, title: titles.get(post.topicId) }
