@@ -4,7 +4,7 @@ import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js
 describe('videos end to end', () => {
   const app = appUnderTest();
 
-  it('a member publishes a video with its cover; it plays on its page, and a visitor finds it in the video tab', async () => {
+  it('a member publishes a video with its cover; it plays on its page, a visitor finds it in the video tab, and a circle post holds one', async () => {
     const { context, page, dialogs } = await phoneContext(app.browser, 'en-US');
     const id = await signIn(page, app.server, '13600136090', 'en');
     await page.goto(`${app.server.url}/h5/#/pages/video/index`);
@@ -65,6 +65,24 @@ describe('videos end to end', () => {
     await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
     await visitor.page.getByText('No articles yet: be the first to write one').waitFor();
     await visitor.context.close();
+
+    // A circle post with a video: uploaded again from the form, played in the circle.
+    await page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
+    await page.getByRole('button', { name: 'Post' }).click();
+    await page.waitForURL(/#\/member\/add-quanzi$/);
+    await page.getByLabel('Text').fill('The ducks again, from the circle');
+    await page.getByText('Add a video').click();
+    await page.getByLabel('Choose a video').setInputFiles({ name: 'ducks.mp4', mimeType: 'video/mp4', buffer: clip });
+    await page.getByLabel('Choose a cover').setInputFiles({ name: 'ducks.png', mimeType: 'image/png', buffer: cover });
+    await page.getByRole('img', { name: 'Cover' }).waitFor();
+    await page.getByRole('button', { name: 'Post' }).last().click();
+    await page.waitForURL(/#\/pages\/quanzi\/index$/);
+    const posted = page.getByTestId('post').filter({ hasText: 'The ducks again, from the circle' });
+    const circlePlayer = posted.getByTestId('post-video');
+    await circlePlayer.waitFor();
+    expect((await circlePlayer.getAttribute('src')) ?? '').toMatch(new RegExp(`${stored.source}mp4$`));
+    expect((await circlePlayer.getAttribute('poster')) ?? '').toMatch(new RegExp(`${stored.source}png$`));
+    await page.screenshot({ path: `${SHOTS}circle-video-en.png` });
 
     expect(dialogs).toEqual([]);
     await context.close();
