@@ -48,6 +48,21 @@ export interface FakeShopState {
 /** A page of orders, as the server gives them. */
 const PAGE = 20;
 
+/** The signed-in member's shop `s1`, Hill Tea House, approved: what the seller's pages need. */
+export function openShop(extra: Partial<Shop> = {}): Shop {
+  return {
+    id: 's1',
+    name: 'Hill Tea House',
+    icon: '',
+    intro: '',
+    status: 'approved',
+    reason: '',
+    submitted_at: 0,
+    reviewed_at: 0,
+    ...extra,
+  };
+}
+
 /** A product on sale in shop `s1`: 12.50 yuan, 3 in stock. */
 export function fakeProduct(id: string, extra: Partial<Product> = {}): Product {
   return {

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
+import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddProduct from './business-add';
@@ -34,16 +34,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   shop.reset();
-  shop.state.myShop = {
-    id: 's1',
-    name: 'Hill Tea House',
-    icon: '',
-    intro: '',
-    status: 'approved',
-    reason: '',
-    submitted_at: 0,
-    reviewed_at: 0,
-  };
+  shop.state.myShop = openShop();
   shop.state.products = [
     fakeProduct('p1', { images: ['https://files.test/p1.png', 'https://files.test/p1b.png'] }),
     fakeProduct('p2', { status: 'rejected', reason: 'Blurred photos' }),

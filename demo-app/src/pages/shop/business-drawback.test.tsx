@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeRefund } from '../../features/shop/fake-refunds';
-import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
+import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { refuseReasonValid, type Refund } from '../../features/shop/refunds';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
@@ -27,16 +27,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   shop.reset();
-  shop.state.myShop = {
-    id: 's1',
-    name: 'Hill Tea House',
-    icon: '',
-    intro: '',
-    status: 'approved',
-    reason: '',
-    submitted_at: 0,
-    reviewed_at: 0,
-  };
+  shop.state.myShop = openShop();
   shop.state.orders = [
     withRefund(),
     fakeOrder('o3', { ...paid, address: { name: 'Han Meimei', phone: '139', region: 'Beijing', detail: 'Road 2' } }),

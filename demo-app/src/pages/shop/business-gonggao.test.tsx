@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeAnnouncement } from '../../features/shop/fake-announcements';
-import { fakeShop } from '../../features/shop/fake-shop';
+import { fakeShop, openShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
@@ -16,16 +16,7 @@ const DAY = 86_400_000;
 const T0 = 1_700_000_000_000;
 const shop = fakeShop();
 const api = setupServer(...shop.handlers);
-const OPEN_SHOP = {
-  id: 's1',
-  name: 'Hill Tea House',
-  icon: 'https://files.test/icon.png',
-  intro: '',
-  status: 'approved' as const,
-  reason: '',
-  submitted_at: 0,
-  reviewed_at: 0,
-};
+const OPEN_SHOP = openShop({ icon: 'https://files.test/icon.png' });
 
 beforeAll(() => {
   installAntdRender();

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
+import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessOrders from './business-order';
@@ -21,16 +21,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   shop.reset();
-  shop.state.myShop = {
-    id: 's1',
-    name: 'Hill Tea House',
-    icon: '',
-    intro: '',
-    status: 'approved',
-    reason: '',
-    submitted_at: 0,
-    reviewed_at: 0,
-  };
+  shop.state.myShop = openShop();
   shop.state.orders = [
     fakeOrder('o4', { status: 'paid', pay_method: 'balance', paid_at: 1 }),
     fakeOrder('o3', { address: { name: 'Han Meimei', phone: '13900139000', region: 'Beijing', detail: 'Road 2' } }),

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeReview } from '../../features/shop/fake-reviews';
-import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
+import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { replyValid, type Review } from '../../features/shop/reviews';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
@@ -36,16 +36,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   shop.reset();
-  shop.state.myShop = {
-    id: 's1',
-    name: 'Hill Tea House',
-    icon: 'https://files.test/icon.png',
-    intro: '',
-    status: 'approved',
-    reason: '',
-    submitted_at: 0,
-    reviewed_at: 0,
-  };
+  shop.state.myShop = openShop({ icon: 'https://files.test/icon.png' });
   shop.state.orders = [
     fakeOrder('o4', {
       status: 'completed',

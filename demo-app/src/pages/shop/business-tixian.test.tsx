@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeShop } from '../../features/shop/fake-shop';
+import { fakeShop, openShop } from '../../features/shop/fake-shop';
 import { fakeShopWithdrawal } from '../../features/shop/fake-withdrawals';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
@@ -13,16 +13,7 @@ import ShopWithdraw from './business-tixian';
 const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const shop = fakeShop();
 const api = setupServer(...shop.handlers);
-const OPEN_SHOP = {
-  id: 's1',
-  name: 'Hill Tea House',
-  icon: 'https://files.test/icon.png',
-  intro: '',
-  status: 'approved' as const,
-  reason: '',
-  submitted_at: 0,
-  reviewed_at: 0,
-};
+const OPEN_SHOP = openShop({ icon: 'https://files.test/icon.png' });
 const ALIPAY = { alipay_name: '王小明', alipay_account: '13800138000', wechat_code: '' };
 
 beforeAll(() => {

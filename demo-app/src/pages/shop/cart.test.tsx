@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CART_KEY } from '../../features/shop/cart';
-import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
+import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CartPage from './cart';
@@ -70,16 +70,7 @@ describe('shop/view: add to cart and buy now', () => {
 
   it("offers neither on the seller's own product, and neither can be used on one sold out", async () => {
     shop.state.products = [fakeProduct('p1'), fakeProduct('p2', { shop_id: 's2', stock: 0 })];
-    shop.state.myShop = {
-      id: 's1',
-      name: 'Hill Tea House',
-      icon: '',
-      intro: '',
-      status: 'approved',
-      reason: '',
-      submitted_at: 0,
-      reviewed_at: 0,
-    };
+    shop.state.myShop = openShop();
     renderPages('/shop/view?id=p1');
     await shows('This is a product of your shop');
     expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FakeMark } from '../../features/shop/fake-marks';
-import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
+import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import UserIndex from '../user/index';
@@ -110,16 +110,7 @@ describe('shop/view: the favourite toggle', () => {
   });
 
   it("is not offered on the member's own product", async () => {
-    shop.state.myShop = {
-      id: 's1',
-      name: 'Hill Tea House',
-      icon: '',
-      intro: '',
-      status: 'approved',
-      reason: '',
-      submitted_at: 0,
-      reviewed_at: 0,
-    };
+    shop.state.myShop = openShop();
     renderPages('/shop/view?id=p1');
     await shows('This is a product of your shop');
     expect(screen.queryByRole('button', { name: 'Add to favourites' })).toBeNull();
