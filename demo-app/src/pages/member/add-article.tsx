@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, List, Selector, TextArea } from 'antd-mobile';
+import { Button, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,8 +8,8 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { ImageGrid } from '../../features/api/ImageGrid';
 import { useImageUpload } from '../../features/api/useImageUpload';
-import { ARTICLES_QUERY, ARTICLE_LIMITS, articleProblem, publishArticle } from '../../features/content/articles';
-import { useChannels } from '../../features/content/channels';
+import { ARTICLES_QUERY, ARTICLE_LIMITS, publishArticle } from '../../features/content/articles';
+import { ArticleTextFields, ChannelChoice, articleTextError, offerToView } from '../../features/content/ArticleForm';
 import { NavBar } from '../../ui/NavBar';
 import { toastError } from '../../ui/toast';
 import './feedback.css';
@@ -31,22 +31,12 @@ export default function AddArticle() {
   const [imgs, setImgs] = useState<string[]>([]);
   const [typeid, setTypeid] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
-  const channels = useChannels().query.data;
-  const choices = channels ? [...channels.mine, ...channels.more] : [];
   if (!user) return null;
   const uploading = uploader.progress !== undefined;
 
   const publish = async () => {
-    const problem = articleProblem(title, content);
-    if (problem === 'title_short') return toastError(t('errors.article_title_short'));
-    if (problem === 'title_long') return toastError(t('errors.article_title_long'));
-    if (problem === 'content') {
-      return toastError(
-        content.trim() === ''
-          ? t('errors.article_content_invalid')
-          : t('article.contentLong', { max: ARTICLE_LIMITS.contentMax }),
-      );
-    }
+    const wrong = articleTextError(title, content, t);
+    if (wrong !== undefined) return toastError(wrong);
     setSending(true);
     let id: string;
     try {
@@ -57,44 +47,23 @@ export default function AddArticle() {
       return toastError(errorText(error, t));
     }
     await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY] });
-    const view = await Dialog.confirm({
-      content: t('article.published'),
-      confirmText: t('article.view'),
-      cancelText: t('common.close'),
-    });
-    if (view) void navigate(`/article/view?id=${encodeURIComponent(id)}`, { replace: true });
+    if (await offerToView(t)) void navigate(`/article/view?id=${encodeURIComponent(id)}`, { replace: true });
     else close();
   };
 
-  const length = [...content.trim()].length;
   return (
     <div className="page">
       <NavBar title={t('article.addTitle')} />
-      <List>
-        <List.Item title={<label htmlFor="article-title">{t('article.title')}</label>}>
-          <Input
-            id="article-title"
-            value={title}
-            onChange={setTitle}
-            maxLength={ARTICLE_LIMITS.titleMax}
-            placeholder={t('article.titlePlaceholder')}
-          />
-        </List.Item>
-      </List>
-      <List header={<label htmlFor="article-content">{t('article.content')}</label>}>
-        <List.Item>
-          <TextArea
-            id="article-content"
-            placeholder={t('article.contentPlaceholder')}
-            value={content}
-            onChange={setContent}
-            autoSize={{ minRows: 6, maxRows: 16 }}
-          />
-          <div className={length > ARTICLE_LIMITS.contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{ARTICLE_LIMITS.contentMax}
-          </div>
-        </List.Item>
-      </List>
+      <ArticleTextFields
+        id="article"
+        title={title}
+        onTitle={setTitle}
+        content={content}
+        onContent={setContent}
+        contentLabel={t('article.content')}
+        contentPlaceholder={t('article.contentPlaceholder')}
+        rows={{ minRows: 6, maxRows: 16 }}
+      />
       <List header={t('article.images', { max: ARTICLE_LIMITS.imagesMax })}>
         <List.Item>
           <ImageGrid
@@ -111,17 +80,7 @@ export default function AddArticle() {
           />
         </List.Item>
       </List>
-      {choices.length > 0 && (
-        <List header={t('article.channel')}>
-          <List.Item>
-            <Selector
-              options={choices.map((channel) => ({ label: channel.name, value: channel.id }))}
-              value={typeid === undefined ? [] : [typeid]}
-              onChange={(value) => setTypeid(value[0])}
-            />
-          </List.Item>
-        </List>
-      )}
+      <ChannelChoice value={typeid} onChange={setTypeid} />
       <div className="page-actions">
         <Button block color="primary" loading={sending} disabled={uploading} onClick={() => void publish()}>
           {t('article.publish')}

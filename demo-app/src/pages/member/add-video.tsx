@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, List, Selector, TextArea } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useClosePage } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { ARTICLES_QUERY, ARTICLE_LIMITS, articleProblem } from '../../features/content/articles';
-import { useChannels } from '../../features/content/channels';
+import { ARTICLES_QUERY } from '../../features/content/articles';
+import { ArticleTextFields, ChannelChoice, articleTextError, offerToView } from '../../features/content/ArticleForm';
 import { VideoFields, useVideoDraft } from '../../features/content/VideoFields';
 import { publishVideo } from '../../features/content/videos';
 import { NavBar } from '../../ui/NavBar';
@@ -32,22 +32,12 @@ export default function AddVideo() {
   const [content, setContent] = useState('');
   const [typeid, setTypeid] = useState<string | undefined>();
   const draft = useVideoDraft();
-  const channels = useChannels().query.data;
-  const choices = channels ? [...channels.mine, ...channels.more] : [];
   if (!user) return null;
   const busy = draft.progress !== undefined;
 
   const publish = async () => {
-    const problem = articleProblem(title, content);
-    if (problem === 'title_short') return toastError(t('errors.article_title_short'));
-    if (problem === 'title_long') return toastError(t('errors.article_title_long'));
-    if (problem === 'content') {
-      return toastError(
-        content.trim() === ''
-          ? t('errors.article_content_invalid')
-          : t('article.contentLong', { max: ARTICLE_LIMITS.contentMax }),
-      );
-    }
+    const wrong = articleTextError(title, content, t);
+    if (wrong !== undefined) return toastError(wrong);
     if (!draft.video) return toastError(t('errors.video_invalid'));
     if (!draft.cover) return toastError(t('errors.video_cover_missing'));
     const files = await draft.upload();
@@ -61,56 +51,25 @@ export default function AddVideo() {
     }
     draft.setProgress(100);
     await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY] });
-    const view = await Dialog.confirm({
-      content: t('article.published'),
-      confirmText: t('article.view'),
-      cancelText: t('common.close'),
-    });
-    if (view) void navigate(`/video/view?id=${encodeURIComponent(id)}`, { replace: true });
+    if (await offerToView(t)) void navigate(`/video/view?id=${encodeURIComponent(id)}`, { replace: true });
     else close();
   };
 
-  const length = [...content.trim()].length;
   return (
     <div className="page">
       <NavBar title={t('videoAdd.title')} />
-      <List>
-        <List.Item title={<label htmlFor="video-title">{t('article.title')}</label>}>
-          <Input
-            id="video-title"
-            value={title}
-            onChange={setTitle}
-            maxLength={ARTICLE_LIMITS.titleMax}
-            placeholder={t('article.titlePlaceholder')}
-          />
-        </List.Item>
-      </List>
-      <List header={<label htmlFor="video-content">{t('videoAdd.content')}</label>}>
-        <List.Item>
-          <TextArea
-            id="video-content"
-            placeholder={t('videoAdd.contentPlaceholder')}
-            value={content}
-            onChange={setContent}
-            autoSize={{ minRows: 4, maxRows: 12 }}
-          />
-          <div className={length > ARTICLE_LIMITS.contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{ARTICLE_LIMITS.contentMax}
-          </div>
-        </List.Item>
-      </List>
+      <ArticleTextFields
+        id="video"
+        title={title}
+        onTitle={setTitle}
+        content={content}
+        onContent={setContent}
+        contentLabel={t('videoAdd.content')}
+        contentPlaceholder={t('videoAdd.contentPlaceholder')}
+        rows={{ minRows: 4, maxRows: 12 }}
+      />
       <VideoFields draft={draft} />
-      {choices.length > 0 && (
-        <List header={t('article.channel')}>
-          <List.Item>
-            <Selector
-              options={choices.map((channel) => ({ label: channel.name, value: channel.id }))}
-              value={typeid === undefined ? [] : [typeid]}
-              onChange={(value) => setTypeid(value[0])}
-            />
-          </List.Item>
-        </List>
-      )}
+      <ChannelChoice value={typeid} onChange={setTypeid} />
       <div className="page-actions">
         <Button block color="primary" loading={busy} onClick={() => void publish()}>
           {t('article.publish')}
