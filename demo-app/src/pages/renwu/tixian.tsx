@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
@@ -16,7 +15,7 @@ import {
 } from '../../features/tasks/withdrawals';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
-import { AgreementCheck } from '../public/LegalDocument';
+import { WithdrawAmount, WithdrawSubmit } from './WithdrawFields';
 import './renwu.css';
 
 /** The form, once the coins, the accounts and the rules are known. */
@@ -62,37 +61,16 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
         </div>
         <div className="tasks-streak">{t('withdraw.worth', { yuan: worth })}</div>
       </section>
-      <List header={t('withdraw.amount')}>
-        <List.Item
-          extra={
-            <button type="button" className="feedback-mine" onClick={() => setAmount(String(Math.min(max, worth)))}>
-              {t('withdraw.all')}
-            </button>
-          }
-          description={t('withdraw.rate', { coins: rate, min, max })}
-        >
-          <Input
-            aria-label={t('withdraw.amount')}
-            inputMode="numeric"
-            value={amount}
-            onChange={setAmount}
-            placeholder={t('withdraw.amountPlaceholder', { min, max })}
-          />
-        </List.Item>
-      </List>
+      <WithdrawAmount
+        value={amount}
+        onChange={setAmount}
+        all={worth}
+        rule={t('withdraw.rate', { coins: rate, min, max })}
+        min={min}
+        max={max}
+      />
       <PayoutChoice accounts={info.accounts} value={type} onChange={setType} />
-      <div className="page-actions">
-        <AgreementCheck
-          doc="withdrawalAgreement"
-          checked={agree}
-          onChange={setAgree}
-          lead={t('withdraw.agree')}
-          name={t('withdraw.agreement')}
-        />
-        <Button block color="primary" loading={sending} onClick={() => void send()}>
-          {t('withdraw.submit')}
-        </Button>
-      </div>
+      <WithdrawSubmit agree={agree} onAgree={setAgree} sending={sending} onSend={() => void send()} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, Input, List } from 'antd-mobile';
+import { ErrorBlock, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
@@ -18,7 +18,7 @@ import { boundText, firstPayout, PayoutChoice, WithdrawalItem } from '../../feat
 import type { PayoutType } from '../../features/tasks/withdrawals';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
-import { AgreementCheck } from '../public/LegalDocument';
+import { WithdrawAmount, WithdrawSubmit } from '../renwu/WithdrawFields';
 import '../renwu/renwu.css';
 
 /** The query key of the seller's withdrawal data: the info, then the records. */
@@ -65,37 +65,16 @@ function ShopWithdrawalForm({ info }: { info: ShopWithdrawalInfo }) {
         </div>
         <div className="tasks-streak">{t('shopWithdraw.balance', { balance: info.balance })}</div>
       </section>
-      <List header={t('withdraw.amount')}>
-        <List.Item
-          extra={
-            <button type="button" className="feedback-mine" onClick={() => setAmount(String(Math.min(max, whole)))}>
-              {t('withdraw.all')}
-            </button>
-          }
-          description={t('shopWithdraw.rule', { min, max })}
-        >
-          <Input
-            aria-label={t('withdraw.amount')}
-            inputMode="numeric"
-            value={amount}
-            onChange={setAmount}
-            placeholder={t('withdraw.amountPlaceholder', { min, max })}
-          />
-        </List.Item>
-      </List>
+      <WithdrawAmount
+        value={amount}
+        onChange={setAmount}
+        all={whole}
+        rule={t('shopWithdraw.rule', { min, max })}
+        min={min}
+        max={max}
+      />
       <PayoutChoice accounts={info.accounts} value={type} onChange={setType} />
-      <div className="page-actions">
-        <AgreementCheck
-          doc="withdrawalAgreement"
-          checked={agree}
-          onChange={setAgree}
-          lead={t('withdraw.agree')}
-          name={t('withdraw.agreement')}
-        />
-        <Button block color="primary" loading={sending} onClick={() => void send()}>
-          {t('withdraw.submit')}
-        </Button>
-      </div>
+      <WithdrawSubmit agree={agree} onAgree={setAgree} sending={sending} onSend={() => void send()} />
     </>
   );
 }
