@@ -76,6 +76,33 @@ describe('seller announcements: operator shop-announcements, shop/gonggao_list, 
     await refused('GET', '?after=nope', undefined, 400, 'after must be an announcement id listed.');
   });
 
+  it('every seller with an open shop hears of a new announcement, once; others do not', async () => {
+    const p = await productServer();
+    const seller = await openShop(p, '13700137000');
+    const other = await openShop(p, '13700137001');
+    const buyer = await signIn(p, '13700137002');
+    const announcementsOf = async (token: string) =>
+      (
+        (await p.call('member/notify_list', { token })).ret as Array<{ kind: string; data: unknown; read: boolean }>
+      ).filter((notice) => notice.kind === 'announcement');
+    const made = await publish(p, { title: 'Fees from May', content: 'Lower fees for tea.' });
+    const heard = [{ kind: 'announcement', data: { announcement: made.id, title: 'Fees from May' }, read: false }];
+    expect(await announcementsOf(seller.token)).toMatchObject(heard);
+    expect(await announcementsOf(other.token)).toMatchObject(heard);
+    expect(await announcementsOf(buyer.token)).toEqual([]);
+    // A change, or pinning it, tells nobody again.
+    await operator(p, AREA, 'POST', `/${made.id}`, { pinned: true, title: 'Fees from June' });
+    expect(await announcementsOf(seller.token)).toHaveLength(1);
+    // A shop opened later hears of the next one only.
+    const late = await openShop(p, '13700137003');
+    expect(await announcementsOf(late.token)).toEqual([]);
+    const next = await publish(p, { title: 'Holiday shipping', content: 'Ship by the 28th.' });
+    expect((await announcementsOf(late.token)).map((notice) => notice.data)).toEqual([
+      { announcement: next.id, title: 'Holiday shipping' },
+    ]);
+    expect(await announcementsOf(seller.token)).toHaveLength(2);
+  });
+
   it('sellers list them pinned first, then the newest, a page at a time, with what each has read', async () => {
     const p = await productServer();
     const seller = await openShop(p, '13700137000');

@@ -439,6 +439,7 @@ export const en: Dictionary = {
       'Your shop withdrawal of {{amount}} yuan was rejected and the money returned to your wallet: {{reason}}',
     rechargePaid: 'Your recharge of {{amount}} yuan has arrived in your wallet',
     rechargeFailed: 'Your recharge of {{amount}} yuan failed: {{reason}}',
+    announcement: 'New announcement for sellers: “{{title}}”',
     shopApproved: 'Your shop “{{title}}” is open',
     shopRejected: 'Your shop application “{{title}}” was rejected: {{reason}}',
     productOnSale: 'Your product “{{title}}” is on sale',

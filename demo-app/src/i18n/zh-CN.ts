@@ -427,6 +427,7 @@ export const zhCN = {
     shopWithdrawalRejected: '你的店铺提现 {{amount}} 元被驳回，金额已退回钱包：{{reason}}',
     rechargePaid: '你充值的 {{amount}} 元已到账',
     rechargeFailed: '你充值的 {{amount}} 元未成功：{{reason}}',
+    announcement: '商家新公告：“{{title}}”',
     shopApproved: '你的小店“{{title}}”已开通',
     shopRejected: '你的小店申请“{{title}}”未通过：{{reason}}',
     productOnSale: '你的商品“{{title}}”已上架',

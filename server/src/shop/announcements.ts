@@ -95,6 +95,8 @@ export function createAnnouncementService(deps: {
   /** The members' shops: only a member whose shop is open reads announcements. */
   shops: Pick<ShopService, 'mine'>;
   now: () => number;
+  /** Told of each announcement published, once it is stored: the sellers hear of it. */
+  onPublished?: (announcement: AnnouncementRecord) => Promise<void>;
 }): AnnouncementService {
   const { announcements } = deps;
   const selling = async (memberId: string) => (await deps.shops.mine(memberId))?.status === 'approved';
@@ -122,6 +124,7 @@ export function createAnnouncementService(deps: {
         updatedAt: now,
       };
       await announcements.add(record);
+      await deps.onPublished?.(record);
       return { ok: true, value: record };
     },
     async update(id, fields) {

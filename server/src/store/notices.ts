@@ -7,7 +7,7 @@ import type { Database } from './schema.js';
  * paid or failed, a shop application or a product reviewed, an order paid (to its seller), shipped (to its buyer) or
  * completed (to its seller), a refund asked for or goods sent back (to the seller) or decided or paid back (to the
  * buyer), an order reviewed (to its seller) or a review answered (to its buyer), a member who signed up with the
- * member's invitation, or the decision on the member's report.
+ * member's invitation, the decision on the member's report, or an announcement to sellers.
  */
 export type NoticeKind =
   | 'follow'
@@ -20,7 +20,8 @@ export type NoticeKind =
   | 'refund'
   | 'review'
   | 'invitation'
-  | 'report';
+  | 'report'
+  | 'announcement';
 
 /** One notification of a member. */
 export interface NoticeRecord {

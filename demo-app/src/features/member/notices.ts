@@ -19,7 +19,8 @@ export interface Notice {
    * order's first item's); `review`: an order reviewed by its buyer (`reviewed`, to the seller, with the `quality`
    * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
    * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
-   * (`data`); `report`: the decision on the member's report (`data`).
+   * (`data`); `report`: the decision on the member's report (`data`); `announcement`: a new announcement to sellers
+   * (`data`: its id as `announcement`, its `title`).
    */
   kind:
     | 'follow'
@@ -32,7 +33,8 @@ export interface Notice {
     | 'refund'
     | 'review'
     | 'invitation'
-    | 'report';
+    | 'report'
+    | 'announcement';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
@@ -67,6 +69,8 @@ export interface Notice {
     /** The quality rated by a review, 1 to 5. */
     quality?: number;
     report?: string;
+    /** An announcement's id. */
+    announcement?: string;
     title?: string;
   };
   created_at: number;

@@ -372,6 +372,26 @@ describe('member/notify', () => {
     });
     expect(screen.getByTestId('where').textContent).toBe('/article/jubao_view?id=r2');
   });
+
+  it('tells a seller of a new announcement, and opens it', async () => {
+    notices = [
+      {
+        id: '1',
+        kind: 'announcement',
+        actor: null,
+        data: { announcement: 'a7', title: 'Fees from May' },
+        created_at: now,
+        read: false,
+      },
+    ];
+    renderAt('/member/notify');
+    await shows('New announcement for sellers: “Fees from May”');
+    await act(async () => {
+      fireEvent.click(screen.getByText('New announcement for sellers: “Fees from May”'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/business-gonggao-view?id=a7');
+  });
 });
 
 describe('member/sz-notify', () => {

@@ -95,6 +95,12 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
         ? { text: t('notify.reviewReplied', words), target: 'shop/user-ping' }
         : { text: t('notify.reviewReviewed', words), target: 'shop/business-ping' };
     }
+    if (notice.kind === 'announcement') {
+      return {
+        text: t('notify.announcement', { title: notice.data.title ?? '' }),
+        target: `shop/business-gonggao-view?id=${encodeURIComponent(notice.data.announcement ?? '')}`,
+      };
+    }
     if (notice.kind === 'shop') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
       const text =

@@ -244,6 +244,9 @@ export interface ProductApiParts {
   redis?: { client: RedisClient; prefix: string } | undefined;
 }
 
+/** Sellers told of a new announcement at a time. */
+const ANNOUNCEMENT_FANOUT_PAGE = 200;
+
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
 export function registerProductApi(app: FastifyInstance, parts: ProductApiParts): void {
   const target = parts.apps.byAppkey(parts.config.productAppkey);
@@ -331,7 +334,22 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       await notices.notify(buyerId, 'review', { key: `${orderId}:replied`, data });
     },
   });
-  const announcements = createAnnouncementService({ announcements: parts.announcements, shops, now: parts.now });
+  const announcements = createAnnouncementService({
+    announcements: parts.announcements,
+    shops,
+    now: parts.now,
+    // Every seller whose shop is open hears of a new announcement; the notification opens it.
+    onPublished: async ({ id, title }) => {
+      let after: string | undefined;
+      for (;;) {
+        const page = await parts.shops.list({ status: 'approved', after, limit: ANNOUNCEMENT_FANOUT_PAGE });
+        if (!page || page.length === 0) return;
+        const data = { announcement: id, title };
+        await Promise.all(page.map((shop) => notices.notify(shop.memberId, 'announcement', { key: id, data })));
+        after = page.at(-1)?.id;
+      }
+    },
+  });
   operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const reports = createReportService({

@@ -27,8 +27,9 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * its seller when it is `paid` and when it is `completed`, to its buyer when it is `shipped`; `title` the first
  * item's), `refund` (`data: {order, status, amount, title}`: to the seller when it is `pending` or `returned`, to the
  * buyer when it is `refused`, `returning` or `refunded`), `invitation` (a member who
- * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`) and `report` (the decision on the
- * member's report, `data: {report, status, reason, title}`). `member/notify_read` (`id?`; all without it) answers
+ * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`), `report` (the decision on the
+ * member's report, `data: {report, status, reason, title}`) and `announcement` (a new announcement to sellers, `data:
+ * {announcement, title}`). `member/notify_read` (`id?`; all without it) answers
  * `{ret: {unread}}`. `member/notify_settings` (`follow?`: whether new followers notify the member) answers `{ret:
  * {follow}}`. All need the member's `token`.
  */
