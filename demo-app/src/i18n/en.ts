@@ -459,7 +459,7 @@ export const en: Dictionary = {
     followHint: 'Tell me when someone follows me',
     system: 'System notifications',
     systemHint:
-      'Reviews of your certification, withdrawals, shop and products, recharges, orders, friends you invited; always on',
+      'Reviews of your certification, withdrawals, shop and products, recharges, orders, friends you invited, announcements to sellers; always on',
   },
   find: {
     title: 'Find friends',

@@ -446,7 +446,7 @@ export const zhCN = {
     follow: '新粉丝',
     followHint: '有人关注我时通知我',
     system: '系统通知',
-    systemHint: '实名认证、提现、小店和商品的审核结果、充值结果、订单、邀请的好友，始终开启',
+    systemHint: '实名认证、提现、小店和商品的审核结果、充值结果、订单、邀请的好友、商家公告，始终开启',
   },
   find: {
     title: '找朋友',
