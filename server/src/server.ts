@@ -229,6 +229,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     circle: store.circle,
     topics: store.topics,
     reactions: store.reactions,
+    circleReactions: store.circleReactions,
     reports: store.reports,
     apps,
     config,

@@ -23,6 +23,9 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
       topic: null,
       author,
       created_at: p.now(),
+      likes: 0,
+      comments: 0,
+      liked: false,
       mine: true,
     };
     expect(withImages).toEqual({ status: 200, ret: first, id: first.id });
@@ -50,6 +53,9 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
       topic: null,
       author,
       created_at: p.now(),
+      likes: 0,
+      comments: 0,
+      liked: false,
       mine: true,
     };
     expect(voting).toEqual({ status: 200, ret: second, id: second.id });

@@ -981,60 +981,71 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.articles.list({ videos: true, limit: 10 })).toEqual([]);
   });
 
-  it('article reactions: comments counted even sent at once, likes once each, counts and pages, hidden across blocks', async () => {
-    const { store } = await fresh();
-    for (const [id, phone] of [
-      ['m1', '13300133000'],
-      ['m2', '13300133001'],
-      ['m3', '13300133002'],
-    ] as const) {
-      await store.members.insert(newMember(id, phone));
-    }
-    const comment = (id: string, memberId: string, at: number) =>
-      store.reactions.comment(
-        { id, articleId: 'a1', memberId, content: `said ${id}`, createdAt: at },
-        { since: 0, max: 2 },
+  it.each([
+    ['article', 'reactions'],
+    ['circle post', 'circleReactions'],
+  ] as const)(
+    '%s reactions: comments counted even sent at once, likes once each, counts and pages, hidden across blocks',
+    async (_kind, key) => {
+      const { store } = await fresh();
+      const reactions = store[key];
+      for (const [id, phone] of [
+        ['m1', '13300133000'],
+        ['m2', '13300133001'],
+        ['m3', '13300133002'],
+      ] as const) {
+        await store.members.insert(newMember(id, phone));
+      }
+      const comment = (id: string, memberId: string, at: number) =>
+        reactions.comment(
+          { id, subjectId: 'a1', memberId, content: `said ${id}`, createdAt: at },
+          { since: 0, max: 2 },
+        );
+      const tries = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((id, i) => comment(id, 'm1', 100 + i)));
+      expect(tries.filter(Boolean)).toHaveLength(2);
+      expect(await comment('c5', 'm2', 200)).toBe(true);
+      const page = (await reactions.comments('a1', { limit: 10 })) ?? [];
+      expect(page.map((c) => c.id)[0]).toBe('c5');
+      expect(page).toHaveLength(3);
+      expect(await reactions.comments('a1', { before: page[0]?.id, limit: 10 })).toEqual(page.slice(1));
+      expect(await reactions.comments('a2', { before: 'c5', limit: 10 })).toBeUndefined();
+      expect(await reactions.commentById('c5')).toMatchObject({ memberId: 'm2', content: 'said c5' });
+
+      const likes = await Promise.all([1, 2, 3].map(() => reactions.like('m2', 'a1', true, 300)));
+      expect(likes.filter(Boolean)).toHaveLength(1);
+      expect(await reactions.like('m3', 'a1', true, 400)).toBe(true);
+      expect(await reactions.counts(['a1', 'a2'], 'm2')).toEqual(
+        new Map([
+          ['a1', { likes: 2, comments: 3, liked: true }],
+          ['a2', { likes: 0, comments: 0, liked: false }],
+        ]),
       );
-    const tries = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((id, i) => comment(id, 'm1', 100 + i)));
-    expect(tries.filter(Boolean)).toHaveLength(2);
-    expect(await comment('c5', 'm2', 200)).toBe(true);
-    const page = (await store.reactions.comments('a1', { limit: 10 })) ?? [];
-    expect(page.map((c) => c.id)[0]).toBe('c5');
-    expect(page).toHaveLength(3);
-    expect(await store.reactions.comments('a1', { before: page[0]?.id, limit: 10 })).toEqual(page.slice(1));
-    expect(await store.reactions.comments('a2', { before: 'c5', limit: 10 })).toBeUndefined();
-    expect(await store.reactions.commentById('c5')).toMatchObject({ memberId: 'm2', content: 'said c5' });
+      expect((await reactions.likers('a1', { limit: 10 }))?.map((l) => l.memberId)).toEqual(['m3', 'm2']);
+      expect((await reactions.likers('a1', { before: 'm3', limit: 10 }))?.map((l) => l.memberId)).toEqual(['m2']);
+      expect(await reactions.likers('a1', { before: 'm1', limit: 10 })).toBeUndefined();
 
-    const likes = await Promise.all([1, 2, 3].map(() => store.reactions.like('m2', 'a1', true, 300)));
-    expect(likes.filter(Boolean)).toHaveLength(1);
-    expect(await store.reactions.like('m3', 'a1', true, 400)).toBe(true);
-    expect(await store.reactions.counts(['a1', 'a2'], 'm2')).toEqual(
-      new Map([
-        ['a1', { likes: 2, comments: 3, liked: true }],
-        ['a2', { likes: 0, comments: 0, liked: false }],
-      ]),
-    );
-    expect((await store.reactions.likers('a1', { limit: 10 }))?.map((l) => l.memberId)).toEqual(['m3', 'm2']);
-    expect((await store.reactions.likers('a1', { before: 'm3', limit: 10 }))?.map((l) => l.memberId)).toEqual(['m2']);
-    expect(await store.reactions.likers('a1', { before: 'm1', limit: 10 })).toBeUndefined();
-
-    // m1 blocks m2: m1 sees neither m2's comment nor m2's like.
-    await store.blocks.set('m1', 'm2', true, { now: 500, max: 10 });
-    expect((await store.reactions.comments('a1', { viewerId: 'm1', limit: 10 }))?.map((c) => c.memberId)).toEqual([
-      'm1',
-      'm1',
-    ]);
-    expect((await store.reactions.likers('a1', { viewerId: 'm1', limit: 10 }))?.map((l) => l.memberId)).toEqual(['m3']);
-    expect(await store.reactions.like('m2', 'a1', false, 600)).toBe(true);
-    expect(await store.reactions.like('m2', 'a1', false, 600)).toBe(false);
-    expect(await store.reactions.removeComment('c5', 700)).toBe(true);
-    expect(await store.reactions.removeComment('c5', 700)).toBe(false);
-    expect(await store.reactions.commentById('c5')).toBeUndefined();
-    expect(await store.members.cancel('m1', { reason: 'x', now: 800 })).toBe(true);
-    expect(await store.reactions.counts(['a1'], undefined)).toEqual(
-      new Map([['a1', { likes: 1, comments: 0, liked: false }]]),
-    );
-  });
+      // m1 blocks m2: m1 sees neither m2's comment nor m2's like.
+      await store.blocks.set('m1', 'm2', true, { now: 500, max: 10 });
+      expect((await reactions.comments('a1', { viewerId: 'm1', limit: 10 }))?.map((c) => c.memberId)).toEqual([
+        'm1',
+        'm1',
+      ]);
+      expect((await reactions.likers('a1', { viewerId: 'm1', limit: 10 }))?.map((l) => l.memberId)).toEqual(['m3']);
+      expect(await reactions.like('m2', 'a1', false, 600)).toBe(true);
+      expect(await reactions.like('m2', 'a1', false, 600)).toBe(false);
+      expect(await reactions.removeComment('c5', 700)).toBe(true);
+      expect(await reactions.removeComment('c5', 700)).toBe(false);
+      expect(await reactions.commentById('c5')).toBeUndefined();
+      expect(await store.members.cancel('m1', { reason: 'x', now: 800 })).toBe(true);
+      expect(await reactions.counts(['a1'], undefined)).toEqual(
+        new Map([['a1', { likes: 1, comments: 0, liked: false }]]),
+      );
+      // The other kind's tables hold none of it, though the ids are the same.
+      const other = key === 'reactions' ? store.circleReactions : store.reactions;
+      expect(await other.counts(['a1'], 'm3')).toEqual(new Map([['a1', { likes: 0, comments: 0, liked: false }]]));
+      expect(await other.comments('a1', { limit: 10 })).toEqual([]);
+    },
+  );
 
   it('reports: one under review per member and content even sent at once; upholding closes all and removes it once', async () => {
     const { store } = await fresh();

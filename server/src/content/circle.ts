@@ -62,6 +62,8 @@ export interface CircleService {
     topicId?: string | undefined;
     before?: unknown;
   }): Promise<MemberResult<CirclePostView[]>>;
+  /** Post `id` as `viewerId` may see it: `post_missing` when it is not one, is deleted, or is across a block. */
+  view(id: unknown, viewerId: string | undefined): Promise<MemberResult<CirclePostRecord>>;
   /** Casts the member's vote for `option` (from 0) of post `id`: once, while the vote runs. */
   vote(memberId: string, id: unknown, option: unknown): Promise<MemberResult<CirclePostView>>;
   /** Deletes the member's own post `id`. */
@@ -98,6 +100,15 @@ export function createCircleService(deps: {
     const tallies = await circle.tallies(voting, viewerId);
     return posts.map((post) => ({ post, tally: tallies.get(post.id) }));
   };
+  const view = async (id: unknown, viewerId: string | undefined): Promise<MemberResult<CirclePostRecord>> => {
+    if (!isRowKey(id) || id === undefined) return fail('post_missing');
+    const post = await circle.byId(id);
+    if (!post) return fail('post_missing');
+    if (viewerId !== undefined && viewerId !== post.memberId && (await deps.blocked(viewerId, post.memberId))) {
+      return fail('post_missing');
+    }
+    return { ok: true, value: post };
+  };
   return {
     async publish(memberId, { content, images, vote, video, topicId }) {
       const text = writtenText(content, CIRCLE_LIMITS.contentMax, { tabs: true });
@@ -129,8 +140,8 @@ export function createCircleService(deps: {
       });
       if (outcome === 'limit') return fail('post_limit');
       if (outcome === 'missing') return fail('user_missing');
-      const [view] = await withTallies([record], memberId);
-      return { ok: true, value: view as CirclePostView };
+      const [shown] = await withTallies([record], memberId);
+      return { ok: true, value: shown as CirclePostView };
     },
     async list({ viewerId, authorId, topicId, before }) {
       if (!isRowKey(before)) return fail('bad_params');
@@ -140,12 +151,11 @@ export function createCircleService(deps: {
       const page = await circle.list({ viewerId, authorId, topicId, before, limit: CIRCLE_LIMITS.pageSize });
       return page ? { ok: true, value: await withTallies(page, viewerId) } : fail('bad_params');
     },
+    view,
     async vote(memberId, id, option) {
-      if (!isRowKey(id) || id === undefined) return fail('post_missing');
-      const post = await circle.byId(id);
-      if (!post || (post.memberId !== memberId && (await deps.blocked(memberId, post.memberId)))) {
-        return fail('post_missing');
-      }
+      const seen = await view(id, memberId);
+      if (!seen.ok) return seen;
+      const post = seen.value;
       if (!post.vote || !Number.isInteger(option) || (option as number) < 0) return fail('bad_params');
       if ((option as number) >= post.vote.options.length) return fail('bad_params');
       const outcome = await circle.vote(post.id, memberId, option as number, {
@@ -154,8 +164,8 @@ export function createCircleService(deps: {
       });
       if (outcome === 'ended') return fail('vote_ended');
       if (outcome === 'voted') return fail('vote_already');
-      const [view] = await withTallies([post], memberId);
-      return { ok: true, value: view as CirclePostView };
+      const [shown] = await withTallies([post], memberId);
+      return { ok: true, value: shown as CirclePostView };
     },
     async remove(memberId, id) {
       if (!isRowKey(id) || id === undefined) return fail('post_missing');

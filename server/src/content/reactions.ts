@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writtenText } from './text.js';
-import type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from '../store/index.js';
+import type { CommentRecord, LikeRecord, ReactionCounts, ReactionStore } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
-import type { ArticleService } from './articles.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
@@ -17,47 +16,56 @@ export const REACTION_LIMITS = {
   pageSize: 20,
 } as const;
 
+/** What comments and likes are on: an article or a circle post, by its id and author. */
+export interface ReactionSubject {
+  id: string;
+  memberId: string;
+}
+
 /**
- * Comments on articles and likes of them (spec §1 "comment, like", §2 article/ping, article/ping-zan). Each call needs
- * the article to be one the member may see (`article_missing` otherwise), so that nobody comments on or likes
- * across a block. No HTTP here.
+ * Comments on one kind of subject, articles or circle posts, and likes of them (spec §1 "comment, like", §2
+ * article/ping, article/ping-zan). Each call needs the subject to be one the member may see (the kind's own failure
+ * otherwise, `article_missing` or `post_missing`), so that nobody comments on or likes across a block. No HTTP here.
  */
 export interface ReactionService {
-  /** Comments on an article. */
-  comment(memberId: string, articleId: unknown, content: unknown): Promise<MemberResult<CommentRecord>>;
-  /** A page of an article's comments, newest first, as `viewerId` may see them, with the article's author. */
+  /** Comments on a subject. */
+  comment(memberId: string, subjectId: unknown, content: unknown): Promise<MemberResult<CommentRecord>>;
+  /** A page of a subject's comments, newest first, as `viewerId` may see them, with the subject's author. */
   comments(
-    articleId: unknown,
+    subjectId: unknown,
     viewerId: string | undefined,
     before: unknown,
   ): Promise<MemberResult<{ authorId: string; comments: CommentRecord[] }>>;
-  /** Deletes a comment: its writer's, or any on the member's own article. */
+  /** Deletes a comment: its writer's, or any on the member's own subject. */
   removeComment(memberId: string, commentId: unknown): Promise<MemberResult<void>>;
-  /** Likes or unlikes an article; answers its counts after. */
-  like(memberId: string, articleId: unknown, on: unknown): Promise<MemberResult<ReactionCounts>>;
-  /** A page of the members who liked an article, newest first, as `viewerId` may see them. */
-  likers(articleId: unknown, viewerId: string | undefined, before: unknown): Promise<MemberResult<LikeRecord[]>>;
-  /** The counts of articles, as `viewerId` sees them. */
-  counts(articleIds: readonly string[], viewerId: string | undefined): Promise<Map<string, ReactionCounts>>;
+  /** Likes or unlikes a subject; answers its counts after. */
+  like(memberId: string, subjectId: unknown, on: unknown): Promise<MemberResult<ReactionCounts>>;
+  /** A page of the members who liked a subject, newest first, as `viewerId` may see them. */
+  likers(subjectId: unknown, viewerId: string | undefined, before: unknown): Promise<MemberResult<LikeRecord[]>>;
+  /** The counts of subjects, as `viewerId` sees them. */
+  counts(subjectIds: readonly string[], viewerId: string | undefined): Promise<Map<string, ReactionCounts>>;
 }
 
-/** Creates the reaction service over the store and the articles. */
+/**
+ * Creates the reaction service of one kind over its store; `view` finds a subject as a viewer may see it (the
+ * articles' or the circle's own check).
+ */
 export function createReactionService(deps: {
-  reactions: ArticleReactionStore;
-  articles: ArticleService;
+  reactions: ReactionStore;
+  view: (id: unknown, viewerId: string | undefined) => Promise<MemberResult<ReactionSubject>>;
   now: () => number;
 }): ReactionService {
-  const { reactions, articles } = deps;
+  const { reactions, view } = deps;
   return {
-    async comment(memberId, articleId, content) {
-      const article = await articles.view(articleId, memberId);
-      if (!article.ok) return article;
+    async comment(memberId, subjectId, content) {
+      const subject = await view(subjectId, memberId);
+      if (!subject.ok) return subject;
       const text = writtenText(content, REACTION_LIMITS.commentMax);
       if (text === undefined) return fail('comment_invalid');
       const now = deps.now();
       const record = {
         id: randomBytes(8).toString('hex'),
-        articleId: article.value.id,
+        subjectId: subject.value.id,
         memberId,
         content: text,
         createdAt: now,
@@ -68,40 +76,40 @@ export function createReactionService(deps: {
       });
       return stored ? { ok: true, value: record } : fail('too_frequent');
     },
-    async comments(articleId, viewerId, before) {
-      const article = await articles.view(articleId, viewerId);
-      if (!article.ok) return article;
+    async comments(subjectId, viewerId, before) {
+      const subject = await view(subjectId, viewerId);
+      if (!subject.ok) return subject;
       if (!isRowKey(before)) return fail('bad_params');
-      const page = await reactions.comments(article.value.id, { viewerId, before, limit: REACTION_LIMITS.pageSize });
-      return page ? { ok: true, value: { authorId: article.value.memberId, comments: page } } : fail('bad_params');
+      const page = await reactions.comments(subject.value.id, { viewerId, before, limit: REACTION_LIMITS.pageSize });
+      return page ? { ok: true, value: { authorId: subject.value.memberId, comments: page } } : fail('bad_params');
     },
     async removeComment(memberId, commentId) {
       if (!isRowKey(commentId) || commentId === undefined) return fail('comment_missing');
       const comment = await reactions.commentById(commentId);
       if (!comment) return fail('comment_missing');
       if (comment.memberId !== memberId) {
-        const article = await articles.view(comment.articleId, memberId);
-        if (!article.ok || article.value.memberId !== memberId) return fail('comment_missing');
+        const subject = await view(comment.subjectId, memberId);
+        if (!subject.ok || subject.value.memberId !== memberId) return fail('comment_missing');
       }
       return (await reactions.removeComment(comment.id, deps.now()))
         ? { ok: true, value: undefined }
         : fail('comment_missing');
     },
-    async like(memberId, articleId, on) {
+    async like(memberId, subjectId, on) {
       if (typeof on !== 'boolean') return fail('bad_params');
-      const article = await articles.view(articleId, memberId);
-      if (!article.ok) return article;
-      await reactions.like(memberId, article.value.id, on, deps.now());
-      const counts = await reactions.counts([article.value.id], memberId);
-      return { ok: true, value: counts.get(article.value.id) ?? { likes: 0, comments: 0, liked: on } };
+      const subject = await view(subjectId, memberId);
+      if (!subject.ok) return subject;
+      await reactions.like(memberId, subject.value.id, on, deps.now());
+      const counts = await reactions.counts([subject.value.id], memberId);
+      return { ok: true, value: counts.get(subject.value.id) ?? { likes: 0, comments: 0, liked: on } };
     },
-    async likers(articleId, viewerId, before) {
-      const article = await articles.view(articleId, viewerId);
-      if (!article.ok) return article;
+    async likers(subjectId, viewerId, before) {
+      const subject = await view(subjectId, viewerId);
+      if (!subject.ok) return subject;
       if (!isRowKey(before)) return fail('bad_params');
-      const page = await reactions.likers(article.value.id, { viewerId, before, limit: REACTION_LIMITS.pageSize });
+      const page = await reactions.likers(subject.value.id, { viewerId, before, limit: REACTION_LIMITS.pageSize });
       return page ? { ok: true, value: page } : fail('bad_params');
     },
-    counts: (articleIds, viewerId) => reactions.counts(articleIds, viewerId),
+    counts: (subjectIds, viewerId) => reactions.counts(subjectIds, viewerId),
   };
 }

@@ -34,7 +34,7 @@ import { createArticleStore, type ArticleStore } from './articles.js';
 import { createChannelStore, type ChannelStore } from './channels.js';
 import { createCircleStore, type CircleStore } from './circle.js';
 import { createTopicStore, type TopicStore } from './topics.js';
-import { createArticleReactionStore, type ArticleReactionStore } from './article-reactions.js';
+import { ARTICLE_REACTIONS, CIRCLE_REACTIONS, createReactionStore, type ReactionStore } from './reactions.js';
 import { createReportStore, type ReportStore } from './reports.js';
 import { createCertificationStore, type CertificationStore } from './certifications.js';
 import { createMemberStore, type MemberStore } from './members.js';
@@ -59,7 +59,7 @@ export type { ChannelOutcome, ChannelRecord, ChannelStore } from './channels.js'
 export type { CirclePostRecord, CircleStore, CircleVote, VoteOutcome, VoteTally } from './circle.js';
 export type { TopicOutcome, TopicRecord, TopicStore, TopicWithCount } from './topics.js';
 export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
-export type { ArticleReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './article-reactions.js';
+export type { ReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './reactions.js';
 export type {
   PayoutAccounts,
   PayoutMethod,
@@ -198,7 +198,9 @@ export interface Store {
   /** The operator's topics of the circle. */
   readonly topics: TopicStore;
   /** Comments on articles and likes of them. */
-  readonly reactions: ArticleReactionStore;
+  readonly reactions: ReactionStore;
+  /** Comments on circle posts and likes of them. */
+  readonly circleReactions: ReactionStore;
   /** Members' reports of content and the operator's decisions. */
   readonly reports: ReportStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
@@ -324,7 +326,8 @@ function wrap(
     channels: createChannelStore(db, dialect),
     circle: createCircleStore(db, dialect),
     topics: createTopicStore(db, dialect),
-    reactions: createArticleReactionStore(db, dialect),
+    reactions: createReactionStore(db, dialect, ARTICLE_REACTIONS),
+    circleReactions: createReactionStore(db, dialect, CIRCLE_REACTIONS),
     reports: createReportStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);

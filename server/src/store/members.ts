@@ -143,6 +143,8 @@ type MembersTables = {
   member_channels: { member_id: string };
   circle_posts: { member_id: string };
   circle_votes: { member_id: string };
+  circle_comments: { member_id: string };
+  circle_likes: { member_id: string };
   shops: { member_id: string };
   products: { member_id: string };
   member_addresses: { member_id: string };
@@ -381,6 +383,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('member_channels').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_posts').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_votes').where('member_id', '=', id).execute();
+        await trx.deleteFrom('circle_comments').where('member_id', '=', id).execute();
+        await trx.deleteFrom('circle_likes').where('member_id', '=', id).execute();
         await trx.deleteFrom('products').where('member_id', '=', id).execute();
         await trx.deleteFrom('shops').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();

@@ -32,6 +32,7 @@ import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
 import { shopWithdrawalsMigration } from './shop-withdrawals-migration.js';
 import { articleVideosMigration } from './article-videos-migration.js';
 import { circleVideosMigration } from './circle-videos-migration.js';
+import { circleReactionsMigration } from './circle-reactions-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -225,6 +226,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0039_shop_withdrawals': shopWithdrawalsMigration,
   '0040_article_videos': articleVideosMigration,
   '0041_circle_videos': circleVideosMigration,
+  '0042_circle_reactions': circleReactionsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

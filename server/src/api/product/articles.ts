@@ -1,8 +1,9 @@
 import { ARTICLE_LIMITS } from '../../content/articles.js';
 import type { ChannelChoice } from '../../content/channels.js';
 import type { MemberResult } from '../../members/service.js';
-import type { ArticleRecord, ChannelRecord, CommentRecord, ReactionCounts } from '../../store/index.js';
+import type { ArticleRecord, ChannelRecord, ReactionCounts } from '../../store/index.js';
 import { ownImages } from './images.js';
+import { reactionRoutes } from './reactions.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
 
@@ -58,13 +59,8 @@ const choiceView = ({ mine, more }: ChannelChoice) => ({ mine: mine.map(channelV
  * - `article/shoucang` (`token`, `id`, `shoucang`: true to collect, false to uncollect) answers `{ret: {collected}}`;
  *   `member/record` (`token`, `before?`) answers the member's collection as cards, the latest collected first.
  *
- * - `article/ping_add` (`token`, `id`, `content`: 1 to 500 characters) comments on an article: `{ret: comment}`.
- * - `article/ping_list` (`token?`, `id`, `before?`) answers `{ret: [comment]}`, newest first, twenty at a time; a
- *   comment is `{id, content, author, created_at, deletable}` (the viewer wrote it, or the article).
- * - `member/ping_del` (`token`, `id`) deletes a comment of the member's, or one on their article: `{ret: true}`.
- * - `article/zan` (`token`, `id`, `zan`: true to like, false to unlike) answers `{ret: {likes, comments, liked}}`.
- * - `article/zan_list` (`token?`, `id`, `before?`) answers `{ret: [{id, username, img, created_at}]}`, the members
- *   who liked it, newest first, twenty at a time.
+ * - Comments and likes: `article/ping_add`, `article/ping_list`, `member/ping_del`, `article/zan` and
+ *   `article/zan_list`, as {@link reactionRoutes} gives them.
  *
  * Articles and cards carry `likes`, `comments` and `liked` (by the viewer). Visitors may read; a member sees nothing
  * of members one of the two has blocked (spec §5), and can neither comment on nor like their articles.
@@ -143,64 +139,7 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return { ret: { ...article, collected: collected.has(result.value.id), mine: result.value.memberId === viewerId } };
   });
 
-  post('article/ping_add', async (body) => {
-    const me = await deps.members.byToken(body['token']);
-    if (!me.ok) return refuse(me.failure);
-    const result = await deps.reactions.comment(me.value.id, body['id'], body['content']);
-    if (!result.ok) return refuse(result.failure);
-    const authors = await membersOf(deps, [me.value.id]);
-    return { ret: commentObject(result.value, authors, true) };
-  });
-
-  post('article/ping_list', async (body) => {
-    const viewerId = await viewerOf(deps, body);
-    const result = await deps.reactions.comments(body['id'], viewerId, body['before']);
-    if (!result.ok) return refuse(result.failure);
-    const { authorId, comments } = result.value;
-    const authors = await membersOf(
-      deps,
-      comments.map((comment) => comment.memberId),
-    );
-    return {
-      ret: comments.map((comment) =>
-        commentObject(
-          comment,
-          authors,
-          viewerId !== undefined && (comment.memberId === viewerId || authorId === viewerId),
-        ),
-      ),
-    };
-  });
-
-  post('member/ping_del', async (body) => {
-    const me = await deps.members.byToken(body['token']);
-    if (!me.ok) return refuse(me.failure);
-    const result = await deps.reactions.removeComment(me.value.id, body['id']);
-    return result.ok ? { ret: true } : refuse(result.failure);
-  });
-
-  post('article/zan', async (body) => {
-    const me = await deps.members.byToken(body['token']);
-    if (!me.ok) return refuse(me.failure);
-    const result = await deps.reactions.like(me.value.id, body['id'], body['zan']);
-    return result.ok ? { ret: result.value } : refuse(result.failure);
-  });
-
-  post('article/zan_list', async (body) => {
-    const viewerId = await viewerOf(deps, body);
-    const result = await deps.reactions.likers(body['id'], viewerId, body['before']);
-    if (!result.ok) return refuse(result.failure);
-    const members = await membersOf(
-      deps,
-      result.value.map((like) => like.memberId),
-    );
-    return {
-      ret: result.value.map((like) => ({
-        ...(members.get(like.memberId) ?? { id: like.memberId, username: '', img: '' }),
-        created_at: like.createdAt,
-      })),
-    };
-  });
+  reactionRoutes(post, deps, deps.reactions, { subject: 'article', remove: 'member/ping_del' });
 
   post('member/article_del', async (body) => {
     const me = await deps.members.byToken(body['token']);
@@ -225,21 +164,6 @@ export async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRe
     const { content, imgs, ...card } = articleObject(article, authors, channels, counts.get(article.id));
     return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
   });
-}
-
-/** A comment with its writer; `deletable` when the viewer wrote it or the article. */
-function commentObject(
-  comment: CommentRecord,
-  members: Map<string, { id: string; username: string; img: string }>,
-  deletable: boolean,
-) {
-  return {
-    id: comment.id,
-    content: comment.content,
-    author: members.get(comment.memberId) ?? { id: comment.memberId, username: '', img: '' },
-    created_at: comment.createdAt,
-    deletable,
-  };
 }
 
 /** Every channel by its id (a few dozen at most), to name the channels of articles. */

@@ -4,6 +4,7 @@ import type { TopicRecord } from '../../store/index.js';
 import { membersOf, viewerOf } from './articles.js';
 import { ownFile, ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
+import { reactionRoutes } from './reactions.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
@@ -18,12 +19,15 @@ import { refuse, type ProductPost } from './reply.js';
  * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
  *   `{ret: post}`.
  * - `member/quanzi_del` (`token`, `id`) deletes the member's own post: `{ret: true}`.
+ * - Comments and likes: `quanzi/ping_add`, `quanzi/ping_list`, `member/quanzi_ping_del`, `quanzi/zan` and
+ *   `quanzi/zan_list`, as {@link reactionRoutes} gives them for articles; a post that is not one, is deleted or is
+ *   across a block is `post_missing`.
  * - `topic/index` (`token?`) answers `{ret: [topic]}`, the most posts first: `{id, title, intro, img, posts}`.
  * - `topic/list` (`token?`, `id`, `before?`) answers a topic's posts as `quanzi/list` does, with `topic`; a topic that
  *   does not exist or was removed is `topic_missing` ("topic does not exist or was deleted").
  *
  * A post is `{id, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img}, created_at,
- * mine}`; `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
+ * likes, comments, liked, mine}` (`liked` by the viewer); `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
  * voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
  * sees nothing of members one of the two has blocked, and cannot vote on their posts.
  */
@@ -94,6 +98,8 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const result = await deps.circle.remove(me.value.id, body['id']);
     return result.ok ? { ret: true } : refuse(result.failure);
   });
+
+  reactionRoutes(post, deps, deps.circleReactions, { subject: 'quanzi', remove: 'member/quanzi_ping_del' });
 }
 
 /** The topic `id` names: null when it names none (absent or empty), `topic_missing` when it is no topic. */
@@ -104,16 +110,21 @@ async function topicOf(deps: ProductApiDeps, id: unknown): Promise<MemberResult<
 
 /** Posts as the app shows them to `viewerId`, with their authors, topics and how their votes stand. */
 async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], viewerId: string | undefined) {
-  const [authors, titles] = await Promise.all([
+  const [authors, titles, reactions] = await Promise.all([
     membersOf(
       deps,
       views.map(({ post }) => post.memberId),
     ),
     deps.topics.titles(views.flatMap(({ post }) => post.topicId ?? [])),
+    deps.circleReactions.counts(
+      views.map(({ post }) => post.id),
+      viewerId,
+    ),
   ]);
   const now = deps.now();
   return views.map(({ post, tally }) => {
     const counts = tally?.counts ?? [];
+    const reacted = reactions.get(post.id);
     return {
       id: post.id,
       content: post.content,
@@ -132,6 +143,9 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
       },
       author: authors.get(post.memberId) ?? { id: post.memberId, username: '', img: '' },
       created_at: post.createdAt,
+      likes: reacted?.likes ?? 0,
+      comments: reacted?.comments ?? 0,
+      liked: reacted?.liked ?? false,
       mine: post.memberId === viewerId,
     };
   });

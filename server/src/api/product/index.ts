@@ -46,7 +46,7 @@ import type {
   WithdrawalStore,
   InvitationStore,
   ArticleStore,
-  ArticleReactionStore,
+  ReactionStore,
   ChannelStore,
   CircleStore,
   TopicStore,
@@ -141,6 +141,8 @@ export interface ProductApiDeps {
   topics: TopicService;
   /** Comments on articles and likes (article/ping, article/ping-zan). */
   reactions: ReactionService;
+  /** Comments on circle posts and likes (article/ping and article/ping-zan with `type=quanzi`). */
+  circleReactions: ReactionService;
   /** Members' reports of content (member/jubao). */
   reports: ReportService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
@@ -230,7 +232,8 @@ export interface ProductApiParts {
   channels: ChannelStore;
   circle: CircleStore;
   topics: TopicStore;
-  reactions: ArticleReactionStore;
+  reactions: ReactionStore;
+  circleReactions: ReactionStore;
   reports: ReportStore;
   apps: AppRegistry;
   config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
@@ -366,6 +369,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const channels = createChannelService({ channels: parts.channels, now: parts.now });
   operatorChannelRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, channels });
   const topics = createTopicService({ topics: parts.topics, now: parts.now });
+  const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
   operatorTopicRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, topics });
   operatorReviewRoutes(app, {
     apps: parts.apps,
@@ -409,9 +413,18 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     announcements,
     articles,
     channels,
-    circle: createCircleService({ circle: parts.circle, blocked, now: parts.now }),
+    circle,
     topics,
-    reactions: createReactionService({ reactions: parts.reactions, articles, now: parts.now }),
+    reactions: createReactionService({
+      reactions: parts.reactions,
+      view: (id, viewerId) => articles.view(id, viewerId),
+      now: parts.now,
+    }),
+    circleReactions: createReactionService({
+      reactions: parts.circleReactions,
+      view: (id, viewerId) => circle.view(id, viewerId),
+      now: parts.now,
+    }),
     reports,
     invitations: createInvitationService({
       invitations: parts.invitations,
