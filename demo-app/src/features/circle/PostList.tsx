@@ -1,5 +1,5 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { Avatar, Dialog, ErrorBlock, List, ProgressBar } from 'antd-mobile';
+import { Avatar, Button, Dialog, ErrorBlock, List, ProgressBar } from 'antd-mobile';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOGIN_PATH, useNavigateTo } from '../../app/navigation';
@@ -10,6 +10,7 @@ import { PagedList } from '../api/PagedList';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { toast, toastError } from '../../ui/toast';
+import { like } from '../content/articles';
 import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
 import '../content/articles.css';
 import './circle.css';
@@ -75,17 +76,61 @@ function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: Circle
 }
 
 /**
+ * A post's likes and comments: the like button (a visitor is sent to sign in), the count of likes opening who liked it
+ * and the count of comments opening them (article/ping-zan and article/ping with `type=quanzi`).
+ */
+function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: CirclePost) => void }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const [busy, setBusy] = useState(false);
+  const toggle = async () => {
+    if (!user) return open(LOGIN_PATH);
+    setBusy(true);
+    try {
+      const counts = await like('quanzi', post.id, !post.liked, { token: user.token, locale: i18n.language });
+      onChanged({ ...post, ...counts });
+    } catch (error) {
+      toastError(errorText(error, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const target = `id=${encodeURIComponent(post.id)}&type=quanzi`;
+  return (
+    <div className="article-reactions post-reactions" onClick={(event) => event.stopPropagation()}>
+      <Button
+        size="mini"
+        color={post.liked ? 'primary' : 'default'}
+        fill={post.liked ? 'solid' : 'outline'}
+        aria-pressed={post.liked}
+        loading={busy}
+        onClick={() => void toggle()}
+      >
+        {post.liked ? t('article.liked') : t('article.like')}
+      </Button>
+      <button type="button" className="feedback-mine" onClick={() => open(`article/ping-zan?${target}`)}>
+        {t('article.likes', { count: post.likes })}
+      </button>
+      <button type="button" className="feedback-mine" onClick={() => open(`article/ping?${target}`)}>
+        {t('article.comments', { count: post.comments })}
+      </button>
+    </div>
+  );
+}
+
+/**
  * One post: its author (opening their home) and when, the text, the images, the video (its cover as the poster) or the
- * vote; its author may delete it.
+ * vote, its likes and comments; its author may delete it.
  */
 function PostItem({ post, now }: { post: CirclePost; now: number }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const queryClient = useQueryClient();
-  // A vote's answer replaces the post in every circle list loaded (the circle, a topic, a home), so that none shows
-  // the options again.
-  const voted = (updated: CirclePost) =>
+  // A vote's answer, or a like, replaces the post in every circle list loaded (the circle, a topic, a home), so that
+  // none shows the options again or the old count.
+  const replace = (updated: CirclePost) =>
     queryClient.setQueriesData<InfiniteData<CirclePost[]>>({ queryKey: [CIRCLE_QUERY] }, (data) =>
       data === undefined
         ? data
@@ -150,7 +195,8 @@ function PostItem({ post, now }: { post: CirclePost; now: number }) {
             src={post.video.url}
           />
         )}
-        <VoteBlock post={post} onVoted={voted} />
+        <VoteBlock post={post} onVoted={replace} />
+        <ReactionRow post={post} onChanged={replace} />
         {post.mine && (
           <button type="button" className="feedback-mine post-delete" onClick={() => void remove()}>
             {t('circle.delete')}

@@ -1,5 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
-import type { ArticleAuthor } from '../content/articles';
+import type { ArticleAuthor, ArticleCounts } from '../content/articles';
 
 /** The query key of the circle and its pages, which posting or deleting makes stale. */
 export const CIRCLE_QUERY = 'circle';
@@ -14,8 +14,8 @@ export interface PostVote {
   voted: number | null;
 }
 
-/** A circle post: the text with images, or with a video, or with a vote. */
-export interface CirclePost {
+/** A circle post: the text with images, or with a video, or with a vote; and its likes and comments. */
+export interface CirclePost extends ArticleCounts {
   id: string;
   content: string;
   imgs: string[];

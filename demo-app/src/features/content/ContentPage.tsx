@@ -13,7 +13,7 @@ import {
   articleView,
   collectArticle,
   deleteArticle,
-  likeArticle,
+  like,
   type Article,
 } from '../../features/content/articles';
 import { ReportSheet } from '../../features/content/ReportSheet';
@@ -37,7 +37,10 @@ function ReactionBar({ article }: { article: Article }) {
     if (!user) return open(LOGIN_PATH);
     setBusy(true);
     try {
-      const counts = await likeArticle(article.id, !article.liked, { token: user.token, locale: i18n.language });
+      const counts = await like('article', article.id, !article.liked, {
+        token: user.token,
+        locale: i18n.language,
+      });
       queryClient.setQueryData<Article>([ARTICLES_QUERY, user.id, 'view', article.id], (old) =>
         old ? { ...old, ...counts } : old,
       );

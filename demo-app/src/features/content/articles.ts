@@ -104,17 +104,17 @@ export async function publishArticle(
   return (await apiPost<{ ret: Article; id: string }>('member/article_add', body, context, { loading: true })).ret;
 }
 
-/** A comment on an article, newest first. */
+/** A comment on an article or a circle post, newest first. */
 export interface ArticleComment {
   id: string;
   content: string;
   author: ArticleAuthor;
   created_at: number;
-  /** Whether the signed-in member may delete it: they wrote it, or the article. */
+  /** Whether the signed-in member may delete it: they wrote it, or what it is on. */
   deletable: boolean;
 }
 
-/** A member who liked an article. */
+/** A member who liked an article or a circle post. */
 export interface ArticleLiker extends ArticleAuthor {
   created_at: number;
 }
@@ -122,29 +122,43 @@ export interface ArticleLiker extends ArticleAuthor {
 /** A comment has 1 to this many characters (docs/limits.md). */
 export const COMMENT_MAX = 500;
 
-/** Likes (`zan` true) or unlikes an article; resolves with its counts after. */
-export async function likeArticle(id: string, zan: boolean, context: CallContext): Promise<ArticleCounts> {
-  return (await apiPost<{ ret: ArticleCounts }>('article/zan', { id, zan }, context)).ret;
+/** What comments and likes are on: an article, or a circle post (`quanzi`). */
+export type ReactionKind = 'article' | 'quanzi';
+
+/** The kind a page's `type` parameter names: `quanzi` for a circle post, an article otherwise. */
+export const reactionKindOf = (type: string | null): ReactionKind => (type === 'quanzi' ? 'quanzi' : 'article');
+
+/** The path that deletes a comment of each kind. */
+const COMMENT_DELETE: Record<ReactionKind, string> = { article: 'member/ping_del', quanzi: 'member/quanzi_ping_del' };
+
+/** Likes (`zan` true) or unlikes an article, or a circle post; resolves with its counts after. */
+export async function like(kind: ReactionKind, id: string, zan: boolean, context: CallContext): Promise<ArticleCounts> {
+  return (await apiPost<{ ret: ArticleCounts }>(`${kind}/zan`, { id, zan }, context)).ret;
 }
 
-/** A page of an article's comments; `before` is the id of the last one shown. */
-export async function commentPage(id: string, before: string | undefined, context: CallContext) {
+/** A page of the comments on an article or a circle post; `before` is the id of the last one shown. */
+export async function commentPage(kind: ReactionKind, id: string, before: string | undefined, context: CallContext) {
   const body = { id, ...(before !== undefined && { before }) };
-  return (await apiPost<{ ret: ArticleComment[] }>('article/ping_list', body, context)).ret;
+  return (await apiPost<{ ret: ArticleComment[] }>(`${kind}/ping_list`, body, context)).ret;
 }
 
-export async function addComment(id: string, content: string, context: CallContext): Promise<ArticleComment> {
-  return (await apiPost<{ ret: ArticleComment }>('article/ping_add', { id, content: content.trim() }, context)).ret;
+export async function addComment(
+  kind: ReactionKind,
+  id: string,
+  content: string,
+  context: CallContext,
+): Promise<ArticleComment> {
+  return (await apiPost<{ ret: ArticleComment }>(`${kind}/ping_add`, { id, content: content.trim() }, context)).ret;
 }
 
-export async function deleteComment(id: string, context: CallContext): Promise<void> {
-  await apiPost<{ ret: boolean }>('member/ping_del', { id }, context, { loading: true });
+export async function deleteComment(kind: ReactionKind, id: string, context: CallContext): Promise<void> {
+  await apiPost<{ ret: boolean }>(COMMENT_DELETE[kind], { id }, context, { loading: true });
 }
 
-/** A page of the members who liked an article; `before` is the id of the last one shown. */
-export async function likerPage(id: string, before: string | undefined, context: CallContext) {
+/** A page of the members who liked an article or a circle post; `before` is the id of the last one shown. */
+export async function likerPage(kind: ReactionKind, id: string, before: string | undefined, context: CallContext) {
   const body = { id, ...(before !== undefined && { before }) };
-  return (await apiPost<{ ret: ArticleLiker[] }>('article/zan_list', body, context)).ret;
+  return (await apiPost<{ ret: ArticleLiker[] }>(`${kind}/zan_list`, body, context)).ret;
 }
 
 /** Collects (`shoucang` true) or uncollects an article; resolves with whether it is collected. */

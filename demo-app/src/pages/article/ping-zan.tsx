@@ -5,19 +5,24 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
-import { ARTICLES_QUERY, likerPage } from '../../features/content/articles';
+import { CIRCLE_QUERY } from '../../features/circle/posts';
+import { ARTICLES_QUERY, likerPage, reactionKindOf } from '../../features/content/articles';
 import { NavBar } from '../../ui/NavBar';
 
-/** Who liked an article (spec §2 article/ping-zan, param `id`), newest first, each opening their home. */
+/**
+ * Who liked an article (spec §2 article/ping-zan, param `id`), or a circle post (`type=quanzi`), newest first, each
+ * opening their home.
+ */
 export default function Likes() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  const kind = reactionKindOf(params.get('type'));
   const list = usePagedList(
-    [ARTICLES_QUERY, user?.id ?? null, 'likes', id],
-    (before) => likerPage(id, before, { token: user?.token, locale: i18n.language }),
+    [kind === 'quanzi' ? CIRCLE_QUERY : ARTICLES_QUERY, user?.id ?? null, 'likes', id],
+    (before) => likerPage(kind, id, before, { token: user?.token, locale: i18n.language }),
     id !== '',
   );
   return (

@@ -8,13 +8,16 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
+import { CIRCLE_QUERY } from '../../features/circle/posts';
 import {
   ARTICLES_QUERY,
   COMMENT_MAX,
   addComment,
   commentPage,
   deleteComment,
+  reactionKindOf,
   type ArticleComment,
+  type ReactionKind,
 } from '../../features/content/articles';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
@@ -24,7 +27,7 @@ import '../../features/content/articles.css';
 import '../member/feedback.css';
 
 /** The box to comment in; a visitor is offered the login page instead. */
-function Composer({ articleId, onSent }: { articleId: string; onSent: () => Promise<void> }) {
+function Composer({ kind, subjectId, onSent }: { kind: ReactionKind; subjectId: string; onSent: () => Promise<void> }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
@@ -45,7 +48,7 @@ function Composer({ articleId, onSent }: { articleId: string; onSent: () => Prom
     if (length > COMMENT_MAX) return toastError(t('article.commentLong', { max: COMMENT_MAX }));
     setSending(true);
     try {
-      await addComment(articleId, text, { token: user.token, locale: i18n.language });
+      await addComment(kind, subjectId, text, { token: user.token, locale: i18n.language });
       setText('');
       await onSent();
     } catch (error) {
@@ -76,10 +79,12 @@ function Composer({ articleId, onSent }: { articleId: string; onSent: () => Prom
 
 /** One comment: the writer (opening their home), when, the text, and delete where the member may. */
 function CommentLine({
+  kind,
   comment,
   now,
   onDeleted,
 }: {
+  kind: ReactionKind;
   comment: ArticleComment;
   now: number;
   onDeleted: () => Promise<void>;
@@ -96,7 +101,7 @@ function CommentLine({
     });
     if (!ok) return;
     try {
-      await deleteComment(comment.id, { token: user?.token, locale: i18n.language });
+      await deleteComment(kind, comment.id, { token: user?.token, locale: i18n.language });
       toast(t('article.deleted'));
       await onDeleted();
     } catch (error) {
@@ -132,8 +137,9 @@ function CommentLine({
 }
 
 /**
- * An article's comments (spec §2 article/ping, param `id`): the box to comment in, then the comments, newest first,
- * twenty at a time; a member deletes their own, and any on their article.
+ * The comments on an article (spec §2 article/ping, param `id`), or on a circle post (`type=quanzi`): the box to
+ * comment in, then the comments, newest first, twenty at a time; a member deletes their own, and any on their own
+ * article or post.
  */
 export default function Comments() {
   const { t, i18n } = useTranslation();
@@ -142,23 +148,25 @@ export default function Comments() {
   const queryClient = useQueryClient();
   const now = useNow();
   const id = params.get('id') ?? '';
+  const kind = reactionKindOf(params.get('type'));
+  // The comments live beside the lists that count them, so that both are loaded again together.
+  const lists = kind === 'quanzi' ? CIRCLE_QUERY : ARTICLES_QUERY;
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [ARTICLES_QUERY, user?.id ?? null, 'comments', id],
-    (before) => commentPage(id, before, context),
+    [lists, user?.id ?? null, 'comments', id],
+    (before) => commentPage(kind, id, before, context),
     id !== '',
   );
-  // The comments and the article's count change together.
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [lists] });
   return (
     <div className="page">
       <NavBar title={t('article.commentsTitle')} />
-      <Composer articleId={id} onSent={refresh} />
+      <Composer kind={kind} subjectId={id} onSent={refresh} />
       <PagedList list={list} empty={<ErrorBlock status="empty" title={t('article.noComments')} description="" />}>
         {(items) => (
           <List>
             {items.map((comment) => (
-              <CommentLine key={comment.id} comment={comment} now={now} onDeleted={refresh} />
+              <CommentLine key={comment.id} kind={kind} comment={comment} now={now} onDeleted={refresh} />
             ))}
           </List>
         )}

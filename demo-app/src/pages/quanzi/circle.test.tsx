@@ -5,9 +5,12 @@ import { setupServer } from 'msw/node';
 import { Link, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CirclePost, Topic } from '../../features/circle/posts';
+import type { ArticleComment } from '../../features/content/articles';
 import { FakeXhr } from '../../features/api/fake-xhr';
 import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
+import Comments from '../article/ping';
+import Likes from '../article/ping-zan';
 import AddPost from '../member/add-quanzi';
 import CirclePage from './index';
 import Topics from '../topic/index';
@@ -19,6 +22,7 @@ const DAY = 86_400_000;
 /** The fake server's posts and topics, and what was sent to it. */
 let posts: CirclePost[] = [];
 let topics: Topic[] = [];
+let comments: ArticleComment[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
 const UPLOAD_URL = 'https://files.test/uploads';
@@ -78,6 +82,43 @@ const api = setupServer(
     posts = [added, ...posts];
     return HttpResponse.json({ ret: added, id: added.id });
   }),
+  http.post('*/index.php/api/quanzi/zan', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'quanzi/zan', body });
+    const zan = body['zan'] === true;
+    posts = posts.map((p) => (p.id === body['id'] ? { ...p, liked: zan, likes: p.likes + (zan ? 1 : -1) } : p));
+    const found = posts.find((p) => p.id === body['id']);
+    return HttpResponse.json({ ret: { likes: found?.likes, comments: found?.comments, liked: found?.liked } });
+  }),
+  http.post('*/index.php/api/quanzi/zan_list', async ({ request }) => {
+    sent.push({ path: 'quanzi/zan_list', body: await bodyOf(request) });
+    return HttpResponse.json({ ret: [{ id: '9', username: 'Carol', img: '', created_at: 1 }] });
+  }),
+  http.post('*/index.php/api/quanzi/ping_list', async ({ request }) => {
+    sent.push({ path: 'quanzi/ping_list', body: await bodyOf(request) });
+    return HttpResponse.json({ ret: comments });
+  }),
+  http.post('*/index.php/api/quanzi/ping_add', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'quanzi/ping_add', body });
+    const comment = {
+      id: `c${comments.length + 1}`,
+      content: String(body['content']),
+      author: { id: USER.id, username: USER.username, img: '' },
+      created_at: Date.now(),
+      deletable: true,
+    };
+    comments = [comment, ...comments];
+    posts = posts.map((p) => (p.id === body['id'] ? { ...p, comments: p.comments + 1 } : p));
+    return HttpResponse.json({ ret: comment });
+  }),
+  http.post('*/index.php/api/member/quanzi_ping_del', async ({ request }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: 'quanzi_ping_del', body });
+    comments = comments.filter((c) => c.id !== body['id']);
+    posts = posts.map((p) => ({ ...p, comments: p.comments - 1 }));
+    return HttpResponse.json({ ret: true });
+  }),
   http.post('*/index.php/api/member/quanzi_del', async ({ request }) => {
     const body = await bodyOf(request);
     sent.push({ path: 'quanzi_del', body });
@@ -94,6 +135,7 @@ beforeEach(() => {
   localStorage.clear();
   posts = [];
   topics = [];
+  comments = [];
   sent.length = 0;
 });
 afterEach(() => {
@@ -116,6 +158,9 @@ function post(n: number, extra: Partial<CirclePost> = {}): CirclePost {
     author: { id: '7', username: 'Bob', img: '' },
     created_at: Date.now(),
     mine: false,
+    likes: 0,
+    comments: 0,
+    liked: false,
     ...extra,
   };
 }
@@ -141,6 +186,8 @@ function renderPages(path: string) {
       <Route path="/member/add-quanzi" element={<AddPost />} />
       <Route path="/topic/index" element={<Topics />} />
       <Route path="/topic/list" element={<TopicPosts />} />
+      <Route path="/article/ping" element={<Comments />} />
+      <Route path="/article/ping-zan" element={<Likes />} />
       <Route path="*" element={<Where />} />
     </Routes>,
     { path },
@@ -228,6 +275,72 @@ describe('pages/quanzi/index: the circle', () => {
     await shows('Nothing in the circle yet: be the first to post');
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Post' })));
     await shows('New post');
+  });
+});
+
+describe('pages/quanzi/index: likes and comments on a post', () => {
+  it('likes and unlikes a post in place, and opens who liked it', async () => {
+    signIn();
+    posts = [post(2, { likes: 2 }), post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    const [first] = screen.getAllByTestId('post') as [HTMLElement];
+    await step(() => fireEvent.click(within(first).getByRole('button', { name: 'Like' })));
+    await vi.waitFor(() => expect(within(first).getByText('3 likes')).toBeTruthy());
+    expect(within(first).getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
+    await step(() => fireEvent.click(within(first).getByRole('button', { name: 'Liked' })));
+    await vi.waitFor(() => expect(within(first).getByText('2 likes')).toBeTruthy());
+    expect(sent).toEqual([
+      { path: 'quanzi/zan', body: expect.objectContaining({ id: 'p2', zan: true }) as unknown },
+      { path: 'quanzi/zan', body: expect.objectContaining({ id: 'p2', zan: false }) as unknown },
+    ]);
+    await step(() => fireEvent.click(within(first).getByText('2 likes')));
+    await shows('Carol');
+    expect(screen.getAllByTestId('liker')).toHaveLength(1);
+    expect(sent.at(-1)).toEqual({ path: 'quanzi/zan_list', body: expect.objectContaining({ id: 'p2' }) as unknown });
+  });
+
+  it('sends a visitor who likes a post to sign in', async () => {
+    posts = [post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Like' })));
+    await vi.waitFor(() => expect(screen.getByTestId('where').textContent).toMatch(/^\/user\/login/));
+    expect(sent).toEqual([]);
+  });
+
+  it('opens a post’s comments, comments and deletes one, and the circle counts them', async () => {
+    signIn();
+    posts = [post(1, { comments: 1 })];
+    comments = [
+      {
+        id: 'c0',
+        content: 'Nice view',
+        author: { id: '7', username: 'Bob', img: '' },
+        created_at: 1,
+        deletable: false,
+      },
+    ];
+    renderPages('/pages/quanzi/index');
+    await shows('1 comment');
+    await step(() => fireEvent.click(screen.getByText('1 comment')));
+    await shows('Nice view');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Write a comment' }), { target: { value: ' Agreed ' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    await shows('Agreed');
+    expect(sent).toContainEqual({
+      path: 'quanzi/ping_add',
+      body: expect.objectContaining({ id: 'p1', content: 'Agreed' }) as unknown,
+    });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Delete' })));
+    await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1) as HTMLElement));
+    await vi.waitFor(() => expect(screen.getAllByTestId('comment')).toHaveLength(1));
+    expect(sent).toContainEqual({ path: 'quanzi_ping_del', body: expect.objectContaining({ id: 'c2' }) as unknown });
+    // Back in the circle, the post counts what the server counts now.
+    posts = posts.map((p) => ({ ...p, comments: 4 }));
+    await step(() => fireEvent.click(screen.getByText('Back')));
+    await step(() => fireEvent.click(screen.getByText('Circle tab')));
+    await shows('4 comments');
   });
 });
 
