@@ -1097,6 +1097,32 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.reports.byMember('m2', { limit: 10 })).toEqual([]);
   });
 
+  it('reports of a circle post: upholding deletes the post and closes its reports only', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const post = { memberId: 'm1', content: 'Buy now', images: [], vote: null, video: null, topicId: null };
+    await store.circle.add({ ...post, id: 'p1', createdAt: 10 }, { since: 0, max: 10 });
+    await store.articles.add(
+      { id: 'p1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
+      { since: 0, max: 10 },
+    );
+    const report = (id: string, type: 'article' | 'quanzi') =>
+      store.reports.add(
+        { id, memberId: 'm2', type, targetId: 'p1', title: 'Buy now', content: 'spam', createdAt: 100 },
+        { since: 0, max: 10 },
+      );
+    // The same id in two kinds is two contents: both may be under review at once.
+    expect(await report('r1', 'quanzi')).toBe('ok');
+    expect(await report('r2', 'article')).toBe('ok');
+    expect((await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 }))?.map((r) => r.id)).toEqual([
+      'r1',
+    ]);
+    expect(await store.circle.byId('p1')).toBeUndefined();
+    expect(await store.articles.byId('p1')).toBeDefined();
+    expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r2']);
+  });
+
   it('collections: once per member and article, the latest collected first, without deleted or blocked articles', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

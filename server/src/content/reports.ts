@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { writtenText } from './text.js';
-import type { ReportRecord, ReportStatus, ReportStore } from '../store/index.js';
+import type { ReportRecord, ReportStatus, ReportStore, ReportType } from '../store/index.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
+import type { CircleService } from './circle.js';
+
+/** What a report is of: the content's id and the title the report keeps. */
+interface ReportTarget {
+  id: string;
+  title: string;
+}
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
@@ -22,13 +29,17 @@ export const REPORT_LIMITS = {
   queuePageSize: 50,
 } as const;
 
+/** A circle post's report is titled with the start of its text, at most this many characters. */
+export const POST_TITLE_MAX = 30;
+
 /** Why the operator's review of a report was refused. */
 export type ReportReviewFailure = 'not_pending' | 'bad_review';
 
 /**
  * Reports of content (spec §1 "report", §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}`): a member
- * reports an article they can see; the operator upholds the report (the article is removed, and every report of it
- * closes) or dismisses it, with a reason the reporter reads. No HTTP here.
+ * reports an article (`article`, a video being one) or a circle post (`quanzi`) they can see; the operator upholds the
+ * report (the content is removed, and every report of it closes) or dismisses it, with a reason the reporter reads.
+ * No HTTP here.
  */
 export interface ReportService {
   report(
@@ -50,20 +61,39 @@ export interface ReportService {
 
 const STATUSES: readonly ReportStatus[] = ['pending', 'upheld', 'dismissed'];
 
-/** Creates the report service over the store and the articles. */
+/** The title a post's report keeps: the start of its text on one line, cut at {@link POST_TITLE_MAX} characters. */
+export function postTitle(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  return chars.length > POST_TITLE_MAX ? `${chars.slice(0, POST_TITLE_MAX - 1).join('')}…` : line;
+}
+
+/** Creates the report service over the store, the articles and the circle. */
 export function createReportService(deps: {
   reports: ReportStore;
   articles: ArticleService;
+  circle: CircleService;
   now: () => number;
   /** Told of the reports each decision closed, after it is stored. */
   onReviewed?: (closed: readonly ReportRecord[]) => Promise<void>;
 }): ReportService {
   const { reports } = deps;
+  // What each kind of report is of, as the member sees it (its own failure when they cannot), and its title.
+  const targets: Record<ReportType, (id: unknown, memberId: string) => Promise<MemberResult<ReportTarget>>> = {
+    async article(id, memberId) {
+      const article = await deps.articles.view(id, memberId);
+      return article.ok ? { ok: true, value: { id: article.value.id, title: article.value.title } } : article;
+    },
+    async quanzi(id, memberId) {
+      const post = await deps.circle.view(id, memberId);
+      return post.ok ? { ok: true, value: { id: post.value.id, title: postTitle(post.value.content) } } : post;
+    },
+  };
   return {
     async report(memberId, { type, targetId, content }) {
-      if (type !== 'article') return fail('bad_params');
-      const article = await deps.articles.view(targetId, memberId);
-      if (!article.ok) return article;
+      if (type !== 'article' && type !== 'quanzi') return fail('bad_params');
+      const target = await targets[type](targetId, memberId);
+      if (!target.ok) return target;
       const text = writtenText(content, REPORT_LIMITS.contentMax);
       if (text === undefined) return fail('report_content_invalid');
       const now = deps.now();
@@ -71,8 +101,8 @@ export function createReportService(deps: {
         id: randomBytes(8).toString('hex'),
         memberId,
         type,
-        targetId: article.value.id,
-        title: article.value.title,
+        targetId: target.value.id,
+        title: target.value.title,
         content: text,
         createdAt: now,
       } as const;

@@ -3,8 +3,11 @@ import { newerThan, olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
-/** What can be reported: an article (more kinds come with their content). */
-export type ReportType = 'article';
+/** What can be reported: an article (a video being one) or a circle post. */
+export type ReportType = 'article' | 'quanzi';
+
+/** The table each kind of content lives in, where upholding a report deletes it. */
+const CONTENT_TABLES = { article: 'articles', quanzi: 'circle_posts' } as const satisfies Record<ReportType, string>;
 
 /** Where a report stands: under review, upheld (the content removed), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
@@ -59,8 +62,8 @@ export interface ReportStore {
     limit: number;
   }): Promise<ReportRecord[] | undefined>;
   /**
-   * The operator's decision on report `id`, if it is under review: upheld, which removes the content (an article is
-   * deleted) and closes every report of it under review with the same reason; or dismissed, this report only. One
+   * The operator's decision on report `id`, if it is under review: upheld, which removes the content (the article or
+   * the post is deleted) and closes every report of it under review with the same reason; or dismissed, this report only. One
    * transaction. Answers the reports it closed; undefined, and nothing changed, when `id` is not under review.
    */
   review(id: string, params: { uphold: boolean; reason: string; now: number }): Promise<ReportRecord[] | undefined>;
@@ -80,6 +83,7 @@ type ReportTables = {
     reviewed_at: number | null;
   };
   articles: { id: string; deleted_at: number | null };
+  circle_posts: { id: string; deleted_at: number | null };
 };
 
 const recordOf = (row: ReportTables['member_reports']): ReportRecord => ({
@@ -95,7 +99,10 @@ const recordOf = (row: ReportTables['member_reports']): ReportRecord => ({
   ...(row.reviewed_at !== null && { reviewedAt: Number(row.reviewed_at) }),
 });
 
-/** The Kysely implementation of {@link ReportStore}; upholding a report of an article deletes it in `articles`. */
+/**
+ * The Kysely implementation of {@link ReportStore}; upholding a report deletes its content in `articles` or
+ * `circle_posts`.
+ */
 export function createReportStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): ReportStore {
   const db = base.withTables<ReportTables>();
   const byId = (id: string) => db.selectFrom('member_reports').selectAll().where('id', '=', id);
@@ -200,9 +207,9 @@ export function createReportStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
               .returningAll()
               .execute()
           : await closing.where('id', '=', id).returningAll().execute();
-        if (uphold && report.type === 'article') {
+        if (uphold) {
           await trx
-            .updateTable('articles')
+            .updateTable(CONTENT_TABLES[report.type as ReportType])
             .set({ deleted_at: now })
             .where('id', '=', report.target_id)
             .where('deleted_at', 'is', null)

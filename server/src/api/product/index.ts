@@ -355,9 +355,11 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   });
   operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
+  const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
   const reports = createReportService({
     reports: parts.reports,
     articles,
+    circle,
     now: parts.now,
     // Each reporter hears the decision on what they reported.
     onReviewed: async (closed) => {
@@ -369,7 +371,6 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const channels = createChannelService({ channels: parts.channels, now: parts.now });
   operatorChannelRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, channels });
   const topics = createTopicService({ topics: parts.topics, now: parts.now });
-  const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
   operatorTopicRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, topics });
   operatorReviewRoutes(app, {
     apps: parts.apps,
