@@ -632,6 +632,8 @@ export const en: Dictionary = {
     detailTitle: 'Report',
     none: 'No reports',
     reported: 'Reported',
+    kind_article: 'An article',
+    kind_quanzi: 'A circle post',
     said: 'What you said',
     sentAt: 'Sent',
     decision: 'Decision',

@@ -618,6 +618,8 @@ export const zhCN = {
     detailTitle: '举报详情',
     none: '暂无举报',
     reported: '举报内容',
+    kind_article: '文章',
+    kind_quanzi: '圈子动态',
     said: '举报说明',
     sentAt: '提交时间',
     decision: '处理结果',

@@ -11,6 +11,7 @@ import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { toast, toastError } from '../../ui/toast';
 import { like } from '../content/articles';
+import { ReportSheet } from '../content/ReportSheet';
 import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
 import '../content/articles.css';
 import './circle.css';
@@ -121,13 +122,15 @@ function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: 
 
 /**
  * One post: its author (opening their home) and when, the text, the images, the video (its cover as the poster) or the
- * vote, its likes and comments; its author may delete it.
+ * vote, its likes and comments; its author may delete it, and another member report it (a visitor is sent to sign
+ * in).
  */
 function PostItem({ post, now }: { post: CirclePost; now: number }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const queryClient = useQueryClient();
+  const [reporting, setReporting] = useState(false);
   // A vote's answer, or a like, replaces the post in every circle list loaded (the circle, a topic, a home), so that
   // none shows the options again or the old count.
   const replace = (updated: CirclePost) =>
@@ -197,11 +200,20 @@ function PostItem({ post, now }: { post: CirclePost; now: number }) {
         )}
         <VoteBlock post={post} onVoted={replace} />
         <ReactionRow post={post} onChanged={replace} />
-        {post.mine && (
+        {post.mine ? (
           <button type="button" className="feedback-mine post-delete" onClick={() => void remove()}>
             {t('circle.delete')}
           </button>
+        ) : (
+          <button
+            type="button"
+            className="feedback-mine post-delete"
+            onClick={() => (user ? setReporting(true) : open(LOGIN_PATH))}
+          >
+            {t('report.action')}
+          </button>
         )}
+        {reporting && <ReportSheet kind="quanzi" targetId={post.id} visible onClose={() => setReporting(false)} />}
       </div>
     </List.Item>
   );

@@ -197,7 +197,9 @@ export function ContentPage() {
   return (
     <div className="page">
       <NavBar title="" right={report} />
-      {article && <ReportSheet articleId={article.id} visible={reporting} onClose={() => setReporting(false)} />}
+      {article && (
+        <ReportSheet kind="article" targetId={article.id} visible={reporting} onClose={() => setReporting(false)} />
+      )}
       {query.isError && isRefusal(query.error) ? (
         <ErrorBlock status="empty" title={errorText(query.error, t)} description="" />
       ) : (

@@ -4,18 +4,20 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { errorText } from '../api/errors';
 import { toast, toastError } from '../../ui/toast';
-import { REPORT_MAX, REPORT_REASONS, reportArticle, type ReportReason } from './reports';
+import { REPORT_MAX, REPORT_REASONS, reportContent, type ReportKind, type ReportReason } from './reports';
 
 /**
- * The sheet to report an article (spec §1 "report"): a reason, and the member's own words if they like; sent as
- * "<reason>: <words>". `onClose` closes it.
+ * The sheet to report an article or a circle post (spec §1 "report"): a reason, and the member's own words if they
+ * like; sent as "<reason>: <words>". `onClose` closes it.
  */
 export function ReportSheet({
-  articleId,
+  kind,
+  targetId,
   visible,
   onClose,
 }: {
-  articleId: string;
+  kind: ReportKind;
+  targetId: string;
   visible: boolean;
   onClose: () => void;
 }) {
@@ -31,7 +33,7 @@ export function ReportSheet({
     if ([...content].length > REPORT_MAX) return toastError(t('report.tooLong', { max: REPORT_MAX }));
     setSending(true);
     try {
-      await reportArticle(articleId, content, { token: user?.token, locale: i18n.language });
+      await reportContent(kind, targetId, content, { token: user?.token, locale: i18n.language });
       toast(t('report.sent'));
       setReason(undefined);
       setWords('');

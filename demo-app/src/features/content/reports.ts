@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { ReactionKind } from './articles';
 
 /** The query key of the member's reports, which reporting makes stale. */
 export const REPORTS_QUERY = 'reports';
@@ -6,12 +7,15 @@ export const REPORTS_QUERY = 'reports';
 /** Where a report stands: under review, upheld (the content removed), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
 
+/** What can be reported: an article (a video being one) or a circle post (`quanzi`). */
+export type ReportKind = ReactionKind;
+
 /** A report as its member reads it. */
 export interface Report {
   id: string;
-  type: 'article';
+  type: ReportKind;
   target_id: string;
-  /** The content's title when it was reported. */
+  /** The article's title, or the start of the post's text, when it was reported. */
   title: string;
   content: string;
   status: ReportStatus;
@@ -28,9 +32,14 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** What a report says has 1 to this many characters (docs/limits.md). */
 export const REPORT_MAX = 200;
 
-/** Reports an article with what is wrong (`content`). */
-export async function reportArticle(id: string, content: string, context: CallContext): Promise<Report> {
-  const path = `member/jubao_add/type/article/aid/${encodeURIComponent(id)}`;
+/** Reports an article or a circle post with what is wrong (`content`). */
+export async function reportContent(
+  kind: ReportKind,
+  id: string,
+  content: string,
+  context: CallContext,
+): Promise<Report> {
+  const path = `member/jubao_add/type/${kind}/aid/${encodeURIComponent(id)}`;
   return (await apiPost<{ ret: Report }>(path, { content: content.trim() }, context, { loading: true })).ret;
 }
 

@@ -136,7 +136,10 @@ beforeEach(() => {
   comments = [];
   sent.length = 0;
 });
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  api.resetHandlers();
+});
 afterAll(() => api.close());
 
 function renderPages(path: string) {
@@ -342,6 +345,26 @@ describe('reports', () => {
     await step(() => fireEvent.click(screen.getByText('Buy cheap watches')));
     await shows('Advertising');
     expect(screen.getByText('Spam or advertising: a link')).toBeTruthy();
+    expect(screen.getByText('An article')).toBeTruthy();
+  });
+
+  it('says what a report is of, opening an article under review and not a circle post', async () => {
+    let report: Record<string, unknown> = { ...REPORT, status: 'pending', reason: '', reviewed_at: null };
+    api.use(http.post('*/index.php/api/member/jubao_view', () => HttpResponse.json({ ret: report })));
+    articles = [article(9)];
+    renderPages('/article/jubao_view?id=r1');
+    await shows('An article');
+    await step(() => fireEvent.click(screen.getByText('Buy cheap watches')));
+    await shows('Article number 9');
+    cleanup();
+    // A post's id may be an article's too: the report still opens nothing.
+    report = { ...report, type: 'quanzi', title: 'Cheap watches, best prices in…' };
+    renderPages('/article/jubao_view?id=r1');
+    await shows('A circle post');
+    await step(() => fireEvent.click(screen.getByText('Cheap watches, best prices in…')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText('Cheap watches, best prices in…')).toBeTruthy();
+    expect(screen.queryByText('Article number 9')).toBeNull();
   });
 });
 

@@ -22,18 +22,21 @@ function StatusTag({ status }: { status: ReportStatus }) {
   return <Tag color={STATUS_COLOR[status]}>{t(`report.status_${status}`)}</Tag>;
 }
 
-/** One report: what was reported and why, when, and the decision with its reason. */
+/**
+ * One report: what was reported (an article, opening it while it stands, or a circle post) and why, when, and the
+ * decision with its reason.
+ */
 function ReportDetail({ report }: { report: Report }) {
   const { t, i18n } = useTranslation();
   const open = useNavigateTo();
   const at = (time: number) => new Date(time).toLocaleString(i18n.language);
+  const opens = report.type === 'article' && report.status !== 'upheld';
   return (
     <List>
       <List.Item
         title={t('report.reported')}
-        onClick={
-          report.status === 'upheld' ? undefined : () => open(`article/view?id=${encodeURIComponent(report.target_id)}`)
-        }
+        description={t(`report.kind_${report.type}`)}
+        onClick={opens ? () => open(`article/view?id=${encodeURIComponent(report.target_id)}`) : undefined}
       >
         {report.title}
       </List.Item>

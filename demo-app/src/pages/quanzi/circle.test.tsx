@@ -119,6 +119,11 @@ const api = setupServer(
     posts = posts.map((p) => ({ ...p, comments: p.comments - 1 }));
     return HttpResponse.json({ ret: true });
   }),
+  http.post('*/index.php/api/member/jubao_add/type/:type/aid/:id', async ({ request, params }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: `jubao_add/${String(params['type'])}/${String(params['id'])}`, body });
+    return HttpResponse.json({ ret: { id: 'r1', type: params['type'], target_id: params['id'], status: 'pending' } });
+  }),
   http.post('*/index.php/api/member/quanzi_del', async ({ request }) => {
     const body = await bodyOf(request);
     sent.push({ path: 'quanzi_del', body });
@@ -341,6 +346,38 @@ describe('pages/quanzi/index: likes and comments on a post', () => {
     await step(() => fireEvent.click(screen.getByText('Back')));
     await step(() => fireEvent.click(screen.getByText('Circle tab')));
     await shows('4 comments');
+  });
+});
+
+describe('pages/quanzi/index: reports', () => {
+  it('reports another member’s post with a reason, and not one’s own', async () => {
+    signIn();
+    posts = [post(2, { mine: true, author: { id: '42', username: 'Alice', img: '' } }), post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 2');
+    const [mine, theirs] = screen.getAllByTestId('post') as [HTMLElement, HTMLElement];
+    expect(within(mine).queryByRole('button', { name: 'Report' })).toBeNull();
+    await step(() => fireEvent.click(within(theirs).getByRole('button', { name: 'Report' })));
+    await shows('Report this content');
+    await step(() => fireEvent.click(screen.getByText('Abuse or harassment')));
+    fireEvent.change(screen.getByLabelText('Tell us more (optional)'), { target: { value: ' rude ' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send report' })));
+    await shows('Reported: we will review it');
+    expect(sent).toEqual([
+      {
+        path: 'jubao_add/quanzi/p1',
+        body: expect.objectContaining({ content: 'Abuse or harassment: rude' }) as unknown,
+      },
+    ]);
+  });
+
+  it('sends a visitor who reports a post to sign in', async () => {
+    posts = [post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Report' })));
+    await vi.waitFor(() => expect(screen.getByTestId('where').textContent).toMatch(/^\/user\/login/));
+    expect(sent).toEqual([]);
   });
 });
 
