@@ -1,5 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { SHOTS, appUnderTest, phoneContext, pngFile, signIn } from './support.js';
+import type { Page } from 'playwright-core';
+import { randomName } from '../server/src/uploads/keys.js';
+import { SHOTS, appUnderTest, phoneContext, pngFile, signIn, type E2eServer } from './support.js';
+
+/** Calls the product API as the app does. */
+async function api(server: E2eServer, path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/index.php/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as Record<string, any>;
+}
+
+/** Uploads a file as the member, as the app does, and answers its URL. */
+async function upload(server: E2eServer, token: string, file: { name: string; type: string; buffer: Buffer }) {
+  const grant = (await api(server, 'member/qiniu_token', { token })) as {
+    upload_url: string;
+    fields: Record<string, string>;
+    key_prefix: string;
+    url_prefix: string;
+  };
+  const key = `${grant.key_prefix}${randomName()}.${file.name.split('.').at(-1) ?? ''}`;
+  const form = new FormData();
+  for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
+  form.append('key', key);
+  form.append('file', new Blob([new Uint8Array(file.buffer)], { type: file.type }), file.name);
+  expect((await fetch(grant.upload_url, { method: 'POST', body: form })).status).toBe(200);
+  return `${grant.url_prefix}${key}`;
+}
+
+/** The token of the member signed in on `page`. */
+const tokenOf = (page: Page) =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token);
 
 describe('videos end to end', () => {
   const app = appUnderTest();
@@ -58,9 +92,43 @@ describe('videos end to end', () => {
       )
       .toBe(64);
     await visitor.page.screenshot({ path: `${SHOTS}video-tab-en.png` });
-    await card.click();
+    await card.getByText('Ducks on the lake').click();
     await visitor.page.waitForURL(/#\/video\/view\?id=/);
     expect(await visitor.page.getByTestId('video-player').getAttribute('src')).toBe(src);
+
+    // A second video, published through the API; the newest one's cover opens the short videos at it, the first after.
+    const token = await tokenOf(page);
+    const second = await api(app.server, 'member/video_add', {
+      token,
+      title: 'Swans at noon',
+      content: 'From the bridge.',
+      video: await upload(app.server, token, { name: 'swans.mp4', type: 'video/mp4', buffer: clip }),
+      img: await upload(app.server, token, { name: 'swans.png', type: 'image/png', buffer: cover }),
+    });
+    expect(typeof second['vid']).toBe('string');
+    await visitor.page.goto(`${app.server.url}/h5/#/pages/video/index`);
+    await visitor.page
+      .getByTestId('video')
+      .filter({ hasText: 'Swans at noon' })
+      .getByRole('button', { name: 'Play' })
+      .click();
+    await visitor.page.waitForURL(/#\/svideo\/index\?id=/);
+    const slides = visitor.page.getByTestId('svideo');
+    await expect.poll(() => slides.count()).toBe(2);
+    const inView = visitor.page.locator('[data-testid="svideo"][aria-current="true"]');
+    expect(await inView.getAttribute('aria-label')).toBe('Swans at noon');
+    // Each slide fills the screen; a swipe (the feed scrolled by one screen) snaps to the next, which plays.
+    const feed = visitor.page.getByRole('feed');
+    const box = await slides.first().boundingBox();
+    expect(box).toMatchObject({ x: 0, y: 0, width: 390, height: 780 });
+    await feed.evaluate((element) => element.scrollTo({ top: element.clientHeight }));
+    await expect.poll(() => inView.getAttribute('aria-label')).toBe('Ducks on the lake');
+    expect(await inView.getByTestId('svideo-player').getAttribute('src')).toBe(src);
+    await visitor.page.screenshot({ path: `${SHOTS}svideo-en.png` });
+    await feed.focus();
+    await visitor.page.keyboard.press('ArrowUp');
+    await expect.poll(() => inView.getAttribute('aria-label')).toBe('Swans at noon');
+    await expect.poll(() => feed.evaluate((element) => element.scrollTop)).toBe(0);
     // A plain article's feed does not list it.
     await visitor.page.goto(`${app.server.url}/h5/#/pages/article/index`);
     await visitor.page.getByText('No articles yet: be the first to write one').waitFor();

@@ -64,6 +64,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'renwu/yaoqing': () => import('../pages/renwu/yaoqing'),
   'article/view': () => import('../pages/article/view'),
   'video/view': () => import('../pages/video/view'),
+  'svideo/index': () => import('../pages/svideo/index'),
   'article/ping': () => import('../pages/article/ping'),
   'article/ping-zan': () => import('../pages/article/ping-zan'),
   'article/jubao_view': () => import('../pages/article/jubao_view'),

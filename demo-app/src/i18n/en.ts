@@ -495,6 +495,13 @@ export const en: Dictionary = {
     none: 'No videos yet',
     play: 'Play',
   },
+  svideo: {
+    title: 'Short videos',
+    comments: 'Comments',
+    details: 'Video page',
+    soundOn: 'Turn the sound on',
+    soundOff: 'Turn the sound off',
+  },
   videoAdd: {
     title: 'Publish a video',
     content: 'Description',

@@ -481,6 +481,13 @@ export const zhCN = {
     none: '暂无视频',
     play: '播放',
   },
+  svideo: {
+    title: '小视频',
+    comments: '评论',
+    details: '视频详情',
+    soundOn: '打开声音',
+    soundOff: '关闭声音',
+  },
   videoAdd: {
     title: '发布视频',
     content: '简介',

@@ -9,7 +9,10 @@ import { ARTICLES_QUERY } from './articles';
 import { videoPage, type VideoCard } from './videos';
 import './articles.css';
 
-/** One video in the video tab: its cover with a play mark, title, author and counts; it opens the video. */
+/**
+ * One video in the video tab: its cover with a play mark, opening the short-video feed at it (svideo/index); title,
+ * author and counts, opening the video's page.
+ */
 export function VideoLine({ video }: { video: VideoCard }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
@@ -20,12 +23,21 @@ export function VideoLine({ video }: { video: VideoCard }) {
       onClick={() => open(`video/view?id=${encodeURIComponent(video.id)}`)}
       description={
         <div className="article-card">
-          <div className="video-cover">
+          <button
+            type="button"
+            className="video-cover"
+            aria-label={t('video.play')}
+            onClick={(event) => {
+              // The cover plays the video full screen among the others; the rest of the line opens its page.
+              event.stopPropagation();
+              open(`svideo/index?id=${encodeURIComponent(video.id)}`);
+            }}
+          >
             <img src={video.video.cover} alt="" loading="lazy" />
-            <span className="video-play" aria-label={t('video.play')}>
+            <span className="video-play" aria-hidden>
               ▶
             </span>
-          </div>
+          </button>
           <div className="article-meta">
             <Avatar src={video.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
             <span>{name}</span>
