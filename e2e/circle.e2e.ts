@@ -54,6 +54,20 @@ describe('circle end to end', () => {
       .waitFor();
     expect(await bob.page.getByTestId('vote').getByRole('button').count()).toBe(0);
     await bob.page.screenshot({ path: `${SHOTS}circle-en.png` });
+    // Bob likes the photo post and comments on it; the circle counts both.
+    const photoPost = bob.page.getByTestId('post').filter({ hasText: 'Spring at the lake' });
+    await photoPost.getByRole('button', { name: 'Like', exact: true }).click();
+    await photoPost.getByText('1 like', { exact: true }).waitFor();
+    await photoPost.getByText('0 comments').click();
+    await bob.page.waitForURL(/#\/article\/ping\?id=\w+&type=quanzi$/);
+    await bob.page.getByRole('textbox', { name: 'Write a comment' }).fill('Lovely light');
+    await bob.page.getByRole('button', { name: 'Send' }).click();
+    await bob.page.getByTestId('comment').getByText('Lovely light').waitFor();
+    await bob.page.goBack();
+    await photoPost.getByText('1 comment', { exact: true }).waitFor();
+    await photoPost.getByText('1 like', { exact: true }).click();
+    await bob.page.waitForURL(/#\/article\/ping-zan\?id=\w+&type=quanzi$/);
+    await bob.page.getByTestId('liker').getByText('user6051').waitFor();
     await bob.context.close();
 
     const visitor = await phoneContext(app.browser, 'en-US');
