@@ -239,7 +239,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/user_list', [{ ...common, token, keyword: 'user', before: 'abc' }]],
       ['member/notify_list', [{ ...common, token, before: 'abc' }]],
       ['member/notify_read', [{ ...common, token, id: 'abc' }]],
-      ['member/notify_settings', [{ ...common, token, follow: false }]],
+      ['member/notify_settings', [{ ...common, token, follow: false, comment: false, like: true }]],
       [
         'member/renzheng_add',
         [

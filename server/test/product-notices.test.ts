@@ -67,10 +67,12 @@ describe('product notifications: member/notify', () => {
     const bob = await signIn(p, '13900139000');
     expect(await p.call('member/notify_settings', { token: alice.token })).toEqual({
       status: 200,
-      ret: { follow: true },
+      ret: { follow: true, comment: true, like: true },
     });
     expect((await p.call('member/notify_settings', { token: alice.token, follow: false })).ret).toEqual({
       follow: false,
+      comment: true,
+      like: true,
     });
     await follow(p, bob.token, alice.id);
     expect(await list(p, alice.token)).toEqual([]);
@@ -101,11 +103,101 @@ describe('product notifications: member/notify', () => {
 
     expect((await p.call('member/notify_settings', { token: alice.token, follow: true })).ret).toEqual({
       follow: true,
+      comment: true,
+      like: true,
     });
     p.advance(1_000);
     await follow(p, bob.token, alice.id, false);
     await follow(p, bob.token, alice.id);
     expect((await list(p, alice.token)).map((n) => n['kind'])).toEqual(['follow', 'certification']);
+  });
+
+  it('a comment on a member’s article or post, and a new like of one, notify its author, never for their own', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const article = (
+      await p.call('member/article_add', { token: alice.token, title: 'A day at the lake', content: 'x' })
+    ).id as string;
+    const post = (
+      await p.call('member/quanzi_add', {
+        token: alice.token,
+        content: 'Spring at the lake,\nwith the ducks out early today',
+      })
+    ).id as string;
+    const said = (
+      await p.call('article/ping_add', { token: bob.token, id: article, content: `  Lovely\n${'so '.repeat(30)}` })
+    ).ret as { id: string };
+    await p.call('article/ping_add', { token: alice.token, id: article, content: 'Thanks!' });
+    p.advance(1_000);
+    await p.call('quanzi/zan', { token: carol.token, id: post, zan: true });
+    await p.call('quanzi/zan', { token: alice.token, id: post, zan: true });
+    const bobShown = { id: bob.id, username: 'user9000', img: '' };
+    expect(await list(p, alice.token)).toEqual([
+      {
+        id: expect.any(String) as unknown,
+        kind: 'like',
+        actor: { id: carol.id, username: 'user7000', img: '' },
+        data: { subject: 'quanzi', id: post, title: 'Spring at the lake, with the…' },
+        created_at: p.now(),
+        read: false,
+      },
+      {
+        id: expect.any(String) as unknown,
+        kind: 'comment',
+        actor: bobShown,
+        data: {
+          subject: 'article',
+          id: article,
+          title: 'A day at the lake',
+          comment: said.id,
+          content: `Lovely ${'so '.repeat(14).trimEnd()}…`,
+        },
+        created_at: p.now() - 1_000,
+        read: false,
+      },
+    ]);
+    // Unliking and liking again raises the same one; a like while liking, nothing.
+    await p.call('member/notify_read', { token: alice.token });
+    p.advance(1_000);
+    await p.call('quanzi/zan', { token: carol.token, id: post, zan: true });
+    expect(await badge(p, alice.token)).toBe(0);
+    await p.call('quanzi/zan', { token: carol.token, id: post, zan: false });
+    await p.call('quanzi/zan', { token: carol.token, id: post, zan: true });
+    p.advance(1_000);
+    await p.call('article/zan', { token: bob.token, id: article, zan: true });
+    expect(
+      (await list(p, alice.token)).map((n) => [n['kind'], (n['data'] as { subject: string }).subject, n['read']]),
+    ).toEqual([
+      ['like', 'article', false],
+      ['like', 'quanzi', false],
+      ['comment', 'article', true],
+    ]);
+
+    // Switched off, comments and likes notify no more; follows still do.
+    expect((await p.call('member/notify_settings', { token: alice.token, comment: false, like: false })).ret).toEqual({
+      follow: true,
+      comment: false,
+      like: false,
+    });
+    await p.call('member/notify_read', { token: alice.token });
+    await p.call('quanzi/ping_add', { token: bob.token, id: post, content: 'Ducks!' });
+    await p.call('quanzi/zan', { token: bob.token, id: post, zan: true });
+    await follow(p, bob.token, alice.id);
+    expect(await badge(p, alice.token)).toBe(1);
+    expect((await p.call('member/notify_settings', { token: alice.token, comment: true })).ret).toEqual({
+      follow: true,
+      comment: true,
+      like: false,
+    });
+    await p.call('quanzi/ping_add', { token: carol.token, id: post, content: 'Lovely' });
+    expect(await badge(p, alice.token)).toBe(2);
+    for (const bad of [{ comment: 'no' }, { like: 1 }, { follow: true, like: null }]) {
+      expect(await p.call('member/notify_settings', { token: alice.token, ...bad })).toMatchObject({
+        code: 'bad_params',
+      });
+    }
   });
 
   it('hides what a blocked member caused, drops what a cancelled one caused, and refuses bad input', async () => {

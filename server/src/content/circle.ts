@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writtenText } from './text.js';
+import { lineStart, writtenText } from './text.js';
 import type { CirclePostRecord, CircleStore, VoteTally } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
@@ -172,4 +172,12 @@ export function createCircleService(deps: {
       return (await circle.remove(memberId, id, deps.now())) ? { ok: true, value: undefined } : fail('post_missing');
     },
   };
+}
+
+/** A post is named (in a report, a notification) by the start of its text, at most this many characters. */
+export const POST_TITLE_MAX = 30;
+
+/** What a post is named by: the start of its text on one line, cut at {@link POST_TITLE_MAX} characters. */
+export function postTitle(content: string): string {
+  return lineStart(content, POST_TITLE_MAX);
 }

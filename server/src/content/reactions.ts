@@ -14,12 +14,16 @@ export const REACTION_LIMITS = {
   windowMs: 86_400_000,
   /** A page of comments or of likes. */
   pageSize: 20,
+  /** A comment's notification carries its start, at most this many characters. */
+  noticeExcerpt: 50,
 } as const;
 
-/** What comments and likes are on: an article or a circle post, by its id and author. */
+/** What comments and likes are on: an article or a circle post, by its id and author, and what to call it. */
 export interface ReactionSubject {
   id: string;
   memberId: string;
+  /** The article's title, or the start of the post's text. */
+  title: string;
 }
 
 /**
@@ -54,6 +58,10 @@ export function createReactionService(deps: {
   reactions: ReactionStore;
   view: (id: unknown, viewerId: string | undefined) => Promise<MemberResult<ReactionSubject>>;
   now: () => number;
+  /** Told of each comment stored, with what it is on. */
+  onCommented?: (comment: CommentRecord, subject: ReactionSubject) => Promise<void>;
+  /** Told of each like that was not there before (not of an unlike, nor of a like repeated). */
+  onLiked?: (memberId: string, subject: ReactionSubject) => Promise<void>;
 }): ReactionService {
   const { reactions, view } = deps;
   return {
@@ -74,7 +82,9 @@ export function createReactionService(deps: {
         since: now - REACTION_LIMITS.windowMs,
         max: REACTION_LIMITS.commentsPerWindow,
       });
-      return stored ? { ok: true, value: record } : fail('too_frequent');
+      if (!stored) return fail('too_frequent');
+      await deps.onCommented?.(record, subject.value);
+      return { ok: true, value: record };
     },
     async comments(subjectId, viewerId, before) {
       const subject = await view(subjectId, viewerId);
@@ -99,7 +109,8 @@ export function createReactionService(deps: {
       if (typeof on !== 'boolean') return fail('bad_params');
       const subject = await view(subjectId, memberId);
       if (!subject.ok) return subject;
-      await reactions.like(memberId, subject.value.id, on, deps.now());
+      const changed = await reactions.like(memberId, subject.value.id, on, deps.now());
+      if (changed && on) await deps.onLiked?.(memberId, subject.value);
       const counts = await reactions.counts([subject.value.id], memberId);
       return { ok: true, value: counts.get(subject.value.id) ?? { likes: 0, comments: 0, liked: on } };
     },

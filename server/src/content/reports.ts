@@ -4,7 +4,7 @@ import type { ReportRecord, ReportStatus, ReportStore, ReportType } from '../sto
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
-import type { CircleService } from './circle.js';
+import { postTitle, type CircleService } from './circle.js';
 
 /** What a report is of: the content's id and the title the report keeps. */
 interface ReportTarget {
@@ -28,9 +28,6 @@ export const REPORT_LIMITS = {
   /** A page of the operator's queue. */
   queuePageSize: 50,
 } as const;
-
-/** A circle post's report is titled with the start of its text, at most this many characters. */
-export const POST_TITLE_MAX = 30;
 
 /** Why the operator's review of a report was refused. */
 export type ReportReviewFailure = 'not_pending' | 'bad_review';
@@ -60,13 +57,6 @@ export interface ReportService {
 }
 
 const STATUSES: readonly ReportStatus[] = ['pending', 'upheld', 'dismissed'];
-
-/** The title a post's report keeps: the start of its text on one line, cut at {@link POST_TITLE_MAX} characters. */
-export function postTitle(content: string): string {
-  const line = content.replace(/\s+/g, ' ').trim();
-  const chars = [...line];
-  return chars.length > POST_TITLE_MAX ? `${chars.slice(0, POST_TITLE_MAX - 1).join('')}…` : line;
-}
 
 /** Creates the report service over the store, the articles and the circle. */
 export function createReportService(deps: {

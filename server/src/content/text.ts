@@ -15,3 +15,17 @@ export function writtenText(
   const control = tabs ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u0009\u000b-\u001f\u007f]/;
   return length === 0 || length > max || control.test(text) ? undefined : text;
 }
+
+/**
+ * The start of `text` on one line: each run of white space one space, cut to at most `max` characters, "…" ending
+ * what was cut.
+ */
+export function lineStart(text: string, max: number): string {
+  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('');
+}

@@ -10,10 +10,18 @@ export const NOTICE_LIMITS = {
   pageSize: 20,
 } as const;
 
-/** The notification settings a member has (member/sz-notify): whether new followers notify them. */
+/**
+ * The notification settings a member has (member/sz-notify): whether new followers, comments on their content and
+ * likes of it notify them.
+ */
 export interface NoticeSettings {
   follow: boolean;
+  comment: boolean;
+  like: boolean;
 }
+
+/** The kinds a member may switch off; the others always notify. */
+const SETTABLE = ['follow', 'comment', 'like'] as const satisfies ReadonlyArray<keyof NoticeSettings & NoticeKind>;
 
 /** A notification as the list shows it: with the member who caused it, as they show now. */
 export interface ShownNotice {
@@ -41,8 +49,8 @@ export interface NoticeService {
   unread(memberId: string): Promise<number>;
   /** Marks notification `id` read, or all of them when `id` is left out; answers how many stay unread. */
   read(memberId: string, id: unknown): Promise<MemberResult<number>>;
-  /** The member's settings, after setting those given (`follow`: a boolean). */
-  settings(memberId: string, changes: { follow?: unknown }): Promise<MemberResult<NoticeSettings>>;
+  /** The member's settings, after setting those given (each a boolean; all or none are set). */
+  settings(memberId: string, changes: { [K in keyof NoticeSettings]?: unknown }): Promise<MemberResult<NoticeSettings>>;
 }
 
 /** Creates the notification service over the stores. */
@@ -78,14 +86,21 @@ export function createNoticeService(deps: {
       await notices.markRead(memberId, { id, now: deps.now() });
       return { ok: true, value: await notices.unread(memberId) };
     },
-    async settings(memberId, { follow }) {
-      if (follow !== undefined && typeof follow !== 'boolean') return fail('bad_params');
+    async settings(memberId, changes) {
+      if (SETTABLE.some((kind) => changes[kind] !== undefined && typeof changes[kind] !== 'boolean')) {
+        return fail('bad_params');
+      }
       let off = await notices.off(memberId);
-      if (follow !== undefined) {
-        off = follow ? off.filter((kind) => kind !== 'follow') : [...off, 'follow'];
+      const given = SETTABLE.filter((kind) => changes[kind] !== undefined);
+      if (given.length > 0) {
+        off = [
+          ...off.filter((kind) => !(given as readonly NoticeKind[]).includes(kind)),
+          ...given.filter((kind) => !changes[kind]),
+        ];
         await notices.setOff(memberId, off);
       }
-      return { ok: true, value: { follow: !off.includes('follow') } };
+      const on = (kind: NoticeKind) => !off.includes(kind);
+      return { ok: true, value: { follow: on('follow'), comment: on('comment'), like: on('like') } };
     },
   };
 }

@@ -21,7 +21,9 @@ export type NoticeKind =
   | 'review'
   | 'invitation'
   | 'report'
-  | 'announcement';
+  | 'announcement'
+  | 'comment'
+  | 'like';
 
 /** One notification of a member. */
 export interface NoticeRecord {

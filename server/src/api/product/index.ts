@@ -20,9 +20,15 @@ import { createAnnouncementService, type AnnouncementService } from '../../shop/
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
 import { createArticleService, type ArticleService } from '../../content/articles.js';
 import { createChannelService, type ChannelService } from '../../content/channels.js';
-import { createCircleService, type CircleService } from '../../content/circle.js';
+import { createCircleService, postTitle, type CircleService } from '../../content/circle.js';
 import { createTopicService, type TopicService } from '../../content/topics.js';
-import { createReactionService, type ReactionService } from '../../content/reactions.js';
+import {
+  REACTION_LIMITS,
+  createReactionService,
+  type ReactionService,
+  type ReactionSubject,
+} from '../../content/reactions.js';
+import { lineStart } from '../../content/text.js';
 import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
@@ -51,6 +57,7 @@ import type {
   CircleStore,
   TopicStore,
   ReportStore,
+  CommentRecord,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UploadService } from '../../uploads/service.js';
@@ -356,6 +363,31 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
+  // The author of an article or a post hears of each comment on it and each new like, but not of their own.
+  const reactionNotices = (subject: 'article' | 'quanzi') => ({
+    onCommented: async (comment: CommentRecord, on: ReactionSubject) => {
+      if (comment.memberId === on.memberId) return;
+      await notices.notify(on.memberId, 'comment', {
+        key: `${subject}:${comment.id}`,
+        actorId: comment.memberId,
+        data: {
+          subject,
+          id: on.id,
+          title: on.title,
+          comment: comment.id,
+          content: lineStart(comment.content, REACTION_LIMITS.noticeExcerpt),
+        },
+      });
+    },
+    onLiked: async (memberId: string, on: ReactionSubject) => {
+      if (memberId === on.memberId) return;
+      await notices.notify(on.memberId, 'like', {
+        key: `${subject}:${on.id}:${memberId}`,
+        actorId: memberId,
+        data: { subject, id: on.id, title: on.title },
+      });
+    },
+  });
   const reports = createReportService({
     reports: parts.reports,
     articles,
@@ -418,13 +450,27 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     topics,
     reactions: createReactionService({
       reactions: parts.reactions,
-      view: (id, viewerId) => articles.view(id, viewerId),
+      view: async (id, viewerId) => {
+        const article = await articles.view(id, viewerId);
+        if (!article.ok) return article;
+        const { memberId, title } = article.value;
+        return { ok: true, value: { id: article.value.id, memberId, title } };
+      },
       now: parts.now,
+      ...reactionNotices('article'),
     }),
     circleReactions: createReactionService({
       reactions: parts.circleReactions,
-      view: (id, viewerId) => circle.view(id, viewerId),
+      view: async (id, viewerId) => {
+        const post = await circle.view(id, viewerId);
+        if (!post.ok) return post;
+        return {
+          ok: true,
+          value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value.content) },
+        };
+      },
       now: parts.now,
+      ...reactionNotices('quanzi'),
     }),
     reports,
     invitations: createInvitationService({

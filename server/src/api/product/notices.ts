@@ -28,10 +28,12 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * item's), `refund` (`data: {order, status, amount, title}`: to the seller when it is `pending` or `returned`, to the
  * buyer when it is `refused`, `returning` or `refunded`), `invitation` (a member who
  * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`), `report` (the decision on the
- * member's report, `data: {report, status, reason, title}`) and `announcement` (a new announcement to sellers, `data:
- * {announcement, title}`). `member/notify_read` (`id?`; all without it) answers
- * `{ret: {unread}}`. `member/notify_settings` (`follow?`: whether new followers notify the member) answers `{ret:
- * {follow}}`. All need the member's `token`.
+ * member's report, `data: {report, status, reason, title}`), `announcement` (a new announcement to sellers, `data:
+ * {announcement, title}`), `comment` (a comment on the member's article or circle post, `actor`, `data: {subject, id,
+ * title, comment, content}`, `subject` being `article` or `quanzi` and `content` the comment's first 50 characters)
+ * and `like` (a new like of one, `actor`, `data: {subject, id, title}`). `member/notify_read` (`id?`; all without it)
+ * answers `{ret: {unread}}`. `member/notify_settings` (`follow?`, `comment?`, `like?`: whether new followers,
+ * comments and likes notify the member) answers `{ret: {follow, comment, like}}`. All need the member's `token`.
  */
 export function noticeRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/notify_list', async (body) => {
@@ -51,7 +53,11 @@ export function noticeRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/notify_settings', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const result = await deps.notices.settings(me.value.id, { follow: body['follow'] });
+    const result = await deps.notices.settings(me.value.id, {
+      follow: body['follow'],
+      comment: body['comment'],
+      like: body['like'],
+    });
     return result.ok ? { ret: result.value } : refuse(result.failure);
   });
 }
