@@ -20,7 +20,9 @@ export interface Notice {
    * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
    * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
    * (`data`); `report`: the decision on the member's report (`data`); `announcement`: a new announcement to sellers
-   * (`data`: its id as `announcement`, its `title`).
+   * (`data`: its id as `announcement`, its `title`); `comment`: a comment on the member's article or circle post
+   * (`actor`; `data`: `subject`, its `id` and `title`, the `comment`'s id and the start of its `content`); `like`: a
+   * new like of one (`actor`; `data`: `subject`, `id`, `title`).
    */
   kind:
     | 'follow'
@@ -34,7 +36,9 @@ export interface Notice {
     | 'review'
     | 'invitation'
     | 'report'
-    | 'announcement';
+    | 'announcement'
+    | 'comment'
+    | 'like';
   /** The member who caused it (a cancelled one with an empty name), or null for the operator's. */
   actor: { id: string; username: string; img: string } | null;
   data: {
@@ -71,15 +75,23 @@ export interface Notice {
     report?: string;
     /** An announcement's id. */
     announcement?: string;
+    /** What a comment or a like is on: an article (a video being one) or a circle post, by `id`. */
+    subject?: 'article' | 'quanzi';
+    id?: string;
+    /** A comment's id, and the start of what it says. */
+    comment?: string;
+    content?: string;
     title?: string;
   };
   created_at: number;
   read: boolean;
 }
 
-/** Which notifications the member gets: new followers or not (system ones always). */
+/** Which notifications the member gets: new followers, comments and likes, or not (system ones always). */
 export interface NoticeSettings {
   follow: boolean;
+  comment: boolean;
+  like: boolean;
 }
 
 /** A page of the member's notifications, newest first; `before` is the id of the last one shown. */

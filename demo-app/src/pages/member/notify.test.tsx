@@ -14,7 +14,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 
 /** The fake server's notifications, newest first, and its settings. */
 let notices: Notice[] = [];
-let settings = { follow: true };
+let settings = { follow: true, comment: true, like: true };
 const reads: Array<Record<string, unknown>> = [];
 const settingCalls: Array<Record<string, unknown>> = [];
 const api = setupServer(
@@ -32,7 +32,10 @@ const api = setupServer(
   http.post('*/index.php/api/member/notify_settings', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     settingCalls.push(body);
-    if (typeof body['follow'] === 'boolean') settings = { follow: body['follow'] };
+    for (const kind of ['follow', 'comment', 'like'] as const) {
+      const on = body[kind];
+      if (typeof on === 'boolean') settings = { ...settings, [kind]: on };
+    }
     return HttpResponse.json({ ret: settings });
   }),
 );
@@ -45,7 +48,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   notices = [];
-  settings = { follow: true };
+  settings = { follow: true, comment: true, like: true };
   reads.length = 0;
   settingCalls.length = 0;
 });
@@ -373,6 +376,45 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/article/jubao_view?id=r2');
   });
 
+  it('says who commented on or liked an article or a post, and opens the comments, the article or the likes', async () => {
+    const bob = { id: '7', username: 'Bob', img: '' };
+    const reaction = (id: string, kind: 'comment' | 'like', subject: 'article' | 'quanzi'): Notice => ({
+      id,
+      kind,
+      actor: bob,
+      data: {
+        subject,
+        id: subject === 'article' ? 'a1' : 'p1',
+        title: subject === 'article' ? 'A day at the lake' : 'Spring at the lake',
+        ...(kind === 'comment' && { comment: 'c1', content: 'Lovely' }),
+      },
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      reaction('1', 'comment', 'article'),
+      reaction('2', 'comment', 'quanzi'),
+      reaction('3', 'like', 'article'),
+      reaction('4', 'like', 'quanzi'),
+    ];
+    const opens = async (text: string) => {
+      cleanup();
+      renderAt('/member/notify');
+      await shows(text);
+      await act(async () => {
+        fireEvent.click(screen.getByText(text));
+        await Promise.resolve();
+      });
+      return screen.getByTestId('where').textContent;
+    };
+    expect(await opens('Bob commented on your article “A day at the lake”: Lovely')).toBe('/article/ping?id=a1');
+    expect(await opens('Bob commented on your post “Spring at the lake”: Lovely')).toBe(
+      '/article/ping?id=p1&type=quanzi',
+    );
+    expect(await opens('Bob liked your article “A day at the lake”')).toBe('/article/view?id=a1');
+    expect(await opens('Bob liked your post “Spring at the lake”')).toBe('/article/ping-zan?id=p1&type=quanzi');
+  });
+
   it('tells a seller of a new announcement, and opens it', async () => {
     notices = [
       {
@@ -414,6 +456,28 @@ describe('member/sz-notify', () => {
       await Promise.resolve();
     });
     await vi.waitFor(() => expect(follow.getAttribute('aria-checked')).toBe('true'));
-    expect(settings).toEqual({ follow: true });
+    expect(settings).toEqual({ follow: true, comment: true, like: true });
+  });
+
+  it('switches comments and likes each on its own', async () => {
+    renderAt('/member/sz-notify');
+    await shows('Comments');
+    const comment = screen.getByRole('switch', { name: 'Comments' });
+    const like = screen.getByRole('switch', { name: 'Likes' });
+    await vi.waitFor(() => expect(like.getAttribute('aria-checked')).toBe('true'));
+    await act(async () => {
+      fireEvent.click(like);
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => expect(like.getAttribute('aria-checked')).toBe('false'));
+    expect(comment.getAttribute('aria-checked')).toBe('true');
+    expect(settingCalls.at(-1)).toEqual(expect.objectContaining({ like: false }));
+    expect(settingCalls.at(-1)).not.toHaveProperty('comment');
+    await act(async () => {
+      fireEvent.click(comment);
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => expect(comment.getAttribute('aria-checked')).toBe('false'));
+    expect(settings).toEqual({ follow: true, comment: false, like: false });
   });
 });

@@ -20,6 +20,23 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const name = notice.actor.username || t('im.user', { id: notice.actor.id });
       return { text: t('notify.followed', { name }), target: `user/home?id=${encodeURIComponent(notice.actor.id)}` };
     }
+    if ((notice.kind === 'comment' || notice.kind === 'like') && notice.actor) {
+      const name = notice.actor.username || t('im.user', { id: notice.actor.id });
+      const post = notice.data.subject === 'quanzi';
+      const target = encodeURIComponent(notice.data.id ?? '');
+      const words = { name, title: notice.data.title ?? '' };
+      // A comment opens the comments; a like, the article, or who liked the post (a post has no page of its own).
+      if (notice.kind === 'comment') {
+        return {
+          text: t(post ? 'notify.commentedPost' : 'notify.commented', { ...words, content: notice.data.content ?? '' }),
+          target: `article/ping?id=${target}${post ? '&type=quanzi' : ''}`,
+        };
+      }
+      return {
+        text: t(post ? 'notify.likedPost' : 'notify.liked', words),
+        target: post ? `article/ping-zan?id=${target}&type=quanzi` : `article/view?id=${target}`,
+      };
+    }
     if (notice.kind === 'invitation' && notice.actor) {
       const name = notice.actor.username || t('im.user', { id: notice.actor.id });
       const coins = notice.data.coins ?? 0;
@@ -116,7 +133,8 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 }
 
 /**
- * Notifications (spec §2 member/notify): new followers, the review of the member's certification and of their coin
+ * Notifications (spec §2 member/notify): new followers, comments on the member's articles and posts and likes of
+ * them, the review of the member's certification and of their coin
  * withdrawals and of their shop application, the payment of their recharges, their orders, refunds and reviews,
  * friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread
  * marked. Opening the page marks them all read, which clears the badge.

@@ -9,15 +9,18 @@ import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
 import { toastError } from '../../ui/toast';
 
+/** The notifications a member may switch off, in the order the page shows them. */
+const SETTABLE = ['follow', 'comment', 'like'] as const satisfies ReadonlyArray<keyof NoticeSettings>;
+
 /**
- * Notification settings (spec §2 member/sz-notify): whether new followers notify the member. System notifications
- * (the review of their certification) always do.
+ * Notification settings (spec §2 member/sz-notify): whether new followers, comments on the member's content and likes
+ * of it notify the member. System notifications (the review of their certification) always do.
  */
 export default function NotificationSettings() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const queryClient = useQueryClient();
-  const [saving, setSaving] = useState(false);
+  const [saving, setSaving] = useState<keyof NoticeSettings | undefined>(undefined);
   const context = { token: user?.token, locale: i18n.language };
   const query = useQuery({
     queryKey: [NOTICE_SETTINGS_QUERY, user?.id],
@@ -27,15 +30,15 @@ export default function NotificationSettings() {
   });
   if (!user) return null;
 
-  const change = async (follow: boolean) => {
-    setSaving(true);
+  const change = async (kind: keyof NoticeSettings, on: boolean) => {
+    setSaving(kind);
     try {
-      const now = await noticeSettings({ follow }, context);
+      const now = await noticeSettings({ [kind]: on }, context);
       queryClient.setQueryData<NoticeSettings>([NOTICE_SETTINGS_QUERY, user.id], now);
     } catch (error) {
       toastError(errorText(error, t));
     } finally {
-      setSaving(false);
+      setSaving(undefined);
     }
   };
 
@@ -50,19 +53,23 @@ export default function NotificationSettings() {
         </ErrorBlock>
       ) : (
         <List>
-          <List.Item
-            description={t('notify.followHint')}
-            extra={
-              <Switch
-                aria-label={t('notify.follow')}
-                checked={query.data.follow}
-                loading={saving}
-                onChange={(on) => void change(on)}
-              />
-            }
-          >
-            {t('notify.follow')}
-          </List.Item>
+          {SETTABLE.map((kind) => (
+            <List.Item
+              key={kind}
+              description={t(`notify.${kind}Hint`)}
+              extra={
+                <Switch
+                  aria-label={t(`notify.${kind}`)}
+                  checked={query.data[kind]}
+                  loading={saving === kind}
+                  disabled={saving !== undefined && saving !== kind}
+                  onChange={(on) => void change(kind, on)}
+                />
+              }
+            >
+              {t(`notify.${kind}`)}
+            </List.Item>
+          ))}
           <List.Item
             description={t('notify.systemHint')}
             extra={<Switch aria-label={t('notify.system')} checked disabled />}
