@@ -1,4 +1,13 @@
-import { CLIENT_EVENTS, CODES, MESSAGES, type ModuleName, type Permissions } from './protocol/index.js';
+import {
+  CLIENT_EVENTS,
+  CODES,
+  MESSAGES,
+  SERVER_PUSHES,
+  check,
+  userEventPushSchema,
+  type ModuleName,
+  type Permissions,
+} from './protocol/index.js';
 import { defaultBackoff, type BackoffOptions } from './core/backoff.js';
 import { validateConnectInput, type ConnectInput } from './core/connect-input.js';
 import { Connection, type ConnectionEvents } from './core/connection.js';
@@ -145,6 +154,11 @@ export function createClient(options: ClientOptions): ParleyClient {
     ? new Im(connection, () => o.timers.now(), { uploadHttp: o.uploadHttp })
     : undefined;
   const pubsub = modules.includes('pubsub') ? new Pubsub(connection) : undefined;
+  connection.pushes.on(SERVER_PUSHES.userEvent, (payload) => {
+    const push = check(userEventPushSchema, payload);
+    if (!push.ok) return o.logger.warn('dropped a malformed user event', { content: push.content });
+    events.emit('userEvent', { name: push.value.name, data: push.value.data ?? null, time: push.value.time });
+  });
 
   return {
     async connect(input = {}) {

@@ -19,7 +19,7 @@ export type { Timers, TimerHandle, OnlineSource } from './core/timers.js';
 export type { Transport, TransportHandlers, TransportSocket } from './core/transport.js';
 export type { Permission, RequestSpec } from './core/requests.js';
 export { CODES, MESSAGES, LIMITS } from './protocol/index.js';
-export type { Permissions, ModuleName } from './protocol/index.js';
+export type { Permissions, ModuleName, UserEvent } from './protocol/index.js';
 export { SDK } from './version.js';
 export { Im } from './modules/im/im.js';
 export { IM_EVENT } from './modules/im/types.js';

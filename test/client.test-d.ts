@@ -5,6 +5,7 @@ import {
   type ConnectionStatus,
   type ConnectionStatusChange,
   type ParleyClient,
+  type UserEvent,
 } from '../src/index.js';
 import type { ConnectInput } from '../src/core/connect-input.js';
 
@@ -45,6 +46,10 @@ describe('public API types', () => {
     expectTypeOf(off).toEqualTypeOf<() => void>();
     client.on('connecting', ({ attempts }) => {
       expectTypeOf(attempts).toBeNumber();
+    });
+    client.on('userEvent', (event) => {
+      expectTypeOf(event).toEqualTypeOf<UserEvent>();
+      expectTypeOf(event.name).toBeString();
     });
   });
 

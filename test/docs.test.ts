@@ -79,6 +79,8 @@ describe('docs', () => {
       LIMITS.notificationTitleMaxLength,
       LIMITS.notificationBodyMaxLength,
       LIMITS.maxHosts,
+      LIMITS.userEventNameMaxLength,
+      LIMITS.userEventDataMaxBytes,
     ]) {
       expect(limits, String(value)).toContain(thousands(value));
     }
@@ -96,6 +98,8 @@ describe('docs', () => {
       MESSAGES.sessionChannelsTooMany,
       MESSAGES.sessionWatchesTooMany,
       MESSAGES.publishMessageTooLong,
+      MESSAGES.userEventNameTooLong,
+      MESSAGES.userEventDataTooLarge,
       MESSAGES.channelTooLong,
       MESSAGES.membersLimitInvalid,
     ]) {

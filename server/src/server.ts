@@ -23,6 +23,8 @@ import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
+import { userEventRoutes } from './api/user-events.js';
+import { createUserEvents } from './user-events.js';
 import { productAgentPolicy, productRoster } from './api/product/cs.js';
 import { registerProductApi } from './api/product/index.js';
 import type { SmsProvider } from './members/sms.js';
@@ -183,6 +185,8 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerPubsubHandlers(gateway, io, pubsub);
   pubsubRoutes(http, { apps, pubsub });
+  const userEvents = createUserEvents({ pusher: gateway.pusher, now });
+  userEventRoutes(http, { apps, userEvents });
   // Nodes sharing Redis watch each other's heartbeats; one that stops without cleanup has its users go offline.
   const cluster =
     shared &&
@@ -238,6 +242,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     sms: options.sms,
     uploads,
     redis: shared && { client: shared.client, prefix: shared.prefix },
+    userEvents,
   });
 
   let sweepTimer: NodeJS.Timeout | undefined;

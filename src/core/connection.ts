@@ -9,6 +9,7 @@ import {
   type ModuleName,
   type Authorization,
   type Permissions,
+  type UserEvent,
 } from '../protocol/index.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import type { ConnectInput } from './connect-input.js';
@@ -28,6 +29,11 @@ export interface ConnectionEvents {
   connectionStatus: ConnectionStatusChange;
   /** A connection attempt failed and another is scheduled; `attempts` counts failures since the last success. */
   connecting: { attempts: number; url: string; delay: number };
+  /**
+   * USER-1: an event the app's server sent this user (`POST /api/v1/apps/:appkey/users/:userId/events`), on every
+   * connection of theirs. Live only: one sent while disconnected is not delivered later.
+   */
+  userEvent: UserEvent;
 }
 
 /** What the connection core is built from; the client fills it from its options and defaults. */

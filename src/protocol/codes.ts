@@ -111,6 +111,10 @@ export const MESSAGES = {
   csPendingConversation: 'A pending customer service conversation cannot be topped or removed.',
   /** Parley's own: product spec §5, a CS conversation is deleted only after it ends. */
   csNotEnded: 'A customer service conversation can be removed only after it ends.',
+  // User events (USER-1)
+  userEventNameRequired: 'name is required.',
+  userEventNameTooLong: 'name over max length 64.',
+  userEventDataTooLarge: 'data over max size 4kb.',
   // Pub/sub (reference §1, product spec §5)
   publishMessageRequired: 'message is required.',
   publishMessageTooLong: 'Message over max length 10000.',

@@ -68,6 +68,8 @@ export const SERVER_PUSHES = {
   messageDeleted: 'IM_MSG_DELETED',
   messageRecalled: 'IM_MSG_RECALLED',
   csOnlineChanged: 'CS_ONLINE_CHANGED',
+  /** USER-1: an event the app's server sent the user. */
+  userEvent: 'USER_EVENT',
 } as const;
 
 /** A request event name. */

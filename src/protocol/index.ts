@@ -13,4 +13,5 @@ export * from './im.js';
 export * from './limits.js';
 export * from './pubsub.js';
 export * from './upload.js';
+export * from './user-events.js';
 export * from './validate.js';

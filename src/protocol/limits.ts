@@ -5,6 +5,10 @@
 export const LIMITS = {
   /** Longest user id, in characters. */
   userIdMaxLength: 60,
+  /** Longest user event name, in characters (USER-1). */
+  userEventNameMaxLength: 64,
+  /** Largest user event data, in bytes of its JSON encoding (USER-1). */
+  userEventDataMaxBytes: 4096,
   /** Largest user data, in bytes of its JSON encoding. */
   userDataMaxBytes: 300,
   /** Longest text message, in characters. */
