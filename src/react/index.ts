@@ -10,6 +10,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
@@ -30,6 +31,7 @@ import { LiveGroupPresence, type GroupPresenceState } from '../live/group-presen
 import { LiveCsTeam, type CsTeamState } from '../live/cs-team.js';
 import type { CsTeam } from '../modules/im/cs-team.js';
 import type { Message } from '../modules/im/types.js';
+import type { UserEvent } from '../protocol/index.js';
 
 const ParleyContext = createContext<ParleyClient | null>(null);
 
@@ -97,6 +99,25 @@ export function useConnectionStatus(): ConnectionStatus {
   const client = useParleyClient();
   const source = useMemo(() => new LiveConnectionStatus(client), [client]);
   return useLive(source);
+}
+
+/**
+ * Calls `handler` with each user event named `name` that the app's server sends this user (USER-1), while mounted.
+ * The latest `handler` is called, so it need not be memoised.
+ */
+export function useUserEvent(name: string, handler: (event: UserEvent) => void): void {
+  const client = useParleyClient();
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(
+    () =>
+      client.on('userEvent', (event) => {
+        if (event.name === name) latest.current(event);
+      }),
+    [client, name],
+  );
 }
 
 /** What {@link useConversations} returns: the list's state and a way to load it again. */

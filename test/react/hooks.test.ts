@@ -11,6 +11,7 @@ import {
   useGroupPresence,
   useMessages,
   usePresence,
+  useUserEvent,
 } from '../../src/react/index.js';
 import { FakeServer } from '../support/fake-server.js';
 import { fakeIm } from '../support/fake-im.js';
@@ -145,6 +146,31 @@ describe('parley-im/react', () => {
       });
     });
     expect(result.current).toEqual({ bob: true, carol: true });
+  });
+});
+
+describe('parley-im/react: useUserEvent', () => {
+  it('REACT-10: calls the latest handler with each user event of its name, and stops listening once unmounted', async () => {
+    const { client, server, wrapper } = setup();
+    const seen: Array<[string, unknown]> = [];
+    const view = renderHook(
+      ({ tag }: { tag: string }) => useUserEvent('notice', (event) => seen.push([tag, event.data])),
+      { wrapper, initialProps: { tag: 'first' } },
+    );
+    await connected(client);
+    act(() => server.push('USER_EVENT', { name: 'notice', data: { unread: 1 }, time: 5 }));
+    act(() => server.push('USER_EVENT', { name: 'other', data: 2, time: 6 }));
+    view.rerender({ tag: 'second' });
+    act(() => server.push('USER_EVENT', { name: 'notice', time: 7 }));
+    // A malformed push is dropped.
+    act(() => server.push('USER_EVENT', { name: 3 }));
+    expect(seen).toEqual([
+      ['first', { unread: 1 }],
+      ['second', null],
+    ]);
+    expect(client.connection.events.listenerCount('userEvent')).toBe(1);
+    view.unmount();
+    expect(client.connection.events.listenerCount('userEvent')).toBe(0);
   });
 });
 
