@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SECURE_APP } from './helpers.js';
+import { collect, login as connectAs, settled } from './im-support.js';
 import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
 
 const list = async (p: ProductServer, token: string, before?: string) =>
@@ -198,6 +199,35 @@ describe('product notifications: member/notify', () => {
         code: 'bad_params',
       });
     }
+  });
+
+  it('tells each device of the member of a new notification at once, with the unread count', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    // Two devices of Alice's, each with the otp the app gets from member/info.
+    const device = async () => {
+      const { otp } = await p.call('member/info', { token: alice.token });
+      return connectAs(p.url, alice.id, { appkey: SECURE_APP.appkey, otp });
+    };
+    const [phone, laptop] = [await device(), await device()];
+    const [onPhone, onLaptop] = [collect(phone, 'USER_EVENT'), collect(laptop, 'USER_EVENT')];
+    const article = (
+      await p.call('member/article_add', { token: alice.token, title: 'A day at the lake', content: 'x' })
+    ).id as string;
+    await p.call('article/zan', { token: bob.token, id: article, zan: true });
+    await p.call('article/ping_add', { token: bob.token, id: article, content: 'Lovely' });
+    // Her own comment notifies no one, so tells no device.
+    await p.call('article/ping_add', { token: alice.token, id: article, content: 'Thanks' });
+    await settled(phone, laptop);
+    const told = [
+      { name: 'notice', data: { kind: 'like', unread: 1 }, time: p.now() },
+      { name: 'notice', data: { kind: 'comment', unread: 2 }, time: p.now() },
+    ];
+    expect(onPhone).toEqual(told);
+    expect(onLaptop).toEqual(told);
+    phone.close();
+    laptop.close();
   });
 
   it('hides what a blocked member caused, drops what a cancelled one caused, and refuses bad input', async () => {

@@ -59,6 +59,8 @@ export function createNoticeService(deps: {
   members: MemberStore;
   blocked: (a: string, b: string) => Promise<boolean>;
   now: () => number;
+  /** Told of each notification stored (the member switched its kind on), with how many are unread after. */
+  onNotified?: (memberId: string, kind: NoticeKind, unread: number) => void;
 }): NoticeService {
   const { notices, members } = deps;
   return {
@@ -66,6 +68,7 @@ export function createNoticeService(deps: {
       if ((await notices.off(memberId)).includes(kind)) return;
       const id = randomBytes(8).toString('hex');
       await notices.put({ id, memberId, kind, dedupeKey: `${kind}:${key}`, actorId, data, createdAt: deps.now() });
+      if (deps.onNotified) deps.onNotified(memberId, kind, await notices.unread(memberId));
     },
     async list(memberId, before) {
       if (!isRowKey(before)) return fail('bad_params');

@@ -60,6 +60,7 @@ import type {
   CommentRecord,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
+import type { UserEvents } from '../../user-events.js';
 import type { UploadService } from '../../uploads/service.js';
 import { addressRoutes } from './addresses.js';
 import { blockRoutes } from './blocks.js';
@@ -102,6 +103,9 @@ import { productUploadRoutes, type ProductUploads } from './upload.js';
 
 /** Where the product API lives: the reference app calls `<site>/index.php/api/<path>` (spec §7). */
 export const PRODUCT_API_BASE = '/index.php/api/';
+
+/** The user event that tells a member of a new notification: `data: {kind, unread}` (docs/product-app.md). */
+export const NOTICE_EVENT = 'notice';
 
 /** What the product API needs. */
 export interface ProductApiDeps {
@@ -252,6 +256,8 @@ export interface ProductApiParts {
   uploads: UploadService;
   /** With several nodes: the Redis they share, which then keeps the limits per address (MEM-4). */
   redis?: { client: RedisClient; prefix: string } | undefined;
+  /** Tells members live of their new notifications (a `notice` user event); none in tests that need no sockets. */
+  userEvents?: UserEvents | undefined;
 }
 
 /** Sellers told of a new announcement at a time. */
@@ -267,7 +273,21 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
   }
   const blocked = (a: string, b: string) => parts.blocks.between(a, b);
-  const notices = createNoticeService({ notices: parts.notices, members: parts.members, blocked, now: parts.now });
+  const notices = createNoticeService({
+    notices: parts.notices,
+    members: parts.members,
+    blocked,
+    now: parts.now,
+    // Each of the member's devices hears of it at once, so that the badge changes without a reload.
+    onNotified: (memberId, kind, unread) => {
+      parts.userEvents?.send({
+        appkey: parts.config.productAppkey,
+        userId: memberId,
+        name: NOTICE_EVENT,
+        data: { kind, unread },
+      });
+    },
+  });
   const certifications = createCertificationService({
     certifications: parts.certifications,
     now: parts.now,
