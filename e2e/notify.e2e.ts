@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { SHOTS, appUnderTest, phoneContext, signIn } from './support.js';
+import type { Page } from 'playwright-core';
+import { SHOTS, appUnderTest, phoneContext, signIn, type E2eServer } from './support.js';
+
+/** Calls the product API as the app does, with the token of the member signed in on `page`. */
+async function api(server: E2eServer, page: Page, path: string, body: Record<string, unknown>) {
+  const token = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token,
+  );
+  const res = await fetch(`${server.url}/index.php/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, ...body }),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as Record<string, any>;
+}
 
 describe('notifications end to end', () => {
   const app = appUnderTest();
@@ -42,6 +57,35 @@ describe('notifications end to end', () => {
     await alice.page.goto(`${app.server.url}/h5/#/member/notify`);
     await alice.page.getByText('user9032 followed you').waitFor();
     expect(await alice.page.getByTestId('notice').getAttribute('data-read')).toBe('true');
+    expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a comment and a like reach the author at once: the badge counts them without a reload, and one opens the comments', async () => {
+    const alice = await phoneContext(app.browser, 'en-US');
+    const bob = await phoneContext(app.browser, 'en-US');
+    await signIn(alice.page, app.server, '13800138033', 'en');
+    await signIn(bob.page, app.server, '13900139034', 'en');
+    const article = await api(app.server, alice.page, 'member/article_add', {
+      title: 'A day at the lake',
+      content: 'We walked all afternoon.',
+    });
+    await alice.page.goto(`${app.server.url}/h5/#/pages/user/index`);
+    const entry = alice.page.locator('.adm-list-item', { hasText: 'Notifications' });
+    await entry.waitFor();
+    expect(await entry.locator('.adm-badge').count()).toBe(0);
+    // Alice's page stays as it is; what Bob does reaches it over her messaging connection.
+    await api(app.server, bob.page, 'article/zan', { id: article['id'], zan: true });
+    await entry.locator('.adm-badge', { hasText: '1' }).waitFor();
+    await api(app.server, bob.page, 'article/ping_add', { id: article['id'], content: 'Lovely light' });
+    await entry.locator('.adm-badge', { hasText: '2' }).waitFor();
+    await entry.click();
+    await alice.page.waitForURL(/#\/member\/notify$/);
+    await alice.page.getByText('user9034 liked your article “A day at the lake”').waitFor();
+    await alice.page.getByText('user9034 commented on your article “A day at the lake”: Lovely light').click();
+    await alice.page.waitForURL(/#\/article\/ping\?id=/);
+    await alice.page.getByTestId('comment').getByText('Lovely light').waitFor();
     expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);
     await alice.context.close();
     await bob.context.close();

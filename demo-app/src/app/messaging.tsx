@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createClient, type ParleyClient, type Transport } from 'parley-im';
-import { ParleyProvider, useConversations } from 'parley-im/react';
+import { ParleyProvider, useConversations, useUserEvent } from 'parley-im/react';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CONFIG_KEY, useAppConfig } from '../features/api/config';
+import { NOTICES_QUERY } from '../features/member/notices';
 import { useSession } from './session';
 
 /** What the rest of the app knows about messaging without needing the SDK's provider. */
@@ -31,8 +32,17 @@ function usePageVisible(): boolean {
   return visible;
 }
 
+/** The user event by which the server tells the member of a new notification (docs/product-app.md). */
+export const NOTICE_EVENT = 'notice';
+
 function UnreadBridge({ children }: { children: ReactNode }) {
   const { list } = useConversations();
+  const queryClient = useQueryClient();
+  // A new notification: the badge (member/info) and the list are read again at once, on every device.
+  useUserEvent(NOTICE_EVENT, () => {
+    void queryClient.invalidateQueries({ queryKey: ['member/info'] });
+    void queryClient.invalidateQueries({ queryKey: [NOTICES_QUERY] });
+  });
   const value = useMemo(() => ({ available: true, unreadTotal: list?.unreadTotal ?? 0 }), [list?.unreadTotal]);
   return <MessagingContext.Provider value={value}>{children}</MessagingContext.Provider>;
 }
