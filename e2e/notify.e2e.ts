@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SHOTS, appUnderTest, phoneContext, signIn, type E2eServer } from './support.js';
+import { SHOTS, appUnderTest, memberOf, phoneContext, productApi, signIn, type E2eServer } from './support.js';
 
-/** Calls the product API as the app does, with the token of the member signed in on `page`. */
-async function api(server: E2eServer, page: Page, path: string, body: Record<string, unknown>) {
-  const token = await page.evaluate(
-    () => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token,
-  );
-  const res = await fetch(`${server.url}/index.php/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, ...body }),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return (await res.json()) as Record<string, any>;
-}
+/** Calls the product API as the member signed in on `page`. */
+const api = async (server: E2eServer, page: Page, path: string, body: Record<string, unknown>) =>
+  productApi(server, path, { token: (await memberOf(page)).token, ...body });
 
 describe('notifications end to end', () => {
   const app = appUnderTest();

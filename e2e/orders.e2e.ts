@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { randomName } from '../server/src/uploads/keys.js';
-import type { Page } from 'playwright-core';
-import { SHOTS, appUnderTest, phoneContext, pngFile, signIn, type E2eServer } from './support.js';
+import {
+  SHOTS,
+  appUnderTest,
+  memberOf,
+  phoneContext,
+  pngFile,
+  productApi as api,
+  signIn,
+  uploadFile,
+  type E2eServer,
+} from './support.js';
 
 const AUTH = { authorization: 'Bearer demo-secret-key' };
 const SELLER_PHONE = '13600136021';
 const BUYER_PHONE = '13600136022';
 const REFUND_SELLER_PHONE = '13600136023';
 const REFUND_BUYER_PHONE = '13600136024';
-
-/** Calls the product API as the app does. */
-async function api(server: E2eServer, path: string, body: Record<string, unknown>) {
-  const res = await fetch(`${server.url}/index.php/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return (await res.json()) as Record<string, any>;
-}
 
 /** Calls the operator's API with the demo app's secret. */
 async function operator(server: E2eServer, path: string, body?: unknown) {
@@ -32,28 +29,11 @@ async function operator(server: E2eServer, path: string, body?: unknown) {
   return ((await res.json()) as { content: Record<string, any> }).content;
 }
 
-/** Uploads an image as the member, as the app does, and answers its URL. */
-async function upload(server: E2eServer, token: string, name: string): Promise<string> {
-  const grant = (await api(server, 'member/qiniu_token', { token })) as {
-    upload_url: string;
-    fields: Record<string, string>;
-    key_prefix: string;
-    url_prefix: string;
-  };
-  // The storage takes keys as the app makes them: the grant's prefix, then a random name.
-  const key = `${grant.key_prefix}${randomName()}.png`;
-  const form = new FormData();
-  for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
-  form.append('key', key);
+/** Uploads a photo as the member, as the app does, and answers its URL. */
+function upload(server: E2eServer, token: string, name: string): Promise<string> {
   const photo = pngFile(64, 64, (x) => (x < 32 ? [40, 140, 90] : [250, 250, 250]));
-  form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/png' }), `${name}.png`);
-  expect((await fetch(grant.upload_url, { method: 'POST', body: form })).status).toBe(200);
-  return `${grant.url_prefix}${key}`;
+  return uploadFile(server, token, { name: `${name}.png`, type: 'image/png', buffer: photo });
 }
-
-/** The token and id of the member signed in on `page`. */
-const memberOf = (page: Page) =>
-  page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string; id: string });
 
 /**
  * Opens the signed-in member's shop `name`, selling green tea (68.5 yuan, 3 in stock) in a new category `category`,

@@ -10,6 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type CsConfig } from '../server/src/config.js';
+import { randomName } from '../server/src/uploads/keys.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
 import { createParleyServer, type ParleyServer } from '../server/src/server.js';
@@ -192,4 +193,42 @@ export function pngFile(width: number, height: number, colourAt: (x: number) => 
     chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** Calls the product API as the app does. */
+export async function productApi(server: E2eServer, path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/index.php/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as Record<string, any>;
+}
+
+/** The token and id of the member signed in on `page`. */
+export const memberOf = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string; id: string });
+
+/** Uploads a file as the member, as the app does (a grant, then the storage's form), and answers its URL. */
+export async function uploadFile(
+  server: E2eServer,
+  token: string,
+  file: { name: string; type: string; buffer: Buffer },
+): Promise<string> {
+  const grant = (await productApi(server, 'member/qiniu_token', { token })) as {
+    upload_url: string;
+    fields: Record<string, string>;
+    key_prefix: string;
+    url_prefix: string;
+  };
+  // The storage takes keys as the app makes them: the grant's prefix, then a random name and the extension.
+  const key = `${grant.key_prefix}${randomName()}.${file.name.split('.').at(-1) ?? ''}`;
+  const form = new FormData();
+  for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
+  form.append('key', key);
+  form.append('file', new Blob([new Uint8Array(file.buffer)], { type: file.type }), file.name);
+  const res = await fetch(grant.upload_url, { method: 'POST', body: form });
+  if (res.status !== 200) throw new Error(`upload of ${file.name} answered ${res.status}`);
+  return `${grant.url_prefix}${key}`;
 }

@@ -1,39 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { randomName } from '../server/src/uploads/keys.js';
-import { SHOTS, appUnderTest, phoneContext, pngFile, signIn, type E2eServer } from './support.js';
-
-/** Calls the product API as the app does. */
-async function api(server: E2eServer, path: string, body: Record<string, unknown>) {
-  const res = await fetch(`${server.url}/index.php/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return (await res.json()) as Record<string, any>;
-}
-
-/** Uploads a file as the member, as the app does, and answers its URL. */
-async function upload(server: E2eServer, token: string, file: { name: string; type: string; buffer: Buffer }) {
-  const grant = (await api(server, 'member/qiniu_token', { token })) as {
-    upload_url: string;
-    fields: Record<string, string>;
-    key_prefix: string;
-    url_prefix: string;
-  };
-  const key = `${grant.key_prefix}${randomName()}.${file.name.split('.').at(-1) ?? ''}`;
-  const form = new FormData();
-  for (const [field, value] of Object.entries(grant.fields)) form.append(field, value);
-  form.append('key', key);
-  form.append('file', new Blob([new Uint8Array(file.buffer)], { type: file.type }), file.name);
-  expect((await fetch(grant.upload_url, { method: 'POST', body: form })).status).toBe(200);
-  return `${grant.url_prefix}${key}`;
-}
-
-/** The token of the member signed in on `page`. */
-const tokenOf = (page: Page) =>
-  page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { token: string }).token);
+import {
+  SHOTS,
+  appUnderTest,
+  memberOf,
+  phoneContext,
+  pngFile,
+  productApi as api,
+  signIn,
+  uploadFile as upload,
+} from './support.js';
 
 describe('videos end to end', () => {
   const app = appUnderTest();
@@ -97,7 +72,7 @@ describe('videos end to end', () => {
     expect(await visitor.page.getByTestId('video-player').getAttribute('src')).toBe(src);
 
     // A second video, published through the API; the newest one's cover opens the short videos at it, the first after.
-    const token = await tokenOf(page);
+    const { token } = await memberOf(page);
     const second = await api(app.server, 'member/video_add', {
       token,
       title: 'Swans at noon',
