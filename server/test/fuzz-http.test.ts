@@ -350,6 +350,22 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
+        brokenRequest([{ name: 'notice', data: { kind: 'like', unread: 1 } }], pools),
+        fc.oneof(channel, fc.constantFrom(otherLogin.ret.id as string, 'x'.repeat(61))),
+        bearer,
+        async (input, user, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/users/${user}/events`;
+          expectWireAnswer(
+            `user event ${user} ${describeInput(input)}`,
+            await postJson(path, input, { authorization }),
+          );
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
         brokenRequest([{ pass: false, reason: 'blurred', submittedAt: 1_700_000_000_000 }], pools),
         fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
         bearer,
@@ -450,6 +466,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
     const routes = [
       ...product.map(([path]) => `/index.php/api/${path}`),
       '/api/v1/tokens/otp',
+      `/api/v1/apps/${SECURE_APP.appkey}/users/alice/events`,
       `/api/v1/apps/${SECURE_APP.appkey}/certifications/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/withdrawals/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/recharges/12345678/review`,

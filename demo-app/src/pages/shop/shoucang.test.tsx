@@ -180,8 +180,11 @@ describe('shop/shoucang: my favourites', () => {
     await shows('Remove these 3 from your favourites?');
     await click(screen.getByRole('button', { name: 'Cancel' }));
     expect(calls('shop/shoucang_del')).toEqual([]);
-    // The dialog leaves after its closing animation; only then is the next one asked.
-    await vi.waitFor(() => expect(screen.queryByText('Remove these 3 from your favourites?')).toBeNull());
+    // The dialog leaves after its closing animation; only then is the next one asked. The animation runs on timers a
+    // busy machine delays, so it gets longer than the default second.
+    await vi.waitFor(() => expect(screen.queryByText('Remove these 3 from your favourites?')).toBeNull(), {
+      timeout: 5000,
+    });
 
     await click(screen.getByRole('button', { name: 'Remove (3)' }));
     await shows('Remove these 3 from your favourites?');
