@@ -159,12 +159,13 @@ describe('product notifications: member/notify', () => {
         read: false,
       },
     ]);
-    // Unliking and liking again raises the same one; a like while liking, nothing.
+    // A like while liking raises nothing; unliking takes the notification back, and liking again raises it anew.
     await p.call('member/notify_read', { token: alice.token });
     p.advance(1_000);
     await p.call('quanzi/zan', { token: carol.token, id: post, zan: true });
     expect(await badge(p, alice.token)).toBe(0);
     await p.call('quanzi/zan', { token: carol.token, id: post, zan: false });
+    expect((await list(p, alice.token)).map((n) => n['kind'])).toEqual(['comment']);
     await p.call('quanzi/zan', { token: carol.token, id: post, zan: true });
     p.advance(1_000);
     await p.call('article/zan', { token: bob.token, id: article, zan: true });
@@ -175,6 +176,9 @@ describe('product notifications: member/notify', () => {
       ['like', 'quanzi', false],
       ['comment', 'article', true],
     ]);
+    // A comment deleted, by its writer or by the author, takes its notification back.
+    await p.call('member/ping_del', { token: bob.token, id: said.id });
+    expect((await list(p, alice.token)).map((n) => n['kind'])).toEqual(['like', 'like']);
 
     // Switched off, comments and likes notify no more; follows still do.
     expect((await p.call('member/notify_settings', { token: alice.token, comment: false, like: false })).ret).toEqual({
@@ -217,12 +221,14 @@ describe('product notifications: member/notify', () => {
     ).id as string;
     await p.call('article/zan', { token: bob.token, id: article, zan: true });
     await p.call('article/ping_add', { token: bob.token, id: article, content: 'Lovely' });
-    // Her own comment notifies no one, so tells no device.
+    // Her own comment notifies no one, so tells no device; an unlike takes a notification back, and tells them.
     await p.call('article/ping_add', { token: alice.token, id: article, content: 'Thanks' });
+    await p.call('article/zan', { token: bob.token, id: article, zan: false });
     await settled(phone, laptop);
     const told = [
       { name: 'notice', data: { kind: 'like', unread: 1 }, time: p.now() },
       { name: 'notice', data: { kind: 'comment', unread: 2 }, time: p.now() },
+      { name: 'notice', data: { kind: 'like', unread: 1 }, time: p.now() },
     ];
     expect(onPhone).toEqual(told);
     expect(onLaptop).toEqual(told);

@@ -418,6 +418,11 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     // Marking another member's notification read changes nothing.
     await store.notices.markRead('m2', { id: 'a', now: 500 });
     expect(await store.notices.unread('m1')).toBe(1);
+    // Removing by key: only the member's own, once.
+    expect(await store.notices.remove('m2', 'follow:m3')).toBe(false);
+    expect(await store.notices.remove('m1', 'follow:m3')).toBe(true);
+    expect(await store.notices.remove('m1', 'follow:m3')).toBe(false);
+    expect((await store.notices.list('m1', { limit: 10 }))?.map((n) => n.id)).toEqual(['a']);
 
     expect(await store.notices.off('m1')).toEqual([]);
     await store.notices.setOff('m1', ['follow', 'follow']);

@@ -62,6 +62,10 @@ export function createReactionService(deps: {
   onCommented?: (comment: CommentRecord, subject: ReactionSubject) => Promise<void>;
   /** Told of each like that was not there before (not of an unlike, nor of a like repeated). */
   onLiked?: (memberId: string, subject: ReactionSubject) => Promise<void>;
+  /** Told of each comment deleted, with what it was on (when that is still there). */
+  onCommentRemoved?: (comment: CommentRecord, subject: ReactionSubject) => Promise<void>;
+  /** Told of each like undone. */
+  onUnliked?: (memberId: string, subject: ReactionSubject) => Promise<void>;
 }): ReactionService {
   const { reactions, view } = deps;
   return {
@@ -101,9 +105,13 @@ export function createReactionService(deps: {
         const subject = await view(comment.subjectId, memberId);
         if (!subject.ok || subject.value.memberId !== memberId) return fail('comment_missing');
       }
-      return (await reactions.removeComment(comment.id, deps.now()))
-        ? { ok: true, value: undefined }
-        : fail('comment_missing');
+      if (!(await reactions.removeComment(comment.id, deps.now()))) return fail('comment_missing');
+      if (deps.onCommentRemoved) {
+        // What it was on, as anyone sees it: its author is who heard of the comment.
+        const subject = await view(comment.subjectId, undefined);
+        if (subject.ok) await deps.onCommentRemoved(comment, subject.value);
+      }
+      return { ok: true, value: undefined };
     },
     async like(memberId, subjectId, on) {
       if (typeof on !== 'boolean') return fail('bad_params');
@@ -111,6 +119,7 @@ export function createReactionService(deps: {
       if (!subject.ok) return subject;
       const changed = await reactions.like(memberId, subject.value.id, on, deps.now());
       if (changed && on) await deps.onLiked?.(memberId, subject.value);
+      if (changed && !on) await deps.onUnliked?.(memberId, subject.value);
       const counts = await reactions.counts([subject.value.id], memberId);
       return { ok: true, value: counts.get(subject.value.id) ?? { likes: 0, comments: 0, liked: on } };
     },

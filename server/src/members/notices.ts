@@ -41,6 +41,11 @@ export interface NoticeService {
     event: { key: string; actorId?: string; data?: Record<string, unknown> },
   ): Promise<void>;
   /**
+   * Takes back the notification `notify` raised for `key` (a comment deleted, a like undone), if the member still
+   * has it.
+   */
+  withdraw(memberId: string, kind: NoticeKind, key: string): Promise<void>;
+  /**
    * A page of the member's notifications, newest first; `before` is the id of the last one shown. Those caused by a
    * member one of the two has since blocked are left out.
    */
@@ -59,7 +64,10 @@ export function createNoticeService(deps: {
   members: MemberStore;
   blocked: (a: string, b: string) => Promise<boolean>;
   now: () => number;
-  /** Told of each notification stored (the member switched its kind on), with how many are unread after. */
+  /**
+   * Told of each notification stored (the member switched its kind on), and of each taken back, with how many are
+   * unread after.
+   */
   onNotified?: (memberId: string, kind: NoticeKind, unread: number) => void;
 }): NoticeService {
   const { notices, members } = deps;
@@ -69,6 +77,10 @@ export function createNoticeService(deps: {
       const id = randomBytes(8).toString('hex');
       await notices.put({ id, memberId, kind, dedupeKey: `${kind}:${key}`, actorId, data, createdAt: deps.now() });
       if (deps.onNotified) deps.onNotified(memberId, kind, await notices.unread(memberId));
+    },
+    async withdraw(memberId, kind, key) {
+      const removed = await notices.remove(memberId, `${kind}:${key}`);
+      if (removed && deps.onNotified) deps.onNotified(memberId, kind, await notices.unread(memberId));
     },
     async list(memberId, before) {
       if (!isRowKey(before)) return fail('bad_params');

@@ -52,6 +52,8 @@ export interface NoticeStore {
   list(memberId: string, options: { before?: string | undefined; limit: number }): Promise<NoticeRecord[] | undefined>;
   /** How many of the member's notifications are unread. */
   unread(memberId: string): Promise<number>;
+  /** Deletes the member's notification with `dedupeKey`, if there is one; true when there was. */
+  remove(memberId: string, dedupeKey: string): Promise<boolean>;
   /** Marks the member's notification `id` read, or all of them without `id`. */
   markRead(memberId: string, params: { id?: string | undefined; now: number }): Promise<void>;
   /** The kinds the member switched off. */
@@ -133,6 +135,14 @@ export function createNoticeStore(base: Kysely<Database>): NoticeStore {
         .where('read_at', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(counted.n);
+    },
+    async remove(memberId, dedupeKey) {
+      const result = await db
+        .deleteFrom('member_notices')
+        .where('member_id', '=', memberId)
+        .where('dedupe_key', '=', dedupeKey)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
     },
     async markRead(memberId, { id, now }) {
       await db

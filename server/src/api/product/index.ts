@@ -383,7 +383,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
-  // The author of an article or a post hears of each comment on it and each new like, but not of their own.
+  // The author of an article or a post hears of each comment on it and each new like, but not of their own; a
+  // comment deleted or a like undone takes its notification back.
   const reactionNotices = (subject: 'article' | 'quanzi') => ({
     onCommented: async (comment: CommentRecord, on: ReactionSubject) => {
       if (comment.memberId === on.memberId) return;
@@ -407,6 +408,10 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
         data: { subject, id: on.id, title: on.title },
       });
     },
+    onCommentRemoved: (comment: CommentRecord, on: ReactionSubject) =>
+      notices.withdraw(on.memberId, 'comment', `${subject}:${comment.id}`),
+    onUnliked: (memberId: string, on: ReactionSubject) =>
+      notices.withdraw(on.memberId, 'like', `${subject}:${on.id}:${memberId}`),
   });
   const reports = createReportService({
     reports: parts.reports,
