@@ -29,6 +29,8 @@ describe('videos end to end', () => {
     const clip = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmp42'), Buffer.alloc(4096, 7)]);
     await page.getByLabel('Choose a video').setInputFiles({ name: 'ducks.mp4', mimeType: 'video/mp4', buffer: clip });
     await page.getByText('ducks.mp4 · 4 KB').waitFor();
+    // The picked clip plays in the form before anything is uploaded.
+    expect(await page.getByTestId('picked-video-preview').getAttribute('src')).toMatch(/^blob:/);
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('A video cover is required').waitFor();
     const cover = pngFile(64, 36, (x) => (x < 32 ? [30, 90, 160] : [230, 200, 120]));

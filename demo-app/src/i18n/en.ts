@@ -518,6 +518,7 @@ export const en: Dictionary = {
     videoHint: '{{list}}, at most 30 MB',
     pickVideo: 'Choose a video',
     removeVideo: 'Remove the video',
+    preview: 'Preview of the video',
     videoOnly: 'Only {{list}} videos can be published',
     cover: 'Cover',
     pickCover: 'Choose a cover',

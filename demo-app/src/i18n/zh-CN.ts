@@ -504,6 +504,7 @@ export const zhCN = {
     videoHint: '{{list}}，最大 30 MB',
     pickVideo: '选择视频',
     removeVideo: '移除视频',
+    preview: '视频预览',
     videoOnly: '仅支持发布 {{list}} 格式的视频',
     cover: '封面',
     pickCover: '选择封面',

@@ -14,7 +14,7 @@ function sizeText(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** A local preview of a picked image while the page shows it; undefined where the browser makes none. */
+/** A local preview of a picked file while the page shows it; undefined where the browser makes none. */
 function usePreview(file: File | undefined): string | undefined {
   const [url, setUrl] = useState<string | undefined>();
   useEffect(() => {
@@ -113,7 +113,8 @@ function acceptable(file: File, kind: 'video' | 'image', t: TFunction): boolean 
 
 /**
  * The video and cover parts of a form (spec §5 video types, 30 MiB, "A video cover is required"): the video picked is
- * shown by name and size, the cover as picked, each with its Remove; `onRemove` adds a part that drops both (a post
+ * shown by name and size with a player to watch it before it is sent (the cover its poster once picked), the cover as
+ * picked, each with its Remove; `onRemove` adds a part that drops both (a post
  * that has no video after all). The progress shows while the form is sent.
  */
 export function VideoFields({ draft, onRemove }: { draft: VideoDraftState; onRemove?: () => void }) {
@@ -121,6 +122,7 @@ export function VideoFields({ draft, onRemove }: { draft: VideoDraftState; onRem
   const { video, cover, progress } = draft;
   const busy = progress !== undefined;
   const coverPreview = usePreview(cover);
+  const videoPreview = usePreview(video);
   const pick = (kind: 'video' | 'image') => (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
@@ -158,6 +160,20 @@ export function VideoFields({ draft, onRemove }: { draft: VideoDraftState; onRem
             </label>
           )}
         </List.Item>
+        {videoPreview && (
+          <List.Item>
+            <video
+              className="article-video"
+              data-testid="picked-video-preview"
+              aria-label={t('videoAdd.preview')}
+              controls
+              playsInline
+              preload="metadata"
+              src={videoPreview}
+              poster={coverPreview}
+            />
+          </List.Item>
+        )}
       </List>
       <List header={t('videoAdd.cover')}>
         <List.Item extra={cover && remove(t('videoAdd.removeCover'), () => draft.setCover(undefined))}>

@@ -124,6 +124,30 @@ describe('member/add-video', () => {
     expect(adds).toEqual([]);
   });
 
+  it('plays the picked video before it is sent, its cover the poster, and lets the local copy go once removed', async () => {
+    const made: Blob[] = [];
+    const revoked: string[] = [];
+    vi.stubGlobal('URL', {
+      ...URL,
+      createObjectURL: (blob: Blob) => `blob:local/${made.push(blob)}`,
+      revokeObjectURL: (url: string) => revoked.push(url),
+    });
+    renderPage();
+    await shows('Publish a video');
+    expect(screen.queryByTestId('picked-video-preview')).toBeNull();
+    const clip = mp4();
+    await pick('Choose a video', clip);
+    const player = screen.getByTestId('picked-video-preview');
+    expect(player.getAttribute('src')).toBe('blob:local/1');
+    expect(made[0]).toBe(clip);
+    expect(player.hasAttribute('controls')).toBe(true);
+    await pick('Choose a cover', png());
+    expect(screen.getByTestId('picked-video-preview').getAttribute('poster')).toBe('blob:local/2');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Remove the video' })));
+    expect(screen.queryByTestId('picked-video-preview')).toBeNull();
+    expect(revoked).toEqual(['blob:local/1']);
+  });
+
   it('uploads the video, then the cover, then publishes, and offers to view the video', async () => {
     renderPage();
     type('Title', ' A day at the lake ');
