@@ -29,6 +29,7 @@ describe('product circle comments and likes: quanzi/ping_add, quanzi/ping_list, 
         author: { id: bob.id, username: 'user9000', img: '' },
         created_at: p.now(),
         deletable: true,
+        reply_to: null,
       },
     });
     p.advance(1000);
@@ -135,5 +136,53 @@ describe('product circle comments and likes: quanzi/ping_add, quanzi/ping_list, 
     await p.call('member/out', { token: carol.token, reason: 'moving', agree: true });
     expect(await comments(p, { id })).toEqual([]);
     expect(await listed(p)).toMatchObject({ likes: 0, comments: 0 });
+  });
+
+  it('answers a comment: shown to @its writer, who hears of it, as the author does; never across a block', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const id = await circlePost(p, alice.token);
+    const bobs = (await p.call('quanzi/ping_add', { token: bob.token, id, content: 'Where is this?' })).ret;
+    p.advance(1000);
+    const answer = await p.call('quanzi/ping_add', {
+      token: carol.token,
+      id,
+      content: 'The lake by the hills',
+      reply_to: bobs.id,
+    });
+    const bobShown = { id: bob.id, username: 'user9000', img: '' };
+    expect(answer.ret).toMatchObject({ content: 'The lake by the hills', reply_to: { id: bobs.id, author: bobShown } });
+    expect((await comments(p, { id })).map((c) => c['reply_to'])).toEqual([{ id: bobs.id, author: bobShown }, null]);
+    // Bob hears of the answer to him, Alice of the comment on her post.
+    const notices = async (token: string) =>
+      ((await p.call('member/notify_list', { token })).ret as Array<{ data: Record<string, unknown> }>).map(
+        (n) => n.data,
+      );
+    expect(await notices(bob.token)).toEqual([
+      expect.objectContaining({ reply: true, content: 'The lake by the hills' }),
+    ]);
+    expect((await notices(alice.token))[0]).not.toHaveProperty('reply');
+    // Answering what is not a comment on this post, or one deleted, is comment_missing.
+    const other = await circlePost(p, alice.token);
+    const missing = { code: 'comment_missing' };
+    for (const reply_to of ['nope', 7, bobs.id]) {
+      const target = reply_to === bobs.id ? other : id;
+      expect(await p.call('quanzi/ping_add', { token: carol.token, id: target, content: 'x', reply_to })).toMatchObject(
+        missing,
+      );
+    }
+    // A deleted answer takes back Bob's notification; across a block there is nothing to answer.
+    await p.call('member/quanzi_ping_del', { token: carol.token, id: answer.ret.id });
+    expect(await notices(bob.token)).toEqual([]);
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: carol.token });
+    expect(await p.call('quanzi/ping_add', { token: carol.token, id, content: 'x', reply_to: bobs.id })).toMatchObject(
+      missing,
+    );
+    await p.call('member/quanzi_ping_del', { token: bob.token, id: bobs.id });
+    expect(await p.call('quanzi/ping_add', { token: alice.token, id, content: 'x', reply_to: bobs.id })).toMatchObject(
+      missing,
+    );
   });
 });

@@ -30,6 +30,7 @@ describe('product article comments and likes: article/ping, article/zan', () => 
         author: { id: bob.id, username: 'user9000', img: '' },
         created_at: p.now(),
         deletable: true,
+        reply_to: null,
       },
     });
     p.advance(1000);

@@ -1001,20 +1001,27 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       ] as const) {
         await store.members.insert(newMember(id, phone));
       }
-      const comment = (id: string, memberId: string, at: number) =>
+      const comment = (id: string, memberId: string, at: number, replyTo?: { id: string; memberId: string }) =>
         reactions.comment(
-          { id, subjectId: 'a1', memberId, content: `said ${id}`, createdAt: at },
+          { id, subjectId: 'a1', memberId, content: `said ${id}`, createdAt: at, ...(replyTo && { replyTo }) },
           { since: 0, max: 2 },
         );
       const tries = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((id, i) => comment(id, 'm1', 100 + i)));
       expect(tries.filter(Boolean)).toHaveLength(2);
-      expect(await comment('c5', 'm2', 200)).toBe(true);
+      // c5 answers a comment of m1's: the answer keeps what it answers.
+      expect(await comment('c5', 'm2', 200, { id: 'c1', memberId: 'm1' })).toBe(true);
       const page = (await reactions.comments('a1', { limit: 10 })) ?? [];
       expect(page.map((c) => c.id)[0]).toBe('c5');
       expect(page).toHaveLength(3);
       expect(await reactions.comments('a1', { before: page[0]?.id, limit: 10 })).toEqual(page.slice(1));
       expect(await reactions.comments('a2', { before: 'c5', limit: 10 })).toBeUndefined();
-      expect(await reactions.commentById('c5')).toMatchObject({ memberId: 'm2', content: 'said c5' });
+      expect(await reactions.commentById('c5')).toMatchObject({
+        memberId: 'm2',
+        content: 'said c5',
+        replyTo: { id: 'c1', memberId: 'm1' },
+      });
+      expect(page[0]?.replyTo).toEqual({ id: 'c1', memberId: 'm1' });
+      expect(page[1]?.replyTo).toBeUndefined();
 
       const likes = await Promise.all([1, 2, 3].map(() => reactions.like('m2', 'a1', true, 300)));
       expect(likes.filter(Boolean)).toHaveLength(1);

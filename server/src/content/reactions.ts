@@ -32,8 +32,16 @@ export interface ReactionSubject {
  * otherwise, `article_missing` or `post_missing`), so that nobody comments on or likes across a block. No HTTP here.
  */
 export interface ReactionService {
-  /** Comments on a subject. */
-  comment(memberId: string, subjectId: unknown, content: unknown): Promise<MemberResult<CommentRecord>>;
+  /**
+   * Comments on a subject; `replyTo` names a comment on it that this one answers, which must be there and not of a
+   * member across a block (`comment_missing` otherwise).
+   */
+  comment(
+    memberId: string,
+    subjectId: unknown,
+    content: unknown,
+    replyTo?: unknown,
+  ): Promise<MemberResult<CommentRecord>>;
   /** A page of a subject's comments, newest first, as `viewerId` may see them, with the subject's author. */
   comments(
     subjectId: unknown,
@@ -58,6 +66,8 @@ export function createReactionService(deps: {
   reactions: ReactionStore;
   view: (id: unknown, viewerId: string | undefined) => Promise<MemberResult<ReactionSubject>>;
   now: () => number;
+  /** Whether one of two members has blocked the other; nobody answers a comment across a block. */
+  blocked?: (a: string, b: string) => Promise<boolean>;
   /** Told of each comment stored, with what it is on. */
   onCommented?: (comment: CommentRecord, subject: ReactionSubject) => Promise<void>;
   /** Told of each like that was not there before (not of an unlike, nor of a like repeated). */
@@ -69,11 +79,20 @@ export function createReactionService(deps: {
 }): ReactionService {
   const { reactions, view } = deps;
   return {
-    async comment(memberId, subjectId, content) {
+    async comment(memberId, subjectId, content, replyTo) {
       const subject = await view(subjectId, memberId);
       if (!subject.ok) return subject;
       const text = writtenText(content, REACTION_LIMITS.commentMax);
       if (text === undefined) return fail('comment_invalid');
+      let answered: CommentRecord | undefined;
+      if (replyTo !== undefined && replyTo !== null) {
+        if (!isRowKey(replyTo) || replyTo === undefined) return fail('comment_missing');
+        answered = await reactions.commentById(replyTo);
+        if (!answered || answered.subjectId !== subject.value.id) return fail('comment_missing');
+        if (answered.memberId !== memberId && (await deps.blocked?.(memberId, answered.memberId))) {
+          return fail('comment_missing');
+        }
+      }
       const now = deps.now();
       const record = {
         id: randomBytes(8).toString('hex'),
@@ -81,6 +100,7 @@ export function createReactionService(deps: {
         memberId,
         content: text,
         createdAt: now,
+        ...(answered && { replyTo: { id: answered.id, memberId: answered.memberId } }),
       };
       const stored = await reactions.comment(record, {
         since: now - REACTION_LIMITS.windowMs,

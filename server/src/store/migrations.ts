@@ -33,6 +33,7 @@ import { shopWithdrawalsMigration } from './shop-withdrawals-migration.js';
 import { articleVideosMigration } from './article-videos-migration.js';
 import { circleVideosMigration } from './circle-videos-migration.js';
 import { circleReactionsMigration } from './circle-reactions-migration.js';
+import { commentRepliesMigration } from './comment-replies-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -227,6 +228,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0040_article_videos': articleVideosMigration,
   '0041_circle_videos': circleVideosMigration,
   '0042_circle_reactions': circleReactionsMigration,
+  '0043_comment_replies': commentRepliesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

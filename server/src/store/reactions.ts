@@ -12,6 +12,8 @@ export interface CommentRecord {
   memberId: string;
   content: string;
   createdAt: number;
+  /** The comment on the same subject it answers, and that comment's writer; undefined for none. */
+  replyTo?: { id: string; memberId: string } | undefined;
 }
 
 /** A member who liked an article or a circle post, and when. */
@@ -82,6 +84,8 @@ type ReactionTables = {
     content: string;
     created_at: number;
     deleted_at: number | null;
+    reply_to: string | null;
+    reply_to_member: string | null;
   };
   l: { subject_id: string; member_id: string; created_at: number };
   members: { id: string; cancelled_at: number | null };
@@ -93,9 +97,18 @@ const commentOf = (row: Omit<ReactionTables['c'], 'deleted_at'>): CommentRecord 
   memberId: row.member_id,
   content: row.content,
   createdAt: Number(row.created_at),
+  ...(row.reply_to !== null && { replyTo: { id: row.reply_to, memberId: row.reply_to_member ?? '' } }),
 });
 
-const COMMENT_COLUMNS = ['c.id', 'c.subject_id', 'c.member_id', 'c.content', 'c.created_at'] as const;
+const COMMENT_COLUMNS = [
+  'c.id',
+  'c.subject_id',
+  'c.member_id',
+  'c.content',
+  'c.created_at',
+  'c.reply_to',
+  'c.reply_to_member',
+] as const;
 
 /** The Kysely implementation of {@link ReactionStore} over one kind's `tables`. */
 export function createReactionStore(
@@ -136,6 +149,8 @@ export function createReactionStore(
             content: record.content,
             created_at: record.createdAt,
             deleted_at: null,
+            reply_to: record.replyTo?.id ?? null,
+            reply_to_member: record.replyTo?.memberId ?? null,
           })
           .execute();
         return true;

@@ -383,22 +383,23 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   operatorAnnouncementRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, announcements });
   const articles = createArticleService({ articles: parts.articles, blocked, now: parts.now });
   const circle = createCircleService({ circle: parts.circle, blocked, now: parts.now });
-  // The author of an article or a post hears of each comment on it and each new like, but not of their own; a
-  // comment deleted or a like undone takes its notification back.
+  // The author of an article or a post hears of each comment on it and each new like, and the writer of a comment of
+  // each answer to it (`reply`), but nobody of their own; a comment deleted or a like undone takes its notification
+  // back.
+  const told = (comment: CommentRecord, on: ReactionSubject) =>
+    [...new Set([comment.replyTo?.memberId ?? on.memberId, on.memberId])].filter((id) => id !== comment.memberId);
   const reactionNotices = (subject: 'article' | 'quanzi') => ({
+    blocked,
     onCommented: async (comment: CommentRecord, on: ReactionSubject) => {
-      if (comment.memberId === on.memberId) return;
-      await notices.notify(on.memberId, 'comment', {
-        key: `${subject}:${comment.id}`,
-        actorId: comment.memberId,
-        data: {
-          subject,
-          id: on.id,
-          title: on.title,
-          comment: comment.id,
-          content: lineStart(comment.content, REACTION_LIMITS.noticeExcerpt),
-        },
-      });
+      const content = lineStart(comment.content, REACTION_LIMITS.noticeExcerpt);
+      for (const memberId of told(comment, on)) {
+        const reply = memberId === comment.replyTo?.memberId;
+        await notices.notify(memberId, 'comment', {
+          key: `${subject}:${comment.id}`,
+          actorId: comment.memberId,
+          data: { subject, id: on.id, title: on.title, comment: comment.id, content, ...(reply && { reply }) },
+        });
+      }
     },
     onLiked: async (memberId: string, on: ReactionSubject) => {
       if (memberId === on.memberId) return;
@@ -408,8 +409,9 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
         data: { subject, id: on.id, title: on.title },
       });
     },
-    onCommentRemoved: (comment: CommentRecord, on: ReactionSubject) =>
-      notices.withdraw(on.memberId, 'comment', `${subject}:${comment.id}`),
+    onCommentRemoved: async (comment: CommentRecord, on: ReactionSubject) => {
+      for (const memberId of told(comment, on)) await notices.withdraw(memberId, 'comment', `${subject}:${comment.id}`);
+    },
     onUnliked: (memberId: string, on: ReactionSubject) =>
       notices.withdraw(on.memberId, 'like', `${subject}:${on.id}:${memberId}`),
   });

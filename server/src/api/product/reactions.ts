@@ -6,9 +6,11 @@ import { refuse, type ProductPost } from './reply.js';
 
 /**
  * Comments and likes of one kind of subject, `article` or `quanzi` (a circle post), each call naming it by `id`:
- * - `<subject>/ping_add` (`token`, `id`, `content`: 1 to 500 characters) comments on it: `{ret: comment}`.
+ * - `<subject>/ping_add` (`token`, `id`, `content`: 1 to 500 characters, `reply_to?`: a comment on it this one
+ *   answers) comments on it: `{ret: comment}`.
  * - `<subject>/ping_list` (`token?`, `id`, `before?`) answers `{ret: [comment]}`, newest first, twenty at a time; a
- *   comment is `{id, content, author, created_at, deletable}` (the viewer wrote it, or the subject).
+ *   comment is `{id, content, author, created_at, deletable, reply_to}`, `deletable` when the viewer wrote it or the
+ *   subject, `reply_to` null or `{id, author}` (the comment answered, which may since be deleted, and its writer).
  * - `remove` (`member/ping_del` for articles, `member/quanzi_ping_del` for posts; `token`, `id`) deletes a comment of
  *   the member's, or one on their own subject: `{ret: true}`.
  * - `<subject>/zan` (`token`, `id`, `zan`: true to like, false to unlike) answers `{ret: {likes, comments, liked}}`.
@@ -28,9 +30,12 @@ export function reactionRoutes(
   post(`${subject}/ping_add`, async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const result = await reactions.comment(me.value.id, body['id'], body['content']);
+    const result = await reactions.comment(me.value.id, body['id'], body['content'], body['reply_to']);
     if (!result.ok) return refuse(result.failure);
-    const authors = await membersOf(deps, [me.value.id]);
+    const authors = await membersOf(deps, [
+      me.value.id,
+      ...(result.value.replyTo ? [result.value.replyTo.memberId] : []),
+    ]);
     return { ret: commentObject(result.value, authors, true) };
   });
 
@@ -41,7 +46,7 @@ export function reactionRoutes(
     const { authorId, comments } = result.value;
     const authors = await membersOf(
       deps,
-      comments.map((comment) => comment.memberId),
+      comments.flatMap((comment) => [comment.memberId, ...(comment.replyTo ? [comment.replyTo.memberId] : [])]),
     );
     return {
       ret: comments.map((comment) =>
@@ -85,17 +90,19 @@ export function reactionRoutes(
   });
 }
 
-/** A comment with its writer; `deletable` when the viewer wrote it or what it is on. */
+/** A comment with its writer and what it answers; `deletable` when the viewer wrote it or what it is on. */
 function commentObject(
   comment: CommentRecord,
   members: Map<string, { id: string; username: string; img: string }>,
   deletable: boolean,
 ) {
+  const shown = (id: string) => members.get(id) ?? { id, username: '', img: '' };
   return {
     id: comment.id,
     content: comment.content,
-    author: members.get(comment.memberId) ?? { id: comment.memberId, username: '', img: '' },
+    author: shown(comment.memberId),
     created_at: comment.createdAt,
     deletable,
+    reply_to: comment.replyTo ? { id: comment.replyTo.id, author: shown(comment.replyTo.memberId) } : null,
   };
 }
