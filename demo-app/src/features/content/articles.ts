@@ -112,6 +112,8 @@ export interface ArticleComment {
   created_at: number;
   /** Whether the signed-in member may delete it: they wrote it, or what it is on. */
   deletable: boolean;
+  /** The comment it answers (perhaps since deleted) and that comment's writer, or null. */
+  reply_to: { id: string; author: ArticleAuthor } | null;
 }
 
 /** A member who liked an article or a circle post. */
@@ -142,13 +144,16 @@ export async function commentPage(kind: ReactionKind, id: string, before: string
   return (await apiPost<{ ret: ArticleComment[] }>(`${kind}/ping_list`, body, context)).ret;
 }
 
+/** Comments on an article or a circle post; `replyTo` is the id of a comment on it that this one answers. */
 export async function addComment(
   kind: ReactionKind,
   id: string,
   content: string,
   context: CallContext,
+  replyTo?: string,
 ): Promise<ArticleComment> {
-  return (await apiPost<{ ret: ArticleComment }>(`${kind}/ping_add`, { id, content: content.trim() }, context)).ret;
+  const body = { id, content: content.trim(), ...(replyTo !== undefined && { reply_to: replyTo }) };
+  return (await apiPost<{ ret: ArticleComment }>(`${kind}/ping_add`, body, context)).ret;
 }
 
 export async function deleteComment(kind: ReactionKind, id: string, context: CallContext): Promise<void> {

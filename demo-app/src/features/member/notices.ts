@@ -78,9 +78,10 @@ export interface Notice {
     /** What a comment or a like is on: an article (a video being one) or a circle post, by `id`. */
     subject?: 'article' | 'quanzi';
     id?: string;
-    /** A comment's id, and the start of what it says. */
+    /** A comment's id, and the start of what it says; `reply` when it answers the member's own comment. */
     comment?: string;
     content?: string;
+    reply?: boolean;
     title?: string;
   };
   created_at: number;

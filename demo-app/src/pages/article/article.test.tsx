@@ -100,6 +100,7 @@ const api = setupServer(
       author: AUTHOR,
       created_at: Date.now(),
       deletable: true,
+      reply_to: null,
     };
     comments = [comment, ...comments];
     return HttpResponse.json({ ret: comment });
@@ -283,7 +284,14 @@ describe('article likes and comments', () => {
   it('comments, lists the comments newest first, and deletes one after asking', async () => {
     articles = [article(1, { comments: 1 })];
     comments = [
-      { id: 'c0', content: 'First!', author: { id: '7', username: 'Bob', img: '' }, created_at: 1, deletable: false },
+      {
+        id: 'c0',
+        content: 'First!',
+        author: { id: '7', username: 'Bob', img: '' },
+        created_at: 1,
+        deletable: false,
+        reply_to: null,
+      },
     ];
     renderPages('/article/view?id=a1');
     await shows('1 comment');

@@ -26,8 +26,23 @@ import { toast, toastError } from '../../ui/toast';
 import '../../features/content/articles.css';
 import '../member/feedback.css';
 
-/** The box to comment in; a visitor is offered the login page instead. */
-function Composer({ kind, subjectId, onSent }: { kind: ReactionKind; subjectId: string; onSent: () => Promise<void> }) {
+/**
+ * The box to comment in, or to answer `replyTo` (shown above it, with a way back to a plain comment); a visitor is
+ * offered the login page instead.
+ */
+function Composer({
+  kind,
+  subjectId,
+  replyTo,
+  onCancelReply,
+  onSent,
+}: {
+  kind: ReactionKind;
+  subjectId: string;
+  replyTo: ArticleComment | undefined;
+  onCancelReply: () => void;
+  onSent: () => Promise<void>;
+}) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
@@ -48,8 +63,9 @@ function Composer({ kind, subjectId, onSent }: { kind: ReactionKind; subjectId: 
     if (length > COMMENT_MAX) return toastError(t('article.commentLong', { max: COMMENT_MAX }));
     setSending(true);
     try {
-      await addComment(kind, subjectId, text, { token: user.token, locale: i18n.language });
+      await addComment(kind, subjectId, text, { token: user.token, locale: i18n.language }, replyTo?.id);
       setText('');
+      onCancelReply();
       await onSent();
     } catch (error) {
       toastError(errorText(error, t));
@@ -57,36 +73,53 @@ function Composer({ kind, subjectId, onSent }: { kind: ReactionKind; subjectId: 
       setSending(false);
     }
   };
+  const answered = replyTo && (replyTo.author.username || t('im.user', { id: replyTo.author.id }));
+  const placeholder = answered ? t('article.replyPlaceholder', { name: answered }) : t('article.commentPlaceholder');
   return (
-    <div className="comment-composer">
-      {/* The TextArea passes on its id but not an aria-label: a label names it for screen readers. */}
-      <label htmlFor="comment-text" className="visually-hidden">
-        {t('article.commentPlaceholder')}
-      </label>
-      <TextArea
-        id="comment-text"
-        placeholder={t('article.commentPlaceholder')}
-        value={text}
-        onChange={setText}
-        autoSize={{ minRows: 1, maxRows: 4 }}
-      />
-      <Button color="primary" size="small" loading={sending} onClick={() => void send()}>
-        {t('article.send')}
-      </Button>
-    </div>
+    <>
+      {answered && (
+        <div className="comment-replying" data-testid="replying">
+          <span>{t('article.replyingTo', { name: answered })}</span>
+          <button type="button" className="feedback-mine" onClick={onCancelReply}>
+            {t('article.cancelReply')}
+          </button>
+        </div>
+      )}
+      <div className="comment-composer">
+        {/* The TextArea passes on its id but not an aria-label: a label names it for screen readers. */}
+        <label htmlFor="comment-text" className="visually-hidden">
+          {placeholder}
+        </label>
+        <TextArea
+          id="comment-text"
+          placeholder={placeholder}
+          value={text}
+          onChange={setText}
+          autoSize={{ minRows: 1, maxRows: 4 }}
+        />
+        <Button color="primary" size="small" loading={sending} onClick={() => void send()}>
+          {t('article.send')}
+        </Button>
+      </div>
+    </>
   );
 }
 
-/** One comment: the writer (opening their home), when, the text, and delete where the member may. */
+/**
+ * One comment: the writer (opening their home), when, whom it answers and the text; Reply for a signed-in member, and
+ * delete where the member may.
+ */
 function CommentLine({
   kind,
   comment,
   now,
+  onReply,
   onDeleted,
 }: {
   kind: ReactionKind;
   comment: ArticleComment;
   now: number;
+  onReply: (comment: ArticleComment) => void;
   onDeleted: () => Promise<void>;
 }) {
   const { t, i18n } = useTranslation();
@@ -124,13 +157,27 @@ function CommentLine({
       title={name}
       description={relativeTime(comment.created_at, now, t, i18n.language)}
       extra={
-        comment.deletable ? (
-          <button type="button" className="feedback-mine" onClick={() => void remove()}>
-            {t('article.delete')}
-          </button>
-        ) : undefined
+        user && (
+          <span className="comment-actions">
+            <button type="button" className="feedback-mine" onClick={() => onReply(comment)}>
+              {t('article.reply')}
+            </button>
+            {comment.deletable && (
+              <button type="button" className="feedback-mine" onClick={() => void remove()}>
+                {t('article.delete')}
+              </button>
+            )}
+          </span>
+        )
       }
     >
+      {comment.reply_to && (
+        <span className="comment-reply-to">
+          {t('article.replyTo', {
+            name: comment.reply_to.author.username || t('im.user', { id: comment.reply_to.author.id }),
+          })}{' '}
+        </span>
+      )}
       <span className="article-comment">{comment.content}</span>
     </List.Item>
   );
@@ -138,8 +185,8 @@ function CommentLine({
 
 /**
  * The comments on an article (spec §2 article/ping, param `id`), or on a circle post (`type=quanzi`): the box to
- * comment in, then the comments, newest first, twenty at a time; a member deletes their own, and any on their own
- * article or post.
+ * comment in, then the comments, newest first, twenty at a time; a member answers one (Reply), deletes their own, and
+ * any on their own article or post.
  */
 export default function Comments() {
   const { t, i18n } = useTranslation();
@@ -158,15 +205,33 @@ export default function Comments() {
     id !== '',
   );
   const refresh = () => queryClient.invalidateQueries({ queryKey: [lists] });
+  const [replyTo, setReplyTo] = useState<ArticleComment | undefined>();
+  const reply = (comment: ArticleComment) => {
+    setReplyTo(comment);
+    document.getElementById('comment-text')?.focus();
+  };
   return (
     <div className="page">
       <NavBar title={t('article.commentsTitle')} />
-      <Composer kind={kind} subjectId={id} onSent={refresh} />
+      <Composer
+        kind={kind}
+        subjectId={id}
+        replyTo={replyTo}
+        onCancelReply={() => setReplyTo(undefined)}
+        onSent={refresh}
+      />
       <PagedList list={list} empty={<ErrorBlock status="empty" title={t('article.noComments')} description="" />}>
         {(items) => (
           <List>
             {items.map((comment) => (
-              <CommentLine key={comment.id} kind={kind} comment={comment} now={now} onDeleted={refresh} />
+              <CommentLine
+                key={comment.id}
+                kind={kind}
+                comment={comment}
+                now={now}
+                onReply={reply}
+                onDeleted={refresh}
+              />
             ))}
           </List>
         )}

@@ -413,6 +413,12 @@ describe('member/notify', () => {
     );
     expect(await opens('Bob liked your article “A day at the lake”')).toBe('/article/view?id=a1');
     expect(await opens('Bob liked your post “Spring at the lake”')).toBe('/article/ping-zan?id=p1&type=quanzi');
+    notices = [
+      { ...reaction('5', 'comment', 'quanzi'), data: { ...reaction('5', 'comment', 'quanzi').data, reply: true } },
+    ];
+    expect(await opens('Bob replied to your comment on “Spring at the lake”: Lovely')).toBe(
+      '/article/ping?id=p1&type=quanzi',
+    );
   });
 
   it('tells a seller of a new announcement, and opens it', async () => {

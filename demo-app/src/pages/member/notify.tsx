@@ -27,8 +27,9 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const words = { name, title: notice.data.title ?? '' };
       // A comment opens the comments; a like, the article, or who liked the post (a post has no page of its own).
       if (notice.kind === 'comment') {
+        const key = notice.data.reply ? 'notify.replied' : post ? 'notify.commentedPost' : 'notify.commented';
         return {
-          text: t(post ? 'notify.commentedPost' : 'notify.commented', { ...words, content: notice.data.content ?? '' }),
+          text: t(key, { ...words, content: notice.data.content ?? '' }),
           target: `article/ping?id=${target}${post ? '&type=quanzi' : ''}`,
         };
       }

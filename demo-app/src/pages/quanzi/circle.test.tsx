@@ -107,6 +107,10 @@ const api = setupServer(
       author: { id: USER.id, username: USER.username, img: '' },
       created_at: Date.now(),
       deletable: true,
+      reply_to: (() => {
+        const answered = comments.find((c) => c.id === body['reply_to']);
+        return answered ? { id: answered.id, author: answered.author } : null;
+      })(),
     };
     comments = [comment, ...comments];
     posts = posts.map((p) => (p.id === body['id'] ? { ...p, comments: p.comments + 1 } : p));
@@ -324,6 +328,7 @@ describe('pages/quanzi/index: likes and comments on a post', () => {
         author: { id: '7', username: 'Bob', img: '' },
         created_at: 1,
         deletable: false,
+        reply_to: null,
       },
     ];
     renderPages('/pages/quanzi/index');
@@ -346,6 +351,42 @@ describe('pages/quanzi/index: likes and comments on a post', () => {
     await step(() => fireEvent.click(screen.getByText('Back')));
     await step(() => fireEvent.click(screen.getByText('Circle tab')));
     await shows('4 comments');
+  });
+});
+
+describe('article/ping: answering a comment', () => {
+  it('replies to a comment, shows whom the answer is to, and goes back to a plain comment on Cancel', async () => {
+    signIn();
+    posts = [post(1, { comments: 1 })];
+    const bob = { id: '7', username: 'Bob', img: '' };
+    comments = [{ id: 'c0', content: 'Where is this?', author: bob, created_at: 1, deletable: false, reply_to: null }];
+    renderPages('/article/ping?id=p1&type=quanzi');
+    await shows('Where is this?');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Reply' })));
+    expect(screen.getByTestId('replying').textContent).toContain('Replying to @Bob');
+    // Cancel: a plain comment again.
+    await step(() => fireEvent.click(within(screen.getByTestId('replying')).getByRole('button', { name: 'Cancel' })));
+    expect(screen.queryByTestId('replying')).toBeNull();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Reply' })));
+    const box = screen.getByRole('textbox', { name: 'Reply to @Bob' });
+    fireEvent.change(box, { target: { value: 'The lake by the hills' } });
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send' })));
+    await shows('The lake by the hills');
+    expect(sent.find((call) => call.path === 'quanzi/ping_add')?.body).toEqual(
+      expect.objectContaining({ id: 'p1', content: 'The lake by the hills', reply_to: 'c0' }),
+    );
+    const [answer] = screen.getAllByTestId('comment') as [HTMLElement];
+    expect(within(answer).getByText('Reply to @Bob:')).toBeTruthy();
+    expect(screen.queryByTestId('replying')).toBeNull();
+  });
+
+  it('offers a visitor no Reply', async () => {
+    posts = [post(1, { comments: 1 })];
+    const bob = { id: '7', username: 'Bob', img: '' };
+    comments = [{ id: 'c0', content: 'Where is this?', author: bob, created_at: 1, deletable: false, reply_to: null }];
+    renderPages('/article/ping?id=p1&type=quanzi');
+    await shows('Where is this?');
+    expect(screen.queryByRole('button', { name: 'Reply' })).toBeNull();
   });
 });
 
