@@ -1,5 +1,5 @@
 import type { Pusher } from './push.js';
-import { CODES, LIMITS, MESSAGES, SERVER_PUSHES, type UserEvent } from './protocol.js';
+import { CODES, LIMITS, MESSAGES, SERVER_PUSHES, check, userIdSchema, type UserEvent } from './protocol.js';
 
 /** Why a user event was refused: its code and the protocol's words. */
 export interface UserEventFailure {
@@ -26,9 +26,8 @@ export interface UserEvents {
 export function createUserEvents(deps: { pusher: Pusher; now: () => number }): UserEvents {
   return {
     send({ appkey, userId, name, data = null }) {
-      if (userId === '' || [...userId].length > LIMITS.userIdMaxLength) {
-        return { ok: false, code: CODES.BAD_REQUEST, content: MESSAGES.idTooLong };
-      }
+      const user = check(userIdSchema, userId);
+      if (!user.ok) return { ok: false, code: user.code, content: user.content };
       const encoded = JSON.stringify(data);
       if (Buffer.byteLength(encoded, 'utf8') > LIMITS.userEventDataMaxBytes) {
         return { ok: false, code: CODES.BAD_REQUEST, content: MESSAGES.userEventDataTooLarge };

@@ -67,7 +67,7 @@ export function createReactionService(deps: {
   view: (id: unknown, viewerId: string | undefined) => Promise<MemberResult<ReactionSubject>>;
   now: () => number;
   /** Whether one of two members has blocked the other; nobody answers a comment across a block. */
-  blocked?: (a: string, b: string) => Promise<boolean>;
+  blocked: (a: string, b: string) => Promise<boolean>;
   /** Told of each comment stored, with what it is on. */
   onCommented?: (comment: CommentRecord, subject: ReactionSubject) => Promise<void>;
   /** Told of each like that was not there before (not of an unlike, nor of a like repeated). */
@@ -89,7 +89,7 @@ export function createReactionService(deps: {
         if (!isRowKey(replyTo) || replyTo === undefined) return fail('comment_missing');
         answered = await reactions.commentById(replyTo);
         if (!answered || answered.subjectId !== subject.value.id) return fail('comment_missing');
-        if (answered.memberId !== memberId && (await deps.blocked?.(memberId, answered.memberId))) {
+        if (answered.memberId !== memberId && (await deps.blocked(memberId, answered.memberId))) {
           return fail('comment_missing');
         }
       }

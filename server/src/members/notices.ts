@@ -54,7 +54,7 @@ export interface NoticeService {
   unread(memberId: string): Promise<number>;
   /** Marks notification `id` read, or all of them when `id` is left out; answers how many stay unread. */
   read(memberId: string, id: unknown): Promise<MemberResult<number>>;
-  /** The member's settings, after setting those given (each a boolean; all or none are set). */
+  /** The member's settings, after setting those given (each a boolean; one that is not refuses them all). */
   settings(memberId: string, changes: { [K in keyof NoticeSettings]?: unknown }): Promise<MemberResult<NoticeSettings>>;
 }
 

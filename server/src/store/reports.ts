@@ -63,8 +63,8 @@ export interface ReportStore {
   }): Promise<ReportRecord[] | undefined>;
   /**
    * The operator's decision on report `id`, if it is under review: upheld, which removes the content (the article or
-   * the post is deleted) and closes every report of it under review with the same reason; or dismissed, this report only. One
-   * transaction. Answers the reports it closed; undefined, and nothing changed, when `id` is not under review.
+   * the post is deleted) and closes every report of it under review with the same reason; or dismissed, this report
+   * only. One transaction. Answers the reports it closed; undefined, and nothing changed, when `id` is not under review.
    */
   review(id: string, params: { uphold: boolean; reason: string; now: number }): Promise<ReportRecord[] | undefined>;
 }

@@ -223,7 +223,8 @@ export function ShortVideoFeed({ id }: { id: string }) {
   };
 
   const loading = (id !== '' && first.isPending) || rest.query.isPending;
-  const failed = first.isError && rest.query.isError;
+  // Nothing to show because the list could not be read: its error and a retry, not "no videos".
+  const failed = rest.query.isError;
   return (
     <div className="svideo-page">
       <button type="button" className="svideo-back" aria-label={t('common.back')} onClick={close}>

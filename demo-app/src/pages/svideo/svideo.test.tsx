@@ -192,6 +192,24 @@ describe('svideo/index: short videos, full screen', () => {
     expect(played).toEqual(['https://files.test/1.mp4', 'https://files.test/1.mp4']);
   });
 
+  it('says why when the videos cannot be read, and reads them again on Retry', async () => {
+    videos = [video(1)];
+    api.use(
+      http.post(
+        '*/index.php/api/video/lists',
+        () => HttpResponse.json({ err: 'parameter error', code: 'bad_params' }),
+        {
+          once: true,
+        },
+      ),
+    );
+    renderPages('/svideo/index');
+    await shows('Parameter error');
+    expect(screen.queryByText('No videos yet')).toBeNull();
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
+    await vi.waitFor(() => expect(slides()).toHaveLength(1));
+  });
+
   it('starts from the newest without an id, and says when there are no videos', async () => {
     videos = [video(2), video(1)];
     renderPages('/svideo/index');

@@ -27,8 +27,8 @@ import { refuse, type ProductPost } from './reply.js';
  *   does not exist or was removed is `topic_missing` ("topic does not exist or was deleted").
  *
  * A post is `{id, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img}, created_at,
- * likes, comments, liked, mine}` (`liked` by the viewer); `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
- * voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
+ * likes, comments, liked, mine}` (`liked` by the viewer); `video` is null or `{url, cover}`; `vote` is null or
+ * `{options: [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
  * sees nothing of members one of the two has blocked, and cannot vote on their posts.
  */
 export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {

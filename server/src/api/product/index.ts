@@ -389,7 +389,6 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const told = (comment: CommentRecord, on: ReactionSubject) =>
     [...new Set([comment.replyTo?.memberId ?? on.memberId, on.memberId])].filter((id) => id !== comment.memberId);
   const reactionNotices = (subject: 'article' | 'quanzi') => ({
-    blocked,
     onCommented: async (comment: CommentRecord, on: ReactionSubject) => {
       const content = lineStart(comment.content, REACTION_LIMITS.noticeExcerpt);
       for (const memberId of told(comment, on)) {
@@ -483,6 +482,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
         const { memberId, title } = article.value;
         return { ok: true, value: { id: article.value.id, memberId, title } };
       },
+      blocked,
       now: parts.now,
       ...reactionNotices('article'),
     }),
@@ -496,6 +496,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
           value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value.content) },
         };
       },
+      blocked,
       now: parts.now,
       ...reactionNotices('quanzi'),
     }),
