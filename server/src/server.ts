@@ -213,6 +213,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   uploadRoutes(http, { uploads });
   registerProductApi(http, {
     members: store.members,
+    loginTickets: store.loginTickets,
     feedback: store.feedback,
     blocks: store.blocks,
     addresses: store.addresses,

@@ -1362,4 +1362,54 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.members.cancel('m1', { reason: 'x', now: 80 })).toBe(true);
     expect((await store.topics.all()).every((t) => t.posts === 0)).toBe(true);
   });
+
+  it('MEM-11: of two members scanning one QR code at once one gets it, and of two polls one takes it', async () => {
+    const { store } = await fresh();
+    const tickets = store.loginTickets;
+    const ticket = { ticket: 't1', keyHash: 'h', device: 'Chrome on Linux', address: '127.0.0.1', createdAt: 0 };
+    await tickets.add({ ...ticket, expiresAt: 100 }, 0);
+    const scans = await Promise.all(['m1', 'm2', 'm3'].map((m) => tickets.scan('t1', m, 10, 200)));
+    const winners = scans.filter((scan) => scan !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]).toMatchObject({ status: 'scanned', expiresAt: 200, device: 'Chrome on Linux' });
+    const winner = winners[0]?.memberId as string;
+    // Only the winner settles it, once.
+    expect(await tickets.settle('t1', winner === 'm1' ? 'm2' : 'm1', 'confirmed', 20)).toBe(false);
+    const settles = await Promise.all([
+      tickets.settle('t1', winner, 'confirmed', 20),
+      tickets.settle('t1', winner, 'cancelled', 20),
+    ]);
+    expect(settles.filter(Boolean)).toHaveLength(1);
+    const status = (await tickets.get('t1', 20))?.status;
+    if (status === 'confirmed') {
+      const takes = await Promise.all([tickets.take('t1', 30), tickets.take('t1', 30), tickets.take('t1', 30)]);
+      expect(takes.filter((t) => t !== undefined)).toEqual([winner]);
+      expect(await tickets.get('t1', 30)).toBeUndefined();
+    } else {
+      expect(status).toBe('cancelled');
+      expect(await tickets.take('t1', 30)).toBeUndefined();
+    }
+  });
+
+  it('MEM-11: tickets expire, and a new ticket removes the expired ones', async () => {
+    const { store } = await fresh();
+    const tickets = store.loginTickets;
+    const ticket = (id: string, expiresAt: number) => ({
+      ticket: id,
+      keyHash: 'h',
+      device: '',
+      address: '',
+      createdAt: 0,
+      expiresAt,
+    });
+    await tickets.add(ticket('old', 100), 0);
+    await tickets.add(ticket('live', 300), 0);
+    expect(await tickets.scan('old', 'm1', 100, 400)).toBeUndefined();
+    expect(await tickets.get('old', 100)).toBeUndefined();
+    expect(await tickets.get('old', 99)).toMatchObject({ status: 'waiting' });
+    await tickets.add(ticket('new', 500), 200);
+    // Asked as of before its expiry, the old ticket is gone: the add removed it. The live one stays.
+    expect(await tickets.get('old', 50)).toBeUndefined();
+    expect(await tickets.get('live', 50)).toMatchObject({ ticket: 'live', status: 'waiting', memberId: null });
+  });
 }

@@ -129,7 +129,9 @@ export type MemberFailure =
   | 'address_region_invalid'
   | 'address_detail_invalid'
   | 'address_limit'
-  | 'address_missing';
+  | 'address_missing'
+  | 'qr_invalid'
+  | 'qr_taken';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -259,6 +261,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   address_detail_invalid: 'please enter the shipping address',
   address_limit: 'at most 20 addresses',
   address_missing: 'the address does not exist',
+  qr_invalid: 'the QR code has expired: refresh it on the other device',
+  qr_taken: 'someone else scanned this QR code',
 };
 
 /** A result: the value, or the reason it was refused. */
@@ -337,6 +341,11 @@ export interface MemberService {
    */
   updateProfile(memberId: string, changes: ProfileChanges): Promise<MemberResult<MemberRecord>>;
   logout(token: unknown): Promise<void>;
+  /**
+   * A new session (token) for a member who proved who they are some other way than a code: signed in on another
+   * device that confirmed a sign-in by QR code. `user_missing` when the member is gone or cancelled.
+   */
+  startSession(memberId: string): Promise<MemberResult<{ token: string; member: MemberRecord }>>;
   /**
    * Cancels the member's account (spec §5: a reason and agreement to the cancellation agreement): signed out
    * everywhere, the phone free to sign up again, the nickname, avatar and feedback gone (MEM-7).
@@ -473,6 +482,12 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
     }
   }
 
+  async function newToken(memberId: string): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    await members.addToken({ token, memberId, expiresAt: now() + MEMBER_LIMITS.tokenTtlMs });
+    return token;
+  }
+
   return {
     async sendCode({ phone, quhao }) {
       const key = phoneKey(phone, quhao);
@@ -496,9 +511,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       // Two logins with the right code at once: one of them uses it.
       if (!(await members.consumeCode(key, code))) return fail('code_wrong');
       const { member, created } = await findOrCreate(key);
-      const token = randomBytes(24).toString('base64url');
-      await members.addToken({ token, memberId: member.id, expiresAt: now() + MEMBER_LIMITS.tokenTtlMs });
-      return { ok: true, value: { token, member, created } };
+      return { ok: true, value: { token: await newToken(member.id), member, created } };
     },
 
     async byToken(token) {
@@ -542,6 +555,12 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
 
     async logout(token) {
       if (typeof token === 'string' && token !== '') await members.deleteToken(token);
+    },
+
+    async startSession(memberId) {
+      const member = await members.byId(memberId);
+      if (!member || member.cancelledAt !== undefined) return fail('user_missing');
+      return { ok: true, value: { token: await newToken(member.id), member } };
     },
 
     async cancel(memberId, { reason, agree }) {

@@ -18,6 +18,7 @@ import { createMessageStore, type MessageStore } from './im.js';
 import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
+import { createLoginTicketStore, type LoginTicketStore } from './login-tickets.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
@@ -50,6 +51,7 @@ export type { CsConversationKey, CsMessageStore, CsStoredMessage } from './cs-me
 export type { AddressFields, AddressRecord, AddressStore } from './addresses.js';
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
+export type { LoginTicketRecord, LoginTicketStatus, LoginTicketStore } from './login-tickets.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
@@ -159,6 +161,8 @@ export interface Store {
   readonly cs: CsStore;
   /** Product app members, login tokens and SMS codes. */
   readonly members: MemberStore;
+  /** Sign-ins by QR code: the tickets devices show and members' phones confirm. */
+  readonly loginTickets: LoginTicketStore;
   /** What product app members report through the feedback page. */
   readonly feedback: FeedbackStore;
   /** The product app's block lists. */
@@ -307,6 +311,7 @@ function wrap(
     pubsubSessions: createPubsubSessionStore(db),
     cs: createCsStore(db),
     members: createMemberStore(db),
+    loginTickets: createLoginTicketStore(db),
     feedback: createFeedbackStore(db, dialect),
     blocks: createBlockStore(db, dialect),
     addresses: createAddressStore(db, dialect),

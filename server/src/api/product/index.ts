@@ -32,6 +32,7 @@ import { lineStart } from '../../content/text.js';
 import { createReportService, type ReportService } from '../../content/reports.js';
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
+import { createQrLoginService, type QrLoginService } from '../../members/qr-login.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
 import type {
@@ -41,6 +42,7 @@ import type {
   FeedbackStore,
   FollowStore,
   MemberStore,
+  LoginTicketStore,
   NoticeStore,
   TaskStore,
   ProductStore,
@@ -89,6 +91,7 @@ import { operatorReviewRoutes } from '../operator-reviews.js';
 import { operatorAnnouncementRoutes } from '../operator-announcements.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
+import { qrLoginRoutes } from './qr-login.js';
 import { profileRoutes } from './profile.js';
 import {
   type AddressLimit,
@@ -110,6 +113,8 @@ export const NOTICE_EVENT = 'notice';
 /** What the product API needs. */
 export interface ProductApiDeps {
   members: MemberService;
+  /** Sign-in by QR code (user/scan-login). */
+  qrLogin: QrLoginService;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
@@ -196,6 +201,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   };
   smsRoutes(post, deps);
   memberRoutes(post, deps);
+  qrLoginRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
@@ -224,6 +230,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 /** What {@link registerProductApi} builds the product API from: the server's own parts. */
 export interface ProductApiParts {
   members: MemberStore;
+  loginTickets: LoginTicketStore;
   feedback: FeedbackStore;
   blocks: BlockStore;
   addresses: AddressStore;
@@ -440,12 +447,14 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     products,
     reports,
   });
+  const members = createMemberService({
+    members: parts.members,
+    sms: parts.sms ?? createDevSmsProvider(parts.logger),
+    now: parts.now,
+  });
   productRoutes(app, {
-    members: createMemberService({
-      members: parts.members,
-      sms: parts.sms ?? createDevSmsProvider(parts.logger),
-      now: parts.now,
-    }),
+    members,
+    qrLogin: createQrLoginService({ tickets: parts.loginTickets, members, now: parts.now }),
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),

@@ -16,6 +16,9 @@ export interface AddressLimit {
 export const PRODUCT_ADDRESS_LIMITS = {
   'member/send_code': { perMinute: 5, burst: 10 },
   'member/login': { perMinute: 10, burst: 20 },
+  // Sign-in by QR code: a page asks for a new code every two minutes and polls it every two seconds.
+  'member/qr_login': { perMinute: 10, burst: 20 },
+  'member/qr_login_status': { perMinute: 120, burst: 60 },
 } as const satisfies Record<string, AddressLimit>;
 
 /** Most addresses a {@link MemoryAddressLimiter} remembers; the least recently seen is forgotten first. */

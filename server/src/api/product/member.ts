@@ -12,7 +12,7 @@ import { refuse, type ProductPost } from './reply.js';
  * full. `cs_teams` lists the customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone
  * else).
  */
-function userObject(
+export function userObject(
   member: MemberRecord,
   cs: CsConfig,
   { counts, certified, unread }: { counts: { follows: number; fans: number }; certified: boolean; unread: number },
@@ -31,7 +31,7 @@ function userObject(
 }
 
 /** A member's follow counts, whether they are certified and how many of their notifications are unread. */
-async function relations(deps: ProductApiDeps, memberId: string) {
+export async function relations(deps: ProductApiDeps, memberId: string) {
   const [counts, certified, unread] = await Promise.all([
     deps.follows.counts(memberId),
     deps.certifications.certified(memberId),
