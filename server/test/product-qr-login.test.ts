@@ -217,6 +217,10 @@ describe('describeDevice: what the phone shows of the asking device', () => {
         'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
         'Chrome on Android',
       ],
+      [
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+        'Chrome on Linux',
+      ],
       ['curl/8.5.0', 'curl/8.5.0'],
       ['\u0000evil\u202etxt', 'eviltxt'],
       ['x'.repeat(500), 'x'.repeat(QR_LOGIN_LIMITS.deviceMaxLength)],

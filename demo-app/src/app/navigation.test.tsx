@@ -29,6 +29,11 @@ describe('navigation rules (spec §2)', () => {
     }
     expect(requiresLogin('user/home?id=5')).toBe(false);
     expect(requiresLogin('shop/view?id=5')).toBe(false);
+    // Confirming a sign-in by QR code: the phone must be signed in, and comes back with the ticket.
+    expect(resolveTarget('user/scan-login?ticket=abc', false)).toEqual({
+      kind: 'login',
+      path: `/user/login?redirect=${encodeURIComponent('/user/scan-login?ticket=abc')}`,
+    });
     for (const target of [
       'shop/user-add',
       'shop/business-index',

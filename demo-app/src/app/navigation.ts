@@ -60,13 +60,15 @@ function parse(target: string): { path: string; query: URLSearchParams } {
 
 /**
  * Whether opening `target` needs a signed-in user (spec §2 navigation rules, with the rest of paying, and a member's
- * own shop pages: their orders, the shop application and the business area).
+ * own shop pages: their orders, the shop application and the business area; and confirming a sign-in by QR code).
  */
 export function requiresLogin(target: string): boolean {
   const { path, query } = parse(target);
   const segments = path.split('/');
   if (segments.some((s) => LOGIN_SEGMENTS.has(s))) return true;
   if (segments[0] === 'live') return true;
+  // Confirming a sign-in by QR code signs another device in to the member's own account.
+  if (path === 'user/scan-login') return true;
   if (MEMBER_SHOP_PAGES.has(path) || path.startsWith('shop/business-')) return true;
   return path === 'user/home' && !query.get('id');
 }

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Input, List } from 'antd-mobile';
-import { useEffect, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LanguageSheet } from '../../app/LanguageSheet';
@@ -7,7 +7,8 @@ import { HOME_PATH } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QUHAO_KEY } from '../../features/member/countries';
-import { login, sendCode } from '../../features/member/api';
+import { login, sendCode, type StoredUser } from '../../features/member/api';
+import { QrLoginPanel } from '../../features/member/QrLoginPanel';
 import { isPhoneNumber } from '../../features/member/phone';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
@@ -70,6 +71,8 @@ export default function Login() {
   const [sentAt, setSentAt] = useState(saved.sentAt ?? null);
   const [busy, setBusy] = useState(false);
   const [languages, setLanguages] = useState(false);
+  // Sign-in by QR code instead, from a phone where the member is signed in (user/scan-login).
+  const [byQr, setByQr] = useState(false);
   const [left, startCountdown] = useCountdown(secondsLeft(saved.sentAt));
   const [quhao] = useState(() => sessionStorage.getItem(QUHAO_KEY) ?? '86');
   const context = { locale: i18n.language };
@@ -102,6 +105,18 @@ export default function Login() {
     }
   };
 
+  const redirect = params.get('redirect');
+  /** Commits a login, by code or by QR code, and opens where the member was going. */
+  const finish = useCallback(
+    (user: StoredUser, otp: string | null) => {
+      signIn(user, otp);
+      toast(t('login.success'));
+      // Only in-app paths: a redirect to another site would make the login page an open redirect.
+      void navigate(redirect?.startsWith('/') && !redirect.startsWith('//') ? redirect : HOME_PATH, { replace: true });
+    },
+    [signIn, t, navigate, redirect],
+  );
+
   const onSubmit = async () => {
     if (!phoneOk) return toastError(t('errors.bad_phone'));
     if (!/^\d{6}$/.test(code)) return toastError(t('errors.bad_code'));
@@ -109,11 +124,7 @@ export default function Login() {
     setBusy(true);
     try {
       const { user, otp } = await login({ phone, code, agree, quhao, ...(invite && { invite }) }, context);
-      signIn(user, otp);
-      toast(t('login.success'));
-      const redirect = params.get('redirect');
-      // Only in-app paths: a redirect to another site would make the login page an open redirect.
-      void navigate(redirect?.startsWith('/') && !redirect.startsWith('//') ? redirect : HOME_PATH, { replace: true });
+      finish(user, otp);
     } catch (error) {
       toastError(errorText(error, t));
     } finally {
@@ -133,55 +144,64 @@ export default function Login() {
       />
       <LanguageSheet visible={languages} onClose={() => setLanguages(false)} />
       <div className="login">
-        <h2>{t('login.welcome')}</h2>
-        <p className="muted">{t('login.hint')}</p>
-        {invite && (
+        <h2>{byQr ? t('qrLogin.title') : t('login.welcome')}</h2>
+        {!byQr && <p className="muted">{t('login.hint')}</p>}
+        {invite && !byQr && (
           <p className="login-invite" data-testid="invite">
             {t('login.invited', { code: invite })}
           </p>
         )}
-        <List>
-          <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
-          <List.Item>
-            <Input
-              type="tel"
-              inputMode="numeric"
-              maxLength={quhao === '86' ? 11 : 14}
-              placeholder={t('login.phone')}
-              value={phone}
-              onChange={(v) => setPhone(v.replace(/\D/g, ''))}
-              aria-label={t('login.phone')}
-            />
-          </List.Item>
-          <List.Item
-            extra={
-              <Button size="small" color="primary" fill="none" disabled={left > 0} onClick={() => void onSend()}>
-                {left > 0 ? t('login.resend', { seconds: left }) : t('login.send')}
-              </Button>
-            }
-          >
-            <Input
-              inputMode="numeric"
-              maxLength={6}
-              placeholder={t('login.code')}
-              value={code}
-              onChange={(v) => setCode(v.replace(/\D/g, ''))}
-              aria-label={t('login.code')}
-            />
-          </List.Item>
-        </List>
-        <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
-          {t('login.agreePrefix')}
-          <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
-            {t('login.userAgreement')}
-          </a>
-          {t('login.and')}
-          <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
-            {t('login.privacyPolicy')}
-          </a>
-        </Checkbox>
-        <Button block color="primary" size="large" loading={busy} onClick={() => void onSubmit()}>
-          {t('login.submit')}
+        {byQr ? (
+          <QrLoginPanel onSignedIn={finish} />
+        ) : (
+          <>
+            <List>
+              <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
+              <List.Item>
+                <Input
+                  type="tel"
+                  inputMode="numeric"
+                  maxLength={quhao === '86' ? 11 : 14}
+                  placeholder={t('login.phone')}
+                  value={phone}
+                  onChange={(v) => setPhone(v.replace(/\D/g, ''))}
+                  aria-label={t('login.phone')}
+                />
+              </List.Item>
+              <List.Item
+                extra={
+                  <Button size="small" color="primary" fill="none" disabled={left > 0} onClick={() => void onSend()}>
+                    {left > 0 ? t('login.resend', { seconds: left }) : t('login.send')}
+                  </Button>
+                }
+              >
+                <Input
+                  inputMode="numeric"
+                  maxLength={6}
+                  placeholder={t('login.code')}
+                  value={code}
+                  onChange={(v) => setCode(v.replace(/\D/g, ''))}
+                  aria-label={t('login.code')}
+                />
+              </List.Item>
+            </List>
+            <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
+              {t('login.agreePrefix')}
+              <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
+                {t('login.userAgreement')}
+              </a>
+              {t('login.and')}
+              <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
+                {t('login.privacyPolicy')}
+              </a>
+            </Checkbox>
+            <Button block color="primary" size="large" loading={busy} onClick={() => void onSubmit()}>
+              {t('login.submit')}
+            </Button>
+          </>
+        )}
+        <Button block fill="none" color="primary" onClick={() => setByQr((qr) => !qr)}>
+          {byQr ? t('qrLogin.byPhone') : t('qrLogin.byQr')}
         </Button>
       </div>
     </div>
