@@ -18,7 +18,7 @@ describe('sign-in by QR code end to end', () => {
 
     // The phone's camera opens the link in the app, where the member is signed in.
     await phone.page.goto(link);
-    await phone.page.getByText('Sign in to your account on this device?').waitFor();
+    await phone.page.getByText('Sign in to your account on the device below?').waitFor();
     await phone.page.getByText('Chrome on Linux').waitFor();
     await phone.page.screenshot({ path: `${SHOTS}scan-login-en.png` });
     // Meanwhile the desktop shows who scanned it.

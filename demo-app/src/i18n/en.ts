@@ -195,7 +195,7 @@ export const en: Dictionary = {
   },
   scanLogin: {
     title: 'Sign in on another device',
-    question: 'Sign in to your account on this device?',
+    question: 'Sign in to your account on the device below?',
     account: 'Signed in here as {{name}}',
     device: 'Device',
     address: 'Address',

@@ -193,7 +193,7 @@ export const zhCN = {
   },
   scanLogin: {
     title: '登录确认',
-    question: '确认在这台设备上登录你的账号？',
+    question: '确认在以下设备上登录你的账号？',
     account: '当前账号：{{name}}',
     device: '设备',
     address: '地址',

@@ -51,7 +51,7 @@ const open = (ticket = TICKET) =>
 describe('user/scan-login: confirming a sign-in by QR code on the phone', () => {
   it('says which device asks, from where and when, and signs it in only on Sign in', async () => {
     open();
-    await shows('Sign in to your account on this device?');
+    await shows('Sign in to your account on the device below?');
     expect(screen.getByText('Signed in here as Alice')).toBeTruthy();
     expect(screen.getByText('Chrome on Windows')).toBeTruthy();
     expect(screen.getByText('203.0.113.7')).toBeTruthy();
