@@ -13,17 +13,35 @@ describe('profile end to end', () => {
     await page.waitForURL(/#\/member\/sz-user/);
     await page.screenshot({ path: `${SHOTS}profile-before-en.png` });
 
-    const png = pngFile(64, 64, () => [230, 80, 40]);
+    // A landscape picture, red on its left half and blue on its right.
+    const png = pngFile(120, 80, (x) => (x < 60 ? [230, 40, 40] : [40, 40, 230]));
     await page
       .getByLabel('Change avatar', { exact: true })
       .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    // The avatar cropper: the square in the middle, as it opens.
+    const cropper = page.getByRole('dialog', { name: 'Move and scale' });
+    await cropper.locator('img').waitFor();
+    await page.screenshot({ path: `${SHOTS}avatar-cropper-en.png` });
+    await cropper.getByRole('button', { name: 'Use' }).click();
     await page.getByText('Saved').waitFor();
     const avatar = await page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { img: string }).img);
     expect(avatar).toMatch(
       new RegExp(`^${app.server.url}/uploads/product/[0-9a-f]{16}/${id}/parley_[a-z0-9]{32}\\.png$`),
     );
-    // The stored file is the PNG, byte for byte.
-    expect(Buffer.from(await (await fetch(avatar)).arrayBuffer())).toEqual(png);
+    // The stored file is the middle square, 80 pixels a side: its left half red, its right half blue.
+    const stored = await page.evaluate(async (url) => {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+      context.drawImage(image, 0, 0);
+      const at = (x: number) => [...context.getImageData(x, 40, 1, 1).data.slice(0, 3)];
+      return { width: image.naturalWidth, height: image.naturalHeight, left: at(10), right: at(70) };
+    }, avatar);
+    expect(stored).toEqual({ width: 80, height: 80, left: [230, 40, 40], right: [40, 40, 230] });
 
     await page.getByText('Nickname', { exact: true }).click();
     await page.waitForURL(/#\/member\/sz-nickname/);
@@ -58,7 +76,7 @@ describe('profile end to end', () => {
     // Decoded by the browser: the avatar is the uploaded image, not a broken link.
     await expect
       .poll(() => shown.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth))
-      .toBe(64);
+      .toBe(80);
     await page.screenshot({ path: `${SHOTS}mine-avatar-en.png` });
     expect(dialogs).toEqual([]);
     await context.close();

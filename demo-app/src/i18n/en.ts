@@ -339,6 +339,12 @@ export const en: Dictionary = {
     addresses: 'Shipping addresses',
   },
   language: { title: 'Language', current: 'Current language' },
+  cropper: {
+    title: 'Move and scale',
+    use: 'Use',
+    zoom: 'Zoom',
+    failed: 'The image cannot be cropped: choose another',
+  },
   profile: {
     title: 'Edit profile',
     avatar: 'Avatar',

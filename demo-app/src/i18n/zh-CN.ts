@@ -327,6 +327,12 @@ export const zhCN = {
     addresses: '收货地址',
   },
   language: { title: '语言', current: '当前语言' },
+  cropper: {
+    title: '移动和缩放',
+    use: '使用',
+    zoom: '缩放',
+    failed: '无法裁剪该图片，请换一张',
+  },
   profile: {
     title: '编辑资料',
     avatar: '头像',

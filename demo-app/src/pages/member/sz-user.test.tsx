@@ -1,12 +1,34 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
+import { cropImage, type Area } from '../../features/member/crop';
+import type * as CropModule from '../../features/member/crop';
 import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
 import ProfileSettings from './sz-user';
 import { installAntdRender } from '../../ui/antd-render';
+
+/** The part of the picture the (stand-in) cropper reports chosen. */
+const CHOSEN: Area = { x: 16, y: 0, width: 64, height: 64 };
+
+// jsdom neither lays out nor draws: the cropper is a stand-in that reports a choice once shown, and cropping gives a
+// small PNG. The real cropper and canvas run in the browser tests (e2e/profile.e2e.ts).
+vi.mock('react-easy-crop', async () => {
+  const { useEffect } = await import('react');
+  return {
+    default: function StandIn({ onCropComplete }: { onCropComplete: (percentages: Area, pixels: Area) => void }) {
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      useEffect(() => onCropComplete({ x: 25, y: 0, width: 50, height: 100 }, CHOSEN), []);
+      return <div data-testid="cropper" />;
+    },
+  };
+});
+vi.mock('../../features/member/crop', async (original) => ({
+  ...(await original<typeof CropModule>()),
+  cropImage: vi.fn(() => Promise.resolve(new File(['cropped'], 'avatar.png', { type: 'image/png' }))),
+}));
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: 'https://files.test/uploads/old.png' };
 const UPLOAD_URL = 'https://files.test/uploads';
@@ -60,9 +82,12 @@ const avatarSrc = () => screen.getByTestId('profile-avatar').querySelector('img'
 
 /** Does `work` and lets what it started (calls, renders) settle. */
 
-/** Picks `file` in the avatar's file chooser. */
-function pick(file: File) {
+/** Picks `file` in the avatar's file chooser and uses the cropper's square. */
+async function pick(file: File) {
   fireEvent.change(screen.getByLabelText('Change avatar'), { target: { files: [file] } });
+  const use = await screen.findByRole('button', { name: 'Use' });
+  await vi.waitFor(() => expect(use.hasAttribute('disabled')).toBe(false));
+  fireEvent.click(use);
 }
 
 /** Waits until `text` is on the screen (toasts render outside the page). */
@@ -89,9 +114,15 @@ describe('member/sz-user: edit info', () => {
   it('uploads a picked image with progress, saves it as the avatar and updates the stored user', async () => {
     renderApp(<ProfileSettings />);
     const xhr = posted();
-    pick(png());
+    await pick(png());
     const request = await xhr;
     const key = request.form()[1]?.[1] ?? '';
+    // What goes up is the cropper's square of the picked picture.
+    const picked = vi.mocked(cropImage).mock.calls.at(-1);
+    expect(picked?.[0]).toMatchObject({ name: 'me.png' });
+    expect(picked?.[1]).toEqual(CHOSEN);
+    expect(request.form().at(-1)).toEqual(['file', 'avatar.png (image/png)']);
+    await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move and scale' })).toBeNull());
     await step(() => request.progress(40, 100));
     expect(screen.getByTestId('profile-progress').textContent).toContain('Uploading 40%');
 
@@ -103,11 +134,35 @@ describe('member/sz-user: edit info', () => {
     expect(screen.queryByTestId('profile-progress')).toBeNull();
   });
 
+  it('Cancel in the cropper keeps the avatar and uploads nothing', async () => {
+    renderApp(<ProfileSettings />);
+    fireEvent.change(screen.getByLabelText('Change avatar'), { target: { files: [png()] } });
+    const cropper = await screen.findByRole('dialog', { name: 'Move and scale' });
+    expect(screen.getByRole('slider', { name: 'Zoom' })).toBeTruthy();
+    await step(() => fireEvent.click(within(cropper).getByRole('button', { name: 'Cancel' })));
+    expect(screen.queryByRole('dialog', { name: 'Move and scale' })).toBeNull();
+    expect(FakeXhr.sent).toEqual([]);
+    expect(updates).toEqual([]);
+    expect(avatarSrc()).toBe(USER.img);
+  });
+
+  it('says so and stays in the cropper when the picture cannot be cropped', async () => {
+    vi.mocked(cropImage).mockRejectedValueOnce(new Error('no canvas'));
+    renderApp(<ProfileSettings />);
+    await pick(png());
+    await shows('The image cannot be cropped: choose another');
+    expect(screen.getByRole('dialog', { name: 'Move and scale' })).toBeTruthy();
+    expect(FakeXhr.sent).toEqual([]);
+  });
+
   it('takes only jpg, png, gif and jpeg images', async () => {
     renderApp(<ProfileSettings />);
-    await step(() => pick(new File(['<svg/>'], 'me.svg', { type: 'image/svg+xml' })));
+    const choose = (file: File) =>
+      fireEvent.change(screen.getByLabelText('Change avatar'), { target: { files: [file] } });
+    await step(() => choose(new File(['<svg/>'], 'me.svg', { type: 'image/svg+xml' })));
     await shows('Only jpg, png, gif and jpeg images');
-    await step(() => pick(new File(['hi'], 'notes.txt', { type: 'text/plain' })));
+    await step(() => choose(new File(['hi'], 'notes.txt', { type: 'text/plain' })));
+    expect(screen.queryByRole('dialog', { name: 'Move and scale' })).toBeNull();
     expect(FakeXhr.sent).toEqual([]);
     expect(updates).toEqual([]);
   });
@@ -115,7 +170,7 @@ describe('member/sz-user: edit info', () => {
   it('shows the upload failure and keeps the old avatar when the storage refuses', async () => {
     renderApp(<ProfileSettings />);
     const xhr = posted();
-    pick(png());
+    await pick(png());
     const request = await xhr;
     await step(() => request.respond(413, JSON.stringify({ code: 413, content: 'too large' })));
     await shows('Image, video and video-cover upload failed');
@@ -128,7 +183,7 @@ describe('member/sz-user: edit info', () => {
     profileRefusal = { err: 'parameter error', code: 'img_invalid' };
     renderApp(<ProfileSettings />);
     const xhr = posted();
-    pick(png());
+    await pick(png());
     const request = await xhr;
     await step(() => request.respond(200, JSON.stringify({ key: 'k', url: `${UPLOAD_URL}/k` })));
     await shows('The avatar image is not valid, please upload it again');

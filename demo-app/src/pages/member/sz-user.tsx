@@ -6,6 +6,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { useUploadFile } from '../../features/api/upload';
 import type { Gender } from '../../features/member/api';
+import { AvatarCropper } from '../../features/member/AvatarCropper';
 import {
   BIRTHDAY_MIN,
   REGION_MAX_LENGTH,
@@ -24,7 +25,8 @@ const GENDERS: readonly Gender[] = ['male', 'female', 'hidden'];
 type Picture = 'img' | 'background';
 
 /**
- * Edit info (spec §2 member/sz-user, §3 profile labels): the avatar and the background, uploaded with progress; the
+ * Edit info (spec §2 member/sz-user, §3 profile labels): the avatar (cropped to a square in the avatar cropper) and
+ * the background, uploaded with progress; the
  * nickname and the signature, each on its own page; gender from a sheet, birthday from the system's date picker and
  * the region in place, each saved as it is chosen.
  */
@@ -37,6 +39,8 @@ export default function ProfileSettings() {
   const [uploading, setUploading] = useState<{ picture: Picture; progress: number } | undefined>(undefined);
   const [region, setRegion] = useState(user?.region ?? '');
   const [genders, setGenders] = useState(false);
+  // A picked avatar, in the cropper until the member chooses its square.
+  const [cropping, setCropping] = useState<File | undefined>(undefined);
   const pending = useRef<AbortController | undefined>(undefined);
 
   // Leaving the page stops an upload in flight.
@@ -60,11 +64,17 @@ export default function ProfileSettings() {
     }
   };
 
-  const changePicture = async (picture: Picture, event: ChangeEvent<HTMLInputElement>) => {
+  const changePicture = (picture: Picture, event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
     if (!isProductImage(file)) return toastError(t('profile.imageOnly'));
+    // The avatar is cropped to a square first; the background goes as it is.
+    if (picture === 'img') setCropping(file);
+    else void uploadPicture(picture, file);
+  };
+
+  const uploadPicture = async (picture: Picture, file: File) => {
     const controller = new AbortController();
     pending.current = controller;
     setUploading({ picture, progress: 0 });
@@ -136,9 +146,19 @@ export default function ProfileSettings() {
           accept="image/jpeg,image/png,image/gif,.jpg,.jpeg,.png,.gif"
           aria-label={picture === 'img' ? t('profile.changeAvatar') : t('profile.changeBackground')}
           hidden
-          onChange={(event) => void changePicture(picture, event)}
+          onChange={(event) => changePicture(picture, event)}
         />
       ))}
+      {cropping && (
+        <AvatarCropper
+          file={cropping}
+          onCancel={() => setCropping(undefined)}
+          onCropped={(cropped) => {
+            setCropping(undefined);
+            void uploadPicture('img', cropped);
+          }}
+        />
+      )}
       <List>
         <List.Item onClick={() => open('member/sz-nickname')} extra={user.username}>
           {t('profile.nickname')}
