@@ -214,6 +214,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   registerProductApi(http, {
     members: store.members,
     loginTickets: store.loginTickets,
+    ads: store.ads,
     feedback: store.feedback,
     blocks: store.blocks,
     addresses: store.addresses,

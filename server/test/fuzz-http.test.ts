@@ -75,6 +75,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/qr_login_scan', [{ ...common, token, ticket: qr.ticket }]],
       ['member/qr_login_confirm', [{ ...common, token, ticket: qr.ticket }]],
       ['member/qr_login_cancel', [{ ...common, token, ticket: qr.ticket }]],
+      ['ad/list', [{ ...common, position: 'article' }]],
+      ['ad/click', [{ ...common, id: '12345678', zhanshi: 1 }]],
       ['member/profile', [{ ...common, token, id }]],
       [
         'member/profile_update',
@@ -437,9 +439,15 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
-        brokenRequest([{ name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' }], pools),
+        brokenRequest(
+          [
+            { name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' },
+            { title: 'Sale', img: 'https://x/a.png', url: 'shop/index', position: 'shop', sort: 1, ends_at: null },
+          ],
+          pools,
+        ),
         fc.constantFrom('', '/12345678', '/%00', `/${'x'.repeat(100)}`),
-        fc.constantFrom('article-channels', 'circle-topics', 'product-categories'),
+        fc.constantFrom('article-channels', 'circle-topics', 'product-categories', 'ads'),
         bearer,
         async (input, id, catalog, authorization) => {
           const path = `/api/v1/apps/${SECURE_APP.appkey}/${catalog}${id}`;

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.js';
 import { createMemberService } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
-import { NO_DETAILS, type MemberCodeQuota, type MemberDetails, type Store } from '../src/store/index.js';
+import { NO_DETAILS, type AdRecord, type MemberCodeQuota, type MemberDetails, type Store } from '../src/store/index.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
 /** A member as sign-up makes them, with `changes`. */
@@ -1411,5 +1411,44 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     // Asked as of before its expiry, the old ticket is gone: the add removed it. The live one stays.
     expect(await tickets.get('old', 50)).toBeUndefined();
     expect(await tickets.get('live', 50)).toMatchObject({ ticket: 'live', status: 'waiting', memberId: null });
+  });
+
+  it('ads: a banner holds the running ads in order, and counts add up even when sent at once', async () => {
+    const { store } = await fresh();
+    const ad = (id: string, changes: Partial<AdRecord> = {}): AdRecord => ({
+      id,
+      title: id,
+      img: 'https://cdn.test/a.png',
+      url: 'shop/index',
+      position: 'shop',
+      sort: 0,
+      startsAt: null,
+      endsAt: null,
+      impressions: 0,
+      clicks: 0,
+      createdAt: 0,
+      ...changes,
+    });
+    expect(await store.ads.add(ad('a', { sort: 2 }), 3)).toBe(true);
+    expect(await store.ads.add(ad('b', { sort: 1, createdAt: 1 }), 3)).toBe(true);
+    expect(await store.ads.add(ad('c', { startsAt: 100, endsAt: 200 }), 3)).toBe(true);
+    expect(await store.ads.add(ad('d'), 3)).toBe(false);
+    expect((await store.ads.showing('shop', 50, 10)).map((a) => a.id)).toEqual(['b', 'a']);
+    expect((await store.ads.showing('shop', 150, 10)).map((a) => a.id)).toEqual(['c', 'b', 'a']);
+    expect((await store.ads.showing('shop', 150, 2)).map((a) => a.id)).toEqual(['c', 'b']);
+    expect(await store.ads.showing('video', 150, 10)).toEqual([]);
+    expect(await store.ads.count('c', 'clicks', 50)).toBe(false);
+    await Promise.all(Array.from({ length: 8 }, () => store.ads.count('a', 'impressions', 50)));
+    expect(await store.ads.count('a', 'clicks', 50)).toBe(true);
+    expect(await store.ads.byId('a')).toMatchObject({ impressions: 8, clicks: 1 });
+    expect(await store.ads.update('a', { endsAt: 60, title: 'A' })).toBe(true);
+    expect((await store.ads.showing('shop', 60, 10)).map((a) => a.id)).toEqual(['b']);
+    expect(await store.ads.remove('b', 70)).toBe(true);
+    expect(await store.ads.remove('b', 70)).toBe(false);
+    expect(await store.ads.update('b', { title: 'B' })).toBe(false);
+    expect((await store.ads.all()).map((a) => [a.id, a.title])).toEqual([
+      ['c', 'c'],
+      ['a', 'A'],
+    ]);
   });
 }

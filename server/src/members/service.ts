@@ -131,7 +131,8 @@ export type MemberFailure =
   | 'address_limit'
   | 'address_missing'
   | 'qr_invalid'
-  | 'qr_taken';
+  | 'qr_taken'
+  | 'ad_missing';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -263,6 +264,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   address_missing: 'the address does not exist',
   qr_invalid: 'the QR code has expired: refresh it on the other device',
   qr_taken: 'someone else scanned this QR code',
+  ad_missing: 'content does not exist or was deleted by the author',
 };
 
 /** A result: the value, or the reason it was refused. */

@@ -19,6 +19,7 @@ import { createAddressStore, type AddressStore } from './addresses.js';
 import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createLoginTicketStore, type LoginTicketStore } from './login-tickets.js';
+import { createAdStore, type AdStore } from './ads.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
@@ -52,6 +53,8 @@ export type { AddressFields, AddressRecord, AddressStore } from './addresses.js'
 export type { BlockRecord, BlockStore } from './blocks.js';
 export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { LoginTicketRecord, LoginTicketStatus, LoginTicketStore } from './login-tickets.js';
+export { AD_POSITIONS } from './ads.js';
+export type { AdChanges, AdPosition, AdRecord, AdStore } from './ads.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
@@ -163,6 +166,8 @@ export interface Store {
   readonly members: MemberStore;
   /** Sign-ins by QR code: the tickets devices show and members' phones confirm. */
   readonly loginTickets: LoginTicketStore;
+  /** The operator's ads and how often each was shown and tapped. */
+  readonly ads: AdStore;
   /** What product app members report through the feedback page. */
   readonly feedback: FeedbackStore;
   /** The product app's block lists. */
@@ -312,6 +317,7 @@ function wrap(
     cs: createCsStore(db),
     members: createMemberStore(db),
     loginTickets: createLoginTicketStore(db),
+    ads: createAdStore(db),
     feedback: createFeedbackStore(db, dialect),
     blocks: createBlockStore(db, dialect),
     addresses: createAddressStore(db, dialect),

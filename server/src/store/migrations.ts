@@ -35,6 +35,7 @@ import { circleVideosMigration } from './circle-videos-migration.js';
 import { circleReactionsMigration } from './circle-reactions-migration.js';
 import { commentRepliesMigration } from './comment-replies-migration.js';
 import { loginTicketsMigration } from './login-tickets-migration.js';
+import { adsMigration } from './ads-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -231,6 +232,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0042_circle_reactions': circleReactionsMigration,
   '0043_comment_replies': commentRepliesMigration,
   '0044_login_tickets': loginTicketsMigration,
+  '0045_ads': adsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -43,6 +43,7 @@ import type {
   FollowStore,
   MemberStore,
   LoginTicketStore,
+  AdStore,
   NoticeStore,
   TaskStore,
   ProductStore,
@@ -92,6 +93,9 @@ import { operatorAnnouncementRoutes } from '../operator-announcements.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { qrLoginRoutes } from './qr-login.js';
+import { adRoutes } from './ads.js';
+import { operatorAdRoutes } from '../operator-ads.js';
+import { createAdService, type AdService } from '../../content/ads.js';
 import { profileRoutes } from './profile.js';
 import {
   type AddressLimit,
@@ -115,6 +119,8 @@ export interface ProductApiDeps {
   members: MemberService;
   /** Sign-in by QR code (user/scan-login). */
   qrLogin: QrLoginService;
+  /** The operator's ads in the tabs' banners (ad/list, ad/click). */
+  ads: AdService;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
@@ -202,6 +208,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   smsRoutes(post, deps);
   memberRoutes(post, deps);
   qrLoginRoutes(post, deps);
+  adRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
@@ -231,6 +238,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
 export interface ProductApiParts {
   members: MemberStore;
   loginTickets: LoginTicketStore;
+  ads: AdStore;
   feedback: FeedbackStore;
   blocks: BlockStore;
   addresses: AddressStore;
@@ -435,6 +443,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   });
   const channels = createChannelService({ channels: parts.channels, now: parts.now });
   operatorChannelRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, channels });
+  const ads = createAdService({ ads: parts.ads, now: parts.now });
+  operatorAdRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, ads });
   const topics = createTopicService({ topics: parts.topics, now: parts.now });
   operatorTopicRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, topics });
   operatorReviewRoutes(app, {
@@ -455,6 +465,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   productRoutes(app, {
     members,
     qrLogin: createQrLoginService({ tickets: parts.loginTickets, members, now: parts.now }),
+    ads,
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),

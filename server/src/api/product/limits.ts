@@ -11,7 +11,8 @@ export interface AddressLimit {
 
 /**
  * MEM-3: the limits per client address of the login paths, on top of the store's limits per phone (MEM-1, MEM-2):
- * they bound the codes one address can have sent to many phones, and its guesses across them.
+ * they bound the codes one address can have sent to many phones, and its guesses across them. Counting the banners'
+ * ads (`ad/click`) is limited the same way, so that one address cannot inflate an ad's counts at will.
  */
 export const PRODUCT_ADDRESS_LIMITS = {
   'member/send_code': { perMinute: 5, burst: 10 },
@@ -19,6 +20,8 @@ export const PRODUCT_ADDRESS_LIMITS = {
   // Sign-in by QR code: a page asks for a new code every two minutes and polls it every two seconds.
   'member/qr_login': { perMinute: 10, burst: 20 },
   'member/qr_login_status': { perMinute: 120, burst: 60 },
+  // Counting the banners' ads: an app shows a banner of at most ten and counts each ad once a session.
+  'ad/click': { perMinute: 120, burst: 60 },
 } as const satisfies Record<string, AddressLimit>;
 
 /** Most addresses a {@link MemoryAddressLimiter} remembers; the least recently seen is forgotten first. */
