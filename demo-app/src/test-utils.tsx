@@ -61,3 +61,6 @@ export function uploadHandlers(uploadUrl: string) {
     ),
   ];
 }
+
+/** The banners' ads, none: every tab page asks for its banner (`ad/list`); spread first into `setupServer`. */
+export const NO_ADS = http.post('*/index.php/api/ad/list', () => HttpResponse.json({ ret: [] }));

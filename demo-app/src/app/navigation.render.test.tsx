@@ -6,11 +6,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { installAntdRender } from '../ui/antd-render';
 import { HOME_PATH } from './navigation';
 import { cleanupShell, currentRoute, renderShell, testConfig } from './shell-test-utils';
+import { NO_ADS } from '../test-utils';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const SLOW = { timeout: 5000 };
 
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig({ kefu_h5: '' }) })),
   http.post('*/index.php/api/member/info', () => HttpResponse.json({ ret: USER, otp: null })),
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),

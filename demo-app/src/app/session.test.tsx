@@ -7,6 +7,7 @@ import { FakeServer } from '../../../test/support/fake-server';
 import { fakeIm } from '../../../test/support/fake-im';
 import { installAntdRender } from '../ui/antd-render';
 import { cleanupShell, renderShell, testConfig } from './shell-test-utils';
+import { NO_ADS } from '../test-utils';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const SLOW = { timeout: 5000 };
@@ -20,6 +21,7 @@ const record = async (path: string, request: Request) => {
   (calls[path] ??= []).push((await request.json()) as Record<string, unknown>);
 };
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: [] })),
   http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
   http.post('*/index.php/api/index/config', async ({ request }) => {

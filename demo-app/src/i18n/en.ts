@@ -345,6 +345,7 @@ export const en: Dictionary = {
     zoom: 'Zoom',
     failed: 'The image cannot be cropped: choose another',
   },
+  ad: { banner: 'Ads', tag: 'Ad' },
   profile: {
     title: 'Edit profile',
     avatar: 'Avatar',

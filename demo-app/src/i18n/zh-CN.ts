@@ -333,6 +333,7 @@ export const zhCN = {
     zoom: '缩放',
     failed: '无法裁剪该图片，请换一张',
   },
+  ad: { banner: '广告', tag: '广告' },
   profile: {
     title: '编辑资料',
     avatar: '头像',

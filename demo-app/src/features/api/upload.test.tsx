@@ -7,6 +7,7 @@ import { FakeXhr, posted } from './fake-xhr';
 import { errorText } from './errors';
 import { ApiError } from './request';
 import { UPLOAD_MAX_BYTES, UPLOAD_TIMEOUT_MS, uploadFile, type UploadTokenAnswer } from './upload';
+import { NO_ADS } from '../../test-utils';
 
 const TOKEN: UploadTokenAnswer = {
   ret: 'appkey:signature:policy',
@@ -20,6 +21,7 @@ const TOKEN: UploadTokenAnswer = {
 let tokenAnswer: object = { ...TOKEN };
 const tokenCalls: Array<Record<string, unknown>> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/qiniu_token', async ({ request }) => {
     tokenCalls.push((await request.json()) as Record<string, unknown>);
     return HttpResponse.json(tokenAnswer);

@@ -4,13 +4,14 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installAntdRender } from '../../ui/antd-render';
-import { renderApp, step } from '../../test-utils';
+import { renderApp, step, NO_ADS } from '../../test-utils';
 import { GroupChat, PrivateChat } from './chats';
 import { fakeChat } from './fake-chat';
 
 /** Calls of `member/lahei/uid_s/{id}`: the member and the state asked for. */
 const blockCalls: Array<{ id: string; block: unknown }> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/lahei/uid_s/:id', async ({ request, params }) => {
     const body = (await request.json()) as Record<string, unknown>;
     blockCalls.push({ id: String(params['id']), block: body['block'] });

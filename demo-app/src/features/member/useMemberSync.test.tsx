@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanupShell, renderShell, testConfig } from '../../app/shell-test-utils';
 import { installAntdRender } from '../../ui/antd-render';
+import { NO_ADS } from '../../test-utils';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 
@@ -12,6 +13,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 let infoAnswer: () => Response;
 const infoCalls: unknown[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig() })),
   http.post('*/index.php/api/member/info', async ({ request }) => {
     infoCalls.push(await request.json());

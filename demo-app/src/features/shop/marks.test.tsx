@@ -4,9 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../api/request';
 import { fakeProduct, fakeShop } from './fake-shop';
 import { daysAgo, markDays, unmarkProducts, type MarkedProduct } from './marks';
+import { NO_ADS } from '../../test-utils';
 
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 const context = { token: 'member-token', locale: 'en' };
 
 beforeAll(() => api.listen({ onUnhandledRequest: 'error' }));

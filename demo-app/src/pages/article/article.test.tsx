@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, ArticleCard, ArticleComment } from '../../features/content/articles';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import Collection from '../member/record';
@@ -40,6 +40,7 @@ const REPORT = {
 } as const;
 const missing = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: articles.map(cardOf) })),
   http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
   http.post('*/index.php/api/article/view', async ({ request }) => {

@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, ArticleCard } from '../../features/content/articles';
 import { VISITOR_CHANNELS_KEY, type Channel } from '../../features/content/channels';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import FrontPage from './index';
@@ -48,6 +48,7 @@ const article = (n: number, channel: Channel | null): Article => ({
 });
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/article/typeid', async ({ request }) => {
     const body = await bodyOf(request);
     return HttpResponse.json({ ret: choice(body['token'] === undefined ? [] : chosen) });

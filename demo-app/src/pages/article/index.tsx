@@ -7,6 +7,7 @@ import { useChannels } from '../../features/content/channels';
 import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
 import '../member/feedback.css';
+import { AdBanner } from '../../features/ads/AdBanner';
 
 /** The front page's first tab: every article, whatever its channel. */
 const ALL = '';
@@ -43,6 +44,7 @@ export default function FrontPage() {
           </span>
         }
       />
+      <AdBanner position="article" />
       {any && (
         <div className="front-channels">
           <Tabs activeKey={current} onChange={setActive} stretch={false} className="front-tabs">

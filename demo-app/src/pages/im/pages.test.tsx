@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONFIG_KEY } from '../../features/api/config';
-import { renderApp } from '../../test-utils';
+import { renderApp, NO_ADS } from '../../test-utils';
 import ImConsole from './console';
 import ImIndex from './index';
 import ImView from './view';
@@ -14,6 +14,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '', cs_t
 
 // The config names no messaging app, so that no connection is attempted.
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/index/config', () =>
     HttpResponse.json({
       ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: '' }, app_show: true, im: { appkey: '' } },

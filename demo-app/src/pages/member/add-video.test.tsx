@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { FakeXhr } from '../../features/api/fake-xhr';
 import { UPLOAD_MAX_BYTES } from '../../features/api/upload';
 import { isVideoFile, videoProgress } from '../../features/content/videos';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddVideo from './add-video';
 
@@ -18,6 +18,7 @@ const UPLOAD_URL = 'https://files.test/uploads';
 const adds: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/article/typeid', () =>
     HttpResponse.json({ ret: { mine: [{ id: 'c1', name: 'Travel' }], more: [{ id: 'c2', name: 'Food' }] } }),

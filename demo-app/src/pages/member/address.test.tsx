@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HOME_PATH } from '../../app/navigation';
 import type { Address } from '../../features/member/addresses';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Addresses from './address';
 import AddressEditor from './address-add';
@@ -18,6 +18,7 @@ let stored: Address[] = [];
 const calls: Array<[string, Record<string, unknown>]> = [];
 const sorted = () => [...stored].sort((a, b) => Number(b.is_default) - Number(a.is_default));
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/:call', async ({ request, params }) => {
     const path = String(params['call']);
     const body = (await request.json()) as Record<string, unknown>;

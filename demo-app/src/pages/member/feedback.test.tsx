@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { FEEDBACK_CONTENT_MAX, FEEDBACK_IMAGES_MAX, type Feedback } from '../../features/member/feedback';
-import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import FeedbackPage from './feedback';
 import FeedbackListPage from './feedback-list';
@@ -20,6 +20,7 @@ const adds: Array<Record<string, unknown>> = [];
 const lists: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/member/feedback_add', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FollowedMember } from '../../features/member/follows';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Follows from './guanzhu';
 
@@ -16,6 +16,7 @@ let lists: Record<string, FollowedMember[]> = {};
 const asked: Array<Record<string, unknown>> = [];
 const follows: Array<[string, unknown]> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/guanzhu_list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     asked.push(body);

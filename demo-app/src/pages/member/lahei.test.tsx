@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockedMember } from '../../features/member/blocks';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BlockList from './lahei';
 
@@ -14,6 +14,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 let blocked: BlockedMember[] = [];
 const lists: Array<Record<string, unknown>> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/lahei_list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     lists.push(body);

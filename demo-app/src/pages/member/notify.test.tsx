@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notice } from '../../features/member/notices';
-import { renderApp, shows, Where } from '../../test-utils';
+import { renderApp, shows, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Notifications from './notify';
 import NotificationSettings from './sz-notify';
@@ -18,6 +18,7 @@ let settings = { follow: true, comment: true, like: true };
 const reads: Array<Record<string, unknown>> = [];
 const settingCalls: Array<Record<string, unknown>> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/notify_list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     const before = body['before'];

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes, useNavigate } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_PATH } from '../../app/navigation';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CancelAccount from './out';
 
@@ -14,6 +14,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const calls: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/out', async ({ request }) => {
     calls.push((await request.json()) as Record<string, unknown>);
     return HttpResponse.json(refusal ?? { ret: true });

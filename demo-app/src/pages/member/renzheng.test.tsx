@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { Certification } from '../../features/member/certification';
-import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CertificationPage from './renzheng';
 
@@ -17,6 +17,7 @@ let current: Certification | null = null;
 const adds: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/member/renzheng_info', () => HttpResponse.json({ ret: current })),
   http.post('*/index.php/api/member/renzheng_add', async ({ request }) => {

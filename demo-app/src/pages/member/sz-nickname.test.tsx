@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_PATH } from '../../app/navigation';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import NicknameSettings from './sz-nickname';
 import SignatureSettings from './sz-qianming';
@@ -16,6 +16,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '', qian
 const updates: Array<Record<string, unknown>> = [];
 let refusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/profile_update', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     updates.push(body);

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { cropImage, type Area } from '../../features/member/crop';
 import type * as CropModule from '../../features/member/crop';
-import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, NO_ADS } from '../../test-utils';
 import ProfileSettings from './sz-user';
 import { installAntdRender } from '../../ui/antd-render';
 
@@ -36,6 +36,7 @@ const UPLOAD_URL = 'https://files.test/uploads';
 const updates: Array<Record<string, unknown>> = [];
 let profileRefusal: { err: string; code: string } | undefined;
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/member/profile_update', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MoneyLine, Recharge } from '../../features/wallet/api';
 import { rechargeProblem, yuan } from '../../features/wallet/api';
-import { renderApp, shows, step } from '../../test-utils';
+import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Money from './money';
 import MoneyRecords from './money-records';
@@ -24,6 +24,7 @@ let refusal: { err: string; code: string } | undefined;
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const unpaid = () => recharges.filter((r) => r.status === 'unpaid').reduce((sum, r) => sum + r.amount, 0);
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/money', () =>
     HttpResponse.json({ ret: { balance, unpaid: unpaid(), rules: RULES } }),
   ),

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { CirclePost, Topic } from '../../features/circle/posts';
 import type { ArticleComment } from '../../features/content/articles';
 import { FakeXhr } from '../../features/api/fake-xhr';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Comments from '../article/ping';
 import Likes from '../article/ping-zan';
@@ -27,6 +27,7 @@ const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
 const UPLOAD_URL = 'https://files.test/uploads';
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/quanzi/list', () => HttpResponse.json({ ret: posts })),
   http.post('*/index.php/api/topic/index', () => HttpResponse.json({ ret: topics })),

@@ -5,6 +5,7 @@ import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
 import '../member/feedback.css';
 import '../../features/content/articles.css';
+import { AdBanner } from '../../features/ads/AdBanner';
 
 /**
  * Tab: pages/quanzi/index, the circle (spec §1 "circle posts (images, or a video, or a vote)"): everyone's posts,
@@ -31,6 +32,7 @@ export default function CirclePage() {
           </span>
         }
       />
+      <AdBanner position="quanzi" />
       <PostList empty={t('circle.none')} />
     </div>
   );

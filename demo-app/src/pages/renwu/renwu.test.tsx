@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CoinLine, TaskOverview } from '../../features/tasks/api';
-import { renderApp, shows } from '../../test-utils';
+import { renderApp, shows, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import MyCoins from './jinbi';
 import TaskCentre from './index';
@@ -18,6 +18,7 @@ let overview: TaskOverview;
 let ledger: CoinLine[] = [];
 const signs: unknown[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/renwu/index', () => HttpResponse.json({ ret: overview })),
   http.post('*/index.php/api/renwu/sign', () => {
     signs.push(true);

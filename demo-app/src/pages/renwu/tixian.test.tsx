@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import type { PayoutAccounts, Withdrawal } from '../../features/tasks/withdrawals';
-import { renderApp, shows, step, uploadHandlers } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Withdraw from './tixian';
 import BindPayout from './tixian_band';
@@ -24,6 +24,7 @@ let records: Withdrawal[] = [];
 let refusal: { err: string; code: string } | undefined;
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/renwu/tixian_info', () => HttpResponse.json({ ret: { accounts, coins, rules: RULES } })),
   http.post('*/index.php/api/renwu/tixian_band', async ({ request }) => {

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invitationLink, type InvitationInfo, type InvitedFriend } from '../../features/tasks/invitations';
-import { renderApp, shows } from '../../test-utils';
+import { renderApp, shows, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import InviteFriends from './yaoqing';
 
@@ -15,6 +15,7 @@ const USER = { token: 'member-token', id: '42424242', username: 'Alice', img: ''
 let info: InvitationInfo;
 let friends: InvitedFriend[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/renwu/yaoqing_info', () => HttpResponse.json({ ret: info })),
   http.post('*/index.php/api/renwu/yaoqing_list', () => HttpResponse.json({ ret: friends })),
 );

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEARCH_HISTORY_KEY, rememberSearch, searchHistory } from '../../features/search/history';
-import { renderApp, shows, Where } from '../../test-utils';
+import { renderApp, shows, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Search from './index';
 import SearchResults from './list';
@@ -13,6 +13,7 @@ import SearchResults from './list';
 /** The keywords the fake server was asked for. */
 const asked: unknown[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/article/list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     asked.push(body['keyword']);

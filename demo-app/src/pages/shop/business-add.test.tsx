@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddProduct from './business-add';
 import MyProducts from './business-list';
@@ -14,6 +14,7 @@ const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const UPLOAD_URL = 'https://files.test/uploads';
 const shop = fakeShop();
 const api = setupServer(
+  NO_ADS,
   ...shop.handlers,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/shop/typeid', () =>

@@ -6,14 +6,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeRefund } from '../../features/shop/fake-refunds';
 import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { refuseReasonValid, type Refund } from '../../features/shop/refunds';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import HandleRefund from './business-drawback';
 import BusinessOrders from './business-order';
 
 const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 const paid = { status: 'paid', pay_method: 'balance', paid_at: 1 } as const;
 /** Order o4, paid, with a refund of 12.50 yuan in `status`. */

@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeAnnouncement } from '../../features/shop/fake-announcements';
 import { fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
 import AnnouncementsPage from './business-gonggao';
@@ -15,7 +15,7 @@ const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const DAY = 86_400_000;
 const T0 = 1_700_000_000_000;
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 const OPEN_SHOP = openShop({ icon: 'https://files.test/icon.png' });
 
 beforeAll(() => {

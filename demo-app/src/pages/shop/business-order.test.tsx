@@ -4,14 +4,14 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessOrders from './business-order';
 import ShipOrder from './business-send';
 
 const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 beforeAll(() => {
   installAntdRender();

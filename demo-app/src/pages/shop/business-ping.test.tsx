@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeReview } from '../../features/shop/fake-reviews';
 import { fakeOrder, fakeShop, openShop } from '../../features/shop/fake-shop';
 import { replyValid, type Review } from '../../features/shop/reviews';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
 import BusinessOrders from './business-order';
@@ -15,7 +15,7 @@ import ShopReviewsPage from './business-ping';
 const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const DAY = 86_400_000;
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 const HAN = { id: '50', username: 'Han Meimei', img: 'https://files.test/han.png' };
 /** Order `id` of shop s1, completed and reviewed with `extra`. */

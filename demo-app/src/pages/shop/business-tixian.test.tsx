@@ -5,14 +5,14 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeShop, openShop } from '../../features/shop/fake-shop';
 import { fakeShopWithdrawal } from '../../features/shop/fake-withdrawals';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
 import ShopWithdraw from './business-tixian';
 
 const USER = { token: 'seller-token', id: '7', username: 'Bob', img: '' };
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 const OPEN_SHOP = openShop({ icon: 'https://files.test/icon.png' });
 const ALIPAY = { alipay_name: '王小明', alipay_account: '13800138000', wechat_code: '' };
 

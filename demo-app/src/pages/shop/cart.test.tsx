@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CART_KEY } from '../../features/shop/cart';
 import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CartPage from './cart';
 import ShopPage from './index';
@@ -15,6 +15,7 @@ import ProductView from './view';
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const shop = fakeShop();
 const api = setupServer(
+  NO_ADS,
   ...shop.handlers,
   // The shop tab's own calls: no classifications, nothing on sale.
   http.post('*/index.php/api/shop/typeid', () => HttpResponse.json({ ret: [] })),

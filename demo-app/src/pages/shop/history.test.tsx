@@ -5,14 +5,14 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
 import type { Language } from '../../i18n';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BrowsingHistory from './history';
 import ProductView from './view';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 /** Noon, local time, `days` before today. */
 const noon = (days: number) => {

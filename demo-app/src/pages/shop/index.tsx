@@ -10,6 +10,7 @@ import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
 import '../member/feedback.css';
 import '../../features/content/articles.css';
+import { AdBanner } from '../../features/ads/AdBanner';
 
 const ALL = 'all';
 
@@ -42,6 +43,7 @@ export default function ShopPage() {
           </span>
         }
       />
+      <AdBanner position="shop" />
       {kinds !== undefined && kinds.length > 0 && (
         <div className="front-channels">
           <Tabs activeKey={current} onChange={setActive} stretch={false} className="front-tabs">

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Address } from '../../features/member/addresses';
 import { CART_KEY } from '../../features/shop/cart';
 import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Payment from './payment';
 import PaymentSuccess from './success';
@@ -21,7 +21,7 @@ const ADDRESS: Address = {
   is_default: true,
 };
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 beforeAll(() => {
   installAntdRender();

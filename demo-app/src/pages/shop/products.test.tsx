@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { productProblem, type Product } from '../../features/shop/products';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddProduct from './business-add';
 import MyProducts from './business-list';
@@ -39,6 +39,7 @@ let onSale: Product[] = [];
 let mine: Product[] = [];
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/shop/typeid', () => HttpResponse.json({ ret: CATEGORIES })),
   http.post('*/index.php/api/shop/list', async ({ request }) => {

@@ -6,7 +6,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { shopProblem, type Shop, type ShopInfo } from '../../features/shop/api';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import BusinessIndex from './business-index';
 import ShopApplication from './user-add';
@@ -29,6 +29,7 @@ let info: ShopInfo = { certified: true, shop: null, unread_announcements: 0 };
 let refusal: { err: string; code: string } | undefined;
 const sent: Array<Record<string, unknown>> = [];
 const api = setupServer(
+  NO_ADS,
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/shop/apply_info', () => HttpResponse.json({ ret: info })),
   http.post('*/index.php/api/shop/apply', async ({ request }) => {

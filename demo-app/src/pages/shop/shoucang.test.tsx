@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FakeMark } from '../../features/shop/fake-marks';
 import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { closeLayers } from '../../test-layers';
 import { installAntdRender } from '../../ui/antd-render';
 import UserIndex from '../user/index';
@@ -16,7 +16,7 @@ import ProductView from './view';
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const shop = fakeShop();
 // The user tab reads the app config.
-const api = setupServer(...shop.handlers, ...uploadHandlers('https://files.test/uploads'));
+const api = setupServer(NO_ADS, ...shop.handlers, ...uploadHandlers('https://files.test/uploads'));
 
 /** Products `ids` in one of the member's lists, the first the latest. */
 const marks = (...ids: string[]): FakeMark[] => ids.map((id, n) => ({ id, marked_at: 1_700_000_000_000 - n * 60_000 }));

@@ -7,7 +7,7 @@ import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { fakeRefund } from '../../features/shop/fake-refunds';
 import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
 import { refundProblem } from '../../features/shop/refunds';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import ApplyForRefund from './user-drawback';
 import MyOrders from './user-order';
@@ -16,7 +16,7 @@ import OrderView from './user-order-view';
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const UPLOAD_URL = 'https://files.test/uploads';
 const shop = fakeShop();
-const api = setupServer(...shop.handlers, ...uploadHandlers(UPLOAD_URL));
+const api = setupServer(NO_ADS, ...shop.handlers, ...uploadHandlers(UPLOAD_URL));
 
 const GREEN_TEA = { product_id: 'p2', title: 'Green tea', image: 'https://files.test/p2.png', price: 12.5, num: 2 };
 const paid = { pay_method: 'balance', paid_at: 1_700_000_100_000 } as const;

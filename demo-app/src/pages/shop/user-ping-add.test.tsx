@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeReview } from '../../features/shop/fake-reviews';
 import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
 import { reviewBlock, reviewProblem } from '../../features/shop/reviews';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import MyOrders from './user-order';
 import OrderView from './user-order-view';
@@ -15,7 +15,7 @@ import WriteReview from './user-ping-add';
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const DAY = 86_400_000;
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 const GREEN_TEA = { product_id: 'p2', title: 'Green tea', image: 'https://files.test/p2.png', price: 12.5, num: 2 };
 const paid = { pay_method: 'balance', paid_at: 1_700_000_100_000 } as const;

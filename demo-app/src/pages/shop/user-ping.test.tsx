@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeReview } from '../../features/shop/fake-reviews';
 import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
 import type { Review } from '../../features/shop/reviews';
-import { renderApp, shows, step, uploadHandlers, Where } from '../../test-utils';
+import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import UserIndex from '../user/index';
 import MyReviews from './user-ping';
@@ -14,7 +14,7 @@ import MyReviews from './user-ping';
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 const shop = fakeShop();
 // The user tab reads the app config.
-const api = setupServer(...shop.handlers, ...uploadHandlers('https://files.test/uploads'));
+const api = setupServer(NO_ADS, ...shop.handlers, ...uploadHandlers('https://files.test/uploads'));
 
 /** Order `id`, completed and reviewed with `extra`. */
 const reviewed = (id: string, extra: Partial<Review> = {}) =>

@@ -6,13 +6,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { fakeReview } from '../../features/shop/fake-reviews';
 import { fakeOrder, fakeProduct, fakeShop } from '../../features/shop/fake-shop';
 import type { Review } from '../../features/shop/reviews';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import ProductView from './view';
 import ProductReviews from './view-ping';
 
 const shop = fakeShop();
-const api = setupServer(...shop.handlers);
+const api = setupServer(NO_ADS, ...shop.handlers);
 
 /** Order `id` of product p1, completed and reviewed with `extra`. */
 const reviewed = (id: string, extra: Partial<Review> = {}) =>

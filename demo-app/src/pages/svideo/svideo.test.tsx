@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VideoCard } from '../../features/content/videos';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import VideoTab from '../video/index';
 import ShortVideos from './index';
@@ -17,6 +17,7 @@ let videos: VideoCard[] = [];
 const asked: Array<{ path: string; body: Record<string, unknown> }> = [];
 const bodyOf = async (request: Request) => (await request.json()) as Record<string, unknown>;
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/video/lists', async ({ request }) => {
     const body = await bodyOf(request);
     asked.push({ path: 'video/lists', body });

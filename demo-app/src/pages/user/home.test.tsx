@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderApp, shows, Where } from '../../test-utils';
+import { renderApp, shows, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import UserHome from './home';
 
@@ -44,6 +44,7 @@ let withArticles = false;
 /** Whose circle posts were asked for. */
 const postAuthors: unknown[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/quanzi/list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     postAuthors.push(body['uid']);

@@ -6,12 +6,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cleanupShell, currentRoute, renderShell, testConfig } from '../../app/shell-test-utils';
 import { COUNTRIES, QUHAO_KEY, searchCountries } from '../../features/member/countries';
 import { installAntdRender } from '../../ui/antd-render';
+import { NO_ADS } from '../../test-utils';
 
 const SLOW = { timeout: 5000 };
 const PHONE = '13800138000';
 
 const logins: Record<string, unknown>[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig() })),
   http.post('*/index.php/api/member/login', async ({ request }) => {
     logins.push((await request.json()) as Record<string, unknown>);

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cleanupShell, currentRoute, renderShell, testConfig } from '../../app/shell-test-utils';
 import type { QrLoginStatus } from '../../features/member/qr-login';
 import { installAntdRender } from '../../ui/antd-render';
+import { NO_ADS } from '../../test-utils';
 
 /** Long enough for a poll or two (every 2 s). */
 const POLLS = { timeout: 7_000 };
@@ -17,6 +18,7 @@ let answers: Record<string, QrLoginStatus[]> = {};
 let codes = 0;
 const polls: Record<string, unknown>[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/index/config', () => HttpResponse.json({ ret: testConfig() })),
   http.post('*/index.php/api/member/qr_login', () => {
     codes += 1;

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { renderApp, shows } from '../../test-utils';
+import { renderApp, shows, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import ScanLogin from './scan-login';
 
@@ -15,6 +15,7 @@ const calls: { path: string; body: Record<string, unknown> }[] = [];
 /** What the fake server answers the scan: the asking device, or a refusal. */
 let scan: Record<string, unknown> = {};
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/:path', async ({ request, params }) => {
     const path = params['path'] as string;
     const body = (await request.json()) as Record<string, unknown>;

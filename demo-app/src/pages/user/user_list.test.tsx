@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FollowedMember } from '../../features/member/follows';
-import { renderApp } from '../../test-utils';
+import { renderApp, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import FindFriends from './user_list';
 
@@ -23,6 +23,7 @@ let members: FollowedMember[] = [];
 const searches: Array<Record<string, unknown>> = [];
 const follows: unknown[] = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/member/user_list', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     searches.push(body);

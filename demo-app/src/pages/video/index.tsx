@@ -5,6 +5,7 @@ import { VideoList } from '../../features/content/VideoList';
 import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
 import '../member/feedback.css';
+import { AdBanner } from '../../features/ads/AdBanner';
 
 /**
  * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh; "Publish"
@@ -28,6 +29,7 @@ export default function VideoTab() {
           )
         }
       />
+      <AdBanner position="video" />
       <VideoList empty={t('video.none')} />
     </div>
   );

@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VideoCard } from '../../features/content/videos';
-import { renderApp, shows, step, Where } from '../../test-utils';
+import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Collection from '../member/record';
 import VideoTab from './index';
@@ -17,6 +17,7 @@ const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 let videos: VideoCard[] = [];
 const asked: Array<Record<string, unknown>> = [];
 const api = setupServer(
+  NO_ADS,
   http.post('*/index.php/api/video/lists', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     asked.push(body);
