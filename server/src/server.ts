@@ -215,6 +215,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     members: store.members,
     loginTickets: store.loginTickets,
     ads: store.ads,
+    hidden: store.hidden,
     feedback: store.feedback,
     blocks: store.blocks,
     addresses: store.addresses,

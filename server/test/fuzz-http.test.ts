@@ -240,6 +240,8 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['article/zan', [{ ...common, token, id: 'abc', zan: true }]],
       ['article/zan_list', [{ ...common, token, id: 'abc', before: 'abc' }]],
       ['member/jubao_add/type/article/aid/abc', [{ ...common, token, content: 'Spam' }]],
+      ['member/yinbi/name/article/aid/abc', [{ ...common, token, hide: true }]],
+      ['member/yinbi/name/quanzi/aid/abc', [{ ...common, token, hide: false }]],
       ['member/jubao_list', [{ ...common, token, before: 'abc' }]],
       ['member/jubao_view', [{ ...common, token, id: 'abc' }]],
       ['article/shoucang', [{ ...common, token, id: 'abc', shoucang: true }]],

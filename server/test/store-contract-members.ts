@@ -157,8 +157,10 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     await store.members.putCode({ phone, code: '123456', now: 100, quota });
     const feedback = { id: 'f1', memberId: 'm1', phone, content: 'hi', images: [], createdAt: 100 };
     expect(await store.feedback.add(feedback, { since: 0, max: 10 })).toBe(true);
+    await store.hidden.set('m1', 'article', 'a1', true, 100, 10);
 
     const tries = await Promise.all([1, 2, 3].map(() => store.members.cancel('m1', { reason: 'moving', now: 500 })));
+    expect(await store.hidden.hidden('m1', 'article', ['a1'])).toEqual(new Set());
     expect(tries.filter(Boolean)).toHaveLength(1);
     expect(await store.members.cancel('m1', { reason: 'again', now: 600 })).toBe(false);
     expect(await store.members.cancel('nobody', { reason: 'x', now: 600 })).toBe(false);
@@ -1450,5 +1452,28 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       ['c', 'c'],
       ['a', 'A'],
     ]);
+  });
+
+  it('hidden: a member keeps their latest hidden items, each once; another member’s are theirs', async () => {
+    const { store } = await fresh();
+    const { hidden } = store;
+    await hidden.set('m1', 'article', 'a1', true, 10, 2);
+    await hidden.set('m1', 'article', 'a1', true, 11, 2);
+    await hidden.set('m1', 'quanzi', 'p1', true, 20, 2);
+    await hidden.set('m2', 'article', 'a9', true, 5, 2);
+    expect(await hidden.hidden('m1', 'article', ['a1', 'a2'])).toEqual(new Set(['a1']));
+    expect(await hidden.hidden('m1', 'quanzi', ['p1', 'a1'])).toEqual(new Set(['p1']));
+    // A third: the oldest (a1, hidden at 10) is forgotten; m2's stays.
+    await hidden.set('m1', 'article', 'a2', true, 30, 2);
+    expect(await hidden.hidden('m1', 'article', ['a1', 'a2'])).toEqual(new Set(['a2']));
+    expect(await hidden.hidden('m1', 'quanzi', ['p1'])).toEqual(new Set(['p1']));
+    expect(await hidden.hidden('m2', 'article', ['a9'])).toEqual(new Set(['a9']));
+    // Two at the same time: the one ordered last by kind and id goes first.
+    await hidden.set('m3', 'article', 'x', true, 40, 1);
+    await hidden.set('m3', 'article', 'y', true, 40, 1);
+    expect(await hidden.hidden('m3', 'article', ['x', 'y'])).toEqual(new Set(['y']));
+    await hidden.set('m1', 'quanzi', 'p1', false, 50, 2);
+    expect(await hidden.hidden('m1', 'quanzi', ['p1'])).toEqual(new Set());
+    expect(await hidden.hidden('m1', 'quanzi', [])).toEqual(new Set());
   });
 }

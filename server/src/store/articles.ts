@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { contains } from './contains.js';
 import { notBlockedWith } from './blocked.js';
+import { notHiddenBy } from './hidden.js';
 import { keysetOf, olderThan } from './keyset.js';
 import { insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
@@ -41,8 +42,8 @@ export interface ArticleStore {
   /**
    * Plain articles (or with `videos`, videos) newest first, at most `limit`: all, or `authorId`'s, or those of
    * `channelId`; with `before` (an id listed), only older ones.
-   * Deleted ones, and those of cancelled members and of members one of whom has blocked `viewerId`, are left out.
-   * Undefined when `before` is no article.
+   * Deleted ones, and those of cancelled members and of members one of whom has blocked `viewerId`, are left out, and
+   * but for `authorId`'s list those `viewerId` hid. Undefined when `before` is no article.
    */
   list(params: {
     viewerId?: string | undefined;
@@ -167,6 +168,10 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
           ),
         )
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'articles.member_id')))
+        // What the viewer hid leaves the feeds, not the author's own list.
+        .$if(viewerId !== undefined && authorId === undefined, (q) =>
+          q.where(notHiddenBy(viewerId as string, 'article', 'articles.id')),
+        )
         .where(olderThan(cursor, { time: 'articles.created_at', id: 'articles.id' }))
         .orderBy('articles.created_at', 'desc')
         .orderBy('articles.id', 'desc')

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
+import { notHiddenBy } from './hidden.js';
 import { keysetOf, olderThan } from './keyset.js';
 import { insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
@@ -46,8 +47,8 @@ export interface CircleStore {
   byId(id: string): Promise<CirclePostRecord | undefined>;
   /**
    * Posts newest first, at most `limit`: all, or `authorId`'s, or those of `topicId`; with `before` (an id listed), only older ones. Deleted
-   * ones, and those of cancelled members and across a block with `viewerId`, are left out. Undefined when `before` is
-   * no post.
+   * ones, and those of cancelled members and across a block with `viewerId`, are left out, and but for `authorId`'s
+   * list those `viewerId` hid. Undefined when `before` is no post.
    */
   list(params: {
     viewerId?: string | undefined;
@@ -160,6 +161,10 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
         .$if(authorId !== undefined, (q) => q.where('circle_posts.member_id', '=', authorId as string))
         .$if(topicId !== undefined, (q) => q.where('circle_posts.topic_id', '=', topicId as string))
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'circle_posts.member_id')))
+        // What the viewer hid leaves the circle and the topics, not the author's own list.
+        .$if(viewerId !== undefined && authorId === undefined, (q) =>
+          q.where(notHiddenBy(viewerId as string, 'quanzi', 'circle_posts.id')),
+        )
         .where(olderThan(cursor, { time: 'circle_posts.created_at', id: 'circle_posts.id' }))
         .orderBy('circle_posts.created_at', 'desc')
         .orderBy('circle_posts.id', 'desc')

@@ -20,6 +20,7 @@ import { createBlockStore, type BlockStore } from './blocks.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createLoginTicketStore, type LoginTicketStore } from './login-tickets.js';
 import { createAdStore, type AdStore } from './ads.js';
+import { createHiddenStore, type HiddenStore } from './hidden.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
@@ -55,6 +56,7 @@ export type { FeedbackRecord, FeedbackStore } from './feedback.js';
 export type { LoginTicketRecord, LoginTicketStatus, LoginTicketStore } from './login-tickets.js';
 export { AD_POSITIONS } from './ads.js';
 export type { AdChanges, AdPosition, AdRecord, AdStore } from './ads.js';
+export type { HiddenKind, HiddenStore } from './hidden.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
@@ -168,6 +170,8 @@ export interface Store {
   readonly loginTickets: LoginTicketStore;
   /** The operator's ads and how often each was shown and tapped. */
   readonly ads: AdStore;
+  /** What members hid from their feeds ("Not interested"). */
+  readonly hidden: HiddenStore;
   /** What product app members report through the feedback page. */
   readonly feedback: FeedbackStore;
   /** The product app's block lists. */
@@ -318,6 +322,7 @@ function wrap(
     members: createMemberStore(db),
     loginTickets: createLoginTicketStore(db),
     ads: createAdStore(db),
+    hidden: createHiddenStore(db),
     feedback: createFeedbackStore(db, dialect),
     blocks: createBlockStore(db, dialect),
     addresses: createAddressStore(db, dialect),

@@ -145,6 +145,7 @@ type MembersTables = {
   circle_votes: { member_id: string };
   circle_comments: { member_id: string };
   circle_likes: { member_id: string };
+  member_hidden: { member_id: string };
   shops: { member_id: string };
   products: { member_id: string };
   member_addresses: { member_id: string };
@@ -385,6 +386,7 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('circle_votes').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_comments').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_likes').where('member_id', '=', id).execute();
+        await trx.deleteFrom('member_hidden').where('member_id', '=', id).execute();
         await trx.deleteFrom('products').where('member_id', '=', id).execute();
         await trx.deleteFrom('shops').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();

@@ -44,6 +44,7 @@ import type {
   MemberStore,
   LoginTicketStore,
   AdStore,
+  HiddenStore,
   NoticeStore,
   TaskStore,
   ProductStore,
@@ -94,6 +95,7 @@ import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
 import { qrLoginRoutes } from './qr-login.js';
 import { adRoutes } from './ads.js';
+import { hiddenRoutes } from './hidden.js';
 import { operatorAdRoutes } from '../operator-ads.js';
 import { createAdService, type AdService } from '../../content/ads.js';
 import { profileRoutes } from './profile.js';
@@ -121,6 +123,8 @@ export interface ProductApiDeps {
   qrLogin: QrLoginService;
   /** The operator's ads in the tabs' banners (ad/list, ad/click). */
   ads: AdService;
+  /** What members hid from their feeds (member/yinbi). */
+  hidden: HiddenStore;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
@@ -209,6 +213,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   memberRoutes(post, deps);
   qrLoginRoutes(post, deps);
   adRoutes(post, deps);
+  hiddenRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
@@ -239,6 +244,7 @@ export interface ProductApiParts {
   members: MemberStore;
   loginTickets: LoginTicketStore;
   ads: AdStore;
+  hidden: HiddenStore;
   feedback: FeedbackStore;
   blocks: BlockStore;
   addresses: AddressStore;
@@ -466,6 +472,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     members,
     qrLogin: createQrLoginService({ tickets: parts.loginTickets, members, now: parts.now }),
     ads,
+    hidden: parts.hidden,
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),
