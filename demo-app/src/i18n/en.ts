@@ -346,6 +346,7 @@ export const en: Dictionary = {
     failed: 'The image cannot be cropped: choose another',
   },
   ad: { banner: 'Ads', tag: 'Ad' },
+  hide: { action: 'Not interested', done: "Hidden: you won't see it in your feeds", undo: 'Undo' },
   profile: {
     title: 'Edit profile',
     avatar: 'Avatar',

@@ -334,6 +334,7 @@ export const zhCN = {
     failed: '无法裁剪该图片，请换一张',
   },
   ad: { banner: '广告', tag: '广告' },
+  hide: { action: '不感兴趣', done: '已隐藏，将不再出现在你的列表中', undo: '撤销' },
   profile: {
     title: '编辑资料',
     avatar: '头像',

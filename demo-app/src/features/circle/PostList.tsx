@@ -11,6 +11,7 @@ import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { toast, toastError } from '../../ui/toast';
 import { like } from '../content/articles';
+import { Hideable } from '../content/Hideable';
 import { ReportSheet } from '../content/ReportSheet';
 import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
 import '../content/articles.css';
@@ -125,7 +126,7 @@ function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: 
  * vote, its likes and comments; its author may delete it, and another member report it (a visitor is sent to sign
  * in).
  */
-function PostItem({ post, now }: { post: CirclePost; now: number }) {
+function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
@@ -213,6 +214,7 @@ function PostItem({ post, now }: { post: CirclePost; now: number }) {
             {t('report.action')}
           </button>
         )}
+        {hide}
         {reporting && <ReportSheet kind="quanzi" targetId={post.id} visible onClose={() => setReporting(false)} />}
       </div>
     </List.Item>
@@ -239,7 +241,10 @@ export function PostList({ uid, topic, empty }: { uid?: string; topic?: string; 
       {(items) => (
         <List>
           {items.map((post) => (
-            <PostItem key={post.id} post={post} now={now} />
+            // In the circle and a topic, not on a member's page: another's post may be hidden.
+            <Hideable key={post.id} name="quanzi" id={post.id} enabled={uid === undefined && !post.mine}>
+              {(hide) => <PostItem post={post} now={now} hide={hide} />}
+            </Hideable>
           ))}
         </List>
       )}

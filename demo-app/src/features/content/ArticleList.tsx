@@ -8,11 +8,12 @@ import { PagedList } from '../api/PagedList';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { ARTICLES_QUERY, articlePage, collectionPage, type ArticleCard } from './articles';
+import { Hideable } from './Hideable';
 import { VideoLine } from './VideoList';
 import './articles.css';
 
 /** One article in a feed: title, summary, up to three images, the author and when; it opens the article. */
-function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
+function ArticleLine({ article, now, hide }: { article: ArticleCard; now: number; hide?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const open = useNavigateTo();
   const name = article.author.username || t('im.user', { id: article.author.id });
@@ -37,6 +38,7 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
             <span className="article-counts">
               {t('article.likes', { count: article.likes })} · {t('article.comments', { count: article.comments })}
             </span>
+            {hide}
           </div>
         </div>
       }
@@ -50,7 +52,7 @@ function ArticleLine({ article, now }: { article: ArticleCard; now: number }) {
  * A feed of articles, newest first, twenty at a time: everyone's, one member's (`uid`), one channel's (`channel`),
  * those holding `keyword`, or the signed-in member's collection (`collection`, the latest collected first), where a
  * collected video shows as in the video tab and opens the video page. Visitors see everything; a member sees nothing
- * of members one of the two has blocked.
+ * of members one of the two has blocked, nor what they hid from the feeds ("Not interested" on another's article).
  */
 export function ArticleList({
   uid,
@@ -93,7 +95,15 @@ export function ArticleList({
             article.video ? (
               <VideoLine key={article.id} video={{ ...article, video: article.video }} />
             ) : (
-              <ArticleLine key={article.id} article={article} now={now} />
+              // In a feed, not on a member's page or the collection: another's article may be hidden.
+              <Hideable
+                key={article.id}
+                name="article"
+                id={article.id}
+                enabled={uid === undefined && !collection && article.author.id !== user?.id}
+              >
+                {(hide) => <ArticleLine article={article} now={now} hide={hide} />}
+              </Hideable>
             ),
           )}
         </List>

@@ -8,12 +8,13 @@ import { PagedList } from '../api/PagedList';
 import { ARTICLES_QUERY } from './articles';
 import { videoPage, type VideoCard } from './videos';
 import './articles.css';
+import { Hideable } from './Hideable';
 
 /**
  * One video in the video tab: its cover with a play mark, opening the short-video feed at it (svideo/index); title,
  * author and counts, opening the video's page.
  */
-export function VideoLine({ video }: { video: VideoCard }) {
+export function VideoLine({ video, hide }: { video: VideoCard; hide?: ReactNode }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
   const name = video.author.username || t('im.user', { id: video.author.id });
@@ -44,6 +45,7 @@ export function VideoLine({ video }: { video: VideoCard }) {
             <span className="article-counts">
               {t('article.likes', { count: video.likes })} · {t('article.comments', { count: video.comments })}
             </span>
+            {hide}
           </div>
         </div>
       }
@@ -53,7 +55,10 @@ export function VideoLine({ video }: { video: VideoCard }) {
   );
 }
 
-/** Videos newest first, twenty at a time, pulled down to refresh; a member sees nothing across a block. */
+/**
+ * Videos newest first, twenty at a time, pulled down to refresh; a member sees nothing across a block, nor what they
+ * hid ("Not interested" on another's video).
+ */
 export function VideoList({ empty }: { empty: ReactNode }) {
   const { i18n } = useTranslation();
   const { user } = useSession();
@@ -68,7 +73,9 @@ export function VideoList({ empty }: { empty: ReactNode }) {
       {(items) => (
         <List>
           {items.map((video) => (
-            <VideoLine key={video.id} video={video} />
+            <Hideable key={video.id} name="video" id={video.id} enabled={video.author.id !== user?.id}>
+              {(hide) => <VideoLine video={video} hide={hide} />}
+            </Hideable>
           ))}
         </List>
       )}

@@ -41,6 +41,11 @@ const REPORT = {
 const missing = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
 const api = setupServer(
   NO_ADS,
+  http.post('*/index.php/api/member/yinbi/name/:name/aid/:id', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: `yinbi/${String(params['name'])}/${String(params['id'])}`, body });
+    return HttpResponse.json({ ret: { hidden: body['hide'] } });
+  }),
   http.post('*/index.php/api/article/list', () => HttpResponse.json({ ret: articles.map(cardOf) })),
   http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: [], more: [] } })),
   http.post('*/index.php/api/article/view', async ({ request }) => {
@@ -186,6 +191,40 @@ describe('pages/article/index: the front page', () => {
     expect(document.querySelectorAll('.article-images img')).toHaveLength(2);
     await step(() => fireEvent.click(screen.getByText('Article number 1')));
     await vi.waitFor(() => expect(screen.getByText(/The text of article 1\.\s+Second line\./)).toBeTruthy());
+  });
+
+  it('Not interested hides another’s article from the feed, with Undo; none on the member’s own', async () => {
+    articles = [article(2), article(1, { author: AUTHOR, mine: true })];
+    renderPages('/pages/article/index');
+    await shows('Article number 2');
+    // Only Bob's article has the cross: Alice's own has none.
+    const crosses = screen.getAllByRole('button', { name: 'Not interested' });
+    expect(crosses).toHaveLength(1);
+    await step(() => fireEvent.click(crosses[0] as HTMLElement));
+    await shows("Hidden: you won't see it in your feeds");
+    expect(screen.queryByText('Article number 2')).toBeNull();
+    expect(screen.getByText('Article number 1')).toBeTruthy();
+    expect(sent).toEqual([
+      { path: 'yinbi/article/a2', body: expect.objectContaining({ hide: true, token: USER.token }) as unknown },
+    ]);
+    // The line is not opened by hiding it.
+    expect(screen.queryByText(/The text of article 2/)).toBeNull();
+    expect(screen.getByText('Article number 1')).toBeTruthy();
+
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Undo' })));
+    await shows('Article number 2');
+    expect(sent.at(-1)).toEqual({
+      path: 'yinbi/article/a2',
+      body: expect.objectContaining({ hide: false }) as unknown,
+    });
+  });
+
+  it('offers no Not interested to a visitor', async () => {
+    localStorage.clear();
+    articles = [article(2)];
+    renderPages('/pages/article/index');
+    await shows('Article number 2');
+    expect(screen.queryByRole('button', { name: 'Not interested' })).toBeNull();
   });
 
   it('says when there is nothing yet, and opens the form to write', async () => {

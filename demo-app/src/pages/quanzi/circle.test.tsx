@@ -28,6 +28,11 @@ const bodyOf = async (request: Request) => (await request.json()) as Record<stri
 const UPLOAD_URL = 'https://files.test/uploads';
 const api = setupServer(
   NO_ADS,
+  http.post('*/index.php/api/member/yinbi/name/:name/aid/:id', async ({ request, params }) => {
+    const body = await bodyOf(request);
+    sent.push({ path: `yinbi/${String(params['name'])}/${String(params['id'])}`, body });
+    return HttpResponse.json({ ret: { hidden: body['hide'] } });
+  }),
   ...uploadHandlers(UPLOAD_URL),
   http.post('*/index.php/api/quanzi/list', () => HttpResponse.json({ ret: posts })),
   http.post('*/index.php/api/topic/index', () => HttpResponse.json({ ret: topics })),
@@ -411,6 +416,22 @@ describe('pages/quanzi/index: reports', () => {
         body: expect.objectContaining({ content: 'Abuse or harassment: rude' }) as unknown,
       },
     ]);
+  });
+
+  it('hides another member’s post from the circle with Not interested, and brings it back with Undo', async () => {
+    signIn();
+    posts = [post(2, { mine: true, author: { id: '42', username: 'Alice', img: '' } }), post(1)];
+    renderPages('/pages/quanzi/index');
+    await shows('Post number 1');
+    const [mine, theirs] = screen.getAllByTestId('post') as [HTMLElement, HTMLElement];
+    expect(within(mine).queryByRole('button', { name: 'Not interested' })).toBeNull();
+    await step(() => fireEvent.click(within(theirs).getByRole('button', { name: 'Not interested' })));
+    await shows("Hidden: you won't see it in your feeds");
+    expect(screen.queryByText('Post number 1')).toBeNull();
+    expect(sent).toEqual([{ path: 'yinbi/quanzi/p1', body: expect.objectContaining({ hide: true }) as unknown }]);
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Undo' })));
+    await shows('Post number 1');
+    expect(sent.at(-1)).toEqual({ path: 'yinbi/quanzi/p1', body: expect.objectContaining({ hide: false }) as unknown });
   });
 
   it('sends a visitor who reports a post to sign in', async () => {
