@@ -115,4 +115,11 @@ describe('navigation rules (spec §2)', () => {
       expect(built(`shop/${path}`)).toBeDefined();
     }
   });
+
+  it('has the short videos under both of their names, and the sign-in by QR code', () => {
+    const page = (path: string) => ROUTES.find((route) => route.path === path)?.page;
+    // svideo/nvideo is the native app's short-video page: in the browser, the same swiped feed.
+    expect(page('svideo/nvideo')).toBeDefined();
+    expect(page('user/scan-login')).toBeDefined();
+  });
 });

@@ -66,6 +66,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/view': () => import('../pages/article/view'),
   'video/view': () => import('../pages/video/view'),
   'svideo/index': () => import('../pages/svideo/index'),
+  // The native app's short-video page: in the browser, the same swiped feed.
+  'svideo/nvideo': () => import('../pages/svideo/index'),
   'article/ping': () => import('../pages/article/ping'),
   'article/ping-zan': () => import('../pages/article/ping-zan'),
   'article/jubao_view': () => import('../pages/article/jubao_view'),
