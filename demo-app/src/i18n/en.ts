@@ -347,6 +347,14 @@ export const en: Dictionary = {
   },
   ad: { banner: 'Ads', tag: 'Ad' },
   hide: { action: 'Not interested', done: "Hidden: you won't see it in your feeds", undo: 'Undo' },
+  scan: {
+    action: 'Scan',
+    title: 'Scan a QR code',
+    hint: 'Hold the QR code inside the frame',
+    text: 'The code says',
+    cameraFailed: 'The camera cannot be used: check the permission',
+    unsupported: 'QR not supported, operate in the app',
+  },
   profile: {
     title: 'Edit profile',
     avatar: 'Avatar',

@@ -335,6 +335,14 @@ export const zhCN = {
   },
   ad: { banner: '广告', tag: '广告' },
   hide: { action: '不感兴趣', done: '已隐藏，将不再出现在你的列表中', undo: '撤销' },
+  scan: {
+    action: '扫一扫',
+    title: '扫描二维码',
+    hint: '将二维码放入框内',
+    text: '二维码内容',
+    cameraFailed: '无法使用摄像头，请检查权限',
+    unsupported: '不支持二维码，请在APP中操作',
+  },
   profile: {
     title: '编辑资料',
     avatar: '头像',

@@ -13,11 +13,15 @@ import { logout } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
 import { VerifiedBadge } from '../../features/member/VerifiedBadge';
 import { cartBadge } from '../../features/shop/CartEntry';
+import { QrScanner } from '../../features/member/QrScanner';
+import { qrDetector, scanTarget } from '../../features/member/scan';
 import { NavBar } from '../../ui/NavBar';
+import { toast } from '../../ui/toast';
 
 /**
- * Tab: mine. The signed-in user with their follow counts, or a sign-in entry, and the member menu. Opening the tab
- * reads `member/info` again, so that the counts are those of now.
+ * Tab: mine. The signed-in user with their follow counts, or a sign-in entry, and the member menu; Scan reads a QR code
+ * with the camera (a sign-in code of another device, a link). Opening the tab reads `member/info` again, so that the
+ * counts are those of now.
  */
 export default function UserIndex() {
   const { t, i18n } = useTranslation();
@@ -29,6 +33,12 @@ export default function UserIndex() {
   const agent = agentTeamsOf(user).length > 0;
   const notices = user?.member_notify_badge ?? 0;
   const [languages, setLanguages] = useState(false);
+  const [scanning, setScanning] = useState(false);
+  /** Scans a code with the camera where the browser can (a sign-in code opens user/scan-login); says so elsewhere. */
+  const startScan = () => {
+    if (qrDetector()) setScanning(true);
+    else toast(t('scan.unsupported'));
+  };
   const queryClient = useQueryClient();
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: ['member/info'] }, { cancelRefetch: false });
@@ -47,7 +57,27 @@ export default function UserIndex() {
 
   return (
     <div className="page">
-      <NavBar title={t('mine.title')} back={false} />
+      <NavBar
+        title={t('mine.title')}
+        back={false}
+        right={
+          <button type="button" className="feedback-mine" onClick={startScan}>
+            {t('scan.action')}
+          </button>
+        }
+      />
+      {scanning && (
+        <QrScanner
+          onClose={() => setScanning(false)}
+          onScanned={(text) => {
+            setScanning(false);
+            const target = scanTarget(text);
+            if (target.kind === 'app') open(target.path);
+            else if (target.kind === 'web') open(target.url);
+            else void Dialog.alert({ title: t('scan.text'), content: target.text, confirmText: t('common.ok') });
+          }}
+        />
+      )}
       <section
         className="mine-header"
         style={user?.background ? { backgroundImage: `url(${JSON.stringify(user.background)})` } : undefined}
