@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig, type CsConfig } from '../server/src/config.js';
+import { loadConfig, type CsConfig, type WeatherConfig } from '../server/src/config.js';
 import { randomName } from '../server/src/uploads/keys.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
@@ -45,7 +45,9 @@ export interface E2eServer {
  * Starts the server on 127.0.0.1 on an ephemeral port with a temp data dir, serving the built app at `/h5/` (or the
  * pages in `appDir`), with the customer-service team `cs` when given.
  */
-export async function startE2eServer(options: { appDir?: string; cs?: CsConfig } = {}): Promise<E2eServer> {
+export async function startE2eServer(
+  options: { appDir?: string; cs?: CsConfig; weather?: WeatherConfig } = {},
+): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   const sms = createDevSmsProvider(silentLogger());
   const config = {
@@ -55,6 +57,8 @@ export async function startE2eServer(options: { appDir?: string; cs?: CsConfig }
     dataDir,
     appDir: options.appDir ?? APP_DIR,
     logLevel: 'silent' as const,
+    // The browser tests talk only to loopback: the weather's outside provider is off unless a test names its own.
+    weather: options.weather ?? { forecastUrl: '', geocodingUrl: '' },
     ...(options.cs ? { cs: options.cs } : {}),
   };
   let offset = 0;

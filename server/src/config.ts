@@ -37,6 +37,26 @@ export interface RateLimitConfig {
 }
 
 /** The validated server configuration. */
+/** See {@link ServerConfig.weather}. */
+export interface WeatherConfig {
+  forecastUrl: string;
+  geocodingUrl: string;
+}
+
+/** Open-Meteo's public forecast and geocoding APIs: free, without a key, for non-commercial use. */
+export const OPEN_METEO = {
+  forecastUrl: 'https://api.open-meteo.com/v1/forecast',
+  geocodingUrl: 'https://geocoding-api.open-meteo.com/v1/search',
+} as const;
+
+/** A provider's URL, or `off` (or empty, in a config file) for none. */
+const weatherUrl = z.union([
+  z.literal(''),
+  z.literal('off'),
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL or off' }),
+]);
+const urlOrOff = (url: string) => (url === 'off' ? '' : url);
+
 export interface ServerConfig {
   /** HTTP and socket.io port; 0 picks a free one. Env `PORT`. @default 3000 */
   port: number;
@@ -87,6 +107,12 @@ export interface ServerConfig {
    * Env `PARLEY_APP_SHOW` (`true`/`false`). @default true
    */
   appShow: boolean;
+  /**
+   * Where the weather page's forecasts and the city chooser's places come from: an Open-Meteo forecast API
+   * (`forecastUrl`, env `PARLEY_WEATHER_URL`) and geocoding API (`geocodingUrl`, env `PARLEY_GEOCODING_URL`).
+   * `off` turns that part off (here: the URL is empty). @default Open-Meteo's public APIs
+   */
+  weather: WeatherConfig;
   /**
    * Where the product app's days begin, as minutes east of UTC: the task centre's daily sign-in counts days by it.
    * Env `PARLEY_DAY_OFFSET_MINUTES` (-720 to 840). @default 480 (China Standard Time, UTC+8)
@@ -213,6 +239,13 @@ const configSchema = z.object({
   uploads: uploadConfigSchema,
   productAppkey: z._default(nonEmpty('an appkey'), DEMO_APP.appkey),
   appShow: z._default(z.boolean({ error: 'must be true or false' }), true),
+  weather: z._default(
+    z.object({
+      forecastUrl: z._default(weatherUrl, OPEN_METEO.forecastUrl),
+      geocodingUrl: z._default(weatherUrl, OPEN_METEO.geocodingUrl),
+    }),
+    { ...OPEN_METEO },
+  ),
   dayOffsetMinutes: z._default(intIn(-720, 840), 480),
   cs: z._default(
     z.object({
@@ -261,6 +294,8 @@ const ENV_NAMES: Record<string, string> = {
   ...UPLOAD_ENV_NAMES,
   productAppkey: 'PARLEY_PRODUCT_APPKEY',
   appShow: 'PARLEY_APP_SHOW',
+  'weather.forecastUrl': 'PARLEY_WEATHER_URL',
+  'weather.geocodingUrl': 'PARLEY_GEOCODING_URL',
   dayOffsetMinutes: 'PARLEY_DAY_OFFSET_MINUTES',
   'cs.teamId': 'PARLEY_CS_TEAM_ID',
   'cs.teamName': 'PARLEY_CS_TEAM_NAME',
@@ -328,6 +363,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     },
     productAppkey: c.productAppkey,
     appShow: c.appShow,
+    weather: { forecastUrl: urlOrOff(c.weather.forecastUrl), geocodingUrl: urlOrOff(c.weather.geocodingUrl) },
     dayOffsetMinutes: c.dayOffsetMinutes,
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
@@ -382,6 +418,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     productAppkey: get('PARLEY_PRODUCT_APPKEY'),
     // Kept as text when not a boolean word, so that the error shows what was given.
     appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
+    weather: { forecastUrl: get('PARLEY_WEATHER_URL'), geocodingUrl: get('PARLEY_GEOCODING_URL') },
     dayOffsetMinutes: num('PARLEY_DAY_OFFSET_MINUTES'),
     trustProxy: trustProxyFromEnv(get('PARLEY_TRUST_PROXY')),
   };

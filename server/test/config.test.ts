@@ -141,6 +141,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the weather provider’s URLs, off turning one off; Open-Meteo by default', () => {
+    expect(loadConfig({}).weather).toEqual({
+      forecastUrl: 'https://api.open-meteo.com/v1/forecast',
+      geocodingUrl: 'https://geocoding-api.open-meteo.com/v1/search',
+    });
+    expect(
+      loadConfig({ PARLEY_WEATHER_URL: 'http://10.0.0.5:8080/v1/forecast', PARLEY_GEOCODING_URL: 'off' }).weather,
+    ).toEqual({ forecastUrl: 'http://10.0.0.5:8080/v1/forecast', geocodingUrl: '' });
+    expect(() => loadConfig({ PARLEY_WEATHER_URL: 'ftp://x/forecast' })).toThrow(/PARLEY_WEATHER_URL/);
+  });
+
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
   });

@@ -76,6 +76,9 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['member/qr_login_confirm', [{ ...common, token, ticket: qr.ticket }]],
       ['member/qr_login_cancel', [{ ...common, token, ticket: qr.ticket }]],
       ['ad/list', [{ ...common, position: 'article' }]],
+      ['index/tianqi', [{ ...common, latitude: 30.25, longitude: 120.17 }]],
+      ['index/city', [{ ...common, latitude: 30.25, longitude: 120.17 }]],
+      ['index/city_search', [{ ...common, keyword: 'Hangzhou' }]],
       ['ad/click', [{ ...common, id: '12345678', zhanshi: 1 }]],
       ['member/profile', [{ ...common, token, id }]],
       [

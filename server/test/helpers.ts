@@ -69,6 +69,8 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     appDir: join(tmpdir(), 'parley-no-such-app-dir'),
     apps: [SECURE_APP, OPEN_APP],
     logLevel: 'silent',
+    // Tests talk only to loopback: the weather's outside provider is off unless a test names its own.
+    weather: { forecastUrl: '', geocodingUrl: '' },
     ...overrides,
   };
 }

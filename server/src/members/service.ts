@@ -132,7 +132,8 @@ export type MemberFailure =
   | 'address_missing'
   | 'qr_invalid'
   | 'qr_taken'
-  | 'ad_missing';
+  | 'ad_missing'
+  | 'weather_unavailable';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -265,6 +266,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   qr_invalid: 'the QR code has expired: refresh it on the other device',
   qr_taken: 'someone else scanned this QR code',
   ad_missing: 'content does not exist or was deleted by the author',
+  weather_unavailable: 'the weather cannot be had now, please retry',
 };
 
 /** A result: the value, or the reason it was refused. */

@@ -96,6 +96,8 @@ import { memberRoutes } from './member.js';
 import { qrLoginRoutes } from './qr-login.js';
 import { adRoutes } from './ads.js';
 import { hiddenRoutes } from './hidden.js';
+import { weatherRoutes } from './weather.js';
+import { createWeatherService, type WeatherService } from '../../weather/service.js';
 import { operatorAdRoutes } from '../operator-ads.js';
 import { createAdService, type AdService } from '../../content/ads.js';
 import { profileRoutes } from './profile.js';
@@ -125,6 +127,8 @@ export interface ProductApiDeps {
   ads: AdService;
   /** What members hid from their feeds (member/yinbi). */
   hidden: HiddenStore;
+  /** The weather page's forecasts and the city chooser's places (index/tianqi, index/city, index/city_search). */
+  weather: WeatherService;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
@@ -214,6 +218,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   qrLoginRoutes(post, deps);
   adRoutes(post, deps);
   hiddenRoutes(post, deps);
+  weatherRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
@@ -268,7 +273,7 @@ export interface ProductApiParts {
   circleReactions: ReactionStore;
   reports: ReportStore;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes'>;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather'>;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
@@ -473,6 +478,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     qrLogin: createQrLoginService({ tickets: parts.loginTickets, members, now: parts.now }),
     ads,
     hidden: parts.hidden,
+    weather: createWeatherService({ config: parts.config.weather, now: parts.now }),
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),

@@ -22,6 +22,10 @@ export const PRODUCT_ADDRESS_LIMITS = {
   'member/qr_login_status': { perMinute: 120, burst: 60 },
   // Counting the banners' ads: an app shows a banner of at most ten and counts each ad once a session.
   'ad/click': { perMinute: 120, burst: 60 },
+  // The weather page and the city chooser ask an outside provider: one address may not spend its quota.
+  'index/tianqi': { perMinute: 30, burst: 20 },
+  'index/city': { perMinute: 30, burst: 20 },
+  'index/city_search': { perMinute: 60, burst: 30 },
 } as const satisfies Record<string, AddressLimit>;
 
 /** Most addresses a {@link MemoryAddressLimiter} remembers; the least recently seen is forgotten first. */
