@@ -17,6 +17,7 @@ import { QrScanner } from '../../features/member/QrScanner';
 import { qrDetector, scanTarget } from '../../features/member/scan';
 import { NavBar } from '../../ui/NavBar';
 import { toast } from '../../ui/toast';
+import '../member/feedback.css';
 
 /**
  * Tab: mine. The signed-in user with their follow counts, or a sign-in entry, and the member menu; Scan reads a QR code
@@ -137,6 +138,7 @@ export default function UserIndex() {
         <List.Item onClick={() => open('member/money')}>{t('mine.wallet')}</List.Item>
         <List.Item onClick={() => open('shop/business-index')}>{t('mine.shop')}</List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
+        <List.Item onClick={() => open('public/tianqi')}>{t('weather.title')}</List.Item>
         <List.Item onClick={() => open('member/feedback')}>{t('mine.feedback')}</List.Item>
         {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}
         <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
