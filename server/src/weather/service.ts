@@ -152,7 +152,7 @@ export function createWeatherService(deps: WeatherDeps): WeatherService {
   const ask = async (url: URL): Promise<unknown> => {
     try {
       const res = await get(url, { signal: AbortSignal.timeout(WEATHER_LIMITS.timeoutMs) });
-      return res.ok ? ((await res.json())) : undefined;
+      return res.ok ? await res.json() : undefined;
     } catch {
       return undefined;
     }
