@@ -95,7 +95,7 @@ export default function ScanLogin() {
               {t('scanLogin.time')}
             </List.Item>
           </List>
-          <p className="scan-login-warning">{t('scanLogin.warning')}</p>
+          <p className="note-warning">{t('scanLogin.warning')}</p>
           <Button block color="primary" size="large" loading={busy} onClick={() => void settle(true)}>
             {t('scanLogin.confirm')}
           </Button>
