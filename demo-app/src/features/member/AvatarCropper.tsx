@@ -23,8 +23,14 @@ export function AvatarCropper({
   onCropped: (cropped: File) => void;
 }) {
   const { t } = useTranslation();
-  const [src] = useState(() => URL.createObjectURL(file));
-  useEffect(() => () => URL.revokeObjectURL(src), [src]);
+  // The picture's address while the cropper is open: made and let go with the effect, so that a remount (React's
+  // strict mode runs effects twice) never shows an address already let go.
+  const [src, setSrc] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const made = URL.createObjectURL(file);
+    setSrc(made);
+    return () => URL.revokeObjectURL(made);
+  }, [file]);
   const [crop, setCrop] = useState({ x: 0, y: 0 });
   const [zoom, setZoom] = useState(1);
   // The part chosen, in the picture's own pixels; known once the picture has loaded.
@@ -55,21 +61,23 @@ export function AvatarCropper({
         </Button>
       </div>
       <div className="avatar-cropper-area">
-        <Cropper
-          image={src}
-          crop={crop}
-          zoom={zoom}
-          maxZoom={MAX_ZOOM}
-          aspect={1}
-          cropShape="round"
-          showGrid={false}
-          onCropChange={setCrop}
-          onZoomChange={setZoom}
-          onCropComplete={(_percentages, pixels) => {
-            area.current = pixels;
-            setReady(true);
-          }}
-        />
+        {src !== undefined && (
+          <Cropper
+            image={src}
+            crop={crop}
+            zoom={zoom}
+            maxZoom={MAX_ZOOM}
+            aspect={1}
+            cropShape="round"
+            showGrid={false}
+            onCropChange={setCrop}
+            onZoomChange={setZoom}
+            onCropComplete={(_percentages, pixels) => {
+              area.current = pixels;
+              setReady(true);
+            }}
+          />
+        )}
       </div>
       <div className="avatar-cropper-zoom">
         <Slider
