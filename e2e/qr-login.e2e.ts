@@ -9,7 +9,8 @@ describe('sign-in by QR code end to end', () => {
     const id = await signIn(phone.page, app.server, '13500135021', 'en');
     const desktop = await phoneContext(app.browser, 'en-US', VIEWPORTS.desktop);
     await desktop.page.goto(`${app.server.url}/h5/#/user/login?redirect=${encodeURIComponent('/member/notify')}`);
-    await desktop.page.getByRole('button', { name: 'Sign in with QR code' }).click();
+    // A desktop's screen shows the phone form and the code side by side.
+    await desktop.page.getByPlaceholder('Mobile number').waitFor();
     const code = desktop.page.getByRole('img', { name: 'QR code to sign in' });
     await code.waitFor();
     const link = (await code.getAttribute('data-link')) ?? '';

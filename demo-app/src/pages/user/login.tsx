@@ -12,6 +12,7 @@ import { QrLoginPanel } from '../../features/member/QrLoginPanel';
 import { isPhoneNumber } from '../../features/member/phone';
 import { LANGUAGE_NAMES, currentLanguage } from '../../i18n';
 import { NavBar } from '../../ui/NavBar';
+import { WIDE_SCREEN, useMediaQuery } from '../../ui/useMediaQuery';
 import { toast, toastError } from '../../ui/toast';
 
 /** Seconds before another code may be asked for; the server refuses sooner requests the same way. */
@@ -73,6 +74,8 @@ export default function Login() {
   const [languages, setLanguages] = useState(false);
   // Sign-in by QR code instead, from a phone where the member is signed in (user/scan-login).
   const [byQr, setByQr] = useState(false);
+  // On a wide screen both show side by side, as where a desktop browser is signed in to by a phone.
+  const wide = useMediaQuery(WIDE_SCREEN);
   const [left, startCountdown] = useCountdown(secondsLeft(saved.sentAt));
   const [quhao] = useState(() => sessionStorage.getItem(QUHAO_KEY) ?? '86');
   const context = { locale: i18n.language };
@@ -132,6 +135,54 @@ export default function Login() {
     }
   };
 
+  const form = (
+    <>
+      <List>
+        <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
+        <List.Item>
+          <Input
+            type="tel"
+            inputMode="numeric"
+            maxLength={quhao === '86' ? 11 : 14}
+            placeholder={t('login.phone')}
+            value={phone}
+            onChange={(v) => setPhone(v.replace(/\D/g, ''))}
+            aria-label={t('login.phone')}
+          />
+        </List.Item>
+        <List.Item
+          extra={
+            <Button size="small" color="primary" fill="none" disabled={left > 0} onClick={() => void onSend()}>
+              {left > 0 ? t('login.resend', { seconds: left }) : t('login.send')}
+            </Button>
+          }
+        >
+          <Input
+            inputMode="numeric"
+            maxLength={6}
+            placeholder={t('login.code')}
+            value={code}
+            onChange={(v) => setCode(v.replace(/\D/g, ''))}
+            aria-label={t('login.code')}
+          />
+        </List.Item>
+      </List>
+      <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
+        {t('login.agreePrefix')}
+        <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
+          {t('login.userAgreement')}
+        </a>
+        {t('login.and')}
+        <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
+          {t('login.privacyPolicy')}
+        </a>
+      </Checkbox>
+      <Button block color="primary" size="large" loading={busy} onClick={() => void onSubmit()}>
+        {t('login.submit')}
+      </Button>
+    </>
+  );
+
   return (
     <div className="page">
       <NavBar
@@ -143,66 +194,28 @@ export default function Login() {
         }
       />
       <LanguageSheet visible={languages} onClose={() => setLanguages(false)} />
-      <div className="login">
-        <h2>{byQr ? t('qrLogin.title') : t('login.welcome')}</h2>
-        {!byQr && <p className="muted">{t('login.hint')}</p>}
-        {invite && !byQr && (
-          <p className="login-invite" data-testid="invite">
-            {t('login.invited', { code: invite })}
-          </p>
-        )}
-        {byQr ? (
-          <QrLoginPanel onSignedIn={finish} />
-        ) : (
-          <>
-            <List>
-              <List.Item prefix={t('login.countryCode')} onClick={() => leave('/user/quhao')} extra={`+${quhao}`} />
-              <List.Item>
-                <Input
-                  type="tel"
-                  inputMode="numeric"
-                  maxLength={quhao === '86' ? 11 : 14}
-                  placeholder={t('login.phone')}
-                  value={phone}
-                  onChange={(v) => setPhone(v.replace(/\D/g, ''))}
-                  aria-label={t('login.phone')}
-                />
-              </List.Item>
-              <List.Item
-                extra={
-                  <Button size="small" color="primary" fill="none" disabled={left > 0} onClick={() => void onSend()}>
-                    {left > 0 ? t('login.resend', { seconds: left }) : t('login.send')}
-                  </Button>
-                }
-              >
-                <Input
-                  inputMode="numeric"
-                  maxLength={6}
-                  placeholder={t('login.code')}
-                  value={code}
-                  onChange={(v) => setCode(v.replace(/\D/g, ''))}
-                  aria-label={t('login.code')}
-                />
-              </List.Item>
-            </List>
-            <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
-              {t('login.agreePrefix')}
-              <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
-                {t('login.userAgreement')}
-              </a>
-              {t('login.and')}
-              <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
-                {t('login.privacyPolicy')}
-              </a>
-            </Checkbox>
-            <Button block color="primary" size="large" loading={busy} onClick={() => void onSubmit()}>
-              {t('login.submit')}
+      <div className={wide ? 'login login-wide' : 'login'}>
+        <div className="login-main">
+          <h2>{byQr && !wide ? t('qrLogin.title') : t('login.welcome')}</h2>
+          {(wide || !byQr) && <p className="muted">{t('login.hint')}</p>}
+          {invite && (wide || !byQr) && (
+            <p className="login-invite" data-testid="invite">
+              {t('login.invited', { code: invite })}
+            </p>
+          )}
+          {byQr && !wide ? <QrLoginPanel onSignedIn={finish} /> : form}
+          {!wide && (
+            <Button block fill="none" color="primary" onClick={() => setByQr((qr) => !qr)}>
+              {byQr ? t('qrLogin.byPhone') : t('qrLogin.byQr')}
             </Button>
-          </>
+          )}
+        </div>
+        {wide && (
+          <aside className="login-side">
+            <h2>{t('qrLogin.title')}</h2>
+            <QrLoginPanel onSignedIn={finish} />
+          </aside>
         )}
-        <Button block fill="none" color="primary" onClick={() => setByQr((qr) => !qr)}>
-          {byQr ? t('qrLogin.byPhone') : t('qrLogin.byQr')}
-        </Button>
       </div>
     </div>
   );

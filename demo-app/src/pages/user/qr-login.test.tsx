@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanupShell, currentRoute, renderShell, testConfig } from '../../app/shell-test-utils';
 import type { QrLoginStatus } from '../../features/member/qr-login';
 import { installAntdRender } from '../../ui/antd-render';
@@ -92,4 +92,22 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
     expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
     expect(screen.queryByRole('img', { name: 'QR code to sign in' })).toBeNull();
   }, 20_000);
+
+  it('shows the phone form and the code side by side on a wide screen, without the switch', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(min-width: 768px)',
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    try {
+      renderShell({ path: '/user/login' });
+      await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(1)), POLLS);
+      expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
+      expect(screen.getByText('Scan to sign in')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Sign in with QR code' })).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

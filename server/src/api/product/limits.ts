@@ -17,9 +17,10 @@ export interface AddressLimit {
 export const PRODUCT_ADDRESS_LIMITS = {
   'member/send_code': { perMinute: 5, burst: 10 },
   'member/login': { perMinute: 10, burst: 20 },
-  // Sign-in by QR code: a page asks for a new code every two minutes and polls it every two seconds.
-  'member/qr_login': { perMinute: 10, burst: 20 },
-  'member/qr_login_status': { perMinute: 120, burst: 60 },
+  // Sign-in by QR code: a login page on a wide screen asks for a new code every two minutes and polls it every two
+  // seconds; an office behind one address has several such pages open.
+  'member/qr_login': { perMinute: 30, burst: 30 },
+  'member/qr_login_status': { perMinute: 600, burst: 120 },
   // Counting the banners' ads: an app shows a banner of at most ten and counts each ad once a session.
   'ad/click': { perMinute: 120, burst: 60 },
   // The weather page and the city chooser ask an outside provider: one address may not spend its quota.
