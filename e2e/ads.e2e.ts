@@ -23,7 +23,9 @@ describe('banner ads end to end', () => {
     expect(res.status).toBe(200);
     const { id } = ((await res.json()) as { content: { id: string } }).content;
 
+    // Signing in opened the front page, which read its banner before the ad was added: a fresh start reads it again.
     await page.goto(`${app.server.url}/h5/#/pages/article/index`);
+    await page.reload();
     const banner = page.getByRole('region', { name: 'Ads' });
     const picture = banner.getByRole('img', { name: 'Topics of the week' });
     await picture.waitFor();
