@@ -69,6 +69,9 @@ describe('ads: the operator sets them up (spec §3 Ad), ad/list shows a tab’s 
       status: 404,
       content: 'ad does not exist.',
     });
+    // Nothing to change: the ad as it is, or 404 for none.
+    expect(await ads(p, 'PATCH', `/${id}`, {})).toMatchObject({ status: 200, content: { id, title: 'Summer sale' } });
+    expect(await ads(p, 'PATCH', '/nope', {})).toMatchObject({ status: 404 });
     expect(await ads(p, 'GET', '', undefined, 'wrong-secret')).toMatchObject({ status: 401 });
     expect(await ads(p, 'POST', '', AD, 'wrong-secret')).toMatchObject({ status: 401 });
 

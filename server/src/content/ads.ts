@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AD_POSITIONS, type AdChanges, type AdPosition, type AdRecord, type AdStore } from '../store/index.js';
 import { isRowKey, type MemberResult } from '../members/service.js';
 import { badRequest, type CatalogEditResult } from './catalog.js';
+import { isHttpUrl } from './text.js';
 
 /** Bounds of ads (docs/limits.md). */
 export const AD_LIMITS = {
@@ -44,9 +45,6 @@ const notFound: AdEditFailure = { ok: false, failure: 'not_found', message: 'ad 
 const isPosition = (value: unknown): value is AdPosition =>
   typeof value === 'string' && (AD_POSITIONS as readonly string[]).includes(value);
 
-const isHttpUrl = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= AD_LIMITS.urlMax && /^https?:\/\/[^\s/]+\S*$/i.test(value);
-
 /** A path of the app: `article/view?id=1`, with or without a leading slash; no scheme, no spaces. */
 const isAppPath = (value: unknown): value is string =>
   typeof value === 'string' &&
@@ -70,11 +68,12 @@ function fieldsOf(fields: Record<string, unknown>, required: boolean): AdChanges
     out.title = trimmed;
   }
   if (img !== undefined || required) {
-    if (!isHttpUrl(img)) return badRequest('img must be an http(s) URL.');
+    if (!isHttpUrl(img, AD_LIMITS.urlMax)) return badRequest('img must be an http(s) URL.');
     out.img = img;
   }
   if (url !== undefined || required) {
-    if (!isHttpUrl(url) && !isAppPath(url)) return badRequest('url must be an http(s) URL or a path of the app.');
+    if (!isHttpUrl(url, AD_LIMITS.urlMax) && !isAppPath(url))
+      return badRequest('url must be an http(s) URL or a path of the app.');
     out.url = url;
   }
   if (position !== undefined || required) {

@@ -29,3 +29,8 @@ export function lineStart(text: string, max: number): string {
         .trimEnd()}…`
     : chars.join('');
 }
+
+/** Whether `value` is an http(s) URL of at most `max` characters, without spaces: a picture or a link the operator gives. */
+export function isHttpUrl(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length <= max && /^https?:\/\/[^\s/]+\S*$/i.test(value);
+}

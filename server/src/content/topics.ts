@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TopicRecord, TopicStore, TopicWithCount } from '../store/index.js';
 import { isRowKey, type MemberResult } from '../members/service.js';
 import { badRequest, type CatalogEditResult } from './catalog.js';
+import { isHttpUrl } from './text.js';
 
 /** Bounds of topics (docs/limits.md). */
 export const TOPIC_LIMITS = {
@@ -63,9 +64,7 @@ function fieldsOf(
     out.intro = trimmed;
   }
   if (img !== undefined) {
-    const ok =
-      typeof img === 'string' && (img === '' || (img.length <= TOPIC_LIMITS.imgMax && /^https?:\/\/\S+$/.test(img)));
-    if (!ok) return badRequest('img must be an http(s) URL or empty.');
+    if (img !== '' && !isHttpUrl(img, TOPIC_LIMITS.imgMax)) return badRequest('img must be an http(s) URL or empty.');
     out.img = img;
   }
   return out;

@@ -148,7 +148,9 @@ export function createAdStore(base: Kysely<Database>): AdStore {
     },
     async update(id, c) {
       const set = changes(c);
-      if (Object.keys(set).length === 0) return (await this.byId(id)) !== undefined;
+      if (Object.keys(set).length === 0) {
+        return (await open().select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+      }
       const result = await db
         .updateTable('ads')
         .set(set)
