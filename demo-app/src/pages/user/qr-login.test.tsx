@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -106,6 +106,42 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
       expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
       expect(screen.getByText('Scan to sign in')).toBeTruthy();
       expect(screen.queryByRole('button', { name: 'Sign in with QR code' })).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('follows the window across 768 px: narrowed, the code goes behind the switch; widened, it comes back', async () => {
+    // A matchMedia double over a width the test changes, telling its listeners as a browser does.
+    let width = 1024;
+    const listeners = new Set<() => void>();
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      get matches() {
+        return query === '(min-width: 768px)' && width >= 768;
+      },
+      media: query,
+      addEventListener: (_: string, listener: () => void) => listeners.add(listener),
+      removeEventListener: (_: string, listener: () => void) => listeners.delete(listener),
+    }));
+    const resize = (to: number) =>
+      act(() => {
+        width = to;
+        for (const listener of [...listeners]) listener();
+      });
+    try {
+      renderShell({ path: '/user/login' });
+      await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(1)), POLLS);
+      expect(screen.queryByRole('button', { name: 'Sign in with QR code' })).toBeNull();
+
+      resize(390);
+      expect(screen.queryByRole('img', { name: 'QR code to sign in' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Sign in with QR code' })).toBeTruthy();
+      expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
+
+      resize(1280);
+      await waitFor(() => expect(screen.getByRole('img', { name: 'QR code to sign in' })).toBeTruthy(), POLLS);
+      expect(screen.queryByRole('button', { name: 'Sign in with QR code' })).toBeNull();
+      expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
     } finally {
       vi.unstubAllGlobals();
     }
