@@ -104,6 +104,31 @@ describe('pub/sub on the server: validation and permissions', () => {
     expect(received(alice, 'message')[0]).toMatchObject({ n: 'vip', c: 'secret' });
   });
 
+  it('PUB-18: a channel starting with $ is published by the app server only; clients still subscribe to it', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP, PRIVATE_APP] });
+    const denied = { code: 401, resultCode: 401, content: MESSAGES.noPermission };
+    // An open app: anyone may publish anywhere else, nowhere under `$`.
+    const alice = await rawUser(url, 'alice');
+    expect(await request(alice.socket, 'subscribe', { channels: ['$live.1'] })).toMatchObject({ code: 200 });
+    expect(await request(alice.socket, 'publish', publishParams('$live.1', 'forged'))).toEqual(denied);
+    expect(await request(alice.socket, 'publish', publishParams('live.1', 'fine'))).toMatchObject({ code: 200 });
+    // A private app: not even a write token opens it.
+    const bob = await rawUser(url, 'bob', { appkey: PRIVATE_APP.appkey });
+    const write = accessToken(PRIVATE_APP, { u: 'bob', c: '$live.1', p: 'rw' });
+    expect(await request(bob.socket, 'publish', publishParams('$live.1', 'forged', { at: write }))).toEqual(denied);
+
+    const res = await fetch(`${url}/api/v1/apps/${OPEN_APP.appkey}/channels/$live.1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${OPEN_APP.secretKey}` },
+      body: JSON.stringify({ message: 'from the server' }),
+    });
+    expect(res.status).toBe(200);
+    await eventually(() => received(alice, 'message').length === 1, "the server's message delivered");
+    await settle(alice.socket);
+    // The refused publishes never reached the subscriber.
+    expect(received(alice, 'message').map((m) => [m['n'], m['c']])).toEqual([['$live.1', 'from the server']]);
+  });
+
   it('PUB-15: history, presence watches and here-now of a private channel need read too', async () => {
     const { url } = await startServer({ apps: [PRIVATE_APP] });
     const [alice, mallory] = await Promise.all(

@@ -23,6 +23,17 @@ export const PUBSUB_LIMITS = {
   sessionWatchesMax: 1000,
 } as const;
 
+/**
+ * PUB-18: channels whose name starts with this are the app server's to publish: clients may subscribe to them (with
+ * a read token when the app requires one) but never publish there, whatever token they hold.
+ */
+export const SERVER_CHANNEL_PREFIX = '$';
+
+/** PUB-18: whether only the app's server may publish on `channel`. */
+export function isServerChannel(channel: string): boolean {
+  return channel.startsWith(SERVER_CHANNEL_PREFIX);
+}
+
 /** `channel[x] is not subscribed`, built with the channel's name. */
 export function channelNotSubscribed(channel: string): string {
   return MESSAGES.channelNotSubscribed.replace('{channel}', channel);

@@ -109,6 +109,18 @@ describe('pub/sub flows on the fake server', () => {
     await expect(subscribing).resolves.toBeUndefined();
   });
 
+  it("PUB-18: a publish on a server channel ($...) is refused with 401 before asking; subscribing is the app's", async () => {
+    const { pubsub, server } = await connected();
+    const publishing = pubsub.publish({ channel: '$live.7', message: 'forged' }).catch((e: unknown) => e);
+    await tick();
+    expect(await publishing).toMatchObject({ code: 401, content: 'No permission' });
+    expect(server.requests('publish')).toHaveLength(0);
+    const subscribing = pubsub.subscribe({ channel: '$live.7', onMessage: () => undefined });
+    await tick();
+    await expect(subscribing).resolves.toBeUndefined();
+    expect(server.requests('subscribe').at(-1)?.params).toMatchObject({ channels: ['$live.7'] });
+  });
+
   it('PUB-5 PUB-7: subscribe sends channels as strings; pushes reach the onMessage of their channel', async () => {
     const { pubsub, server } = await connected();
     const news = inbox();

@@ -5,6 +5,7 @@ import {
   CODES,
   LIMITS,
   MESSAGES,
+  isServerChannel,
   PUBSUB_LIMITS,
   type HereNowAck,
   type HistoryMessagesAck,
@@ -282,14 +283,16 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     publish(input) {
       const allowed =
         input.trusted === true ||
-        channelAccessAllowed({
+        // PUB-18: a server channel is published by the app's server alone.
+        (!isServerChannel(input.channel) &&
+          channelAccessAllowed({
           app: input.app,
           userId: input.userId,
           token: input.accessToken,
-          channels: [input.channel],
-          need: 'w',
-          now: now(),
-        });
+            channels: [input.channel],
+            need: 'w',
+            now: now(),
+          }));
       if (!allowed) return Promise.reject(new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission));
       upkeep();
       const key = `${input.app.appkey}\n${input.guid}`;

@@ -6,6 +6,7 @@ import {
   PUBSUB_LIMITS,
   SERVER_PUSHES,
   channelNotSubscribed,
+  isServerChannel,
   marksRedeliveries,
   toPubsubMessage,
   wireChannelPresenceEventSchema,
@@ -82,11 +83,13 @@ export class Pubsub {
 
   /**
    * Publishes `message` to `channel` (PUB-3). The request carries a fresh guid, so that a re-sent publish reaches
-   * subscribers once. Needs write permission.
+   * subscribers once. Needs write permission. A channel starting with `$` is the app server's (PUB-18): publishing
+   * there is refused with 401 `No permission` before asking.
    */
   async publish(options: PublishOptions): Promise<PublishResult> {
     this.#ready();
     const { channel, message, qos, notification } = validatePublish(options);
+    if (isServerChannel(channel)) throw ParleyError.of(CODES.UNAUTHORIZED, 'noPermission');
     const guid = timeOrderedHexId();
     const ack = await this.#connection.requests.send({
       event: CLIENT_EVENTS.publish,
