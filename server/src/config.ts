@@ -57,6 +57,28 @@ const weatherUrl = z.union([
 ]);
 const urlOrOff = (url: string) => (url === 'off' ? '' : url);
 
+/**
+ * Where live rooms are pushed and played: templates of the operator's media server (SRS, nginx-rtmp, ...) URLs, in
+ * which `{stream}` stands for a room's public stream name and, in the push URL only, `{key}` for its secret push key.
+ * Both empty (the default): live streaming is off.
+ */
+export interface LiveConfig {
+  /** E.g. `rtmp://media.example.com/live/{stream}?key={key}`. Env `PARLEY_LIVE_PUSH_URL`. @default '' */
+  pushUrl: string;
+  /** E.g. `https://media.example.com/live/{stream}.m3u8`. Env `PARLEY_LIVE_PLAY_URL`. @default '' */
+  playUrl: string;
+}
+
+const liveTemplate = (what: string, key: boolean) =>
+  z.union([
+    z.literal(''),
+    z.string({ error: `must be ${what}` }).check(
+      z.regex(/^[a-z][a-z0-9+.-]*:\/\/\S+$/i, `must be ${what}`),
+      z.includes('{stream}', { error: 'must hold {stream}' }),
+      z.refine((url) => url.includes('{key}') === key, key ? 'must hold {key}' : 'must not hold {key}'),
+    ),
+  ]);
+
 export interface ServerConfig {
   /** HTTP and socket.io port; 0 picks a free one. Env `PORT`. @default 3000 */
   port: number;
@@ -126,6 +148,8 @@ export interface ServerConfig {
    * `PARLEY_TRUST_PROXY` (`true`, `false`, a number, or a comma list). @default false
    */
   trustProxy: TrustProxy;
+  /** Live streaming's media server URLs; both empty: live streaming is off. See {@link LiveConfig}. */
+  live: LiveConfig;
 }
 
 /** See {@link ServerConfig.trustProxy}. */
@@ -269,6 +293,13 @@ const configSchema = z.object({
     }),
     false,
   ),
+  live: z._default(
+    z.object({
+      pushUrl: z._default(liveTemplate('a URL template', true), ''),
+      playUrl: z._default(liveTemplate('a URL template', false), ''),
+    }),
+    { pushUrl: '', playUrl: '' },
+  ),
 });
 
 /** Environment variable for each setting, to name the source in errors. */
@@ -301,6 +332,8 @@ const ENV_NAMES: Record<string, string> = {
   'cs.teamName': 'PARLEY_CS_TEAM_NAME',
   'cs.agents': 'PARLEY_CS_AGENTS',
   trustProxy: 'PARLEY_TRUST_PROXY',
+  'live.pushUrl': 'PARLEY_LIVE_PUSH_URL',
+  'live.playUrl': 'PARLEY_LIVE_PLAY_URL',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -326,6 +359,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     merged['pubsubHistory'] = { ...file['pubsubHistory'], ...fromEnv['pubsubHistory'] };
   }
   if (isRecord(fromEnv['cs']) && isRecord(file['cs'])) merged['cs'] = { ...file['cs'], ...fromEnv['cs'] };
+  if (isRecord(fromEnv['live']) && isRecord(file['live'])) merged['live'] = { ...file['live'], ...fromEnv['live'] };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -337,6 +371,11 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     throw new ConfigError(`Invalid Parley config:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if ((c.live.pushUrl === '') !== (c.live.playUrl === '')) {
+    throw new ConfigError(
+      'Invalid Parley config:\n  - live (PARLEY_LIVE_PUSH_URL, PARLEY_LIVE_PLAY_URL): set both to turn live streaming on, or neither',
+    );
+  }
   const apps: AppConfig[] = (c.apps ?? [DEMO_APP]).map((a) => ({ ...a, name: a.name ?? a.appkey }));
   checkAppKeysUnique(apps);
   return {
@@ -367,6 +406,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     dayOffsetMinutes: c.dayOffsetMinutes,
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
+    live: { pushUrl: c.live.pushUrl, playUrl: c.live.playUrl },
   };
 }
 
@@ -440,6 +480,10 @@ function readEnv(env: Environment): Record<string, unknown> {
   };
   if (Object.values(cs).some((v) => v !== undefined)) {
     out['cs'] = Object.fromEntries(Object.entries(cs).filter(([, v]) => v !== undefined));
+  }
+  const live = { pushUrl: get('PARLEY_LIVE_PUSH_URL'), playUrl: get('PARLEY_LIVE_PLAY_URL') };
+  if (Object.values(live).some((v) => v !== undefined)) {
+    out['live'] = Object.fromEntries(Object.entries(live).filter(([, v]) => v !== undefined));
   }
   const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
   const burst = num('PARLEY_RATE_LIMIT_BURST');

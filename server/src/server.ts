@@ -169,12 +169,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   registerImHandlers(gateway, { messages, conversations, groups, users });
   registerPresenceHandlers(gateway, presence);
   if (options.customerService !== false) registerCsHandlers(gateway, cs);
+  const channelPresence = shared
+    ? createRedisChannelPresence({ ...shared, backWithinMs: config.sessionTtlMs })
+    : new MemoryChannelPresence(config.sessionTtlMs);
   const pubsub = createPubsubService({
     store: store.pubsub,
     sessions: store.pubsubSessions,
-    presence: shared
-      ? createRedisChannelPresence({ ...shared, backWithinMs: config.sessionTtlMs })
-      : new MemoryChannelPresence(config.sessionTtlMs),
+    presence: channelPresence,
     fanout: socketIoFanout(io),
     nodeId,
     soleNode: !redis,
@@ -238,6 +239,9 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     reactions: store.reactions,
     circleReactions: store.circleReactions,
     reports: store.reports,
+    live: store.live,
+    pubsub,
+    channelPresence,
     apps,
     config,
     logger,

@@ -152,6 +152,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PARLEY_WEATHER_URL: 'ftp://x/forecast' })).toThrow(/PARLEY_WEATHER_URL/);
   });
 
+  it('LIVE-1: reads the live media server’s URL templates; both or neither, {stream} in each, {key} in the push URL only', () => {
+    expect(loadConfig({}).live).toEqual({ pushUrl: '', playUrl: '' });
+    const live = {
+      PARLEY_LIVE_PUSH_URL: 'rtmp://media.test/live/{stream}?key={key}',
+      PARLEY_LIVE_PLAY_URL: 'https://media.test/live/{stream}.m3u8',
+    };
+    expect(loadConfig(live).live).toEqual({
+      pushUrl: 'rtmp://media.test/live/{stream}?key={key}',
+      playUrl: 'https://media.test/live/{stream}.m3u8',
+    });
+    expect(() => loadConfig({ PARLEY_LIVE_PUSH_URL: live.PARLEY_LIVE_PUSH_URL })).toThrow(
+      /PARLEY_LIVE_PUSH_URL, PARLEY_LIVE_PLAY_URL\): set both/,
+    );
+    expect(() => loadConfig({ PARLEY_LIVE_PLAY_URL: live.PARLEY_LIVE_PLAY_URL })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...live, PARLEY_LIVE_PUSH_URL: 'rtmp://media.test/live/{stream}' })).toThrow(
+      /live\.pushUrl \(from PARLEY_LIVE_PUSH_URL\): must hold \{key\}/,
+    );
+    expect(() => loadConfig({ ...live, PARLEY_LIVE_PLAY_URL: 'https://media.test/{stream}?k={key}' })).toThrow(
+      /live\.playUrl \(from PARLEY_LIVE_PLAY_URL\): must not hold \{key\}/,
+    );
+    expect(() => loadConfig({ ...live, PARLEY_LIVE_PLAY_URL: 'https://media.test/live.m3u8' })).toThrow(
+      /live\.playUrl \(from PARLEY_LIVE_PLAY_URL\): must hold \{stream\}/,
+    );
+    expect(() => loadConfig({ ...live, PARLEY_LIVE_PUSH_URL: 'media {stream} {key}' })).toThrow(
+      /live\.pushUrl \(from PARLEY_LIVE_PUSH_URL\): must be a URL template/,
+    );
+    // From a file, with the environment winning field by field.
+    const file = JSON.stringify({
+      live: { pushUrl: 'srt://file.test/{stream}?key={key}', playUrl: 'https://file.test/{stream}.flv' },
+    });
+    expect(
+      loadConfig({ PARLEY_CONFIG: 'c.json', PARLEY_LIVE_PLAY_URL: live.PARLEY_LIVE_PLAY_URL }, () => file).live,
+    ).toEqual({ pushUrl: 'srt://file.test/{stream}?key={key}', playUrl: live.PARLEY_LIVE_PLAY_URL });
+  });
+
   it('refuses an unknown log level', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/logLevel \(from LOG_LEVEL\): must be one of/);
   });

@@ -49,7 +49,11 @@ const describeInput = (input: unknown) => JSON.stringify(input)?.slice(0, 300) ?
 
 describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
   it('gets an answer in each route’s shape, never a 500, and the server keeps serving', async () => {
-    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3: undefined }, ...store() });
+    const p = await startProductServer(undefined, {
+      uploads: { dir: tempDir(), s3: undefined },
+      live: { pushUrl: 'rtmp://media.test/live/{stream}?key={key}', playUrl: 'https://media.test/{stream}.m3u8' },
+      ...store(),
+    });
     await p.call('member/send_code', { phone: PHONE });
     const login = await p.call('member/login', { phone: PHONE, code: p.sms.lastCode(PHONE), agree: true });
     const token = login.ret.token as string;
@@ -80,6 +84,17 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['index/city', [{ ...common, latitude: 30.25, longitude: 120.17 }]],
       ['index/city_search', [{ ...common, keyword: 'Hangzhou' }]],
       ['ad/click', [{ ...common, id: '12345678', zhanshi: 1 }]],
+      ['live/list', [{ ...common, token, page: 1 }]],
+      ['live/view', [{ ...common, token, id: 'abc' }]],
+      ['live/mine', [{ ...common, token }]],
+      ['live/add', [{ ...common, token, title: 'Tea tasting', cover: img }]],
+      ['live/start', [{ ...common, token, id: 'abc' }]],
+      ['live/end', [{ ...common, token, id: 'abc' }]],
+      ['live/goods', [{ ...common, token, id: 'abc', goods: ['abc'] }]],
+      ['live/say', [{ ...common, token, id: 'abc', text: 'Hello' }]],
+      ['live/ban', [{ ...common, token, id: 'abc', uid: id, kind: 'mute' }]],
+      ['live/restore', [{ ...common, token, id: 'abc', uid: id }]],
+      ['live/bans', [{ ...common, token, id: 'abc' }]],
       ['member/profile', [{ ...common, token, id }]],
       [
         'member/profile_update',
@@ -508,6 +523,31 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
         const res = await fetch(`${p.url}${route}`, { method: 'POST', headers: { 'content-type': contentType }, body });
         expectWireAnswer(`${route} ${contentType} ${JSON.stringify(body)}`, await answerOf(res));
       }),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    // The live media server's hooks (LIVE-9): `{code: 0}` or `{code: 403}`, or the wire's own refusal of a body.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('publish', 'unpublish'),
+        fc.oneof(
+          raw,
+          anyValue(pools).map((value) => JSON.stringify(value) ?? ''),
+        ),
+        type,
+        async (hook, body, contentType) => {
+          const res = await fetch(`${p.url}/index.php/api/live/hook/${hook}`, {
+            method: 'POST',
+            headers: { 'content-type': contentType },
+            body,
+          });
+          const answer = await answerOf(res);
+          const where = `live hook ${hook} ${contentType} ${JSON.stringify(body)}`;
+          if (answer.status === 200 || answer.status === 403) {
+            expect(answer.body, where).toEqual({ code: answer.status === 200 ? 0 : 403 });
+          } else expectWireAnswer(where, answer);
+        },
+      ),
       { numRuns: FUZZ_RUNS },
     );
 

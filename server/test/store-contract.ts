@@ -8,6 +8,7 @@ import { defer } from './helpers.js';
 import { describeAnnouncementStoreContract } from './store-contract-announcements.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
+import { describeLiveStoreContract } from './store-contract-live.js';
 import { describeMemberStoreContract } from './store-contract-members.js';
 import { describeOrderStoreContract } from './store-contract-orders.js';
 import { describePubsubMessageStoreContract } from './store-contract-pubsub-messages.js';
@@ -98,6 +99,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeMemberStoreContract(fresh);
     describeOrderStoreContract(fresh);
     describeAnnouncementStoreContract(fresh);
+    describeLiveStoreContract(fresh);
     describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 

@@ -133,7 +133,18 @@ export type MemberFailure =
   | 'qr_invalid'
   | 'qr_taken'
   | 'ad_missing'
-  | 'weather_unavailable';
+  | 'weather_unavailable'
+  | 'live_unavailable'
+  | 'live_cert_required'
+  | 'live_title_invalid'
+  | 'live_cover_invalid'
+  | 'live_goods_invalid'
+  | 'live_text_invalid'
+  | 'live_open'
+  | 'live_missing'
+  | 'live_state'
+  | 'live_removed'
+  | 'live_ban_self';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -267,6 +278,17 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   qr_taken: 'someone else scanned this QR code',
   ad_missing: 'content does not exist or was deleted by the author',
   weather_unavailable: 'the weather cannot be had now, please retry',
+  live_unavailable: 'live streaming is not set up on this server',
+  live_cert_required: 'please complete real-name certification first',
+  live_title_invalid: 'please enter the live title: 1 to 30 characters',
+  live_cover_invalid: 'please upload the live cover',
+  live_goods_invalid: 'choose at most 20 different products on sale in your own shop',
+  live_text_invalid: 'please enter 1 to 100 characters',
+  live_open: 'you already have a live room that has not ended',
+  live_missing: 'the live room does not exist',
+  live_state: 'the live has ended',
+  live_removed: 'you were removed from or muted in the live room',
+  live_ban_self: 'you cannot mute or remove yourself',
 };
 
 /** A result: the value, or the reason it was refused. */

@@ -21,6 +21,7 @@ import { createFeedbackStore, type FeedbackStore } from './feedback.js';
 import { createLoginTicketStore, type LoginTicketStore } from './login-tickets.js';
 import { createAdStore, type AdStore } from './ads.js';
 import { createHiddenStore, type HiddenStore } from './hidden.js';
+import { createLiveStore, type LiveStore } from './live.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
@@ -57,6 +58,18 @@ export type { LoginTicketRecord, LoginTicketStatus, LoginTicketStore } from './l
 export { AD_POSITIONS } from './ads.js';
 export type { AdChanges, AdPosition, AdRecord, AdStore } from './ads.js';
 export type { HiddenKind, HiddenStore } from './hidden.js';
+export { LIVE_STATUS } from './live.js';
+export type {
+  LiveAddOutcome,
+  LiveBanKind,
+  LiveBanRecord,
+  LiveLineRecord,
+  LiveMember,
+  LiveRoomRecord,
+  LiveStatus,
+  LiveStore,
+  NewLiveRoom,
+} from './live.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
@@ -216,6 +229,8 @@ export interface Store {
   readonly circleReactions: ReactionStore;
   /** Members' reports of content and the operator's decisions. */
   readonly reports: ReportStore;
+  /** Live rooms, their chat lines and the anchors' bans of viewers. */
+  readonly live: LiveStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -345,6 +360,7 @@ function wrap(
     reactions: createReactionStore(db, dialect, ARTICLE_REACTIONS),
     circleReactions: createReactionStore(db, dialect, CIRCLE_REACTIONS),
     reports: createReportStore(db, dialect),
+    live: createLiveStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -3,6 +3,7 @@ import { notBlockedWith } from './blocked.js';
 import { contains } from './contains.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
+import { LIVE_STATUS } from './live.js';
 
 /** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
 export interface MemberDetails {
@@ -146,6 +147,7 @@ type MembersTables = {
   circle_comments: { member_id: string };
   circle_likes: { member_id: string };
   member_hidden: { member_id: string };
+  live_rooms: { anchor_id: string; status: number; ended_at: number | null };
   shops: { member_id: string };
   products: { member_id: string };
   member_addresses: { member_id: string };
@@ -387,6 +389,13 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
         await trx.deleteFrom('circle_comments').where('member_id', '=', id).execute();
         await trx.deleteFrom('circle_likes').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_hidden').where('member_id', '=', id).execute();
+        // The member's live room not ended ends now: it stays, with its chat, for moderation.
+        await trx
+          .updateTable('live_rooms')
+          .set({ status: LIVE_STATUS.ended, ended_at: now })
+          .where('anchor_id', '=', id)
+          .where('status', '<', LIVE_STATUS.ended)
+          .execute();
         await trx.deleteFrom('products').where('member_id', '=', id).execute();
         await trx.deleteFrom('shops').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();

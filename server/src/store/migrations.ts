@@ -37,6 +37,7 @@ import { commentRepliesMigration } from './comment-replies-migration.js';
 import { loginTicketsMigration } from './login-tickets-migration.js';
 import { adsMigration } from './ads-migration.js';
 import { hiddenMigration } from './hidden-migration.js';
+import { liveMigration } from './live-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -235,6 +236,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0044_login_tickets': loginTicketsMigration,
   '0045_ads': adsMigration,
   '0046_member_hidden': hiddenMigration,
+  '0047_live': liveMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

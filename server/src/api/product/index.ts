@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRegistry } from '../../auth/apps.js';
 import { issueOtp } from '../../auth/otp.js';
+import { signToken } from '../../auth/token.js';
 import type { CsConfig, ServerConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { createAddressService, type AddressService } from '../../members/addresses.js';
@@ -33,6 +35,9 @@ import { createReportService, type ReportService } from '../../content/reports.j
 import { createCertificationService, type CertificationService } from '../../members/certifications.js';
 import { createMemberService, type MemberService } from '../../members/service.js';
 import { createQrLoginService, type QrLoginService } from '../../members/qr-login.js';
+import { createLiveService, type LiveService } from '../../live/service.js';
+import type { ChannelPresence } from '../../pubsub/presence.js';
+import type { PubsubService } from '../../pubsub/service.js';
 import { createDevSmsProvider, type SmsProvider } from '../../members/sms.js';
 import type { RedisClient } from '../../presence/redis.js';
 import type {
@@ -62,6 +67,7 @@ import type {
   TopicStore,
   ReportStore,
   CommentRecord,
+  LiveStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UserEvents } from '../../user-events.js';
@@ -101,11 +107,13 @@ import { createWeatherService, type WeatherService } from '../../weather/service
 import { operatorAdRoutes } from '../operator-ads.js';
 import { createAdService, type AdService } from '../../content/ads.js';
 import { profileRoutes } from './profile.js';
+import { liveHookRoutes, liveRoutes, type MemberLimit } from './live.js';
 import {
   type AddressLimit,
   type AddressLimiter,
   MemoryAddressLimiter,
   PRODUCT_ADDRESS_LIMITS,
+  PRODUCT_MEMBER_LIMITS,
   RedisAddressLimiter,
 } from './limits.js';
 import { refuse, type ProductBody, type ProductHandler } from './reply.js';
@@ -175,6 +183,8 @@ export interface ProductApiDeps {
   circleReactions: ReactionService;
   /** Members' reports of content (member/jubao). */
   reports: ReportService;
+  /** Live rooms, their chat and the anchors' bans (live). */
+  live: LiveService;
   /** Issues a messaging otp for a member of the product app; undefined when that app is not configured. */
   issueOtp: (userId: string) => string | undefined;
   app: ProductAppInfo;
@@ -185,7 +195,7 @@ export interface ProductApiDeps {
   /** The clock the limits per address run on. */
   now: () => number;
   /**
-   * Makes the budgets per address of one limited path (MEM-3).
+   * Makes the budgets per address of one limited path (MEM-3), and per member (LIVE-7).
    * @default budgets in this node's memory
    */
   limiter?: ((path: string, limit: AddressLimit) => AddressLimiter) | undefined;
@@ -201,6 +211,12 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   const limiters = new Map(
     Object.entries(PRODUCT_ADDRESS_LIMITS).map(([path, limit]) => [path, makeLimiter(path, limit)] as const),
   );
+  const memberLimiters = new Map(
+    Object.entries(PRODUCT_MEMBER_LIMITS).map(([path, limit]) => [path, makeLimiter(path, limit)] as const),
+  );
+  // Keyed apart from addresses: a member id of digits could read as an IPv4 address.
+  const mayCall: MemberLimit = async (path, memberId) =>
+    (await memberLimiters.get(path)?.take(`member:${memberId}`, deps.now())) ?? true;
   const post = (path: string, handler: ProductHandler) => {
     const limiter = limiters.get(path);
     app.post(`${PRODUCT_API_BASE}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -241,6 +257,8 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   circleRoutes(post, deps);
   reportRoutes(post, deps);
   addressRoutes(post, deps);
+  liveRoutes(post, deps, mayCall);
+  liveHookRoutes(app, PRODUCT_API_BASE, deps.live);
   indexConfigRoutes(post, deps);
 }
 
@@ -272,8 +290,13 @@ export interface ProductApiParts {
   reactions: ReactionStore;
   circleReactions: ReactionStore;
   reports: ReportStore;
+  live: LiveStore;
+  /** Publishes the live rooms' events on their channels. */
+  pubsub: Pick<PubsubService, 'publish'>;
+  /** Who is on a live room's channel: its viewers. */
+  channelPresence: Pick<ChannelPresence, 'hereNow'>;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather'>;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'live'>;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
@@ -473,6 +496,36 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     sms: parts.sms ?? createDevSmsProvider(parts.logger),
     now: parts.now,
   });
+  const live = createLiveService({
+    live: parts.live,
+    products: parts.products,
+    members,
+    config: parts.config.live,
+    blocked,
+    // The write stands when the publish fails: viewers see it on their next view.
+    publish: async (channel, event) => {
+      if (!target) return;
+      try {
+        await parts.pubsub.publish({
+          app: target,
+          userId: null,
+          channel,
+          content: JSON.stringify(event),
+          guid: randomUUID().replace(/-/g, ''),
+          qos: 0,
+          trusted: true,
+        });
+      } catch (err) {
+        parts.logger.warn({ err, channel }, 'live event not published');
+      }
+    },
+    viewers: async (channel) => (await parts.channelPresence.hereNow(parts.config.productAppkey, channel, 1)).amount,
+    accessToken: ({ memberId, channel, expiresAt }) =>
+      target?.requireAccessToken
+        ? signToken(target.secretKey, { u: memberId, c: channel, p: 'r', e: expiresAt })
+        : null,
+    now: parts.now,
+  });
   productRoutes(app, {
     members,
     qrLogin: createQrLoginService({ tickets: parts.loginTickets, members, now: parts.now }),
@@ -534,6 +587,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       ...reactionNotices('quanzi'),
     }),
     reports,
+    live,
     invitations: createInvitationService({
       invitations: parts.invitations,
       members: parts.members,

@@ -29,6 +29,14 @@ export const PRODUCT_ADDRESS_LIMITS = {
   'index/city_search': { perMinute: 60, burst: 30 },
 } as const satisfies Record<string, AddressLimit>;
 
+/**
+ * LIVE-7: the limits per member of paths a member could flood from many addresses: a live room's chat. The budgets
+ * are kept as the limits per address are (in memory, or in Redis with several nodes), under `member:<id>`.
+ */
+export const PRODUCT_MEMBER_LIMITS = {
+  'live/say': { perMinute: 20, burst: 5 },
+} as const satisfies Record<string, AddressLimit>;
+
 /** Most addresses a {@link MemoryAddressLimiter} remembers; the least recently seen is forgotten first. */
 export const ADDRESS_LIMITER_MAX = 10_000;
 

@@ -79,8 +79,12 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/out', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
+    // LIVE-10: the cancellation ends the member's live room; its viewers are told once it has.
+    const room = await deps.live.openRoomOf(me.value.id);
     const result = await deps.members.cancel(me.value.id, { reason: body['reason'], agree: body['agree'] });
-    return result.ok ? { ret: true } : refuse(result.failure);
+    if (!result.ok) return refuse(result.failure);
+    if (room !== undefined) await deps.live.announceEnd(room);
+    return { ret: true };
   });
 
   // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes:

@@ -1,0 +1,397 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { LiveConfig } from '../config.js';
+import { SERVER_CHANNEL_PREFIX } from '../protocol.js';
+import { lineOf } from '../members/addresses.js';
+import { isRowKey, type MemberFailure, type MemberResult, type MemberService } from '../members/service.js';
+import { FEN_PER_YUAN } from '../members/wallet.js';
+import {
+  LIVE_STATUS,
+  type LiveBanKind,
+  type LiveBanRecord,
+  type LiveLineRecord,
+  type LiveMember,
+  type LiveRoomRecord,
+  type LiveStore,
+  type ProductRecord,
+  type ProductStore,
+} from '../store/index.js';
+
+/** Bounds of live streaming (docs/limits.md). */
+export const LIVE_LIMITS = {
+  /** A room's title: 1 to this many characters after trimming, one line. */
+  titleMax: 30,
+  /** A chat line: 1 to this many characters after trimming, one line. */
+  textMax: 100,
+  /** Products a room shows, at most. */
+  goodsMax: 20,
+  /** Chat lines a room's view carries: the newest. */
+  linesShown: 50,
+  /** Rooms on a page of the list. */
+  pageSize: 20,
+  /** Ended rooms the anchor's own page shows: the latest. */
+  endedShown: 20,
+  /** Bans the anchor's list shows: the newest. */
+  bansShown: 500,
+  /** How long a viewer's access token to a room's channel lasts. */
+  accessTtlMs: 2 * 3_600_000,
+  /** Characters of a room's public stream name, and of its secret push key: [a-z0-9]. */
+  streamLength: 16,
+  pushKeyLength: 32,
+} as const;
+
+/** A product a room shows, as the app lists it: the price in yuan, `img` its first image. */
+export interface LiveGoodsItem {
+  id: string;
+  title: string;
+  price: number;
+  img: string;
+}
+
+/** A line of a room's chat, as the app shows it and the channel carries it. */
+export interface LiveChatLine {
+  id: string;
+  uid: string;
+  username: string;
+  img: string;
+  text: string;
+  time: number;
+}
+
+/** What the server publishes on a room's channel `$live.<room id>`, as JSON (LIVE-11). */
+export type LiveEvent =
+  | ({ type: 'chat' } & LiveChatLine)
+  | { type: 'status'; status: typeof LIVE_STATUS.live | typeof LIVE_STATUS.ended }
+  | { type: 'goods'; goods: LiveGoodsItem[] }
+  | { type: LiveBanKind | 'restore'; uid: string };
+
+/** A room in a list: with how many watch it now. */
+export interface LiveRoomSummary {
+  room: LiveRoomRecord;
+  /** The channel's presence now; 0 when it cannot be had. */
+  viewers: number;
+}
+
+/** A room as one viewer sees it. */
+export interface LiveRoomDetail extends LiveRoomSummary {
+  /** Where to watch: only while live. */
+  playUrl: string | null;
+  /** The room's pub/sub channel. */
+  channel: string;
+  /** A read-only token to the channel when the messaging app needs one; else null. */
+  accessToken: string | null;
+  /** The room's products still on sale, in the anchor's order. */
+  goods: LiveGoodsItem[];
+  /** The newest chat lines, the oldest of them first. */
+  lines: LiveChatLine[];
+  me: { anchor: boolean; muted: boolean };
+}
+
+/** A room as its anchor sees it: with where to push (`room.stream`, `room.pushKey` are theirs too). */
+export interface LiveAnchorRoom extends LiveRoomDetail {
+  pushUrl: string;
+}
+
+/** Live rooms (spec §1 live anchors and audiences, §4 live states and anchor actions). No HTTP here. */
+export interface LiveService {
+  /** Whether live streaming is set up on this server (LIVE-1). */
+  readonly enabled: boolean;
+  /** Rooms not ended, `page` (from 1) of them, none of a member a block stands between with the viewer (LIVE-5). */
+  list(viewerId: string, page: unknown): Promise<MemberResult<LiveRoomSummary[]>>;
+  /** Room `id` as `viewerId` sees it; `live_missing` across a block, `live_removed` when kicked (LIVE-8). */
+  view(viewerId: string, id: unknown): Promise<MemberResult<LiveRoomDetail>>;
+  /** The member's room not ended, if any, and their latest ended rooms. */
+  mine(anchorId: string): Promise<{ room: LiveAnchorRoom | null; ended: LiveRoomSummary[] }>;
+  /** A certified member opens a room; `cover` is undefined when it is not an image of theirs (LIVE-2, LIVE-3). */
+  add(anchorId: string, fields: { title: unknown; cover: string | undefined }): Promise<MemberResult<LiveAnchorRoom>>;
+  /** The anchor starts their room; starting a live room again changes nothing (LIVE-4). */
+  start(anchorId: string, id: unknown): Promise<MemberResult<LiveAnchorRoom>>;
+  /** The anchor ends their room (LIVE-4). */
+  end(anchorId: string, id: unknown): Promise<MemberResult<void>>;
+  /** The anchor sets the products their room shows (LIVE-6). */
+  setGoods(anchorId: string, id: unknown, goods: unknown): Promise<MemberResult<LiveGoodsItem[]>>;
+  /** A member says something in a live room (LIVE-7). */
+  say(member: LiveMember, id: unknown, text: unknown): Promise<MemberResult<LiveChatLine>>;
+  /** The anchor mutes or kicks member `uid` (LIVE-8). */
+  ban(anchorId: string, id: unknown, uid: unknown, kind: unknown): Promise<MemberResult<void>>;
+  /** The anchor lifts member `uid`'s ban; lifting none is no error (LIVE-8). */
+  restore(anchorId: string, id: unknown, uid: unknown): Promise<MemberResult<void>>;
+  /** The anchor's list of their room's bans, the newest first. */
+  bans(anchorId: string, id: unknown): Promise<MemberResult<LiveBanRecord[]>>;
+  /** The media server asks whether a stream may be pushed; a good one starts its room (LIVE-9). */
+  publishing(params: { stream: unknown; key: unknown }): Promise<boolean>;
+  /** The id of the member's room not ended, if any. */
+  openRoomOf(anchorId: string): Promise<string | undefined>;
+  /** Tells the channel of room `id` that it ended, if it did: after a cancellation ended it (LIVE-10). */
+  announceEnd(id: string): Promise<void>;
+}
+
+/** What {@link createLiveService} needs. */
+export interface LiveServiceDeps {
+  live: LiveStore;
+  products: Pick<ProductStore, 'byId'>;
+  members: Pick<MemberService, 'profile'>;
+  config: LiveConfig;
+  /** Whether a block stands between two members, either way. */
+  blocked: (a: string, b: string) => Promise<boolean>;
+  /** Publishes an event on a room's channel. */
+  publish: (channel: string, event: LiveEvent) => Promise<void>;
+  /** How many are present on a channel now. */
+  viewers: (channel: string) => Promise<number>;
+  /** A read-only token to `channel` for the member until `expiresAt`, or null when the messaging app needs none. */
+  accessToken: (params: { memberId: string; channel: string; expiresAt: number }) => string | null;
+  now: () => number;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` random characters of [a-z0-9], each as likely as the others. */
+function randomName(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length)) {
+      // 252 is 7 × 36: larger bytes would favour the first characters.
+      if (byte < 252 && out.length < length) out += ALPHABET[byte % ALPHABET.length];
+    }
+  }
+  return out;
+}
+
+/** The channel of room `id`: a server channel (PUB-18), which only the server publishes on. */
+const liveChannel = (id: string) => `${SERVER_CHANNEL_PREFIX}live.${id}`;
+
+const chatLineOf = (line: LiveLineRecord): LiveChatLine => ({
+  id: line.id,
+  uid: line.member.id,
+  username: line.member.username,
+  img: line.member.img,
+  text: line.text,
+  time: line.createdAt,
+});
+
+const goodsItemOf = (product: ProductRecord): LiveGoodsItem => ({
+  id: product.id,
+  title: product.title,
+  price: product.price / FEN_PER_YUAN,
+  img: product.images[0] ?? '',
+});
+
+const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/** A member id as the app may send it: a string, or a number. */
+const memberIdOf = (value: unknown): string | undefined =>
+  (typeof value === 'string' && isRowKey(value)) || (typeof value === 'number' && Number.isSafeInteger(value))
+    ? String(value)
+    : undefined;
+
+/** Creates the live service over its store. */
+export function createLiveService(deps: LiveServiceDeps): LiveService {
+  const { live, config, now } = deps;
+  const enabled = config.pushUrl !== '' && config.playUrl !== '';
+  const fill = (template: string, room: LiveRoomRecord) =>
+    template.replaceAll('{stream}', room.stream).replaceAll('{key}', room.pushKey);
+
+  const roomById = async (id: unknown) => (isRowKey(id) && id !== undefined ? live.byId(id) : undefined);
+  /** Room `id` when it is `anchorId`'s; anyone else's is as good as none. */
+  const owned = async (anchorId: string, id: unknown): Promise<MemberResult<LiveRoomRecord>> => {
+    const room = await roomById(id);
+    return room?.anchor.id === anchorId ? { ok: true, value: room } : fail('live_missing');
+  };
+  const publish = (room: LiveRoomRecord, event: LiveEvent) => deps.publish(liveChannel(room.id), event);
+  const viewers = (room: LiveRoomRecord) => deps.viewers(liveChannel(room.id)).catch(() => 0);
+  const summary = async (room: LiveRoomRecord): Promise<LiveRoomSummary> => ({ room, viewers: await viewers(room) });
+
+  /** The products of `ids` still on sale, in order. */
+  const goodsOf = async (ids: readonly string[]) => {
+    const products = await Promise.all(ids.map((id) => deps.products.byId(id)));
+    return products.filter((p) => p?.status === 'on_sale').map((p) => goodsItemOf(p as ProductRecord));
+  };
+
+  const detail = async (room: LiveRoomRecord, viewerId: string): Promise<LiveRoomDetail> => {
+    const channel = liveChannel(room.id);
+    const anchor = room.anchor.id === viewerId;
+    const [viewing, goods, lines, ban] = await Promise.all([
+      viewers(room),
+      goodsOf(room.goods),
+      live.lines(room.id, LIVE_LIMITS.linesShown),
+      anchor ? undefined : live.banOf(room.id, viewerId),
+    ]);
+    return {
+      room,
+      viewers: viewing,
+      playUrl: enabled && room.status === LIVE_STATUS.live ? fill(config.playUrl, room) : null,
+      channel,
+      accessToken: deps.accessToken({ memberId: viewerId, channel, expiresAt: now() + LIVE_LIMITS.accessTtlMs }),
+      goods,
+      lines: lines.map(chatLineOf),
+      me: { anchor, muted: ban === 'mute' },
+    };
+  };
+  const anchorRoom = async (room: LiveRoomRecord): Promise<LiveAnchorRoom> => ({
+    ...(await detail(room, room.anchor.id)),
+    pushUrl: enabled ? fill(config.pushUrl, room) : '',
+  });
+  /** The room as it is now, for its anchor. */
+  const anchorRoomNow = async (id: string): Promise<MemberResult<LiveAnchorRoom>> => {
+    const room = await live.byId(id);
+    return room ? { ok: true, value: await anchorRoom(room) } : fail('live_missing');
+  };
+
+  return {
+    enabled,
+
+    async list(viewerId, page) {
+      const number = page === undefined ? 1 : typeof page === 'string' && /^\d{1,9}$/.test(page) ? Number(page) : page;
+      if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return fail('bad_params');
+      const { pageSize } = LIVE_LIMITS;
+      const rooms = await live.list({ viewerId, offset: (number - 1) * pageSize, limit: pageSize });
+      return { ok: true, value: await Promise.all(rooms.map(summary)) };
+    },
+
+    async view(viewerId, id) {
+      const room = await roomById(id);
+      if (!room) return fail('live_missing');
+      if (room.anchor.id !== viewerId) {
+        if (await deps.blocked(viewerId, room.anchor.id)) return fail('live_missing');
+        if ((await live.banOf(room.id, viewerId)) === 'kick') return fail('live_removed');
+      }
+      return { ok: true, value: await detail(room, viewerId) };
+    },
+
+    async mine(anchorId) {
+      const [open, ended] = await Promise.all([live.openOf(anchorId), live.endedOf(anchorId, LIVE_LIMITS.endedShown)]);
+      return { room: open ? await anchorRoom(open) : null, ended: await Promise.all(ended.map(summary)) };
+    },
+
+    async add(anchorId, { title, cover }) {
+      if (!enabled) return fail('live_unavailable');
+      const titled = lineOf(title, LIVE_LIMITS.titleMax);
+      if (titled === undefined) return fail('live_title_invalid');
+      if (cover === undefined) return fail('live_cover_invalid');
+      const id = randomBytes(8).toString('hex');
+      const outcome = await live.add({
+        id,
+        anchorId,
+        title: titled,
+        cover,
+        stream: randomName(LIVE_LIMITS.streamLength),
+        pushKey: randomName(LIVE_LIMITS.pushKeyLength),
+        createdAt: now(),
+      });
+      if (outcome === 'uncertified') return fail('live_cert_required');
+      if (outcome === 'open') return fail('live_open');
+      if (outcome === 'missing') return fail('user_missing');
+      return anchorRoomNow(id);
+    },
+
+    async start(anchorId, id) {
+      if (!enabled) return fail('live_unavailable');
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      if (await live.start(room.value.id, anchorId, now())) {
+        await publish(room.value, { type: 'status', status: LIVE_STATUS.live });
+      }
+      const current = await anchorRoomNow(room.value.id);
+      // Ended before, or by an end that came first.
+      return current.ok && current.value.room.status === LIVE_STATUS.ended ? fail('live_state') : current;
+    },
+
+    async end(anchorId, id) {
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      if (!(await live.end(room.value.id, anchorId, now()))) return fail('live_state');
+      await publish(room.value, { type: 'status', status: LIVE_STATUS.ended });
+      return { ok: true, value: undefined };
+    },
+
+    async setGoods(anchorId, id, goods) {
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      if (room.value.status === LIVE_STATUS.ended) return fail('live_state');
+      const ids: unknown = goods;
+      if (
+        !Array.isArray(ids) ||
+        ids.length > LIVE_LIMITS.goodsMax ||
+        !ids.every((item): item is string => typeof item === 'string' && isRowKey(item)) ||
+        new Set(ids).size !== ids.length
+      ) {
+        return fail('live_goods_invalid');
+      }
+      const products = await Promise.all(ids.map((productId) => deps.products.byId(productId)));
+      if (!products.every((p) => p?.status === 'on_sale' && p.memberId === anchorId)) return fail('live_goods_invalid');
+      if (!(await live.setGoods(room.value.id, anchorId, ids))) return fail('live_state');
+      const items = (products as ProductRecord[]).map(goodsItemOf);
+      await publish(room.value, { type: 'goods', goods: items });
+      return { ok: true, value: items };
+    },
+
+    async say(member, id, text) {
+      const room = await roomById(id);
+      if (!room) return fail('live_missing');
+      if (room.anchor.id !== member.id && (await deps.blocked(member.id, room.anchor.id))) return fail('live_missing');
+      const said = lineOf(text, LIVE_LIMITS.textMax);
+      if (said === undefined) return fail('live_text_invalid');
+      const line = { id: randomBytes(8).toString('hex'), roomId: room.id, memberId: member.id, text: said };
+      const createdAt = now();
+      if (!(await live.say({ ...line, createdAt }))) {
+        const current = await live.byId(room.id);
+        return current?.status === LIVE_STATUS.live ? fail('live_removed') : fail('live_state');
+      }
+      const chat = chatLineOf({ ...line, member, createdAt });
+      await publish(room, { type: 'chat', ...chat });
+      return { ok: true, value: chat };
+    },
+
+    async ban(anchorId, id, uid, kind) {
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      if (kind !== 'mute' && kind !== 'kick') return fail('bad_params');
+      if (memberIdOf(uid) === anchorId) return fail('live_ban_self');
+      const member = await deps.members.profile(uid);
+      if (!member.ok) return fail('user_missing');
+      if (await live.ban({ roomId: room.value.id, memberId: member.value.id, kind, now: now() })) {
+        await publish(room.value, { type: kind, uid: member.value.id });
+      }
+      return { ok: true, value: undefined };
+    },
+
+    async restore(anchorId, id, uid) {
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      const memberId = memberIdOf(uid);
+      if (memberId === undefined) return fail('bad_params');
+      if (await live.restore(room.value.id, memberId)) await publish(room.value, { type: 'restore', uid: memberId });
+      return { ok: true, value: undefined };
+    },
+
+    async bans(anchorId, id) {
+      const room = await owned(anchorId, id);
+      if (!room.ok) return room;
+      return { ok: true, value: await live.bans(room.value.id, LIVE_LIMITS.bansShown) };
+    },
+
+    async publishing({ stream, key }) {
+      if (!enabled || typeof stream !== 'string' || typeof key !== 'string') return false;
+      if (!/^[a-z0-9]+$/.test(stream) || stream.length !== LIVE_LIMITS.streamLength) return false;
+      // Of the key's alphabet and length first: the constant-time comparison needs as many bytes on both sides.
+      if (!/^[a-z0-9]+$/.test(key)) return false;
+      const room = await live.byStream(stream);
+      if (!room || key.length !== room.pushKey.length) return false;
+      if (!timingSafeEqual(Buffer.from(key), Buffer.from(room.pushKey))) return false;
+      if (room.status === LIVE_STATUS.notStarted && (await live.start(room.id, room.anchor.id, now()))) {
+        await publish(room, { type: 'status', status: LIVE_STATUS.live });
+        return true;
+      }
+      // Live already (the software reconnected), or started or ended a moment ago.
+      return (await live.byId(room.id))?.status === LIVE_STATUS.live;
+    },
+
+    async openRoomOf(anchorId) {
+      return (await live.openOf(anchorId))?.id;
+    },
+
+    async announceEnd(id) {
+      const room = await live.byId(id);
+      if (room?.status === LIVE_STATUS.ended) await publish(room, { type: 'status', status: LIVE_STATUS.ended });
+    },
+  };
+}
