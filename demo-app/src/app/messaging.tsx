@@ -72,7 +72,8 @@ export function MessagingProvider({ children, transport }: { children: ReactNode
             host: window.location.host,
             forceTLS: window.location.protocol === 'https:',
             appkey,
-            modules: ['im'],
+            // pubsub: the live rooms' channels.
+            modules: ['im', 'pubsub'],
             ...(transport ? { transport } : {}),
           })
         : undefined,

@@ -80,6 +80,12 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'topic/list': () => import('../pages/topic/list'),
   'search/index': () => import('../pages/search/index'),
   'search/list': () => import('../pages/search/list'),
+  'live/index': () => import('../pages/live/index'),
+  'live/view': () => import('../pages/live/view'),
+  'live/a1': () => import('../pages/live/a1'),
+  // The native app's anchor console: in the browser, the room, whose page has the anchor's tools.
+  'live/a2': () => import('../pages/live/a2'),
+  'live/shop-add': () => import('../pages/live/shop-add'),
   'im/index': () => import('../pages/im/index'),
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),

@@ -168,6 +168,12 @@ export async function myProductPage(before: string | undefined, context: CallCon
   return (await apiPost<{ ret: Product[] }>('shop/business_list', body, context)).ret;
 }
 
+/** A page of the seller's own products on sale, newest first. */
+export async function myProductsOnSale(before: string | undefined, context: CallContext): Promise<Product[]> {
+  const body = { status: 'on_sale', ...(before !== undefined && { before }) };
+  return (await apiPost<{ ret: Product[] }>('shop/business_list', body, context)).ret;
+}
+
 /** Puts the seller's product back on the shelf (`on`) or takes it off. */
 export async function shelveProduct(id: string, on: boolean, context: CallContext): Promise<Product> {
   return (await apiPost<{ ret: Product }>('shop/business_shelf', { id, on }, context, { loading: true })).ret;

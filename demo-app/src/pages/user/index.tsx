@@ -136,6 +136,7 @@ export default function UserIndex() {
           {t('mine.cart')}
         </List.Item>
         <List.Item onClick={() => open('member/money')}>{t('mine.wallet')}</List.Item>
+        <List.Item onClick={() => open('live/index')}>{t('live.title')}</List.Item>
         <List.Item onClick={() => open('shop/business-index')}>{t('mine.shop')}</List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
         <List.Item onClick={() => open('public/tianqi')}>{t('weather.title')}</List.Item>

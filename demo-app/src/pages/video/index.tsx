@@ -8,8 +8,8 @@ import '../member/feedback.css';
 import { AdBanner } from '../../features/ads/AdBanner';
 
 /**
- * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh; "Publish"
- * opens the video form (member/add-video) for a signed-in member.
+ * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh; "Live" opens
+ * the live rooms (live/index, for members), "Publish" the video form (member/add-video) for a signed-in member.
  */
 export default function VideoTab() {
   const { t } = useTranslation();
@@ -22,11 +22,16 @@ export default function VideoTab() {
         title={title}
         back={false}
         right={
-          user && (
-            <button type="button" className="feedback-mine" onClick={() => open('member/add-video')}>
-              {t('video.publish')}
+          <span className="navbar-actions">
+            <button type="button" className="feedback-mine" onClick={() => open('live/index')}>
+              {t('live.title')}
             </button>
-          )
+            {user && (
+              <button type="button" className="feedback-mine" onClick={() => open('member/add-video')}>
+                {t('video.publish')}
+              </button>
+            )}
+          </span>
         }
       />
       <AdBanner position="video" />
