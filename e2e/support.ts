@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig, type CsConfig, type WeatherConfig } from '../server/src/config.js';
+import { loadConfig, type CsConfig, type LiveConfig, type WeatherConfig } from '../server/src/config.js';
 import { randomName } from '../server/src/uploads/keys.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
@@ -46,7 +46,7 @@ export interface E2eServer {
  * pages in `appDir`), with the customer-service team `cs` when given.
  */
 export async function startE2eServer(
-  options: { appDir?: string; cs?: CsConfig; weather?: WeatherConfig } = {},
+  options: { appDir?: string; cs?: CsConfig; weather?: WeatherConfig; live?: LiveConfig } = {},
 ): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   const sms = createDevSmsProvider(silentLogger());
@@ -60,6 +60,7 @@ export async function startE2eServer(
     // The browser tests talk only to loopback: the weather's outside provider is off unless a test names its own.
     weather: options.weather ?? { forecastUrl: '', geocodingUrl: '' },
     ...(options.cs ? { cs: options.cs } : {}),
+    ...(options.live ? { live: options.live } : {}),
   };
   let offset = 0;
   const server: ParleyServer = createParleyServer(config, {

@@ -286,9 +286,9 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
         // PUB-18: a server channel is published by the app's server alone.
         (!isServerChannel(input.channel) &&
           channelAccessAllowed({
-          app: input.app,
-          userId: input.userId,
-          token: input.accessToken,
+            app: input.app,
+            userId: input.userId,
+            token: input.accessToken,
             channels: [input.channel],
             need: 'w',
             now: now(),
