@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, render } from '@testing-library/react';
 import { Dialog, Toast } from 'antd-mobile';
 import type { Transport } from 'parley-im';
+import type { Root } from 'react-dom/client';
 import { HashRouter } from 'react-router';
 import type { AppConfig } from '../features/api/config';
 import { createI18n, type Language } from '../i18n';
@@ -63,5 +64,13 @@ export function cleanupShell(): void {
     Dialog.clear();
     Toast.clear();
   });
+  // Layers antd-mobile shows by themselves (an action sheet still closing, a dialog leaving) are React roots of their
+  // own, whose popups portal into the body: unmounted now, while their nodes are still there to remove, so that none
+  // throws later removing them from a body already emptied.
+  for (const host of [...document.body.children] as Array<Element & { _root?: Root }>) {
+    const root = host._root;
+    delete host._root;
+    act(() => root?.unmount());
+  }
   document.body.replaceChildren();
 }
