@@ -240,6 +240,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     circleReactions: store.circleReactions,
     reports: store.reports,
     live: store.live,
+    liveLinks: store.liveLinks,
     pubsub,
     channelPresence,
     apps,

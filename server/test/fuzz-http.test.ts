@@ -95,6 +95,12 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['live/ban', [{ ...common, token, id: 'abc', uid: id, kind: 'mute' }]],
       ['live/restore', [{ ...common, token, id: 'abc', uid: id }]],
       ['live/bans', [{ ...common, token, id: 'abc' }]],
+      ['live/link_request', [{ ...common, token, id: 'abc' }]],
+      ['live/link_cancel', [{ ...common, token, id: 'abc' }]],
+      ['live/links', [{ ...common, token, id: 'abc' }]],
+      ['live/link_accept', [{ ...common, token, id: 'abc', uid: id }]],
+      ['live/link_reject', [{ ...common, token, id: 'abc', uid: id }]],
+      ['live/link_end', [{ ...common, token, id: 'abc', uid: id }]],
       ['member/profile', [{ ...common, token, id }]],
       [
         'member/profile_update',

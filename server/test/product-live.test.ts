@@ -1,107 +1,22 @@
-import type { Socket as ClientSocket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { LIVE_LIMITS } from '../src/live/service.js';
 import { channelAccessAllowed } from '../src/pubsub/access.js';
-import { OPEN_APP, SECURE_APP, request, storesUnderTest } from './helpers.js';
-import { login } from './im-support.js';
+import { OPEN_APP, SECURE_APP, storesUnderTest } from './helpers.js';
+import {
+  LIVE,
+  type Member,
+  type Room,
+  act,
+  anchor,
+  hook,
+  member,
+  nginxPublish,
+  openRoom,
+  srsPublish,
+  watch,
+} from './live-support.js';
 import { eventually } from './pubsub-support.js';
-import { type ProductServer, openShop, operator, productServer, signIn, uploadImage } from './product-support.js';
-
-const LIVE = {
-  pushUrl: 'rtmp://media.test/live/{stream}?key={key}',
-  playUrl: 'https://media.test/live/{stream}.m3u8',
-};
-
-type Member = { token: string; id: string };
-// Answers are loosely typed on purpose: each test checks the fields it cares about.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Room = Record<string, any> & { id: string; stream: string; push_key: string; channel: string };
-
-/** Signs a phone in, after enough time that the limits per address (MEM-3) never refuse a test's many sign-ins. */
-async function member(p: ProductServer, phone: string): Promise<Member> {
-  p.advance(12_000);
-  return signIn(p, phone);
-}
-
-/** Passes the member's real-name certification, which makes them an anchor. */
-async function certify(p: ProductServer, who: Member): Promise<void> {
-  const imgs = [await uploadImage(p, who.token), await uploadImage(p, who.token)];
-  const cert = await p.call('member/renzheng_add', {
-    token: who.token,
-    type: 'personal',
-    name: '王小明',
-    number: '11010519491231002X',
-    imgs,
-  });
-  await operator(p, 'certifications', 'POST', `/${who.id}/review`, { pass: true, submittedAt: cert.ret.submitted_at });
-}
-
-/** A signed-in member whose certification passed. */
-async function anchor(p: ProductServer, phone: string): Promise<Member> {
-  const who = await member(p, phone);
-  await certify(p, who);
-  return who;
-}
-
-/** The anchor's new room, with a cover they uploaded. */
-async function openRoom(p: ProductServer, who: Member, title = 'Tea tasting'): Promise<Room> {
-  const cover = await uploadImage(p, who.token);
-  const added = await p.call('live/add', { token: who.token, title, cover });
-  if (!added.ret) throw new Error(`live/add refused: ${JSON.stringify(added)}`);
-  return added.ret as Room;
-}
-
-/** Calls `path` about `room` as `who`. */
-const act = (
-  p: ProductServer,
-  who: Member,
-  path: string,
-  room: { id: unknown },
-  fields: Record<string, unknown> = {},
-) => p.call(`live/${path}`, { token: who.token, id: room.id, ...fields });
-
-/** A messaging connection of `who` on the product app, subscribed to `channel` with presence; the events it hears. */
-async function watch(p: ProductServer, who: Member, channel: string, accessToken?: string) {
-  const info = await p.call('member/info', { token: who.token });
-  const socket: ClientSocket = await login(p.url, who.id, { appkey: SECURE_APP.appkey, otp: info.otp });
-  const events: Array<Record<string, unknown>> = [];
-  socket.on('message', (message: { n: string; c: string }) => {
-    if (message.n === channel) events.push(JSON.parse(message.c) as Record<string, unknown>);
-  });
-  const subscribed = await request(socket, 'subscribe', {
-    channels: [channel],
-    presence: { enable: true },
-    accessToken,
-  });
-  return { socket, events, subscribed };
-}
-
-/** Posts a media server's hook: a form (nginx-rtmp) or JSON (SRS). */
-async function hook(p: ProductServer, name: 'publish' | 'unpublish', body: Record<string, string>, form: boolean) {
-  const res = await fetch(`${p.url}/index.php/api/live/hook/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
-    body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-/** nginx-rtmp's `on_publish` form for a room: its fields and the push URL's query arguments. */
-const nginxPublish = (room: Room, key = room.push_key) => ({
-  call: 'publish',
-  app: 'live',
-  name: room.stream,
-  addr: '203.0.113.7',
-  key,
-});
-
-/** SRS's `on_publish` JSON for a room. */
-const srsPublish = (room: Room, key = room.push_key) => ({
-  action: 'on_publish',
-  app: 'live',
-  stream: room.stream,
-  param: `?key=${key}`,
-});
+import { openShop, operator, productServer, uploadImage } from './product-support.js';
 
 describe.each(storesUnderTest())(
   'live streaming (spec §1 live anchors and audiences, §4 live states), on %s',
@@ -172,7 +87,8 @@ describe.each(storesUnderTest())(
         access_token: null,
         goods: [],
         messages: [],
-        me: { anchor: true, muted: false },
+        guests: [],
+        me: { anchor: true, muted: false, link: null },
         push_url: `rtmp://media.test/live/${room.stream}?key=${room.push_key}`,
         stream: expect.stringMatching(/^[a-z0-9]{16}$/),
         push_key: expect.stringMatching(/^[a-z0-9]{32}$/),
@@ -197,7 +113,7 @@ describe.each(storesUnderTest())(
       const seen = (await act(p, v, 'view', room)).ret as Room;
       expect(seen).toEqual({
         ...room,
-        me: { anchor: false, muted: false },
+        me: { anchor: false, muted: false, link: null },
         push_url: undefined,
         stream: undefined,
         push_key: undefined,
@@ -522,7 +438,7 @@ describe.each(storesUnderTest())(
 
       p.advance(1_000);
       expect(await ban(v.id, 'mute')).toMatchObject({ ret: true });
-      expect((await act(p, v, 'view', room)).ret.me).toEqual({ anchor: false, muted: true });
+      expect((await act(p, v, 'view', room)).ret.me).toEqual({ anchor: false, muted: true, link: null });
       expect(await say(v, 'hi')).toMatchObject({
         code: 'live_removed',
         err: 'you were removed from or muted in the live room',
@@ -548,7 +464,7 @@ describe.each(storesUnderTest())(
       ]);
 
       expect(await act(p, a, 'restore', room, { uid: v.id })).toMatchObject({ ret: true });
-      expect((await act(p, v, 'view', room)).ret.me).toEqual({ anchor: false, muted: false });
+      expect((await act(p, v, 'view', room)).ret.me).toEqual({ anchor: false, muted: false, link: null });
       expect(await say(v, 'back')).toMatchObject({ ret: { text: 'back' } });
       // Lifting no ban is no error, and tells nobody.
       expect(await act(p, a, 'restore', room, { uid: v.id })).toMatchObject({ ret: true });

@@ -147,7 +147,10 @@ export function describeLiveStoreContract(fresh: () => Promise<{ store: Store }>
     expect(await say('a1', 'welcome', 12)).toBe(true);
     expect(await live.say({ id: 'x', roomId: 'nope', memberId: 'v1', text: 'lost', createdAt: 13 })).toBe(false);
 
-    expect(await live.ban({ roomId: 'r1', memberId: 'v1', kind: 'mute', now: 20 })).toBe(true);
+    expect(await live.ban({ roomId: 'r1', memberId: 'v1', kind: 'mute', now: 20 })).toEqual({
+      changed: true,
+      linkEnded: false,
+    });
     expect(await say('v1', 'muted', 21)).toBe(false);
     expect(await say('v2', 'still here', 22)).toBe(true);
     expect(await live.restore('r1', 'v1')).toBe(true);
@@ -179,8 +182,8 @@ export function describeLiveStoreContract(fresh: () => Promise<{ store: Store }>
     const { live } = store;
     await members(store, ['a1', 'v1', 'v2', 'v3']);
     await live.add(room('r1', 'a1', 1));
-    const ban = (memberId: string, kind: 'mute' | 'kick', now: number) =>
-      live.ban({ roomId: 'r1', memberId, kind, now });
+    const ban = async (memberId: string, kind: 'mute' | 'kick', now: number) =>
+      (await live.ban({ roomId: 'r1', memberId, kind, now })).changed;
     expect(await ban('v1', 'mute', 10)).toBe(true);
     expect(await ban('v1', 'mute', 11)).toBe(false);
     expect(await ban('v1', 'kick', 12)).toBe(true);

@@ -8,6 +8,7 @@ import { defer } from './helpers.js';
 import { describeAnnouncementStoreContract } from './store-contract-announcements.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
+import { describeLiveLinkStoreContract } from './store-contract-live-links.js';
 import { describeLiveStoreContract } from './store-contract-live.js';
 import { describeMemberStoreContract } from './store-contract-members.js';
 import { describeOrderStoreContract } from './store-contract-orders.js';
@@ -100,6 +101,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeOrderStoreContract(fresh);
     describeAnnouncementStoreContract(fresh);
     describeLiveStoreContract(fresh);
+    describeLiveLinkStoreContract(fresh);
     describePubsubMessageStoreContract(fresh);
     describePubsubSessionStoreContract(fresh);
 

@@ -4,11 +4,13 @@ import { SERVER_CHANNEL_PREFIX } from '../protocol.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult, type MemberService } from '../members/service.js';
 import { FEN_PER_YUAN } from '../members/wallet.js';
+import { type LiveLinkEvent, type LiveLinkService, type LiveMyLink, type LiveLink, createLiveLinks } from './links.js';
 import {
   LIVE_STATUS,
   type LiveBanKind,
   type LiveBanRecord,
   type LiveLineRecord,
+  type LiveLinkStore,
   type LiveMember,
   type LiveRoomRecord,
   type LiveStore,
@@ -57,12 +59,13 @@ export interface LiveChatLine {
   time: number;
 }
 
-/** What the server publishes on a room's channel `$live.<room id>`, as JSON (LIVE-11). */
+/** What the server publishes on a room's channel `$live.<room id>`, as JSON (LIVE-11, LIVE-16). */
 export type LiveEvent =
   | ({ type: 'chat' } & LiveChatLine)
   | { type: 'status'; status: typeof LIVE_STATUS.live | typeof LIVE_STATUS.ended }
   | { type: 'goods'; goods: LiveGoodsItem[] }
-  | { type: LiveBanKind | 'restore'; uid: string };
+  | { type: LiveBanKind | 'restore'; uid: string }
+  | LiveLinkEvent;
 
 /** A room in a list: with how many watch it now. */
 export interface LiveRoomSummary {
@@ -83,7 +86,10 @@ export interface LiveRoomDetail extends LiveRoomSummary {
   goods: LiveGoodsItem[];
   /** The newest chat lines, the oldest of them first. */
   lines: LiveChatLine[];
-  me: { anchor: boolean; muted: boolean };
+  /** The guests on stage, in accepted order (LIVE-14). */
+  guests: LiveLink[];
+  /** `link`: the viewer's own request or place on stage, if any. */
+  me: { anchor: boolean; muted: boolean; link: LiveMyLink | null };
 }
 
 /** A room as its anchor sees it: with where to push (`room.stream`, `room.pushKey` are theirs too). */
@@ -91,8 +97,8 @@ export interface LiveAnchorRoom extends LiveRoomDetail {
   pushUrl: string;
 }
 
-/** Live rooms (spec §1 live anchors and audiences, §4 live states and anchor actions). No HTTP here. */
-export interface LiveService {
+/** Live rooms (spec §1 live anchors and audiences, §4 live states and anchor actions), with co-broadcast. No HTTP here. */
+export interface LiveService extends LiveLinkService {
   /** Whether live streaming is set up on this server (LIVE-1). */
   readonly enabled: boolean;
   /** Rooms not ended, `page` (from 1) of them, none of a member a block stands between with the viewer (LIVE-5). */
@@ -123,11 +129,16 @@ export interface LiveService {
   openRoomOf(anchorId: string): Promise<string | undefined>;
   /** Tells the channel of room `id` that it ended, if it did: after a cancellation ended it (LIVE-10). */
   announceEnd(id: string): Promise<void>;
+  /** The rooms where the member holds a co-broadcast request or a place on stage. */
+  linkRoomsOf(memberId: string): Promise<string[]>;
+  /** Tells the channels of `roomIds` that the member's link ended, where it did: after a cancellation (LIVE-15). */
+  announceLinkEnds(memberId: string, roomIds: readonly string[]): Promise<void>;
 }
 
 /** What {@link createLiveService} needs. */
 export interface LiveServiceDeps {
   live: LiveStore;
+  links: LiveLinkStore;
   products: Pick<ProductStore, 'byId'>;
   members: Pick<MemberService, 'profile'>;
   config: LiveConfig;
@@ -187,8 +198,8 @@ const memberIdOf = (value: unknown): string | undefined =>
 export function createLiveService(deps: LiveServiceDeps): LiveService {
   const { live, config, now } = deps;
   const enabled = config.pushUrl !== '' && config.playUrl !== '';
-  const fill = (template: string, room: LiveRoomRecord) =>
-    template.replaceAll('{stream}', room.stream).replaceAll('{key}', room.pushKey);
+  const fill = (template: string, { stream, pushKey }: { stream: string; pushKey: string }) =>
+    template.replaceAll('{stream}', stream).replaceAll('{key}', pushKey);
 
   const roomById = async (id: unknown) => (isRowKey(id) && id !== undefined ? live.byId(id) : undefined);
   /** Room `id` when it is `anchorId`'s; anyone else's is as good as none. */
@@ -197,6 +208,18 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
     return room?.anchor.id === anchorId ? { ok: true, value: room } : fail('live_missing');
   };
   const publish = (room: LiveRoomRecord, event: LiveEvent) => deps.publish(liveChannel(room.id), event);
+  const stage = createLiveLinks({
+    links: deps.links,
+    roomById,
+    owned,
+    blocked: deps.blocked,
+    memberIdOf,
+    playUrl: (stream) => fill(config.playUrl, { stream, pushKey: '' }),
+    pushUrl: (stream, pushKey) => fill(config.pushUrl, { stream, pushKey }),
+    newStream: () => ({ stream: randomName(LIVE_LIMITS.streamLength), pushKey: randomName(LIVE_LIMITS.pushKeyLength) }),
+    publish: (roomId, event) => deps.publish(liveChannel(roomId), event),
+    now,
+  });
   const viewers = (room: LiveRoomRecord) => deps.viewers(liveChannel(room.id)).catch(() => 0);
   const summary = async (room: LiveRoomRecord): Promise<LiveRoomSummary> => ({ room, viewers: await viewers(room) });
 
@@ -209,11 +232,12 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
   const detail = async (room: LiveRoomRecord, viewerId: string): Promise<LiveRoomDetail> => {
     const channel = liveChannel(room.id);
     const anchor = room.anchor.id === viewerId;
-    const [viewing, goods, lines, ban] = await Promise.all([
+    const [viewing, goods, lines, ban, { guests, mine }] = await Promise.all([
       viewers(room),
       goodsOf(room.goods),
       live.lines(room.id, LIVE_LIMITS.linesShown),
       anchor ? undefined : live.banOf(room.id, viewerId),
+      stage.viewOf(room, viewerId),
     ]);
     return {
       room,
@@ -223,7 +247,8 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       accessToken: deps.accessToken({ memberId: viewerId, channel, expiresAt: now() + LIVE_LIMITS.accessTtlMs }),
       goods,
       lines: lines.map(chatLineOf),
-      me: { anchor, muted: ban === 'mute' },
+      guests,
+      me: { anchor, muted: ban === 'mute', link: mine },
     };
   };
   const anchorRoom = async (room: LiveRoomRecord): Promise<LiveAnchorRoom> => ({
@@ -237,6 +262,7 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
   };
 
   return {
+    ...stage.service,
     enabled,
 
     async list(viewerId, page) {
@@ -348,9 +374,9 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       if (memberIdOf(uid) === anchorId) return fail('live_ban_self');
       const member = await deps.members.profile(uid);
       if (!member.ok) return fail('user_missing');
-      if (await live.ban({ roomId: room.value.id, memberId: member.value.id, kind, now: now() })) {
-        await publish(room.value, { type: kind, uid: member.value.id });
-      }
+      const outcome = await live.ban({ roomId: room.value.id, memberId: member.value.id, kind, now: now() });
+      if (outcome.changed) await publish(room.value, { type: kind, uid: member.value.id });
+      if (outcome.linkEnded) await stage.announceKick(room.value, member.value.id);
       return { ok: true, value: undefined };
     },
 
@@ -375,7 +401,8 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       // Of the key's alphabet and length first: the constant-time comparison needs as many bytes on both sides.
       if (!/^[a-z0-9]+$/.test(key)) return false;
       const room = await live.byStream(stream);
-      if (!room || key.length !== room.pushKey.length) return false;
+      if (!room) return stage.publishing(stream, key);
+      if (key.length !== room.pushKey.length) return false;
       if (!timingSafeEqual(Buffer.from(key), Buffer.from(room.pushKey))) return false;
       if (room.status === LIVE_STATUS.notStarted && (await live.start(room.id, room.anchor.id, now()))) {
         await publish(room, { type: 'status', status: LIVE_STATUS.live });
@@ -393,5 +420,8 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       const room = await live.byId(id);
       if (room?.status === LIVE_STATUS.ended) await publish(room, { type: 'status', status: LIVE_STATUS.ended });
     },
+
+    linkRoomsOf: (memberId) => stage.openRoomsOf(memberId),
+    announceLinkEnds: (memberId, roomIds) => stage.announceEnds(memberId, roomIds),
   };
 }

@@ -144,7 +144,11 @@ export type MemberFailure =
   | 'live_missing'
   | 'live_state'
   | 'live_removed'
-  | 'live_ban_self';
+  | 'live_ban_self'
+  | 'live_link_self'
+  | 'live_link_open'
+  | 'live_link_full'
+  | 'live_link_missing';
 
 /** The spec's messages (§8) for each failure, in English; the app shows its own translation by `code`. */
 export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
@@ -289,6 +293,10 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   live_state: 'the live has ended',
   live_removed: 'you were removed from or muted in the live room',
   live_ban_self: 'you cannot mute or remove yourself',
+  live_link_self: 'the anchor is already on stage',
+  live_link_open: 'you have already asked to join',
+  live_link_full: 'the stage is full: at most 3 guests',
+  live_link_missing: 'the co-broadcast request has ended',
 };
 
 /** A result: the value, or the reason it was refused. */

@@ -22,6 +22,7 @@ import { createLoginTicketStore, type LoginTicketStore } from './login-tickets.j
 import { createAdStore, type AdStore } from './ads.js';
 import { createHiddenStore, type HiddenStore } from './hidden.js';
 import { createLiveStore, type LiveStore } from './live.js';
+import { createLiveLinkStore, type LiveLinkStore } from './live-links.js';
 import { createFollowStore, type FollowStore } from './follows.js';
 import { createNoticeStore, type NoticeStore } from './notices.js';
 import { createTaskStore, type TaskStore } from './tasks.js';
@@ -62,6 +63,7 @@ export { LIVE_STATUS } from './live.js';
 export type {
   LiveAddOutcome,
   LiveBanKind,
+  LiveBanOutcome,
   LiveBanRecord,
   LiveLineRecord,
   LiveMember,
@@ -70,6 +72,14 @@ export type {
   LiveStore,
   NewLiveRoom,
 } from './live.js';
+export { LIVE_LINK_OPEN } from './live-links.js';
+export type {
+  LiveLinkAcceptOutcome,
+  LiveLinkRecord,
+  LiveLinkRequestOutcome,
+  LiveLinkStatus,
+  LiveLinkStore,
+} from './live-links.js';
 export type { FollowOutcome, FollowRecord, FollowSide, FollowStore } from './follows.js';
 export type { NoticeKind, NoticeRecord, NoticeStore } from './notices.js';
 export type { CoinKind, CoinRecord, SignInRecord, SignInRules, TaskStore } from './tasks.js';
@@ -231,6 +241,8 @@ export interface Store {
   readonly reports: ReportStore;
   /** Live rooms, their chat lines and the anchors' bans of viewers. */
   readonly live: LiveStore;
+  /** Co-broadcast links of live rooms: viewers' requests to join the anchor on stage, and the guests there. */
+  readonly liveLinks: LiveLinkStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -361,6 +373,7 @@ function wrap(
     circleReactions: createReactionStore(db, dialect, CIRCLE_REACTIONS),
     reports: createReportStore(db, dialect),
     live: createLiveStore(db, dialect),
+    liveLinks: createLiveLinkStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
+import { endLinks, holdRoom } from './live-links.js';
 import { holdOpenMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
@@ -45,6 +46,12 @@ export type NewLiveRoom = Pick<LiveRoomRecord, 'id' | 'title' | 'cover' | 'strea
 /** What adding a room came to: `uncertified` before a passed certification, `open` while another is not ended. */
 export type LiveAddOutcome = 'ok' | 'uncertified' | 'open' | 'missing';
 
+/** What a ban came to: whether the ban in force changed, and whether a kick ended the member's co-broadcast link. */
+export interface LiveBanOutcome {
+  changed: boolean;
+  linkEnded: boolean;
+}
+
 /** A line of a room's chat, with its writer's name and avatar. */
 export interface LiveLineRecord {
   id: string;
@@ -81,7 +88,10 @@ export interface LiveStore {
   list(params: { viewerId: string; offset: number; limit: number }): Promise<LiveRoomRecord[]>;
   /** Starts room `id` of `anchorId` if it is not started: false, and nothing changed, otherwise. */
   start(id: string, anchorId: string, now: number): Promise<boolean>;
-  /** Ends room `id` of `anchorId` if it is not ended: false, and nothing changed, otherwise. */
+  /**
+   * Ends room `id` of `anchorId` if it is not ended, and every co-broadcast link open in it, in one transaction: false,
+   * and nothing changed, otherwise.
+   */
   end(id: string, anchorId: string, now: number): Promise<boolean>;
   /** Sets the goods of room `id` of `anchorId` if it is not ended: false, and nothing changed, otherwise. */
   setGoods(id: string, anchorId: string, goods: readonly string[]): Promise<boolean>;
@@ -91,9 +101,10 @@ export interface LiveStore {
   lines(roomId: string, limit: number): Promise<LiveLineRecord[]>;
   /**
    * Mutes or kicks a member in a room. A kick replaces a mute; a mute leaves a kick as it is, and a second ban of a
-   * kind keeps the first time. True when the ban in force changed.
+   * kind keeps the first time. A kick ends the member's co-broadcast link there, waiting or on stage, in the same
+   * transaction, which holds the room's row; a mute leaves it.
    */
-  ban(params: { roomId: string; memberId: string; kind: LiveBanKind; now: number }): Promise<boolean>;
+  ban(params: { roomId: string; memberId: string; kind: LiveBanKind; now: number }): Promise<LiveBanOutcome>;
   /** Lifts the member's ban in a room; true when there was one. */
   restore(roomId: string, memberId: string): Promise<boolean>;
   /** The member's ban in a room, if any. */
@@ -239,15 +250,19 @@ export function createLiveStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
-    async end(id, anchorId, now) {
-      const result = await db
-        .updateTable('live_rooms')
-        .set({ status: LIVE_STATUS.ended, ended_at: now })
-        .where('id', '=', id)
-        .where('anchor_id', '=', anchorId)
-        .where('status', '<', LIVE_STATUS.ended)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    end(id, anchorId, now) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('live_rooms')
+          .set({ status: LIVE_STATUS.ended, ended_at: now })
+          .where('id', '=', id)
+          .where('anchor_id', '=', anchorId)
+          .where('status', '<', LIVE_STATUS.ended)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) return false;
+        await endLinks(trx, sql`room_id = ${id}`, now);
+        return true;
+      });
     },
     async setGoods(id, anchorId, goods) {
       const result = await db
@@ -311,20 +326,27 @@ export function createLiveStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
         createdAt: Number(row.created_at),
       }));
     },
-    async ban({ roomId, memberId, kind, now }) {
-      const result = await db
-        .insertInto('live_bans')
-        .values({ room_id: roomId, member_id: memberId, kind, created_at: now })
-        .onConflict((oc) =>
-          kind === 'kick'
-            ? oc
-                .columns(['room_id', 'member_id'])
-                .doUpdateSet({ kind, created_at: now })
-                .where('live_bans.kind', '=', 'mute')
-            : oc.columns(['room_id', 'member_id']).doNothing(),
-        )
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    ban({ roomId, memberId, kind, now }) {
+      return db.transaction().execute(async (trx) => {
+        // Held, so that a request to join the stage cannot land between the kick and the end of the member's link.
+        if (kind === 'kick') await holdRoom(trx, roomId, dialect);
+        const result = await trx
+          .insertInto('live_bans')
+          .values({ room_id: roomId, member_id: memberId, kind, created_at: now })
+          .onConflict((oc) =>
+            kind === 'kick'
+              ? oc
+                  .columns(['room_id', 'member_id'])
+                  .doUpdateSet({ kind, created_at: now })
+                  .where('live_bans.kind', '=', 'mute')
+              : oc.columns(['room_id', 'member_id']).doNothing(),
+          )
+          .executeTakeFirst();
+        const changed = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        if (kind === 'mute') return { changed, linkEnded: false };
+        const ended = await endLinks(trx, sql`room_id = ${roomId} and member_id = ${memberId}`, now);
+        return { changed, linkEnded: ended.length > 0 };
+      });
     },
     async restore(roomId, memberId) {
       const result = await db

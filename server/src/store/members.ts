@@ -4,6 +4,7 @@ import { contains } from './contains.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 import { LIVE_STATUS } from './live.js';
+import { endLinks } from './live-links.js';
 
 /** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
 export interface MemberDetails {
@@ -396,6 +397,12 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
           .where('anchor_id', '=', id)
           .where('status', '<', LIVE_STATUS.ended)
           .execute();
+        // Every co-broadcast link open in their rooms, and theirs in others' rooms, ends with it.
+        await endLinks(
+          trx,
+          sql`(member_id = ${id} or room_id in (select id from live_rooms where anchor_id = ${id}))`,
+          now,
+        );
         await trx.deleteFrom('products').where('member_id', '=', id).execute();
         await trx.deleteFrom('shops').where('member_id', '=', id).execute();
         await trx.deleteFrom('member_codes').where('phone', '=', open.phone).execute();

@@ -38,6 +38,7 @@ import { loginTicketsMigration } from './login-tickets-migration.js';
 import { adsMigration } from './ads-migration.js';
 import { hiddenMigration } from './hidden-migration.js';
 import { liveMigration } from './live-migration.js';
+import { liveLinksMigration } from './live-links-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -237,6 +238,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0045_ads': adsMigration,
   '0046_member_hidden': hiddenMigration,
   '0047_live': liveMigration,
+  '0048_live_links': liveLinksMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -68,6 +68,7 @@ import type {
   ReportStore,
   CommentRecord,
   LiveStore,
+  LiveLinkStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UserEvents } from '../../user-events.js';
@@ -291,6 +292,7 @@ export interface ProductApiParts {
   circleReactions: ReactionStore;
   reports: ReportStore;
   live: LiveStore;
+  liveLinks: LiveLinkStore;
   /** Publishes the live rooms' events on their channels. */
   pubsub: Pick<PubsubService, 'publish'>;
   /** Who is on a live room's channel: its viewers. */
@@ -498,6 +500,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   });
   const live = createLiveService({
     live: parts.live,
+    links: parts.liveLinks,
     products: parts.products,
     members,
     config: parts.config.live,

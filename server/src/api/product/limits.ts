@@ -30,11 +30,13 @@ export const PRODUCT_ADDRESS_LIMITS = {
 } as const satisfies Record<string, AddressLimit>;
 
 /**
- * LIVE-7: the limits per member of paths a member could flood from many addresses: a live room's chat. The budgets
+ * LIVE-7, LIVE-12: the limits per member of paths a member could flood from many addresses: a live room's chat, and
+ * requests to join its anchor on stage (each one an event to the anchor). The budgets
  * are kept as the limits per address are (in memory, or in Redis with several nodes), under `member:<id>`.
  */
 export const PRODUCT_MEMBER_LIMITS = {
   'live/say': { perMinute: 20, burst: 5 },
+  'live/link_request': { perMinute: 10, burst: 5 },
 } as const satisfies Record<string, AddressLimit>;
 
 /** Most addresses a {@link MemoryAddressLimiter} remembers; the least recently seen is forgotten first. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { LiveLink, LiveMyLink } from '../../live/links.js';
 import type { LiveAnchorRoom, LiveRoomDetail, LiveRoomSummary, LiveService } from '../../live/service.js';
 import type { LiveBanRecord, LiveMember } from '../../store/index.js';
 import { ownFile } from './images.js';
@@ -28,6 +29,19 @@ function roomSummary({ room, viewers }: LiveRoomSummary) {
   };
 }
 
+/** A co-broadcast link: a request waiting, or a guest on stage (LIVE-12..LIVE-14). */
+const linkObject = ({ member, status, time, playUrl }: LiveLink) => ({
+  uid: member.id,
+  username: member.username,
+  img: member.img,
+  status,
+  time,
+  play_url: playUrl,
+});
+
+/** The member's own link: with where they push once accepted. */
+const myLinkObject = (link: LiveMyLink) => ({ ...linkObject(link), push_url: link.pushUrl });
+
 /** A room as one viewer sees it. */
 function roomDetail(detail: LiveRoomDetail) {
   return {
@@ -38,7 +52,8 @@ function roomDetail(detail: LiveRoomDetail) {
     access_token: detail.accessToken,
     goods: detail.goods,
     messages: detail.lines,
-    me: detail.me,
+    guests: detail.guests.map(linkObject),
+    me: { ...detail.me, link: detail.me.link && myLinkObject(detail.me.link) },
   };
 }
 
@@ -63,7 +78,10 @@ const banObject = ({ member, kind, createdAt }: LiveBanRecord) => ({
  * - `live/add` (`title`, `cover`) and `live/start` (`id`) `{ret: anchor room}`; `live/end` (`id`) `{ret: true}`;
  * - `live/goods` (`id`, `goods`: product ids) `{ret: [goods item]}`; `live/say` (`id`, `text`) `{ret: chat line}`;
  * - `live/ban` (`id`, `uid`, `kind`: mute or kick) and `live/restore` (`id`, `uid`) `{ret: true}`;
- * - `live/bans` (`id`) `{ret: [{uid, username, img, kind, time}]}`.
+ * - `live/bans` (`id`) `{ret: [{uid, username, img, kind, time}]}`;
+ * - co-broadcast: `live/link_request` (`id`) `{ret: my link}`; `live/link_cancel` (`id`) `{ret: true}`; the anchor's
+ *   `live/links` (`id`) `{ret: [link]}`, `live/link_accept` (`id`, `uid`) `{ret: link}`, `live/link_reject` and
+ *   `live/link_end` (`id`, `uid`) `{ret: true}`.
  */
 export function liveRoutes(post: ProductPost, deps: ProductApiDeps, mayCall: MemberLimit): void {
   const { live } = deps;
@@ -132,6 +150,37 @@ export function liveRoutes(post: ProductPost, deps: ProductApiDeps, mayCall: Mem
     const result = await live.bans(me.id, body['id']);
     return result.ok ? { ret: result.value.map(banObject) } : refuse(result.failure);
   });
+
+  member('live/link_request', async (me, body) => {
+    if (!(await mayCall('live/link_request', me.id))) return refuse('too_frequent');
+    const result = await live.requestLink(me, body['id']);
+    return result.ok ? { ret: myLinkObject(result.value) } : refuse(result.failure);
+  });
+
+  member('live/link_cancel', async (me, body) => {
+    const result = await live.cancelLink(me.id, body['id']);
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
+
+  member('live/links', async (me, body) => {
+    const result = await live.links(me.id, body['id']);
+    return result.ok ? { ret: result.value.map(linkObject) } : refuse(result.failure);
+  });
+
+  member('live/link_accept', async (me, body) => {
+    const result = await live.acceptLink(me.id, body['id'], body['uid']);
+    return result.ok ? { ret: linkObject(result.value) } : refuse(result.failure);
+  });
+
+  member('live/link_reject', async (me, body) => {
+    const result = await live.rejectLink(me.id, body['id'], body['uid']);
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
+
+  member('live/link_end', async (me, body) => {
+    const result = await live.endLink(me.id, body['id'], body['uid']);
+    return result.ok ? { ret: true } : refuse(result.failure);
+  });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -149,8 +198,9 @@ function publishOf(fields: Record<string, unknown>): { stream: unknown; key: unk
 }
 
 /**
- * LIVE-9: the media server's hooks, under the product API's base and without a member's token: `publish` answers 200
- * `{code: 0}` to a stream and key of a room not ended (and starts it), else 403 `{code: 403}`; `unpublish` answers
+ * LIVE-9, LIVE-14: the media server's hooks, under the product API's base and without a member's token: `publish`
+ * answers 200 `{code: 0}` to a stream and key of a room not ended (and starts it) or of a guest on stage, else 403
+ * `{code: 403}`; `unpublish` answers
  * 200 `{code: 0}` and changes nothing, since the anchor's software may reconnect. Bodies are JSON or a form.
  */
 export function liveHookRoutes(app: FastifyInstance, base: string, live: LiveService): void {

@@ -79,11 +79,13 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/out', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    // LIVE-10: the cancellation ends the member's live room; its viewers are told once it has.
-    const room = await deps.live.openRoomOf(me.value.id);
+    // LIVE-10, LIVE-15: the cancellation ends the member's live room and their co-broadcast links; each room's
+    // viewers are told once it has.
+    const [room, linked] = await Promise.all([deps.live.openRoomOf(me.value.id), deps.live.linkRoomsOf(me.value.id)]);
     const result = await deps.members.cancel(me.value.id, { reason: body['reason'], agree: body['agree'] });
     if (!result.ok) return refuse(result.failure);
     if (room !== undefined) await deps.live.announceEnd(room);
+    await deps.live.announceLinkEnds(me.value.id, linked);
     return { ret: true };
   });
 
