@@ -9,8 +9,8 @@ import '../shop/products.css';
 
 const STATUS_COLOR: Record<LiveStatus, 'default' | 'danger' | 'warning'> = { 0: 'warning', 1: 'danger', 2: 'default' };
 
-/** A value the anchor pastes into their streaming software, with its Copy button. */
-function PushField({ label, value }: { label: string; value: string }) {
+/** A value the anchor (or a guest) pastes into their streaming software, with its Copy button. */
+export function PushField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   const copy = async () => {
     try {

@@ -14,8 +14,11 @@ import { banViewer, roomKey, say, type BanKind, type ChatLine, type RoomDetail }
 import { BansPopup, bansKey } from './BansPopup';
 import { joinLiveChannel } from './channel';
 import { ChatInput } from './ChatInput';
+import { CoBroadcastButton, CoBroadcastPanel } from './CoBroadcast';
 import type { LiveEvent } from './events';
 import { GoodsPopup } from './GoodsPopup';
+import { GuestWindows } from './GuestWindows';
+import { LinksPopup, linksKey, useRoomLinks } from './LinksPopup';
 import { LiveChat } from './LiveChat';
 import { LivePlayer } from './LivePlayer';
 import { LiveRoom } from './room';
@@ -53,11 +56,25 @@ function RoomChannel({
   return null;
 }
 
+/** The anchor's entry to co-broadcast in the room's bar, with the count of waiting requests. */
+function RequestsButton({ room, onClick }: { room: string; onClick: () => void }) {
+  const { t } = useTranslation();
+  const links = useRoomLinks(room);
+  const waiting = links.data?.filter((link) => link.status === 'waiting').length ?? 0;
+  return (
+    <button type="button" className="feedback-mine" onClick={onClick}>
+      {t('live.requests', { count: waiting })}
+    </button>
+  );
+}
+
 /**
- * One live room on screen (spec §2 live/view): the stream or why there is none, the anchor and how many watch, the
- * goods, the chat and the box to write in. Events of the room's channel change it as they come: the live starting
- * (its play URL is asked for) or ending, the goods, and the member muted, restored or removed (told, and the page
- * closes). The anchor taps a viewer's line to mute or remove them, and lists those in "Banned" to restore them.
+ * One live room on screen (spec §2 live/view): the stream or why there is none, with the guests on stage in small
+ * windows over it, the anchor and how many watch, the goods, the chat and the box to write in. Events of the room's
+ * channel change it as they come: the live starting (its play URL is asked for) or ending, the goods, the member
+ * muted, restored or removed (told, and the page closes), and co-broadcasts asked for, accepted and gone. A viewer
+ * asks to co-broadcast and, once accepted, is told where to stream; the anchor taps a viewer's line to mute or remove
+ * them, lists those in "Banned" to restore them, and answers co-broadcast requests in "Requests".
  */
 export function LiveRoomView({ detail }: { detail: RoomDetail }) {
   const { t, i18n } = useTranslation();
@@ -68,7 +85,7 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
   const close = useClosePage();
   const [room] = useState(() => new LiveRoom({ detail, me }));
   const state = useSyncExternalStore(room.subscribe, room.getSnapshot);
-  const [sheet, setSheet] = useState<'goods' | 'bans' | undefined>(undefined);
+  const [sheet, setSheet] = useState<'goods' | 'bans' | 'links' | undefined>(undefined);
   const context = { token: user?.token, locale: i18n.language };
   const anchor = detail.me.anchor;
 
@@ -85,18 +102,29 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.removed]);
 
+  const refresh = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: roomKey(detail.id, user?.id) }),
+    [queryClient, detail.id, user?.id],
+  );
+
   const onEvent = useCallback(
     (event: LiveEvent) => {
       room.apply(event);
       // Started: the play URL comes with the room's page.
-      if (event.type === 'status' && event.status === 1) {
-        void queryClient.invalidateQueries({ queryKey: roomKey(detail.id, user?.id) });
-      }
+      if (event.type === 'status' && event.status === 1) refresh();
       if (anchor && (event.type === 'mute' || event.type === 'kick' || event.type === 'restore')) {
         void queryClient.invalidateQueries({ queryKey: bansKey(detail.id) });
       }
+      if (event.type !== 'link') return;
+      if (anchor) void queryClient.invalidateQueries({ queryKey: linksKey(detail.id) });
+      const mine = event.uid === me;
+      if (mine && event.status === 'rejected') toast(t('live.linkDeclined'));
+      if (mine && event.status === 'ended') toast(t('live.linkEnded'));
+      // The event names no one and carries no push URL: the room's page has both.
+      const named = room.getSnapshot().guests.some((guest) => guest.uid === event.uid && guest.username !== '');
+      if (event.status === 'accepted' && (mine || !named)) refresh();
     },
-    [room, queryClient, detail.id, user?.id, anchor],
+    [room, queryClient, detail.id, anchor, me, refresh, t],
   );
 
   const send = async (text: string) => {
@@ -105,9 +133,7 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
       return true;
     } catch (error) {
       if (isRefusal(error) && error.code === 'live_removed') room.silenced();
-      if (isRefusal(error) && error.code === 'live_state') {
-        void queryClient.invalidateQueries({ queryKey: roomKey(detail.id, user?.id) });
-      }
+      if (isRefusal(error) && error.code === 'live_state') refresh();
       toastError(errorText(error, t));
       return false;
     }
@@ -129,15 +155,20 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
   else if (state.status === 2) closed = t('live.ended');
 
   const playing = state.status === 1 && detail.play_url ? detail.play_url : undefined;
+  const linkProps = { roomId: detail.id, room, refresh };
+  const mayAsk = !anchor && state.status === 1 && !state.muted && state.link === null;
   return (
     <>
       <NavBar
         title={detail.title}
         right={
           anchor && (
-            <button type="button" className="feedback-mine" onClick={() => setSheet('bans')}>
-              {t('live.banned')}
-            </button>
+            <span className="navbar-actions">
+              <RequestsButton room={detail.id} onClick={() => setSheet('links')} />
+              <button type="button" className="feedback-mine" onClick={() => setSheet('bans')}>
+                {t('live.banned')}
+              </button>
+            </span>
           )
         }
       />
@@ -150,6 +181,7 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
         ) : (
           <img className="live-video" src={detail.cover} alt="" />
         )}
+        {state.status === 1 && <GuestWindows guests={state.guests} />}
         {state.status !== 1 && (
           <div className="live-overlay" role="status">
             {state.status === 0 ? t('live.notStarted') : t('live.ended')}
@@ -164,14 +196,19 @@ export function LiveRoomView({ detail }: { detail: RoomDetail }) {
             {t('live.viewers', { count: state.viewers })}
           </span>
         </div>
+        {mayAsk && <CoBroadcastButton {...linkProps} />}
         <Button size="small" onClick={() => setSheet('goods')}>
           {t('live.goods', { count: state.goods.length })}
         </Button>
       </section>
+      {state.link && <CoBroadcastPanel link={state.link} {...linkProps} />}
       <LiveChat lines={state.messages} me={me} onBan={anchor ? (line, kind) => void ban(line, kind) : undefined} />
       <ChatInput closed={closed} send={send} />
       <GoodsPopup goods={state.goods} visible={sheet === 'goods'} onClose={() => setSheet(undefined)} />
       {anchor && <BansPopup room={detail.id} visible={sheet === 'bans'} onClose={() => setSheet(undefined)} />}
+      {anchor && (
+        <LinksPopup room={detail.id} stage={room} visible={sheet === 'links'} onClose={() => setSheet(undefined)} />
+      )}
     </>
   );
 }

@@ -57,7 +57,10 @@ export interface RoomDetail extends RoomSummary {
   goods: GoodsItem[];
   /** The newest 50 lines, oldest first. */
   messages: ChatLine[];
-  me: { anchor: boolean; muted: boolean };
+  /** The guests on stage, in the order they were accepted. */
+  guests: LiveLink[];
+  /** `link`: the member's own request or place on stage, if any. */
+  me: { anchor: boolean; muted: boolean; link: MyLink | null };
 }
 
 /** The anchor's own room: where their streaming software sends the stream. */
@@ -83,11 +86,31 @@ export interface LiveBan {
   time: number;
 }
 
+/** Where a co-broadcast stands (spec §4): the viewer asked and waits, or the anchor took them on stage. */
+export type LinkStatus = 'waiting' | 'accepted';
+
+/** A viewer's request to co-broadcast with the anchor, or their place on stage. */
+export interface LiveLink {
+  uid: string;
+  username: string;
+  img: string;
+  status: LinkStatus;
+  /** When they asked, or when they were accepted. */
+  time: number;
+  /** The guest's stream, once accepted. */
+  play_url: string | null;
+}
+
+/** The member's own co-broadcast: once accepted, where their streaming software sends their stream. */
+export interface MyLink extends LiveLink {
+  push_url: string | null;
+}
+
 /** What the anchor does to a viewer (spec §4): mute, or remove from the room (kick). */
 export type BanKind = 'mute' | 'kick';
 
 /** Bounds the server checks too. */
-export const LIVE_LIMITS = { titleMax: 30, textMax: 100, goodsMax: 20, pageSize: 20 } as const;
+export const LIVE_LIMITS = { titleMax: 30, textMax: 100, goodsMax: 20, pageSize: 20, guestsMax: 3 } as const;
 
 /** A page (from 1) of rooms: live ones newest start first, then those not started newest first. */
 export async function roomPage(page: number, context: CallContext): Promise<RoomSummary[]> {
@@ -137,6 +160,35 @@ export async function restoreViewer(id: string, uid: string, context: CallContex
 /** The room's muted and removed viewers, newest first. */
 export async function roomBans(id: string, context: CallContext): Promise<LiveBan[]> {
   return (await apiPost<{ ret: LiveBan[] }>('live/bans', { id }, context)).ret;
+}
+
+/** Asks the anchor to co-broadcast: the member's request, waiting. */
+export async function requestLink(id: string, context: CallContext): Promise<MyLink> {
+  return (await apiPost<{ ret: MyLink }>('live/link_request', { id }, context, { loading: true })).ret;
+}
+
+/** Withdraws the member's waiting request, or takes them off the stage. */
+export async function cancelLink(id: string, context: CallContext): Promise<void> {
+  await apiPost('live/link_cancel', { id }, context, { loading: true });
+}
+
+/** The anchor's view of co-broadcast: the waiting requests, oldest first, then the guests on stage. */
+export async function roomLinks(id: string, context: CallContext): Promise<LiveLink[]> {
+  return (await apiPost<{ ret: LiveLink[] }>('live/links', { id }, context)).ret;
+}
+
+/** Takes a waiting viewer on stage. */
+export async function acceptLink(id: string, uid: string, context: CallContext): Promise<LiveLink> {
+  return (await apiPost<{ ret: LiveLink }>('live/link_accept', { id, uid }, context, { loading: true })).ret;
+}
+
+export async function rejectLink(id: string, uid: string, context: CallContext): Promise<void> {
+  await apiPost('live/link_reject', { id, uid }, context, { loading: true });
+}
+
+/** Takes a guest off the stage. */
+export async function endLink(id: string, uid: string, context: CallContext): Promise<void> {
+  await apiPost('live/link_end', { id, uid }, context, { loading: true });
 }
 
 /** What is wrong with a new room before it is sent, or undefined: a title of 1 to 30 characters, and a cover. */

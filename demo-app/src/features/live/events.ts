@@ -5,7 +5,27 @@ export type LiveEvent =
   | ({ type: 'chat' } & ChatLine)
   | { type: 'status'; status: 1 | 2 }
   | { type: 'goods'; goods: GoodsItem[] }
-  | { type: 'mute' | 'kick' | 'restore'; uid: string };
+  | { type: 'mute' | 'kick' | 'restore'; uid: string }
+  | LinkEvent;
+
+/** How a co-broadcast changed: asked for, accepted (with the guest's stream), or gone one way or another. */
+export type LinkEvent =
+  | { type: 'link'; uid: string; status: 'accepted'; play_url: string }
+  | { type: 'link'; uid: string; status: LinkGone | 'waiting' };
+
+/** Ways a request or a place on stage ends. */
+export type LinkGone = 'rejected' | 'cancelled' | 'ended';
+
+const LINK_GONE: ReadonlySet<unknown> = new Set<LinkGone>(['rejected', 'cancelled', 'ended']);
+
+function linkEvent({ uid, status, play_url: playUrl }: Fields): LinkEvent | undefined {
+  if (!isId(uid)) return undefined;
+  if (status === 'accepted')
+    return isText(playUrl) ? { type: 'link', uid: String(uid), status, play_url: playUrl } : undefined;
+  if (status === 'waiting' || LINK_GONE.has(status))
+    return { type: 'link', uid: String(uid), status: status as LinkGone | 'waiting' };
+  return undefined;
+}
 
 type Fields = Record<string, unknown>;
 
@@ -64,6 +84,8 @@ export function parseLiveEvent(content: string): LiveEvent | undefined {
     case 'kick':
     case 'restore':
       return isId(fields['uid']) ? { type: fields['type'], uid: String(fields['uid']) } : undefined;
+    case 'link':
+      return linkEvent(fields);
     default:
       return undefined;
   }

@@ -1,7 +1,8 @@
 /**
  * An in-process fake of the live calls for the app's component tests (msw handlers over plain state), answering as
  * the server does: rooms listed, viewed, opened, started and ended by their anchor, goods from the anchor's products
- * on sale (`shop/business_list` with `status` and `before` too), chat, and mutes, removals and restores. What the
+ * on sale (`shop/business_list` with `status` and `before` too), chat, mutes, removals and restores, and
+ * co-broadcast (`fake-live-links.ts`). What the
  * server publishes on a room's channel goes to `publish`, when a test gives one. Tests arrange `state`, read what was
  * `sent`, and make a call refuse with `state.refuse`. To extend it, add a handler that reads and changes `state` and
  * records its call.
@@ -10,6 +11,7 @@ import { http, HttpResponse } from 'msw';
 import type { Product } from '../shop/products';
 import type { AnchorRoom, BanKind, ChatLine, GoodsItem, LiveMember, LiveStatus, RoomDetail, RoomSummary } from './api';
 import type { LiveEvent } from './events';
+import { fakeLinks, type FakeLink } from './fake-live-links';
 
 /** A room as the fake server keeps it. */
 export interface FakeRoom {
@@ -36,6 +38,8 @@ export interface FakeLiveState {
   rooms: FakeRoom[];
   lines: Array<ChatLine & { room: string }>;
   bans: Array<{ room: string; uid: string; kind: BanKind; time: number }>;
+  /** Co-broadcast requests and guests on stage. */
+  links: FakeLink[];
   /** Members by id, for bans. */
   members: Record<string, LiveMember>;
   /** The member's own shop's products. */
@@ -86,6 +90,7 @@ function emptyState(): FakeLiveState {
     rooms: [],
     lines: [],
     bans: [],
+    links: [],
     members: { [ALICE.id]: ALICE, [BOB.id]: BOB },
     products: [],
     viewers: {},
@@ -128,7 +133,8 @@ export function fakeLive(publish: (channel: string, event: LiveEvent) => void = 
         .filter((line) => line.room === room.id)
         .slice(-50)
         .map(({ room: _room, ...line }) => line),
-      me: { anchor, muted: ban(room, state.me.id) !== undefined },
+      guests: links.stage(room).guests,
+      me: { anchor, muted: ban(room, state.me.id) !== undefined, link: anchor ? null : links.stage(room).link },
     };
   };
   const anchorRoom = (room: FakeRoom): AnchorRoom => ({
@@ -151,7 +157,10 @@ export function fakeLive(publish: (channel: string, event: LiveEvent) => void = 
       return refusal ? HttpResponse.json(refusal) : answer(body);
     });
 
+  const links = fakeLinks({ state, handle, publish, ok, refused });
+
   const handlers = [
+    ...links.handlers,
     handle('live/list', (body) => {
       const page = Number(body['page']);
       const order = (r: FakeRoom) => (r.status === 1 ? 2e13 + (r.started_at ?? 0) : r.created_at);
@@ -195,6 +204,7 @@ export function fakeLive(publish: (channel: string, event: LiveEvent) => void = 
       if (!room) return refused('live_missing');
       if (room.status === 2) return refused('live_state');
       Object.assign(room, { status: 2, ended_at: Date.now() });
+      links.roomEnded(room.id);
       publish(`$live.${room.id}`, { type: 'status', status: 2 });
       return ok(true);
     }),
@@ -235,6 +245,7 @@ export function fakeLive(publish: (channel: string, event: LiveEvent) => void = 
       state.bans = state.bans.filter((b) => !(b.room === room.id && b.uid === uid));
       state.bans.unshift({ room: room.id, uid, kind, time: Date.now() });
       publish(`$live.${room.id}`, { type: kind, uid });
+      if (kind === 'kick') links.kicked(room.id, uid);
       return ok(true);
     }),
     handle('live/restore', (body) => {
@@ -265,9 +276,11 @@ export function fakeLive(publish: (channel: string, event: LiveEvent) => void = 
     state,
     sent,
     handlers,
+    /** The anchor of another member's room accepts, rejects or ends `uid`'s co-broadcast there. */
+    anchorDoes: links.anchorDoes,
     /** What was sent to `path`, oldest first. */
     calls: (path: string) => sent.filter((call) => call.path === path).map((call) => call.body),
-    /** Back to no rooms, lines, bans or products, Alice signed in and certified, nothing sent. */
+    /** Back to no rooms, lines, bans, links or products, Alice signed in and certified, nothing sent. */
     reset() {
       Object.assign(state, emptyState());
       sent.length = 0;

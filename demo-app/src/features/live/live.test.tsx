@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { createClient } from 'parley-im';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChatLine, RoomDetail } from './api';
+import type { ChatLine, LiveLink, RoomDetail } from './api';
 import { chatTextValid, roomProblem } from './api';
 import { joinLiveChannel } from './channel';
 import { parseLiveEvent, type LiveEvent } from './events';
@@ -26,7 +26,8 @@ function detail(extra: Partial<RoomDetail> = {}): RoomDetail {
     access_token: null,
     goods: [],
     messages: [line('a', 1), line('b', 2)],
-    me: { anchor: false, muted: false },
+    guests: [],
+    me: { anchor: false, muted: false, link: null },
     ...extra,
   };
 }
@@ -43,6 +44,19 @@ describe('the channel’s events', () => {
     for (const type of ['mute', 'kick', 'restore']) {
       expect(parseLiveEvent(JSON.stringify({ type, uid: 42 }))).toEqual({ type, uid: '42' });
     }
+    expect(parseLiveEvent('{"type":"link","uid":9,"status":"accepted","play_url":"https://m.test/g.m3u8"}')).toEqual({
+      type: 'link',
+      uid: '9',
+      status: 'accepted',
+      play_url: 'https://m.test/g.m3u8',
+    });
+    for (const status of ['waiting', 'rejected', 'cancelled', 'ended']) {
+      expect(parseLiveEvent(JSON.stringify({ type: 'link', uid: '9', status, play_url: null }))).toEqual({
+        type: 'link',
+        uid: '9',
+        status,
+      });
+    }
   });
 
   it('leaves out anything else', () => {
@@ -55,6 +69,9 @@ describe('the channel’s events', () => {
       '{"type":"goods","goods":[{"id":"p1"}]}',
       '{"type":"mute"}',
       '{"type":"dance","uid":"1"}',
+      '{"type":"link","uid":"9","status":"accepted","play_url":null}',
+      '{"type":"link","uid":"9","status":"gone"}',
+      '{"type":"link","status":"ended"}',
     ]) {
       expect(parseLiveEvent(content)).toBeUndefined();
     }
@@ -104,6 +121,50 @@ describe('a room on screen', () => {
     room.apply({ type: 'kick', uid: '42' });
     expect(room.getSnapshot()).toMatchObject({ muted: true, removed: true });
     expect(changed).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('the stage of a room on screen', () => {
+  const guest = (uid: string, username: string, playUrl: string): LiveLink => ({
+    uid,
+    username,
+    img: '',
+    status: 'accepted',
+    time: 1,
+    play_url: playUrl,
+  });
+
+  it('names a guest accepted on the channel by their chat, and keeps a guest who left gone from an older page', () => {
+    const room = new LiveRoom({ detail: detail({ guests: [guest('8', 'Dan', 'g8')] }), me: '42' });
+    room.apply({ type: 'link', uid: '7', status: 'accepted', play_url: 'g7' });
+    expect(room.getSnapshot().guests).toEqual([
+      { uid: '8', username: 'Dan', play_url: 'g8' },
+      { uid: '7', username: 'Bob', play_url: 'g7' },
+    ]);
+    room.apply({ type: 'link', uid: '8', status: 'ended' });
+    // An answer asked for before the end.
+    room.load(detail({ guests: [guest('8', 'Dan', 'g8'), guest('7', 'Bob', 'g7')] }));
+    expect(room.getSnapshot().guests.map((g) => g.uid)).toEqual(['7']);
+    // On stage again: a new stream.
+    room.load(detail({ guests: [guest('7', 'Bob', 'g7'), guest('8', 'Dan', 'g8b')] }));
+    expect(room.getSnapshot().guests.map((g) => g.play_url)).toEqual(['g7', 'g8b']);
+  });
+
+  it('follows the member’s own link, and clears the stage when the live ends', () => {
+    const room = new LiveRoom({ detail: detail({ guests: [guest('8', 'Dan', 'g8')] }), me: '42' });
+    room.apply({ type: 'link', uid: '42', status: 'waiting' });
+    expect(room.getSnapshot().link).toEqual({ status: 'waiting' });
+    room.apply({ type: 'link', uid: '42', status: 'accepted', play_url: 'g42' });
+    expect(room.getSnapshot().link).toEqual({ status: 'accepted', push_url: null });
+    room.load(
+      detail({
+        guests: [guest('8', 'Dan', 'g8'), guest('42', 'Alice', 'g42')],
+        me: { anchor: false, muted: false, link: { ...guest('42', 'Alice', 'g42'), push_url: 'rtmp://m.test/a/g42' } },
+      }),
+    );
+    expect(room.getSnapshot().link).toEqual({ status: 'accepted', push_url: 'rtmp://m.test/a/g42' });
+    room.apply({ type: 'status', status: 2 });
+    expect(room.getSnapshot()).toMatchObject({ guests: [], link: null });
   });
 });
 
