@@ -109,7 +109,7 @@ describe('live streaming end to end', () => {
     await new Promise((resolve) => media?.server.close(resolve));
   });
 
-  it('an anchor opens a room, the stream starts it, a viewer watches and chats, and the anchor mutes, removes and restores them', async () => {
+  it('an anchor opens a room, the stream starts it, a viewer watches and chats, is muted, removed and restored, then co-broadcasts', async () => {
     const anchor = await phoneContext(browser, 'en-US');
     const anchorId = await signIn(anchor.page, server, '13500135071', 'en');
     const { token } = await memberOf(anchor.page);
@@ -197,16 +197,51 @@ describe('live streaming end to end', () => {
     const ban = anchor.page.getByTestId('live-ban');
     await ban.getByRole('button', { name: 'Restore' }).click();
     await expect.poll(() => ban.count()).toBe(0);
+    await anchor.page.getByLabel('Close', { exact: true }).click();
     await viewer.page.goto(`${server.url}/h5/#/live/view?id=${room.id}`);
     await expect.poll(() => input.isDisabled()).toBe(false);
     await input.fill('Thank you');
     await viewer.page.getByRole('button', { name: 'Send' }).click();
     await anchor.page.getByTestId('live-line').filter({ hasText: 'Thank you' }).waitFor();
 
+    // Co-broadcast: the viewer asks to join, the anchor accepts, and the viewer is given a stream of their own.
+    await viewer.page.getByRole('button', { name: 'Co-broadcast' }).click();
+    await viewer.page.getByRole('button', { name: 'Ask' }).click();
+    await viewer.page.getByText('Waiting for the anchor…').waitFor();
+    await anchor.page.getByRole('button', { name: 'Requests 1' }).click();
+    await anchor.page.getByTestId('live-link').getByRole('button', { name: 'Accept' }).click();
+    await viewer.page.getByText('You are on stage').waitFor();
+    const seen = await productApi(server, 'live/view', { token: viewerToken, id: room.id });
+    const guest = /\/live\/([a-z0-9]+)\?key=([a-z0-9]+)$/.exec(seen['ret'].me.link.push_url as string);
+    expect(guest?.[1]).not.toBe(room.stream);
+    await viewer.page.getByText(`${guest?.[1]}?key=${guest?.[2]}`, { exact: true }).waitFor();
+    // The guest's stream arrives: the media server asks as SRS's on_publish does, and only the guest's key will do.
+    const publish = (param: string) =>
+      fetch(`${server.url}/index.php/api/live/hook/publish`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'on_publish', app: 'live', stream: guest?.[1], param }),
+      });
+    expect((await publish(`?key=${room.push_key}`)).status).toBe(403);
+    expect((await publish(`?key=${guest?.[2]}`)).status).toBe(200);
+    // Everyone in the room watches the guest in a small window over the anchor's stream.
+    for (const page of [anchor.page, viewer.page]) {
+      const window = page.getByTestId('live-guest').locator('video');
+      await expect
+        .poll(() =>
+          window.evaluate((el) => [(el as HTMLVideoElement).readyState >= 2, (el as HTMLVideoElement).videoWidth]),
+        )
+        .toEqual([true, 320]);
+    }
+    expect(media.played).toContain(guest?.[1]);
+    await anchor.page.screenshot({ path: `${SHOTS}live-cobroadcast-en.png` });
+
     // The anchor ends the live: the viewer's player gives way to the ended notice.
     const ended = await productApi(server, 'live/end', { token, id: room.id });
     expect(ended).toMatchObject({ ret: true });
     await viewer.page.getByRole('status').getByText('The live has ended').waitFor();
+    // The room's end took the guest off the stage too.
+    await expect.poll(() => viewer.page.getByTestId('live-guest').count()).toBe(0);
     expect(viewerId).not.toBe(anchorId);
     expect(anchor.dialogs).toEqual([]);
     expect(viewer.dialogs).toEqual([]);
