@@ -212,7 +212,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   registerUploadHandlers(gateway, uploads);
   uploadRoutes(http, { uploads });
-  registerProductApi(http, {
+  const productApi = registerProductApi(http, {
     members: store.members,
     loginTickets: store.loginTickets,
     ads: store.ads,
@@ -263,7 +263,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
       .then((deleted) => {
         if (deleted > 0) logger.debug({ deleted }, 'expired sessions deleted');
       })
-      .catch((err: unknown) => logger.error({ err }, 'session sweep failed'));
+      .catch((err: unknown) => logger.error({ err }, 'session sweep failed'))
+      // LIVE-17: live rooms left behind end even when no one looks at them.
+      .then(() => productApi.endStaleLiveRooms())
+      .then((ended) => {
+        if (ended > 0) logger.info({ ended }, 'live rooms left behind ended');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'live room sweep failed'));
   };
 
   // Close the client transports before fastify closes the http server: the server only finishes closing once

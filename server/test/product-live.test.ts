@@ -217,6 +217,67 @@ describe.each(storesUnderTest())(
       ]);
     });
 
+    it('LIVE-17: a room whose stream stays lost 5 minutes ends at the next read; a stream back in time keeps it', async () => {
+      const p = await liveServer();
+      const a = await anchor(p, '13800001701');
+      const v = await member(p, '13800001702');
+      const room = await openRoom(p, a);
+      const { events } = await watch(p, v, room.channel);
+      const allowed = { status: 200, body: { code: 0 } };
+      expect(await hook(p, 'publish', nginxPublish(room), true)).toEqual(allowed);
+
+      // Lost, then back within the grace: the room stays live, and losing it again starts the grace over.
+      expect(await hook(p, 'unpublish', nginxPublish(room), true)).toEqual(allowed);
+      p.advance(LIVE_LIMITS.streamLostGraceMs - 1_000);
+      expect(await hook(p, 'publish', srsPublish(room), false)).toEqual(allowed);
+      p.advance(LIVE_LIMITS.streamLostGraceMs);
+      expect((await act(p, v, 'view', room)).ret).toMatchObject({ status: 1 });
+      // A wrong key, or a stream that is not a room's, marks nothing.
+      const other = await openRoom(p, await anchor(p, '13800001703'));
+      await hook(p, 'publish', nginxPublish(other), true);
+      expect(await hook(p, 'unpublish', nginxPublish(other, 'x'.repeat(32)), true)).toEqual(allowed);
+      expect(await hook(p, 'unpublish', { name: 'a'.repeat(16), key: 'b'.repeat(32) }, true)).toEqual(allowed);
+      expect(await hook(p, 'unpublish', srsPublish(room), false)).toEqual(allowed);
+
+      p.advance(LIVE_LIMITS.streamLostGraceMs - 1);
+      expect((await act(p, v, 'view', room)).ret).toMatchObject({ status: 1 });
+      p.advance(LIVE_LIMITS.staleCheckMs);
+      expect((await act(p, v, 'view', room)).ret).toMatchObject({ status: 2, ended_at: p.now() });
+      expect((await act(p, v, 'view', other)).ret).toMatchObject({ status: 1 });
+      const listed = (await p.call('live/list', { token: v.token })).ret as Array<{ id: string }>;
+      expect(listed.map((r) => r.id)).toEqual([other.id]);
+      await eventually(() => events.length === 2, 'the end told on the channel');
+      expect(events).toEqual([
+        { type: 'status', status: 1 },
+        { type: 'status', status: 2 },
+      ]);
+      // The anchor may open another room at once.
+      expect((await p.call('live/add', { token: a.token, title: 'Again', cover: room['cover'] })).ret).toMatchObject({
+        status: 0,
+      });
+    });
+
+    it('LIVE-17: a room not started in 24 hours ends, and the server ends stale rooms by itself without a read', async () => {
+      // A session lifetime of a second makes the server's sweep, which ends stale rooms too, run twice a second.
+      const p = await liveServer({ sessionTtlMs: 1_000 });
+      const a = await anchor(p, '13800001711');
+      const v = await member(p, '13800001712');
+      const idle = await openRoom(p, a);
+      const b = await anchor(p, '13800001713');
+      const gone = await openRoom(p, b);
+      const { events } = await watch(p, v, gone.channel);
+      await hook(p, 'publish', nginxPublish(gone), true);
+      await hook(p, 'unpublish', nginxPublish(gone), true);
+
+      p.advance(LIVE_LIMITS.notStartedMaxMs);
+      // No one reads: the sweep ends both and tells the live one's channel.
+      await eventually(() => events.length === 2, 'the sweep ended the room whose stream was lost');
+      expect(events.at(-1)).toEqual({ type: 'status', status: 2 });
+      const mine = (await p.call('live/mine', { token: a.token })).ret as { room: Room | null; ended: Room[] };
+      expect(mine.room).toBeNull();
+      expect(mine.ended.map((r) => r.id)).toEqual([idle.id]);
+    });
+
     it('LIVE-5: the list: live rooms by start, then rooms not started, 20 a page; no ended ones, none across a block', async () => {
       const p = await liveServer();
       const v = await member(p, '13800000500');

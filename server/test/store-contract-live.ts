@@ -45,6 +45,40 @@ const room = (id: string, anchorId: string, createdAt: number): NewLiveRoom => (
 
 /** Registers the live part of the contract; `fresh` opens a fresh store that is closed after the test. */
 export function describeLiveStoreContract(fresh: () => Promise<{ store: Store }>): void {
+  it('live: LIVE-17 a live room’s lost stream, and the rooms left behind', async () => {
+    const { store } = await fresh();
+    const { live } = store;
+    await members(store, ['s1', 's2', 's3', 's4']);
+    for (const [id, anchorId, createdAt] of [
+      ['live1', 's1', 100],
+      ['idle1', 's2', 100],
+      ['idle2', 's3', 900],
+      ['live2', 's4', 100],
+    ] as const) {
+      expect(await live.add(room(id, anchorId, createdAt))).toBe('ok');
+    }
+    expect(await live.start('live1', 's1', 200)).toBe(true);
+    expect(await live.start('live2', 's4', 200)).toBe(true);
+    const stale = async (lostBefore: number, createdBefore: number) =>
+      (await live.stale({ lostBefore, createdBefore, limit: 10 })).map((r) => r.id).sort();
+
+    // Only a live room's stream is marked, once: the first loss stands until the stream is back.
+    await live.streamLost('idle1', 300);
+    await live.streamLost('live1', 300);
+    await live.streamLost('live1', 400);
+    expect(await stale(299, 0)).toEqual([]);
+    expect(await stale(300, 0)).toEqual(['live1']);
+    await live.streamLost('live1', null);
+    expect(await stale(10_000, 0)).toEqual([]);
+    await live.streamLost('live1', 500);
+    expect(await stale(500, 100)).toEqual(['idle1', 'live1']);
+    expect(await stale(500, 900)).toEqual(['idle1', 'idle2', 'live1']);
+    expect(await live.stale({ lostBefore: 500, createdBefore: 900, limit: 2 })).toHaveLength(2);
+    // An ended room is never stale.
+    expect(await live.end('live1', 's1', 600)).toBe(true);
+    expect(await stale(10_000, 100)).toEqual(['idle1']);
+  });
+
   it('live: a certified member holds one room not ended, even when adding at once', async () => {
     const { store } = await fresh();
     const { live } = store;

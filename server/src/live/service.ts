@@ -39,6 +39,14 @@ export const LIVE_LIMITS = {
   /** Characters of a room's public stream name, and of its secret push key: [a-z0-9]. */
   streamLength: 16,
   pushKeyLength: 32,
+  /** LIVE-17: a live room whose stream stays lost this long ends by itself. */
+  streamLostGraceMs: 5 * 60_000,
+  /** LIVE-17: a room not started this long after its creation ends by itself. */
+  notStartedMaxMs: 24 * 3_600_000,
+  /** LIVE-17: a read that lists or shows rooms looks for stale ones first, at most this often on a node. */
+  staleCheckMs: 10_000,
+  /** LIVE-17: stale rooms ended at one look, at most. */
+  staleBatch: 100,
 } as const;
 
 /** A product a room shows, as the app lists it: the price in yuan, `img` its first image. */
@@ -125,6 +133,10 @@ export interface LiveService extends LiveLinkService {
   bans(anchorId: string, id: unknown): Promise<MemberResult<LiveBanRecord[]>>;
   /** The media server asks whether a stream may be pushed; a good one starts its room (LIVE-9). */
   publishing(params: { stream: unknown; key: unknown }): Promise<boolean>;
+  /** The media server says a stream stopped: a live room's own stream is marked lost (LIVE-17). */
+  unpublishing(params: { stream: unknown; key: unknown }): Promise<void>;
+  /** Ends the rooms left behind: live with their stream lost too long, or never started (LIVE-17); how many. */
+  endStale(): Promise<number>;
   /** The id of the member's room not ended, if any. */
   openRoomOf(anchorId: string): Promise<string | undefined>;
   /** Tells the channel of room `id` that it ended, if it did: after a cancellation ended it (LIVE-10). */
@@ -187,6 +199,23 @@ const goodsItemOf = (product: ProductRecord): LiveGoodsItem => ({
 });
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
+
+/**
+ * A stream name and push key as the media server hands them over, when both could be ones this server made: letters
+ * and digits, the stream of its length.
+ */
+const pushOf = (stream: unknown, key: unknown): { stream: string; key: string } | undefined =>
+  typeof stream === 'string' &&
+  typeof key === 'string' &&
+  stream.length === LIVE_LIMITS.streamLength &&
+  /^[a-z0-9]+$/.test(stream) &&
+  /^[a-z0-9]+$/.test(key)
+    ? { stream, key }
+    : undefined;
+
+/** Whether `key` is `expected`, compared in constant time (of the key's alphabet and length first, as it needs). */
+const keyMatches = (key: string, expected: string) =>
+  key.length === expected.length && timingSafeEqual(Buffer.from(key), Buffer.from(expected));
 
 /** A member id as the app may send it: a string, or a number. */
 const memberIdOf = (value: unknown): string | undefined =>
@@ -261,6 +290,32 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
     return room ? { ok: true, value: await anchorRoom(room) } : fail('live_missing');
   };
 
+  let staleLookedAt = -Infinity;
+  async function endStale(): Promise<number> {
+    const at = now();
+    staleLookedAt = at;
+    const rooms = await live.stale({
+      lostBefore: at - LIVE_LIMITS.streamLostGraceMs,
+      createdBefore: at - LIVE_LIMITS.notStartedMaxMs,
+      limit: LIVE_LIMITS.staleBatch,
+    });
+    let ended = 0;
+    for (const room of rooms) {
+      if (!(await live.end(room.id, room.anchor.id, at))) continue;
+      ended += 1;
+      await publish(room, { type: 'status', status: LIVE_STATUS.ended });
+    }
+    return ended;
+  }
+  /**
+   * LIVE-17: before a read shows rooms, those left behind end, at most once in {@link LIVE_LIMITS.staleCheckMs}; a
+   * failure here leaves them to the next look, not the read.
+   */
+  const upkeep = async () => {
+    if (now() - staleLookedAt < LIVE_LIMITS.staleCheckMs) return;
+    await endStale().catch(() => 0);
+  };
+
   return {
     ...stage.service,
     enabled,
@@ -268,12 +323,14 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
     async list(viewerId, page) {
       const number = page === undefined ? 1 : typeof page === 'string' && /^\d{1,9}$/.test(page) ? Number(page) : page;
       if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1) return fail('bad_params');
+      await upkeep();
       const { pageSize } = LIVE_LIMITS;
       const rooms = await live.list({ viewerId, offset: (number - 1) * pageSize, limit: pageSize });
       return { ok: true, value: await Promise.all(rooms.map(summary)) };
     },
 
     async view(viewerId, id) {
+      await upkeep();
       const room = await roomById(id);
       if (!room) return fail('live_missing');
       if (room.anchor.id !== viewerId) {
@@ -284,6 +341,7 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
     },
 
     async mine(anchorId) {
+      await upkeep();
       const [open, ended] = await Promise.all([live.openOf(anchorId), live.endedOf(anchorId, LIVE_LIMITS.endedShown)]);
       return { room: open ? await anchorRoom(open) : null, ended: await Promise.all(ended.map(summary)) };
     },
@@ -293,6 +351,8 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       const titled = lineOf(title, LIVE_LIMITS.titleMax);
       if (titled === undefined) return fail('live_title_invalid');
       if (cover === undefined) return fail('live_cover_invalid');
+      // A room of theirs left behind must not keep the anchor from opening another.
+      await upkeep();
       const id = randomBytes(8).toString('hex');
       const outcome = await live.add({
         id,
@@ -396,21 +456,28 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
     },
 
     async publishing({ stream, key }) {
-      if (!enabled || typeof stream !== 'string' || typeof key !== 'string') return false;
-      if (!/^[a-z0-9]+$/.test(stream) || stream.length !== LIVE_LIMITS.streamLength) return false;
-      // Of the key's alphabet and length first: the constant-time comparison needs as many bytes on both sides.
-      if (!/^[a-z0-9]+$/.test(key)) return false;
-      const room = await live.byStream(stream);
-      if (!room) return stage.publishing(stream, key);
-      if (key.length !== room.pushKey.length) return false;
-      if (!timingSafeEqual(Buffer.from(key), Buffer.from(room.pushKey))) return false;
+      const push = enabled ? pushOf(stream, key) : undefined;
+      if (!push) return false;
+      const room = await live.byStream(push.stream);
+      if (!room) return stage.publishing(push.stream, push.key);
+      if (!keyMatches(push.key, room.pushKey)) return false;
       if (room.status === LIVE_STATUS.notStarted && (await live.start(room.id, room.anchor.id, now()))) {
         await publish(room, { type: 'status', status: LIVE_STATUS.live });
         return true;
       }
-      // Live already (the software reconnected), or started or ended a moment ago.
-      return (await live.byId(room.id))?.status === LIVE_STATUS.live;
+      // Live already (the software reconnected, and its stream is back), or started or ended a moment ago.
+      if ((await live.byId(room.id))?.status !== LIVE_STATUS.live) return false;
+      await live.streamLost(room.id, null);
+      return true;
     },
+
+    async unpublishing({ stream, key }) {
+      const push = enabled ? pushOf(stream, key) : undefined;
+      const room = push && (await live.byStream(push.stream));
+      if (room && keyMatches(push.key, room.pushKey)) await live.streamLost(room.id, now());
+    },
+
+    endStale,
 
     async openRoomOf(anchorId) {
       return (await live.openOf(anchorId))?.id;

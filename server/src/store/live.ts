@@ -93,6 +93,16 @@ export interface LiveStore {
    * and nothing changed, otherwise.
    */
   end(id: string, anchorId: string, now: number): Promise<boolean>;
+  /**
+   * LIVE-17: marks the stream of live room `id` lost at `now` (the media server's `on_unpublish`), or, with `now`
+   * null, back; a room not live, or already so, is left as it is.
+   */
+  streamLost(id: string, now: number | null): Promise<void>;
+  /**
+   * LIVE-17: rooms to end by themselves: live ones whose stream was lost at `lostBefore` or earlier, and those not
+   * started since `createdBefore` or earlier; at most `limit`.
+   */
+  stale(params: { lostBefore: number; createdBefore: number; limit: number }): Promise<LiveRoomRecord[]>;
   /** Sets the goods of room `id` of `anchorId` if it is not ended: false, and nothing changed, otherwise. */
   setGoods(id: string, anchorId: string, goods: readonly string[]): Promise<boolean>;
   /** Adds a chat line if its room is live and its writer is neither muted nor kicked there: false otherwise. */
@@ -127,6 +137,7 @@ type LiveTables = {
     started_at: number | null;
     ended_at: number | null;
     listed_at: number;
+    stream_lost_at: number | null;
   };
   live_messages: { id: string; room_id: string; member_id: string; text: string; created_at: number };
   live_bans: { room_id: string; member_id: string; kind: string; created_at: number };
@@ -209,6 +220,7 @@ export function createLiveStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
             started_at: null,
             ended_at: null,
             listed_at: room.createdAt,
+            stream_lost_at: null,
           })
           .execute();
         return 'ok';
@@ -263,6 +275,31 @@ export function createLiveStore(base: Kysely<Database>, dialect: 'sqlite' | 'pos
         await endLinks(trx, sql`room_id = ${id}`, now);
         return true;
       });
+    },
+    async streamLost(id, now) {
+      await db
+        .updateTable('live_rooms')
+        .set({ stream_lost_at: now })
+        .where('id', '=', id)
+        .where('status', '=', LIVE_STATUS.live)
+        .where('stream_lost_at', now === null ? 'is not' : 'is', null)
+        .execute();
+    },
+    async stale({ lostBefore, createdBefore, limit }) {
+      const rows = await rooms()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('live_rooms.status', '=', LIVE_STATUS.live), eb('live_rooms.stream_lost_at', '<=', lostBefore)]),
+            // A room not started is listed at its creation: the list's index finds the old ones.
+            eb.and([
+              eb('live_rooms.status', '=', LIVE_STATUS.notStarted),
+              eb('live_rooms.listed_at', '<=', createdBefore),
+            ]),
+          ]),
+        )
+        .limit(limit)
+        .execute();
+      return rows.map(roomOf);
     },
     async setGoods(id, anchorId, goods) {
       const result = await db

@@ -39,6 +39,7 @@ import { adsMigration } from './ads-migration.js';
 import { hiddenMigration } from './hidden-migration.js';
 import { liveMigration } from './live-migration.js';
 import { liveLinksMigration } from './live-links-migration.js';
+import { liveStreamMigration } from './live-stream-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -239,6 +240,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0046_member_hidden': hiddenMigration,
   '0047_live': liveMigration,
   '0048_live_links': liveLinksMigration,
+  '0049_live_stream_lost': liveStreamMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -315,7 +315,13 @@ export interface ProductApiParts {
 const ANNOUNCEMENT_FANOUT_PAGE = 200;
 
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
-export function registerProductApi(app: FastifyInstance, parts: ProductApiParts): void {
+/** What the server keeps of the product API: the upkeep it runs now and then. */
+export interface ProductApi {
+  /** Ends the live rooms left behind (LIVE-17); how many. */
+  endStaleLiveRooms(): Promise<number>;
+}
+
+export function registerProductApi(app: FastifyInstance, parts: ProductApiParts): ProductApi {
   const target = parts.apps.byAppkey(parts.config.productAppkey);
   if (!target)
     parts.logger.warn({ appkey: parts.config.productAppkey }, 'product app not configured; login gives no otp');
@@ -611,4 +617,5 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     now: parts.now,
     limiter: redis && ((path, limit) => new RedisAddressLimiter({ ...redis, path, limit, logger: parts.logger })),
   });
+  return { endStaleLiveRooms: () => live.endStale() };
 }

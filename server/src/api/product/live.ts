@@ -200,8 +200,8 @@ function publishOf(fields: Record<string, unknown>): { stream: unknown; key: unk
 /**
  * LIVE-9, LIVE-14: the media server's hooks, under the product API's base and without a member's token: `publish`
  * answers 200 `{code: 0}` to a stream and key of a room not ended (and starts it) or of a guest on stage, else 403
- * `{code: 403}`; `unpublish` answers
- * 200 `{code: 0}` and changes nothing, since the anchor's software may reconnect. Bodies are JSON or a form.
+ * `{code: 403}`; `unpublish` answers 200 `{code: 0}` and marks a room's own stream lost, which ends the room when
+ * it stays lost (LIVE-17), since the anchor's software may reconnect meanwhile. Bodies are JSON or a form.
  */
 export function liveHookRoutes(app: FastifyInstance, base: string, live: LiveService): void {
   void app.register((scope, _options, done) => {
@@ -212,7 +212,10 @@ export function liveHookRoutes(app: FastifyInstance, base: string, live: LiveSer
       const allowed = await live.publishing(publishOf(isRecord(request.body) ? request.body : {}));
       return allowed ? { code: 0 } : reply.code(403).send({ code: 403 });
     });
-    scope.post(`${base}${LIVE_HOOK_PATHS.unpublish}`, (_request, reply) => reply.send({ code: 0 }));
+    scope.post(`${base}${LIVE_HOOK_PATHS.unpublish}`, async (request) => {
+      await live.unpublishing(publishOf(isRecord(request.body) ? request.body : {}));
+      return { code: 0 };
+    });
     done();
   });
 }
