@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { MemberFailure, MemberResult } from '../members/service.js';
+import type { MemberResult } from '../members/service.js';
+import { fail, keyMatches } from './model.js';
 import {
   LIVE_STATUS,
   type LiveLinkRecord,
@@ -82,7 +82,6 @@ export interface LiveLinkDeps {
   now: () => number;
 }
 
-const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 const done: MemberResult<void> = { ok: true, value: undefined };
 
 /** Co-broadcast, its view and its pushes, over the link store. */
@@ -218,8 +217,7 @@ export function createLiveLinks(deps: LiveLinkDeps) {
     /** Whether `stream` is a guest's on stage and `key` theirs (LIVE-14); the key is compared in constant time. */
     async publishing(stream: string, key: string): Promise<boolean> {
       const link = await links.byStream(stream);
-      if (link?.status !== 'accepted' || link.pushKey === null || link.pushKey.length !== key.length) return false;
-      return timingSafeEqual(Buffer.from(key), Buffer.from(link.pushKey));
+      return link?.status === 'accepted' && link.pushKey !== null && keyMatches(key, link.pushKey);
     },
 
     /** The rooms where the member holds an open link: what a cancellation of their account will end (LIVE-15). */
