@@ -1,6 +1,5 @@
-import { ProgressBar } from 'antd-mobile';
 import { useRef, type ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { UploadProgress } from './ImagePicker';
 import type { useImageUpload } from './useImageUpload';
 
 /** What the grid's controls are called, for the screen reader and the tests. */
@@ -33,7 +32,6 @@ export function ImageGrid({
   labels: ImageGridLabels;
   progressTestId: string;
 }) {
-  const { t } = useTranslation();
   const picker = useRef<HTMLInputElement>(null);
   const { progress, upload } = uploader;
   const uploading = progress !== undefined;
@@ -73,12 +71,7 @@ export function ImageGrid({
           </button>
         )}
       </div>
-      {uploading && (
-        <div className="feedback-progress" data-testid={progressTestId}>
-          <ProgressBar percent={progress} />
-          <span>{t('profile.uploading', { percent: progress })}</span>
-        </div>
-      )}
+      <UploadProgress percent={progress} testId={progressTestId} />
       <input
         ref={picker}
         type="file"

@@ -1,9 +1,9 @@
-import { Button, Input, List, ProgressBar } from 'antd-mobile';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { Button, Input, List } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
-import { useImageUpload } from '../api/useImageUpload';
+import { UploadProgress, useImagePicker } from '../api/ImagePicker';
 import { toast, toastError } from '../../ui/toast';
 import { LIVE_LIMITS, addRoom, roomProblem } from './api';
 import { showAnchorRefusal } from './refusal';
@@ -16,19 +16,10 @@ export function NewRoomForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
-  const { progress, upload } = useImageUpload();
-  const picker = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
   const [cover, setCover] = useState('');
   const [sending, setSending] = useState(false);
-
-  const picked = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const url = await upload(file);
-    if (url !== undefined) setCover(url);
-  };
+  const { progress, pick, input } = useImagePicker({ onUploaded: setCover, testId: 'live-cover-picker' });
 
   const create = async () => {
     const draft = { title: title.trim(), cover };
@@ -60,34 +51,20 @@ export function NewRoomForm({ onCreated }: { onCreated: () => Promise<void> }) {
         </List.Item>
         <List.Item
           title={t('live.cover')}
-          description={
-            progress !== undefined && (
-              <div className="feedback-progress" data-testid="live-cover-progress">
-                <ProgressBar percent={progress} />
-                <span>{t('profile.uploading', { percent: progress })}</span>
-              </div>
-            )
-          }
+          description={<UploadProgress percent={progress} testId="live-cover-progress" />}
         >
           <button
             type="button"
             className="live-cover-slot"
             aria-label={t('live.cover')}
             disabled={progress !== undefined}
-            onClick={() => picker.current?.click()}
+            onClick={pick}
           >
             {cover ? <img src={cover} alt="" /> : '+'}
           </button>
         </List.Item>
       </List>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/gif,image/jpeg,image/png"
-        hidden
-        data-testid="live-cover-picker"
-        onChange={(event) => void picked(event)}
-      />
+      {input}
       <div className="page-actions">
         <Button block color="primary" loading={sending} disabled={progress !== undefined} onClick={() => void create()}>
           {t('live.create')}

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, Input, List, ProgressBar, Result, Selector } from 'antd-mobile';
+import { Button, ErrorBlock, Input, List, Result, Selector } from 'antd-mobile';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
+import { UploadProgress } from '../../features/api/ImagePicker';
 import { useImageUpload } from '../../features/api/useImageUpload';
 import {
   CERTIFICATION_QUERY,
@@ -135,12 +136,7 @@ function CertificationForm({ onSubmitted }: { onSubmitted: () => Promise<void> }
               );
             })}
           </div>
-          {progress !== undefined && (
-            <div className="feedback-progress" data-testid="cert-progress">
-              <ProgressBar percent={progress} />
-              <span>{t('profile.uploading', { percent: progress })}</span>
-            </div>
-          )}
+          <UploadProgress percent={progress} testId="cert-progress" />
         </List.Item>
       </List>
       <input

@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, List, ProgressBar, Selector } from 'antd-mobile';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { Button, Input, List, Selector } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useClosePage } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QueryView } from '../../features/api/QueryView';
-import { useImageUpload } from '../../features/api/useImageUpload';
+import { UploadProgress, useImagePicker } from '../../features/api/ImagePicker';
 import { TASKS_QUERY } from '../../features/tasks/api';
 import {
   alipayProblem,
@@ -28,21 +28,13 @@ function BindingForm({ accounts, initial }: { accounts: PayoutAccounts; initial:
   const { user } = useSession();
   const close = useClosePage();
   const queryClient = useQueryClient();
-  const { progress, upload } = useImageUpload();
-  const picker = useRef<HTMLInputElement>(null);
   const [type, setType] = useState<PayoutType>(initial);
   const [name, setName] = useState(accounts.alipay_name);
   const [account, setAccount] = useState(accounts.alipay_account);
   const [code, setCode] = useState(accounts.wechat_code);
   const [sending, setSending] = useState(false);
 
-  const picked = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const url = await upload(file);
-    if (url !== undefined) setCode(url);
-  };
+  const { progress, pick, input } = useImagePicker({ onUploaded: setCode, testId: 'payout-picker' });
 
   const save = async () => {
     let binding: PayoutBinding;
@@ -108,27 +100,15 @@ function BindingForm({ accounts, initial }: { accounts: PayoutAccounts; initial:
               className="cert-slot"
               aria-label={t('withdraw.wechatCode')}
               disabled={progress !== undefined}
-              onClick={() => picker.current?.click()}
+              onClick={pick}
             >
               {code ? <img className="feedback-thumb" src={code} alt="" /> : <span className="cert-slot-add">+</span>}
             </button>
-            {progress !== undefined && (
-              <div className="feedback-progress" data-testid="payout-progress">
-                <ProgressBar percent={progress} />
-                <span>{t('profile.uploading', { percent: progress })}</span>
-              </div>
-            )}
+            <UploadProgress percent={progress} testId="payout-progress" />
           </List.Item>
         </List>
       )}
-      <input
-        ref={picker}
-        type="file"
-        accept="image/gif,image/jpeg,image/png"
-        hidden
-        data-testid="payout-picker"
-        onChange={(event) => void picked(event)}
-      />
+      {input}
       <div className="page-actions">
         <Button block color="primary" loading={sending} disabled={progress !== undefined} onClick={() => void save()}>
           {t('withdraw.save')}

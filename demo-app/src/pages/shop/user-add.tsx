@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, List, ProgressBar, Result, TextArea } from 'antd-mobile';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { Button, Input, List, Result, TextArea } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QueryView } from '../../features/api/QueryView';
-import { useImageUpload } from '../../features/api/useImageUpload';
+import { UploadProgress, useImagePicker } from '../../features/api/ImagePicker';
 import {
   SHOP_INTRO_MAX,
   SHOP_NAME_MAX,
@@ -39,20 +39,12 @@ function Application({ shop }: { shop: Shop }) {
 function ApplicationForm({ previous, onSubmitted }: { previous: Shop | null; onSubmitted: () => Promise<void> }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
-  const { progress, upload } = useImageUpload();
-  const picker = useRef<HTMLInputElement>(null);
   const [icon, setIcon] = useState(previous?.icon ?? '');
   const [name, setName] = useState(previous?.name ?? '');
   const [intro, setIntro] = useState(previous?.intro ?? '');
   const [sending, setSending] = useState(false);
 
-  const picked = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    const url = await upload(file);
-    if (url !== undefined) setIcon(url);
-  };
+  const { progress, pick, input } = useImagePicker({ onUploaded: setIcon, testId: 'shop-picker' });
 
   const send = async () => {
     const draft = { name: name.trim(), icon, intro: intro.trim() };
@@ -73,23 +65,13 @@ function ApplicationForm({ previous, onSubmitted }: { previous: Shop | null; onS
   return (
     <>
       <List>
-        <List.Item
-          title={t('shop.icon')}
-          description={
-            progress !== undefined && (
-              <div className="feedback-progress" data-testid="shop-progress">
-                <ProgressBar percent={progress} />
-                <span>{t('profile.uploading', { percent: progress })}</span>
-              </div>
-            )
-          }
-        >
+        <List.Item title={t('shop.icon')} description={<UploadProgress percent={progress} testId="shop-progress" />}>
           <button
             type="button"
             className="shop-icon-slot"
             aria-label={t('shop.icon')}
             disabled={progress !== undefined}
-            onClick={() => picker.current?.click()}
+            onClick={pick}
           >
             {icon ? <img src={icon} alt="" /> : '+'}
           </button>
@@ -115,14 +97,7 @@ function ApplicationForm({ previous, onSubmitted }: { previous: Shop | null; onS
           />
         </List.Item>
       </List>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/gif,image/jpeg,image/png"
-        hidden
-        data-testid="shop-picker"
-        onChange={(event) => void picked(event)}
-      />
+      {input}
       <div className="page-actions">
         <Button block color="primary" loading={sending} disabled={progress !== undefined} onClick={() => void send()}>
           {t('shop.submit')}
