@@ -60,7 +60,8 @@ function parse(target: string): { path: string; query: URLSearchParams } {
 
 /**
  * Whether opening `target` needs a signed-in user (spec §2 navigation rules, with the rest of paying, and a member's
- * own shop pages: their orders, the shop application and the business area; and confirming a sign-in by QR code).
+ * own shop pages: their orders, the shop application and the business area; confirming a sign-in by QR code; and the
+ * avatar cropper).
  */
 export function requiresLogin(target: string): boolean {
   const { path, query } = parse(target);
@@ -69,6 +70,8 @@ export function requiresLogin(target: string): boolean {
   if (segments[0] === 'live') return true;
   // Confirming a sign-in by QR code signs another device in to the member's own account.
   if (path === 'user/scan-login') return true;
+  // The avatar cropper saves the member's own avatar.
+  if (path === 'other/avatar-cropper') return true;
   if (MEMBER_SHOP_PAGES.has(path) || path.startsWith('shop/business-')) return true;
   return path === 'user/home' && !query.get('id');
 }

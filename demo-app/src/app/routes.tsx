@@ -14,6 +14,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'user/home': () => import('../pages/user/home'),
   'user/user_list': () => import('../pages/user/user_list'),
   'user/scan-login': () => import('../pages/user/scan-login'),
+  'other/avatar-cropper': () => import('../pages/other/avatar-cropper'),
   'member/language': () => import('../pages/member/language'),
   'member/sz': () => import('../pages/member/sz'),
   'member/sz-user': () => import('../pages/member/sz-user'),

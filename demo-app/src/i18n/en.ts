@@ -410,6 +410,7 @@ export const en: Dictionary = {
     title: 'Edit profile',
     avatar: 'Avatar',
     changeAvatar: 'Change avatar',
+    pickAvatar: 'Choose a picture',
     imageOnly: 'Only jpg, png, gif and jpeg images',
     uploading: 'Uploading {{percent}}%',
     nickname: 'Nickname',

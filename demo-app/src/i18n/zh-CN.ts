@@ -398,6 +398,7 @@ export const zhCN = {
     title: '编辑资料',
     avatar: '头像',
     changeAvatar: '更换头像',
+    pickAvatar: '选择图片',
     imageOnly: '只支持 jpg、png、gif、jpeg 图片',
     uploading: '上传中 {{percent}}%',
     nickname: '昵称',
