@@ -4,27 +4,16 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
-import { cropImage, type Area } from '../../features/member/crop';
+import { cropImage } from '../../features/member/crop';
+import { CHOSEN_AREA } from '../../features/member/fake-cropper';
 import type * as CropModule from '../../features/member/crop';
 import { renderApp, shows, step, uploadHandlers, NO_ADS } from '../../test-utils';
 import ProfileSettings from './sz-user';
 import { installAntdRender } from '../../ui/antd-render';
 
-/** The part of the picture the (stand-in) cropper reports chosen. */
-const CHOSEN: Area = { x: 16, y: 0, width: 64, height: 64 };
-
 // jsdom neither lays out nor draws: the cropper is a stand-in that reports a choice once shown, and cropping gives a
 // small PNG. The real cropper and canvas run in the browser tests (e2e/profile.e2e.ts).
-vi.mock('react-easy-crop', async () => {
-  const { useEffect } = await import('react');
-  return {
-    default: function StandIn({ onCropComplete }: { onCropComplete: (percentages: Area, pixels: Area) => void }) {
-      // eslint-disable-next-line react-hooks/exhaustive-deps
-      useEffect(() => onCropComplete({ x: 25, y: 0, width: 50, height: 100 }, CHOSEN), []);
-      return <div data-testid="cropper" />;
-    },
-  };
-});
+vi.mock('react-easy-crop', () => import('../../features/member/fake-cropper'));
 vi.mock('../../features/member/crop', async (original) => ({
   ...(await original<typeof CropModule>()),
   cropImage: vi.fn(() => Promise.resolve(new File(['cropped'], 'avatar.png', { type: 'image/png' }))),
@@ -121,7 +110,7 @@ describe('member/sz-user: edit info', () => {
     // What goes up is the cropper's square of the picked picture.
     const picked = vi.mocked(cropImage).mock.calls.at(-1);
     expect(picked?.[0]).toMatchObject({ name: 'me.png' });
-    expect(picked?.[1]).toEqual(CHOSEN);
+    expect(picked?.[1]).toEqual(CHOSEN_AREA);
     expect(request.form().at(-1)).toEqual(['file', 'avatar.png (image/png)']);
     await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move and scale' })).toBeNull());
     await step(() => request.progress(40, 100));

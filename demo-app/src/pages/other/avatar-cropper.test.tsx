@@ -6,26 +6,16 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requiresLogin } from '../../app/navigation';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
-import { cropImage, type Area } from '../../features/member/crop';
+import { cropImage } from '../../features/member/crop';
+import { CHOSEN_AREA } from '../../features/member/fake-cropper';
 import type * as CropModule from '../../features/member/crop';
 import { NO_ADS, Where, renderApp, shows, step, uploadHandlers } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AvatarCropperPage from './avatar-cropper';
 
-const CHOSEN: Area = { x: 8, y: 8, width: 48, height: 48 };
-
 // jsdom neither lays out nor draws: the cropper is a stand-in that reports a choice once shown, and cropping gives a
 // small PNG, as in the profile page's tests. The real cropper and canvas run in the browser tests.
-vi.mock('react-easy-crop', async () => {
-  const { useEffect } = await import('react');
-  return {
-    default: function StandIn({ onCropComplete }: { onCropComplete: (percentages: Area, pixels: Area) => void }) {
-      // eslint-disable-next-line react-hooks/exhaustive-deps
-      useEffect(() => onCropComplete({ x: 10, y: 10, width: 80, height: 80 }, CHOSEN), []);
-      return <div data-testid="cropper" />;
-    },
-  };
-});
+vi.mock('react-easy-crop', () => import('../../features/member/fake-cropper'));
 vi.mock('../../features/member/crop', async (original) => ({
   ...(await original<typeof CropModule>()),
   cropImage: vi.fn(() => Promise.resolve(new File(['cropped'], 'avatar.png', { type: 'image/png' }))),
@@ -91,7 +81,7 @@ describe('other/avatar-cropper: the avatar cropper as a page', () => {
     await vi.waitFor(() => expect(use.hasAttribute('disabled')).toBe(false));
     fireEvent.click(use);
     const request = await xhr;
-    expect(vi.mocked(cropImage).mock.calls.at(-1)?.[1]).toEqual(CHOSEN);
+    expect(vi.mocked(cropImage).mock.calls.at(-1)?.[1]).toEqual(CHOSEN_AREA);
     expect(request.form().at(-1)).toEqual(['file', 'avatar.png (image/png)']);
     await step(() => request.progress(30, 100));
     expect(screen.getByTestId('avatar-progress').textContent).toContain('Uploading 30%');
