@@ -4,21 +4,27 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanupShell, currentRoute } from '../../app/shell-test-utils';
 import { BOB, fakeLine, fakeRoom, playUrl } from '../../features/live/fake-live';
 import { fakeLiveApp } from '../../features/live/fake-live-app';
+import { LIVE_RETRY_MS } from '../../features/live/LivePlayer';
 import { fakeProduct } from '../../features/shop/fake-shop';
 import { step } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 
 /** hls.js as the player meets it: whether it can run here, and what each instance was told. */
+type HlsRecord = { source?: string; media?: unknown; destroyed: boolean; fail?: (fatal: boolean) => void };
 const hls = vi.hoisted(() => ({
   supported: true,
-  made: [] as Array<{ source?: string; media?: unknown; destroyed: boolean }>,
+  made: [] as HlsRecord[],
 }));
 vi.mock('hls.js', () => ({
   default: class {
     static isSupported = () => hls.supported;
-    record: { source?: string; media?: unknown; destroyed: boolean } = { destroyed: false };
+    static Events = { ERROR: 'hlsError' };
+    record: HlsRecord = { destroyed: false };
     constructor() {
       hls.made.push(this.record);
+    }
+    on(event: string, handler: (event: string, data: { fatal: boolean }) => void) {
+      if (event === 'hlsError') this.record.fail = (fatal) => handler(event, { fatal });
     }
     loadSource(url: string) {
       this.record.source = url;
@@ -96,6 +102,36 @@ describe('live/view: watching a room', () => {
     await waitFor(() => expect(video.getAttribute('src')).toBe(playUrl(live.state.rooms[0]!)));
     expect(hls.made).toHaveLength(0);
   });
+
+  it('tries a failed stream again after a pause: a fatal hls.js error makes a new player, others do not', async () => {
+    liveRoom();
+    await app.open('/live/view?id=r1');
+    await screen.findByText('Room r1', {}, SLOW);
+    await waitFor(() => expect(hls.made.at(-1)?.destroyed).toBe(false), SLOW);
+    const made = hls.made.length;
+    const current = hls.made.at(-1)!;
+    await step(() => current.fail?.(false));
+    await step(() => current.fail?.(true));
+    // A second failure while waiting asks for no second try.
+    await step(() => current.fail?.(true));
+    expect(hls.made).toHaveLength(made);
+    await waitFor(() => expect(hls.made).toHaveLength(made + 1), { timeout: LIVE_RETRY_MS + 2000 });
+    expect(current.destroyed).toBe(true);
+    expect(hls.made.at(-1)).toMatchObject({ source: playUrl(live.state.rooms[0]!), destroyed: false });
+    expect(hls.made.at(-1)?.media === screen.getByTestId('live-video')).toBe(true);
+  }, 10_000);
+
+  it('tries a stream the browser plays itself again after it failed', async () => {
+    hls.supported = false;
+    liveRoom();
+    await app.open('/live/view?id=r1');
+    const first = await screen.findByTestId<HTMLVideoElement>('live-video', {}, SLOW);
+    await waitFor(() => expect(first.getAttribute('src')).toBe(playUrl(live.state.rooms[0]!)));
+    await step(() => fireEvent.error(first));
+    // A new video element, given the URL again.
+    await waitFor(() => expect(screen.getByTestId('live-video')).not.toBe(first), { timeout: LIVE_RETRY_MS + 2000 });
+    expect(screen.getByTestId('live-video').getAttribute('src')).toBe(playUrl(live.state.rooms[0]!));
+  }, 10_000);
 
   it('counts viewers by the channel’s presence, falling back to the room’s count', async () => {
     liveRoom();
