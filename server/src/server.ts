@@ -10,7 +10,8 @@ import { registerImHandlers } from './gateway/im-handlers.js';
 import { createGateway, type Gateway } from './gateway/index.js';
 import { registerPing } from './gateway/ping.js';
 import { registerPresenceHandlers } from './gateway/presence-handlers.js';
-import { registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
+import { LateJoins } from './gateway/late-joins.js';
+import { lateChannelJoins, registerPubsubHandlers, socketIoFanout } from './gateway/pubsub-handlers.js';
 import { createRedisConnection, reconnectClients } from './gateway/redis-adapter.js';
 import { createCsServices, redisCsTurns, tokenAgentPolicy } from './cs/index.js';
 import { createConversationService } from './im/conversations.js';
@@ -172,11 +173,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   const channelPresence = shared
     ? createRedisChannelPresence({ ...shared, backWithinMs: config.sessionTtlMs })
     : new MemoryChannelPresence(config.sessionTtlMs);
+  // Subscribers that joined after messages still crossing from other nodes (PUB-9); read by the Redis adapter.
+  const lateJoins = new LateJoins(now);
   const pubsub = createPubsubService({
     store: store.pubsub,
     sessions: store.pubsubSessions,
     presence: channelPresence,
-    fanout: socketIoFanout(io),
+    fanout: socketIoFanout(io, lateJoins),
     nodeId,
     soleNode: !redis,
     history: config.pubsubHistory,
@@ -290,7 +293,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
       await pubsub.start();
       if (redis) {
         await redis.connect();
-        io.adapter(redis.adapter());
+        io.adapter(redis.adapter({ excluded: lateChannelJoins(lateJoins) }));
         await cluster?.start();
       }
       // Sessions are refreshed at half their time to live at most, so none expires while its client is connected.

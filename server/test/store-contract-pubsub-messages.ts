@@ -72,6 +72,22 @@ export function describePubsubMessageStoreContract(
     ]);
   });
 
+  it('PUB-9: tells the time of the newest message of each channel asked for that has one, of one app', async () => {
+    const { store } = await fresh();
+    await appendNews(store, 3);
+    await appendNews(store, 2, 'sport');
+    await store.pubsub.append({ appkey: 'app2', channel: 'news', guid: 'x', time: T0 + 9, content: 'other app' });
+    const newest = (channels: string[]) => store.pubsub.newest({ appkey: 'app', channels });
+    expect(await newest(['news', 'sport', 'empty'])).toEqual(
+      new Map([
+        ['news', T0 + 2],
+        ['sport', T0 + 1],
+      ]),
+    );
+    expect(await newest(['empty'])).toEqual(new Map());
+    expect(await newest([])).toEqual(new Map());
+  });
+
   it('PUB-11: history answers the newest messages at or after a time, oldest first, of one channel of one app', async () => {
     const { store } = await fresh();
     await appendNews(store, 5);

@@ -4,6 +4,7 @@
  * gets its own PostgreSQL schema and Redis key prefix, removed after it.
  */
 import { join } from 'node:path';
+import { MessageType, type ClusterMessage } from 'socket.io-adapter';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -14,7 +15,7 @@ import {
   type UserPresenceEvent,
 } from '../../src/index.js';
 import type { ServerConfig } from '../../server/src/config.js';
-import { OPEN_APP, defer, freshPgSchema, startServer, tempDir } from '../../server/test/helpers.js';
+import { OPEN_APP, defer, freshPgSchema, startServer, tempDir, type StartedServer } from '../../server/test/helpers.js';
 import { redisPrefix, redisUrl } from '../../server/test/redis-support.js';
 import { eventually, imUser, lossyTransport, untilStatus } from './support.js';
 
@@ -41,13 +42,42 @@ function inbox(): { seen: PubsubMessage[]; onMessage: (m: PubsubMessage) => void
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Two nodes on one PostgreSQL schema and one Redis prefix of their own. */
-async function twoNodes(): Promise<{ a: string; b: string }> {
+async function startTwoNodes(): Promise<{ a: StartedServer; b: StartedServer }> {
   const databaseSchema = freshPgSchema(pgUrl as string);
   const shared: Partial<ServerConfig> = { databaseUrl: pgUrl, databaseSchema, redisUrl, redisPrefix: redisPrefix() };
   // One after the other: the first migrates the schema.
   const a = await startServer(shared);
   const b = await startServer(shared);
+  return { a, b };
+}
+
+/** {@link startTwoNodes}' URLs. */
+async function twoNodes(): Promise<{ a: string; b: string }> {
+  const { a, b } = await startTwoNodes();
   return { a: a.url, b: b.url };
+}
+
+/**
+ * Holds back, on `node`, the broadcasts that come from other nodes until `release()`: as when the Redis stream is
+ * slow to bring them. They then go through the node's adapter as they would have.
+ */
+function slowBroadcasts(node: StartedServer): { release(): void } {
+  const adapter = node.server.io.of('/').adapter as unknown as {
+    onMessage(message: ClusterMessage, offset?: string): void;
+  };
+  const onMessage = adapter.onMessage.bind(adapter);
+  const held: Array<[ClusterMessage, string | undefined]> = [];
+  let holding = true;
+  adapter.onMessage = (message, offset) => {
+    if (holding && message.type === MessageType.BROADCAST) held.push([message, offset]);
+    else onMessage(message, offset);
+  };
+  return {
+    release() {
+      holding = false;
+      for (const [message, offset] of held.splice(0)) onMessage(message, offset);
+    },
+  };
 }
 
 describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and Redis', () => {
@@ -133,6 +163,47 @@ describe.runIf(Boolean(pgUrl && redisUrl))('several nodes sharing PostgreSQL and
     await eventually(() => box.seen.length === 2, 'live message');
     await pause(100);
     expect(box.seen.map((m) => m.content)).toEqual(['while away', 'live']);
+  });
+});
+
+describe.runIf(Boolean(pgUrl && redisUrl))('several nodes: messages still crossing when a client joins', () => {
+  it('PUB-9: a first subscribe gets nothing published before it, even arriving from the other node after it', async () => {
+    const { a, b } = await startTwoNodes();
+    const subscriber = await pubsubUser(a.url, 'sub');
+    const publisher = await pubsubUser(b.url, 'pub');
+    const box = inbox();
+    const slow = slowBroadcasts(a);
+    await publisher.pubsub.publish({ channel: 'news', message: 'before, qos 0', qos: 0 });
+    await publisher.pubsub.publish({ channel: 'news', message: 'before, qos 1', qos: 1 });
+    await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    slow.release();
+    await publisher.pubsub.publish({ channel: 'news', message: 'after', qos: 0 });
+    await eventually(() => box.seen.length > 0, 'the message published after');
+    await pause(100);
+    expect(box.seen.map((m) => m.content)).toEqual(['after']);
+  });
+
+  it('PUB-8 PUB-9: back on its node, a session gets what waited for it once, and no qos-0 message of while it was away', async () => {
+    const { a, b } = await startTwoNodes();
+    const link = lossyTransport(a.url);
+    const subscriber = await pubsubUser(a.url, 'sub', link.transport);
+    const box = inbox();
+    await subscriber.pubsub.subscribe({ channel: 'news', onMessage: box.onMessage });
+    const publisher = await pubsubUser(b.url, 'pub');
+
+    link.lose();
+    await untilStatus(subscriber, 'reconnecting');
+    const slow = slowBroadcasts(a);
+    await publisher.pubsub.publish({ channel: 'news', message: 'away, qos 0', qos: 0 });
+    await publisher.pubsub.publish({ channel: 'news', message: 'away, qos 1', qos: 1 });
+    link.restore();
+    await untilStatus(subscriber, 'reconnected');
+    await eventually(() => box.seen.length === 1, 'the qos-1 message, redelivered');
+    slow.release();
+    await publisher.pubsub.publish({ channel: 'news', message: 'back', qos: 0 });
+    await eventually(() => box.seen.length > 1, 'the message published after');
+    await pause(100);
+    expect(box.seen.map((m) => m.content)).toEqual(['away, qos 1', 'back']);
   });
 });
 

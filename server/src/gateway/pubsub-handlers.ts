@@ -15,9 +15,12 @@ import {
   unsubscribeSchema,
   WIRE_MODULES,
   type PubsubModuleData,
+  type WirePubsubMessage,
   type WireRedelivered,
 } from '../protocol.js';
 import type { Gateway, RequestContext } from './index.js';
+import type { LateJoins } from './late-joins.js';
+import type { RemoteBroadcastFilter } from './redis-adapter.js';
 
 /** The room of a channel's subscribers. */
 export function channelRoom(appkey: string, channel: string): string {
@@ -35,12 +38,26 @@ export function presenceRoom(appkey: string, channel: string): string {
  */
 const MANUAL_REASONS: ReadonlySet<string> = new Set(['server namespace disconnect', 'client namespace disconnect']);
 
-/** The pub/sub fan-out over socket.io rooms; with the Redis adapter, room broadcasts reach every node. */
-export function socketIoFanout(io: Server): PubsubFanout {
+/**
+ * The pub/sub fan-out over socket.io rooms; with the Redis adapter, room broadcasts reach every node. A join that
+ * says from which message time it listens is remembered in `lateJoins`, whose {@link lateChannelJoins} filter keeps
+ * older messages still arriving from other nodes away from it (PUB-9).
+ */
+export function socketIoFanout(io: Server, lateJoins?: LateJoins): PubsubFanout {
   const local = (connectionId: string) => io.of('/').sockets.get(connectionId);
   return {
-    joinChannel: (id, appkey, channel) => void local(id)?.join(channelRoom(appkey, channel)),
-    leaveChannel: (id, appkey, channel) => void local(id)?.leave(channelRoom(appkey, channel)),
+    joinChannel: (id, appkey, channel, from) => {
+      const socket = local(id);
+      if (!socket) return;
+      const room = channelRoom(appkey, channel);
+      if (from !== undefined) lateJoins?.joined(room, id, from);
+      void socket.join(room);
+    },
+    leaveChannel: (id, appkey, channel) => {
+      const room = channelRoom(appkey, channel);
+      lateJoins?.left(room, id);
+      void local(id)?.leave(room);
+    },
     joinPresence: (id, appkey, channel) => void local(id)?.join(presenceRoom(appkey, channel)),
     leavePresence: (id, appkey, channel) => void local(id)?.leave(presenceRoom(appkey, channel)),
     message: (appkey, channel, message) => io.to(channelRoom(appkey, channel)).emit(SERVER_PUSHES.message, message),
@@ -52,6 +69,15 @@ export function socketIoFanout(io: Server): PubsubFanout {
       local(id)?.emit(SERVER_PUSHES.redelivered, payload);
     },
     isConnected: (id) => local(id)?.connected === true,
+  };
+}
+
+/** The adapter's filter for channel messages from other nodes: not to the sockets that joined after them (PUB-9). */
+export function lateChannelJoins(lateJoins: LateJoins): RemoteBroadcastFilter {
+  return (rooms, data) => {
+    if (data[0] !== SERVER_PUSHES.message || rooms.length !== 1) return [];
+    const time = (data[1] as Partial<WirePubsubMessage> | undefined)?.t;
+    return typeof time === 'number' ? lateJoins.excluded(rooms[0] as string, time) : [];
   };
 }
 

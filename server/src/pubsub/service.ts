@@ -26,7 +26,11 @@ import { createSubscriptions, PENDING_MAX } from './subscriptions.js';
  * reaches subscribers on every node.
  */
 export interface PubsubFanout {
-  joinChannel(connectionId: string, appkey: string, channel: string): void;
+  /**
+   * Puts a connection in a channel's subscribers. `from`, when given, is the time of the channel's newest stored
+   * message at the join: a message of that time or older still arriving from another node does not reach it.
+   */
+  joinChannel(connectionId: string, appkey: string, channel: string, from?: number): void;
   leaveChannel(connectionId: string, appkey: string, channel: string): void;
   joinPresence(connectionId: string, appkey: string, channel: string): void;
   leavePresence(connectionId: string, appkey: string, channel: string): void;
@@ -164,6 +168,10 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
     acks,
     nodeId: deps.nodeId,
     now,
+    // Messages cross between nodes after they are stored; their stored times tell the old from the new (PUB-9).
+    ...(!deps.soleNode && deps.history.maxMessages > 0
+      ? { newest: (appkey: string, channels: readonly string[]) => store.newest({ appkey, channels }) }
+      : {}),
   });
   const recent = new Map<string, { at: number; ack: Promise<PublishAck> }>();
   const lastTime = new Map<string, number>();

@@ -18,6 +18,12 @@ export interface SubscriptionsDeps {
   /** This node's id, recorded with the connection serving each session. */
   nodeId: string;
   now: () => number;
+  /**
+   * With other nodes publishing, the time of each channel's newest stored message, read just before a connection
+   * joins its channels: a broadcast of that message or an older one may still be on its way from another node, and
+   * must not reach the new subscriber (PUB-9). Without it (one node, or no history), joins are immediate.
+   */
+  newest?: (appkey: string, channels: readonly string[]) => Promise<Map<string, number>>;
 }
 
 /**
@@ -28,6 +34,11 @@ export interface SubscriptionsDeps {
 export function createSubscriptions(deps: SubscriptionsDeps) {
   const { store, presence, fanout, now } = deps;
   const local = new LocalSessions();
+  const none = new Map<string, number>();
+
+  /** Where each of `channels` stands now, for joins that must not receive what came before (PUB-9). */
+  const positions = (appkey: string, channels: readonly string[]): Promise<Map<string, number>> =>
+    deps.newest && channels.length > 0 ? deps.newest(appkey, channels) : Promise.resolve(none);
 
   const connectionOf = (session: LocalSession, connectionId: string): SessionConnection => ({
     sid: session.sid,
@@ -112,11 +123,14 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
           local.open({ sid: s.sid, appkey: s.app.appkey, userId: s.userId, userData: s.userData, stored });
       }
       if (!fanout.isConnected(s.connectionId)) return;
+      // A qos-0 message published while the link was down is not this connection's, even arriving late (PUB-8).
+      const from = await positions(session.appkey, [...session.channels.keys()]);
+      if (!fanout.isConnected(s.connectionId)) return;
       session.userData = s.userData;
       local.attach(session, s.connectionId);
       const work: Array<Promise<void>> = [];
       for (const [channel, { presence: member }] of session.channels) {
-        fanout.joinChannel(s.connectionId, session.appkey, channel);
+        fanout.joinChannel(s.connectionId, session.appkey, channel, from.get(channel));
         if (member) work.push(enter(session, s.connectionId, channel));
       }
       for (const channel of session.watching) fanout.joinPresence(s.connectionId, session.appkey, channel);
@@ -154,12 +168,15 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       } finally {
         session.joining -= joining;
       }
+      // A first subscribe receives nothing published before it, even from another node (PUB-9).
+      const fresh = request.channels.filter((channel) => !session.channels.has(channel));
+      const from = await positions(session.appkey, fresh);
       const entering: Array<Promise<void>> = [];
       for (const channel of request.channels) {
         const had = session.channels.get(channel);
         session.channels.set(channel, { presence: request.presence || had?.presence === true });
         for (const connectionId of session.connections) {
-          fanout.joinChannel(connectionId, session.appkey, channel);
+          fanout.joinChannel(connectionId, session.appkey, channel, from.get(channel));
           if (request.presence && !had?.presence) entering.push(enter(session, connectionId, channel));
         }
       }

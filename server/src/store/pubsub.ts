@@ -40,6 +40,8 @@ export interface PubsubStore {
   }): Promise<{ inserted: boolean; time: number }>;
   /** The newest `limit` messages of a channel at or after `since`, oldest first. */
   history(params: { appkey: string; channel: string; limit: number; since: number }): Promise<StoredPubsubMessage[]>;
+  /** The time of the newest stored message of each of `channels` that has one. */
+  newest(params: { appkey: string; channels: readonly string[] }): Promise<Map<string, number>>;
   /** Deletes a channel's messages older than `before` and all but its newest `keep`; returns how many. */
   prune(params: { appkey: string; channel: string; keep: number; before: number }): Promise<number>;
   /** Deletes the messages of every channel of every app stored before `before`; returns how many. */
@@ -98,6 +100,17 @@ export function createPubsubStore(database: Kysely<Database>, dialect: StoreDial
         .limit(limit)
         .execute();
       return rows.reverse().map((r) => ({ time: Number(r.time), content: r.content }));
+    },
+    async newest({ appkey, channels }) {
+      if (channels.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('pubsub_messages')
+        .select((eb) => ['channel', eb.fn.max('time').as('time')])
+        .where('appkey', '=', appkey)
+        .where('channel', 'in', channels)
+        .groupBy('channel')
+        .execute();
+      return new Map(rows.map((r) => [r.channel, Number(r.time)]));
     },
     async prune({ appkey, channel, keep, before }) {
       const boundary = await db
