@@ -267,10 +267,10 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
         if (deleted > 0) logger.debug({ deleted }, 'expired sessions deleted');
       })
       .catch((err: unknown) => logger.error({ err }, 'session sweep failed'))
-      // LIVE-17: live rooms left behind end even when no one looks at them.
+      // LIVE-17, LIVE-18: live rooms and guests left behind end even when no one looks at them.
       .then(() => productApi.endStaleLiveRooms())
       .then((ended) => {
-        if (ended > 0) logger.info({ ended }, 'live rooms left behind ended');
+        if (ended > 0) logger.info({ ended }, 'live rooms and guests left behind ended');
       })
       .catch((err: unknown) => logger.error({ err }, 'live room sweep failed'));
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_LINK_LIMITS } from '../src/live/links.js';
+import { LIVE_LIMITS } from '../src/live/model.js';
 import { storesUnderTest } from './helpers.js';
 import { LIVE, type Member, act, anchor, hook, member, openRoom, watch } from './live-support.js';
 import { eventually } from './pubsub-support.js';
@@ -282,6 +283,47 @@ describe.each(storesUnderTest())(
       expect(await ask(p, g, room)).toMatchObject({ code: 'live_state' });
       await eventually(() => events.some((e) => e['type'] === 'status' && e['status'] === 2), 'status event');
       expect(links()).toHaveLength(7);
+    });
+
+    it('LIVE-18: a guest whose stream stays lost a minute leaves the stage, told; a stream back in time keeps them', async () => {
+      const p = await liveServer();
+      const { a, room, links } = await liveRoom(p, '13800002801');
+      const [g, h] = [await member(p, '13800002802'), await member(p, '13800002803')];
+      await ask(p, g, room);
+      await ask(p, h, room);
+      await act(p, a, 'link_accept', room, { uid: g.id });
+      p.advance(1_000);
+      await act(p, a, 'link_accept', room, { uid: h.id });
+      const mine = pushOf((await act(p, g, 'view', room)).ret.me.link.push_url as string);
+      const theirs = pushOf((await act(p, h, 'view', room)).ret.me.link.push_url as string);
+      expect(await hook(p, 'publish', { name: mine.stream, key: mine.key }, true)).toEqual(allowed);
+      expect(await hook(p, 'publish', { name: theirs.stream, key: theirs.key }, true)).toEqual(allowed);
+      const onStage = async () =>
+        ((await act(p, a, 'view', room)).ret.guests as Array<{ uid: string }>).map((guest) => guest.uid);
+
+      // Lost, then back within the grace (SRS's hooks this time): still on stage, and a new loss starts over.
+      expect(await hook(p, 'unpublish', { name: mine.stream, key: mine.key }, true)).toEqual(allowed);
+      p.advance(LIVE_LINK_LIMITS.streamLostGraceMs - 1_000);
+      expect(await hook(p, 'publish', { stream: mine.stream, param: `?key=${mine.key}` }, false)).toEqual(allowed);
+      p.advance(LIVE_LINK_LIMITS.streamLostGraceMs);
+      expect(await onStage()).toEqual([g.id, h.id]);
+      // Another guest's stream with this guest's key marks nothing.
+      expect(await hook(p, 'unpublish', { name: theirs.stream, key: mine.key }, true)).toEqual(allowed);
+      expect(await hook(p, 'unpublish', { stream: mine.stream, param: `?key=${mine.key}` }, false)).toEqual(allowed);
+      // A second unpublish keeps the first loss's time.
+      p.advance(30_000);
+      expect(await hook(p, 'unpublish', { name: mine.stream, key: mine.key }, true)).toEqual(allowed);
+
+      p.advance(LIVE_LINK_LIMITS.streamLostGraceMs - 30_001);
+      expect(await onStage()).toEqual([g.id, h.id]);
+      p.advance(LIVE_LIMITS.staleCheckMs);
+      expect(await onStage()).toEqual([h.id]);
+      expect((await act(p, g, 'view', room)).ret.me.link).toBeNull();
+      await eventually(() => links().at(-1)?.['status'] === 'ended', 'the end told on the channel');
+      expect(links().slice(-1)).toEqual([{ type: 'link', uid: g.id, status: 'ended', play_url: null }]);
+      // Their key no longer passes; the room and the other guest go on.
+      expect(await hook(p, 'publish', { name: mine.stream, key: mine.key }, true)).toEqual(refused);
+      expect((await act(p, h, 'view', room)).ret).toMatchObject({ status: 1, me: { link: { status: 'accepted' } } });
     });
 
     it('LIVE-15: cancelling a guest’s account ends their co-broadcast, and the channel hears it (MEM-7)', async () => {

@@ -221,4 +221,45 @@ export function describeLiveLinkStoreContract(fresh: () => Promise<{ store: Stor
     expect(await links.openOf('r1')).toEqual([]);
     expect((await links.linkOf('r1', 'v2'))?.status).toBe('ended');
   });
+
+  it('live links: a guest’s stream lost and back; those lost long enough end in one write, only guests on stage', async () => {
+    const { store } = await fresh();
+    const { live, links } = await liveRoom(store, ['a', 'v1', 'v2', 'v3']);
+    await live.start('r1', 'a', 10);
+    for (const id of ['v1', 'v2', 'v3']) await request(store, id, 20);
+    await accept(store, 'v1', 30);
+    await accept(store, 'v2', 30);
+    const stream = (id: string) => `g${id}`.padEnd(16, '0');
+    // A waiting request has no stream; a stream nobody holds marks nothing.
+    expect(await links.streamLost('nope', 40)).toBe(false);
+    expect(await links.streamLost(stream('v1'), 40)).toBe(true);
+    // Lost already: the first time stays.
+    expect(await links.streamLost(stream('v1'), 45)).toBe(false);
+    expect(await links.streamLost(stream('v2'), 50)).toBe(true);
+    expect(await links.streamLost(stream('v2'), null)).toBe(true);
+    expect(await links.streamLost(stream('v2'), null)).toBe(false);
+
+    expect(await links.endLost(39, 60)).toEqual([]);
+    expect(await links.endLost(40, 60)).toEqual([{ roomId: 'r1', memberId: 'v1' }]);
+    expect(await links.linkOf('r1', 'v1')).toMatchObject({ status: 'ended' });
+    expect(await links.endLost(100, 61)).toEqual([]);
+    expect((await links.openOf('r1')).map((l) => [l.member.id, l.status])).toEqual([
+      ['v3', 'waiting'],
+      ['v2', 'accepted'],
+    ]);
+    // Ended, the old stream is no guest's: nothing to mark. A new acceptance starts with its stream not lost.
+    expect(await links.streamLost(stream('v1'), 70)).toBe(false);
+    expect(await links.streamLost(stream('v2'), 70)).toBe(true);
+    expect(await links.end('r1', 'v2', 71)).toBe(true);
+    expect(await request(store, 'v2', 72)).toBe('ok');
+    await links.accept({
+      roomId: 'r1',
+      memberId: 'v2',
+      stream: 'n'.repeat(16),
+      pushKey: 'p'.repeat(32),
+      now: 73,
+      guestsMax: 3,
+    });
+    expect(await links.endLost(1_000, 74)).toEqual([]);
+  });
 }

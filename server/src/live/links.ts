@@ -15,6 +15,8 @@ export const LIVE_LINK_LIMITS = {
   guestsMax: 3,
   /** Requests waiting in one room, at most (LIVE-12). */
   waitingMax: 50,
+  /** How long a guest's stream may stay lost before their place on stage ends (LIVE-18). */
+  streamLostGraceMs: 60_000,
 } as const;
 
 /** A co-broadcast link as the app shows it: a request waiting, or a guest on stage. */
@@ -214,10 +216,30 @@ export function createLiveLinks(deps: LiveLinkDeps) {
       };
     },
 
-    /** Whether `stream` is a guest's on stage and `key` theirs (LIVE-14); the key is compared in constant time. */
+    /**
+     * Whether `stream` is a guest's on stage and `key` theirs (LIVE-14); the key is compared in constant time. A
+     * stream that was lost is back (LIVE-18).
+     */
     async publishing(stream: string, key: string): Promise<boolean> {
       const link = await links.byStream(stream);
-      return link?.status === 'accepted' && link.pushKey !== null && keyMatches(key, link.pushKey);
+      const theirs = link?.status === 'accepted' && link.pushKey !== null && keyMatches(key, link.pushKey);
+      if (theirs) await links.streamLost(stream, null);
+      return theirs;
+    },
+
+    /** The media server lost guest stream `stream`: with its key, marked lost from now (LIVE-18). */
+    async unpublishing(stream: string, key: string): Promise<void> {
+      const link = await links.byStream(stream);
+      if (link?.status === 'accepted' && link.pushKey !== null && keyMatches(key, link.pushKey)) {
+        await links.streamLost(stream, now());
+      }
+    },
+
+    /** LIVE-18: ends the places on stage whose guest's stream stayed lost past the grace, each told; how many. */
+    async endLost(at: number): Promise<number> {
+      const ended = await links.endLost(at - LIVE_LINK_LIMITS.streamLostGraceMs, at);
+      for (const { roomId, memberId } of ended) await deps.publish(roomId, event(memberId, 'ended'));
+      return ended.length;
     },
 
     /** The rooms where the member holds an open link: what a cancellation of their account will end (LIVE-15). */

@@ -69,9 +69,12 @@ export interface LiveService extends LiveLinkService {
   bans(anchorId: string, id: unknown): Promise<MemberResult<LiveBanRecord[]>>;
   /** The media server asks whether a stream may be pushed; a good one starts its room (LIVE-9). */
   publishing(params: { stream: unknown; key: unknown }): Promise<boolean>;
-  /** The media server says a stream stopped: a live room's own stream is marked lost (LIVE-17). */
+  /** The media server says a stream stopped: a live room's own (LIVE-17) or a guest's on stage (LIVE-18) is lost. */
   unpublishing(params: { stream: unknown; key: unknown }): Promise<void>;
-  /** Ends the rooms left behind: live with their stream lost too long, or never started (LIVE-17); how many. */
+  /**
+   * Ends the rooms left behind, live with their stream lost too long or never started (LIVE-17), and the places on
+   * stage of guests whose stream stayed lost (LIVE-18); how many of both.
+   */
   endStale(): Promise<number>;
   /** The id of the member's room not ended, if any. */
   openRoomOf(anchorId: string): Promise<string | undefined>;
@@ -183,7 +186,8 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
       ended += 1;
       await publish(room, { type: 'status', status: LIVE_STATUS.ended });
     }
-    return ended;
+    // LIVE-18: guests whose stream stayed lost leave the stage.
+    return ended + (await stage.endLost(at));
   }
   /**
    * LIVE-17: before a read shows rooms, those left behind end, at most once in {@link LIVE_LIMITS.staleCheckMs}; a
@@ -351,8 +355,10 @@ export function createLiveService(deps: LiveServiceDeps): LiveService {
 
     async unpublishing({ stream, key }) {
       const push = enabled ? pushOf(stream, key) : undefined;
-      const room = push && (await live.byStream(push.stream));
-      if (room && keyMatches(push.key, room.pushKey)) await live.streamLost(room.id, now());
+      if (!push) return;
+      const room = await live.byStream(push.stream);
+      if (!room) await stage.unpublishing(push.stream, push.key);
+      else if (keyMatches(push.key, room.pushKey)) await live.streamLost(room.id, now());
     },
 
     endStale,

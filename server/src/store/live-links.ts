@@ -72,6 +72,16 @@ export interface LiveLinkStore {
   byStream(stream: string): Promise<LiveLinkRecord | undefined>;
   /** The rooms where the member holds an open link. */
   openRoomsOf(memberId: string): Promise<string[]>;
+  /**
+   * The guest's stream `stream`, on stage, stopped reaching the media server at `at` (unless it was lost already),
+   * or (`at` null) reaches it again (LIVE-18). False when nothing changed.
+   */
+  streamLost(stream: string, at: number | null): Promise<boolean>;
+  /**
+   * Ends, in one write, the places on stage whose guest's stream was lost at or before `lostBefore` and not back
+   * (LIVE-18); the members whose link ended, with their room.
+   */
+  endLost(lostBefore: number, now: number): Promise<Array<{ roomId: string; memberId: string }>>;
 }
 
 type LinkTables = {
@@ -84,6 +94,7 @@ type LinkTables = {
     requested_at: number;
     accepted_at: number | null;
     changed_at: number;
+    stream_lost_at: number | null;
   };
   live_rooms: { id: string; status: number };
   live_bans: { room_id: string; member_id: string };
@@ -213,7 +224,14 @@ export function createLiveLinkStore(base: Kysely<Database>, dialect: 'sqlite' | 
         // Still waiting in the write: a cancellation that came first wins.
         const result = await trx
           .updateTable('live_links')
-          .set({ status: 'accepted', stream, push_key: pushKey, accepted_at: now, changed_at: now })
+          .set({
+            status: 'accepted',
+            stream,
+            push_key: pushKey,
+            accepted_at: now,
+            changed_at: now,
+            stream_lost_at: null,
+          })
           .where('room_id', '=', roomId)
           .where('member_id', '=', memberId)
           .where('status', '=', 'waiting')
@@ -270,6 +288,28 @@ export function createLiveLinkStore(base: Kysely<Database>, dialect: 'sqlite' | 
         .where('status', 'in', LIVE_LINK_OPEN)
         .execute();
       return rows.map((row) => row.room_id);
+    },
+    async streamLost(stream, at) {
+      const result = await db
+        .updateTable('live_links')
+        .set({ stream_lost_at: at })
+        .where('stream', '=', stream)
+        .where('status', '=', 'accepted')
+        // A second `unpublish` keeps the first time.
+        .where('stream_lost_at', at === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    async endLost(lostBefore, now) {
+      const rows = await db
+        .updateTable('live_links')
+        .set({ status: 'ended', changed_at: now })
+        .where('stream_lost_at', 'is not', null)
+        .where('stream_lost_at', '<=', lostBefore)
+        .where('status', '=', 'accepted')
+        .returning(['room_id', 'member_id'])
+        .execute();
+      return rows.map((row) => ({ roomId: row.room_id, memberId: row.member_id }));
     },
   };
 }

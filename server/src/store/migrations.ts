@@ -39,6 +39,7 @@ import { adsMigration } from './ads-migration.js';
 import { hiddenMigration } from './hidden-migration.js';
 import { liveMigration } from './live-migration.js';
 import { liveLinksMigration } from './live-links-migration.js';
+import { liveLinkStreamMigration } from './live-link-stream-migration.js';
 import { liveStreamMigration } from './live-stream-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
@@ -241,6 +242,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0047_live': liveMigration,
   '0048_live_links': liveLinksMigration,
   '0049_live_stream_lost': liveStreamMigration,
+  '0050_live_link_stream_lost': liveLinkStreamMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -314,13 +314,13 @@ export interface ProductApiParts {
 /** Sellers told of a new announcement at a time. */
 const ANNOUNCEMENT_FANOUT_PAGE = 200;
 
-/** Builds the member service and registers the product API: the one line `server.ts` needs. */
 /** What the server keeps of the product API: the upkeep it runs now and then. */
 export interface ProductApi {
-  /** Ends the live rooms left behind (LIVE-17); how many. */
+  /** Ends the live rooms (LIVE-17) and the guests on stage (LIVE-18) left behind; how many. */
   endStaleLiveRooms(): Promise<number>;
 }
 
+/** Builds the member service and registers the product API: the one line `server.ts` needs. */
 export function registerProductApi(app: FastifyInstance, parts: ProductApiParts): ProductApi {
   const target = parts.apps.byAppkey(parts.config.productAppkey);
   if (!target)
