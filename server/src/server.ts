@@ -244,6 +244,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     reports: store.reports,
     live: store.live,
     liveLinks: store.liveLinks,
+    uploadDeletions: store.uploadDeletions,
     pubsub,
     channelPresence,
     apps,
@@ -272,7 +273,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
       .then((ended) => {
         if (ended > 0) logger.info({ ended }, 'live rooms and guests left behind ended');
       })
-      .catch((err: unknown) => logger.error({ err }, 'live room sweep failed'));
+      .catch((err: unknown) => logger.error({ err }, 'live room sweep failed'))
+      // MEM-7: files of cancelled accounts that a stop or a failure left behind.
+      .then(() => productApi.cleanUploads())
+      .then((files) => {
+        if (files > 0) logger.info({ files }, 'files of cancelled accounts deleted');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'deleting cancelled accounts’ files failed'));
   };
 
   // Close the client transports before fastify closes the http server: the server only finishes closing once

@@ -189,6 +189,54 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect((await store.members.byPhone(phone))?.id).toBe('m2');
   });
 
+  it('MEM-7: cancel leaves the texts that named the member’s files to delete, with those kept, until done', async () => {
+    const { store } = await fresh();
+    await store.members.insert({ ...newMember('m1', '13800138001'), img: 'https://f.test/avatar.png' });
+    await store.members.insert(newMember('m2', '13800138002'));
+    await store.members.insert(newMember('m3', '13800138003'));
+    const details = { ...NO_DETAILS, background: 'https://f.test/bg.png' };
+    await store.members.updateProfile('m1', { details, now: 10 });
+    const shots = ['https://f.test/s1.png', 'https://f.test/s2.png'];
+    await store.feedback.add(
+      { id: 'f1', memberId: 'm1', phone: 'p', content: 'c', images: shots, createdAt: 20 },
+      {
+        since: 0,
+        max: 10,
+      },
+    );
+    const ids = ['https://f.test/id1.png', 'https://f.test/id2.png'];
+    await store.certifications.submit({
+      memberId: 'm1',
+      type: 'personal',
+      name: 'W',
+      number: 'x',
+      images: ids,
+      submittedAt: 30,
+    });
+    const rules = { daily: 150, streakDays: 7, streakBonus: 0 };
+    await store.tasks.signIn('m1', { day: '2026-01-01', yesterday: '2025-12-31', now: 40, rules });
+    await store.withdrawals.bind('m1', { wechatCode: 'https://f.test/code.png' }, 50);
+    const paidTo = { method: 'wechat' as const, accountName: 'W', account: 'https://f.test/code.png' };
+    await store.withdrawals.request({ id: 'w1', memberId: 'm1', amount: 1, coins: 100, ...paidTo, createdAt: 60 });
+    // Another member's file names nothing of theirs.
+    await store.members.updateProfile('m2', { img: 'https://f.test/other.png', now: 70 });
+
+    expect(await store.uploadDeletions.pending(10)).toEqual([]);
+    expect(await store.members.cancel('m1', { reason: 'privacy', now: 100 })).toBe(true);
+    // Nothing of theirs names a file: nothing waits.
+    expect(await store.members.cancel('m3', { reason: 'privacy', now: 110 })).toBe(true);
+    const [waiting, ...more] = await store.uploadDeletions.pending(10);
+    expect(more).toEqual([]);
+    expect(waiting).toMatchObject({ memberId: 'm1', kept: ['https://f.test/code.png'], createdAt: 100 });
+    const named = waiting?.refs.join('\n') ?? '';
+    for (const url of ['avatar.png', 'bg.png', 's1.png', 's2.png', 'id1.png', 'id2.png', 'code.png']) {
+      expect(named, url).toContain(`https://f.test/${url}`);
+    }
+    expect(named).not.toContain('other.png');
+    await store.uploadDeletions.done('m1');
+    expect(await store.uploadDeletions.pending(10)).toEqual([]);
+  });
+
   it('MEM-8: block lists: set, has, between, paged newest first, bounded even for blocks sent at once', async () => {
     const { store } = await fresh();
     for (const id of ['m1', 'm2']) {

@@ -45,6 +45,7 @@ import { createCertificationStore, type CertificationStore } from './certificati
 import { createMemberStore, type MemberStore } from './members.js';
 import { createPresenceSubscriptionStore, type PresenceSubscriptionStore } from './presence-subscriptions.js';
 import { createPubsubStore, type PubsubStore } from './pubsub.js';
+import { createUploadDeletionStore, type UploadDeletionStore } from './upload-deletions.js';
 import { createPubsubSessionStore, type PubsubSessionStore } from './pubsub-sessions.js';
 import { createSessionStore, type SessionStore } from './sessions.js';
 import { createUserStore, type UserStore } from './users.js';
@@ -160,6 +161,7 @@ export type {
   StoredSubscriberSession,
 } from './pubsub-sessions.js';
 export type { SessionRecord, SessionStore } from './sessions.js';
+export type { UploadDeletion, UploadDeletionStore } from './upload-deletions.js';
 export type { UserRecord, UserStore } from './users.js';
 
 /** Which database a store runs on. */
@@ -243,6 +245,8 @@ export interface Store {
   readonly live: LiveStore;
   /** Co-broadcast links of live rooms: viewers' requests to join the anchor on stage, and the guests there. */
   readonly liveLinks: LiveLinkStore;
+  /** The files of cancelled accounts, waiting to be deleted from the upload storage (MEM-7). */
+  readonly uploadDeletions: UploadDeletionStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -374,6 +378,7 @@ function wrap(
     reports: createReportStore(db, dialect),
     live: createLiveStore(db, dialect),
     liveLinks: createLiveLinkStore(db, dialect),
+    uploadDeletions: createUploadDeletionStore(db),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

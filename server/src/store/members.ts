@@ -5,6 +5,7 @@ import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 import { LIVE_STATUS } from './live.js';
 import { endLinks } from './live-links.js';
+import { recordUploadDeletions } from './upload-deletions.js';
 
 /** What a member tells about themselves besides name and avatar (spec §3); empty strings while unset. */
 export interface MemberDetails {
@@ -345,6 +346,8 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
             trx,
           );
         }
+        // The files its data names go once this commits (MEM-7): read before the rows naming them are deleted.
+        await recordUploadDeletions(trx, id, now);
         const result = await trx
           .updateTable('members')
           .set({

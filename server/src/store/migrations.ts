@@ -41,6 +41,7 @@ import { liveMigration } from './live-migration.js';
 import { liveLinksMigration } from './live-links-migration.js';
 import { liveLinkStreamMigration } from './live-link-stream-migration.js';
 import { liveStreamMigration } from './live-stream-migration.js';
+import { uploadDeletionsMigration } from './upload-deletions-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
 import { pubsubMigration } from './pubsub-migration.js';
@@ -243,6 +244,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0048_live_links': liveLinksMigration,
   '0049_live_stream_lost': liveStreamMigration,
   '0050_live_link_stream_lost': liveLinkStreamMigration,
+  '0051_upload_deletions': uploadDeletionsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,6 +77,14 @@ export class LocalStorage {
       throw err;
     }
     return { size };
+  }
+
+  /** Deletes the file stored under `key`; none is no error. Its folder goes too once empty. */
+  async remove(key: string): Promise<void> {
+    const path = pathOfKey(this.#root, key);
+    if (!path) return;
+    await rm(path, { force: true });
+    await rmdir(dirname(path)).catch(() => undefined);
   }
 
   /** The file stored under `key`, or undefined. */

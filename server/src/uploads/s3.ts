@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { S3UploadToken } from '../protocol.js';
 import { trimUrl, type S3Config } from './config.js';
 import { encodePolicy, type PolicyDocument } from './policy.js';
@@ -97,3 +97,76 @@ export function presignS3Post(params: {
   const form = presignS3Form({ ...rest, target: { key } });
   return { vendor: 'S3', host: form.host, key, url: `${form.publicBase}/${key}`, fields: form.fields };
 }
+
+/** The SHA-256 of an empty body, hex: the payload hash of a request without one. */
+export const EMPTY_PAYLOAD_SHA256 = createHash('sha256').update('').digest('hex');
+
+/** A path segment encoded as SigV4 wants it: everything but `A-Za-z0-9-._~` as `%XX`, upper case. */
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** `path` (not encoded, starting with `/`) encoded once per segment, as S3 signs and reads it. */
+export function encodeS3Path(path: string): string {
+  return path.split('/').map(encodeSegment).join('/');
+}
+
+/**
+ * The headers that sign a request with AWS Signature Version 4 (header authorization, service `s3`): `headers` with
+ * `host`, `x-amz-content-sha256`, `x-amz-date` and `authorization` added. `path` is not encoded yet; requests with a
+ * query are not needed here.
+ */
+export function signS3Request(params: {
+  method: string;
+  host: string;
+  path: string;
+  headers?: Record<string, string>;
+  payloadHash?: string;
+  config: Pick<S3Config, 'accessKey' | 'secretKey' | 'region'>;
+  now: number;
+}): Record<string, string> {
+  const { config } = params;
+  const date = amzDate(params.now);
+  const day = date.slice(0, 8);
+  const payloadHash = params.payloadHash ?? EMPTY_PAYLOAD_SHA256;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params.headers ?? {})) headers[name.toLowerCase()] = value;
+  Object.assign(headers, { host: params.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': date });
+  const names = Object.keys(headers).sort();
+  const canonicalHeaders = names
+    .map((name) => `${name}:${(headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .join('');
+  const signedHeaders = names.join(';');
+  const canonical = [params.method, encodeS3Path(params.path), '', canonicalHeaders, signedHeaders, payloadHash].join(
+    '\n',
+  );
+  const scope = `${day}/${config.region}/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', date, scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+  const signature = hmac(signingKey(config.secretKey, day, config.region), toSign).toString('hex');
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${config.accessKey}/${scope},SignedHeaders=${signedHeaders},Signature=${signature}`,
+  };
+}
+
+/**
+ * Deletes object `key` from the bucket (path-style, `<endpoint>/<bucket>/<key>`). An object already gone is no
+ * error (S3 answers 204 either way); any other answer throws.
+ */
+export async function deleteS3Object(params: { config: S3Config; key: string; now: number }): Promise<void> {
+  const { config, key, now } = params;
+  const endpoint = new URL(trimUrl(config.endpoint));
+  const path = `${endpoint.pathname === '/' ? '' : endpoint.pathname}/${config.bucket}/${key}`;
+  const headers = signS3Request({ method: 'DELETE', host: endpoint.host, path, config, now });
+  const { host: _host, ...sent } = headers;
+  const response = await fetch(`${endpoint.origin}${encodeS3Path(path)}`, {
+    method: 'DELETE',
+    headers: sent,
+    signal: AbortSignal.timeout(S3_REQUEST_TIMEOUT_MS),
+  });
+  await response.body?.cancel();
+  if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE ${key} answered ${response.status}`);
+}
+
+/** How long a request to S3 may take. */
+const S3_REQUEST_TIMEOUT_MS = 30_000;

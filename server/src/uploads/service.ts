@@ -18,7 +18,7 @@ import {
   productKeyPrefix,
   type ProductUploadToken,
 } from './product.js';
-import { presignS3Form, presignS3Post } from './s3.js';
+import { deleteS3Object, presignS3Form, presignS3Post } from './s3.js';
 
 /** How long an upload token may be used: long enough to start a 30 MiB upload on a slow link. */
 export const UPLOAD_TOKEN_TTL_MS = 15 * 60_000;
@@ -70,6 +70,16 @@ export interface UploadService {
     url: unknown;
     extensions: readonly string[];
   }): Promise<boolean>;
+  /**
+   * MEM-7: deletes the files a cancelled member uploaded through the product app that `refs` (texts: URLs, JSON lists
+   * of them) name and `kept` does not; how many. Only keys under the member's own prefix count, whatever the host.
+   */
+  removeProductFiles(params: {
+    app: AppConfig;
+    memberId: string;
+    refs: readonly string[];
+    kept: readonly string[];
+  }): Promise<number>;
   /** UP-9..UP-11, UP-17: checks the fields posted before the file (signature, expiry, conditions, key). */
   checkForm(fields: Readonly<Record<string, string>>, fileContentType: string): AcceptedForm;
   /** UP-12: stores the posted file, enforcing the size range while it streams. */
@@ -170,6 +180,21 @@ export function createUploadService(deps: UploadDeps): UploadService {
       const key = url.slice(prefix.length);
       if (!isProductKey(key, productKeyPrefix(app.appkey, memberId), extensions)) return false;
       return s3 ? true : (await storage.read(key)) !== undefined;
+    },
+
+    async removeProductFiles({ app, memberId, refs, kept }) {
+      const pattern = new RegExp(
+        productKeyPattern(productKeyPrefix(app.appkey, memberId), PRODUCT_UPLOAD_EXTENSIONS),
+        'gu',
+      );
+      const keysIn = (texts: readonly string[]) => new Set(texts.flatMap((text) => text.match(pattern) ?? []));
+      const keep = keysIn(kept);
+      const gone = [...keysIn(refs)].filter((key) => !keep.has(key));
+      for (const key of gone) {
+        if (s3) await deleteS3Object({ config: s3, key, now: deps.now() });
+        else await storage.remove(key);
+      }
+      return gone.length;
     },
 
     issueToken({ app, filename, purpose = 'im' }) {

@@ -69,10 +69,12 @@ import type {
   CommentRecord,
   LiveStore,
   LiveLinkStore,
+  UploadDeletionStore,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UserEvents } from '../../user-events.js';
 import type { UploadService } from '../../uploads/service.js';
+import { createUploadCleanup } from '../../members/upload-cleanup.js';
 import { addressRoutes } from './addresses.js';
 import { blockRoutes } from './blocks.js';
 import { feedbackRoutes } from './feedback.js';
@@ -193,6 +195,8 @@ export interface ProductApiDeps {
   cs: CsConfig;
   /** Upload tokens for members and the storage their files go to. */
   uploads: ProductUploads;
+  /** Deletes the files of cancelled accounts waiting for it (MEM-7); how many. */
+  cleanUploads: () => Promise<number>;
   /** The clock the limits per address run on. */
   now: () => number;
   /**
@@ -293,6 +297,7 @@ export interface ProductApiParts {
   reports: ReportStore;
   live: LiveStore;
   liveLinks: LiveLinkStore;
+  uploadDeletions: UploadDeletionStore;
   /** Publishes the live rooms' events on their channels. */
   pubsub: Pick<PubsubService, 'publish'>;
   /** Who is on a live room's channel: its viewers. */
@@ -318,6 +323,8 @@ const ANNOUNCEMENT_FANOUT_PAGE = 200;
 export interface ProductApi {
   /** Ends the live rooms (LIVE-17) and the guests on stage (LIVE-18) left behind; how many. */
   endStaleLiveRooms(): Promise<number>;
+  /** Deletes the files of cancelled accounts still waiting for it (MEM-7); how many. */
+  cleanUploads(): Promise<number>;
 }
 
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
@@ -330,6 +337,12 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     parts.logger.warn('development SMS provider: login codes are written to this log, not sent; pass an SmsProvider');
   }
   const blocked = (a: string, b: string) => parts.blocks.between(a, b);
+  const uploadCleanup = createUploadCleanup({
+    deletions: parts.uploadDeletions,
+    uploads: parts.uploads,
+    app: target,
+    logger: parts.logger,
+  });
   const notices = createNoticeService({
     notices: parts.notices,
     members: parts.members,
@@ -614,8 +627,9 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     app: { appkey: parts.config.productAppkey, appShow: parts.config.appShow },
     cs: parts.config.cs,
     uploads: { service: parts.uploads, app: target },
+    cleanUploads: () => uploadCleanup.run(),
     now: parts.now,
     limiter: redis && ((path, limit) => new RedisAddressLimiter({ ...redis, path, limit, logger: parts.logger })),
   });
-  return { endStaleLiveRooms: () => live.endStale() };
+  return { endStaleLiveRooms: () => live.endStale(), cleanUploads: () => uploadCleanup.run() };
 }

@@ -86,6 +86,8 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!result.ok) return refuse(result.failure);
     if (room !== undefined) await deps.live.announceEnd(room);
     await deps.live.announceLinkEnds(me.value.id, linked);
+    // MEM-7: the files the deleted data named go now; what fails here, the next sweep deletes.
+    void deps.cleanUploads().catch(() => 0);
     return { ret: true };
   });
 
