@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { randomName } from '../src/uploads/keys.js';
@@ -37,6 +40,12 @@ describe('MEM-7: a cancelled account’s files in the server’s own storage', (
       await res.body?.cancel();
       return res.status;
     };
+    // A thumbnail of one (UP-20) goes with it.
+    const thumb = await fetch(`${a1}?x-oss-process=image/resize,h_100`);
+    await thumb.body?.cancel();
+    const thumbs = join(p.dir, '.thumbs', a1.slice(a1.indexOf('/uploads/') + '/uploads/'.length));
+    await mkdir(thumbs, { recursive: true });
+    await writeFile(join(thumbs, 'lfit-w0-h100-l0-s0-k.png'), 'thumb');
     const removed = await p.server.uploads.removeProductFiles({
       app: SECURE_APP,
       memberId: alice.id,
@@ -44,6 +53,7 @@ describe('MEM-7: a cancelled account’s files in the server’s own storage', (
       kept: [a2],
     });
     expect(removed).toBe(2);
+    expect(existsSync(thumbs)).toBe(false);
     expect([await status(a1), await status(a2), await status(a3), await status(a4), await status(b1)]).toEqual([
       404, 200, 404, 200, 200,
     ]);

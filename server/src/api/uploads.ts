@@ -102,27 +102,31 @@ export function uploadRoutes(app: FastifyInstance, deps: { uploads: UploadServic
       }
     });
 
-    scope.get<{ Params: { '*': string } }>(`${UPLOAD_PATH}/*`, async (request, reply) => {
-      const file = await deps.uploads.read(request.params['*']);
-      if (!file) return reply.code(404).send({ code: 404, content: MESSAGES.uploadNotFound });
-      reply
-        .header('content-type', file.contentType)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('content-disposition', file.inline ? 'inline' : 'attachment')
-        // Every token the storage issues is insert-only (UP-18), so a file never changes under its URL.
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('accept-ranges', 'bytes');
-      const range = rangeOf(request.headers.range, file.size);
-      if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-      if (range) {
+    scope.get<{ Params: { '*': string }; Querystring: Record<string, unknown> }>(
+      `${UPLOAD_PATH}/*`,
+      async (request, reply) => {
+        // UP-20: a thumbnail URL's `x-oss-process` resizes an image; the key is the path alone.
+        const file = await deps.uploads.read(request.params['*'], request.query['x-oss-process']);
+        if (!file) return reply.code(404).send({ code: 404, content: MESSAGES.uploadNotFound });
         reply
-          .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('content-length', range.end - range.start + 1);
-        return reply.send(file.open(range));
-      }
-      return reply.header('content-length', file.size).send(file.open());
-    });
+          .header('content-type', file.contentType)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('content-disposition', file.inline ? 'inline' : 'attachment')
+          // Every token the storage issues is insert-only (UP-18), so a file never changes under its URL.
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('accept-ranges', 'bytes');
+        const range = rangeOf(request.headers.range, file.size);
+        if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
+        if (range) {
+          reply
+            .code(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+            .header('content-length', range.end - range.start + 1);
+          return reply.send(file.open(range));
+        }
+        return reply.header('content-length', file.size).send(file.open());
+      },
+    );
   });
 }

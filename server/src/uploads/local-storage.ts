@@ -17,7 +17,7 @@ const keyExists = () => new ServiceError(409, KEY_EXISTS_MESSAGE);
 export interface StoredFile {
   size: number;
   /** Opens the bytes from `start` to `end` inclusive (the whole file by default). */
-  open(range?: { start: number; end: number }): ReadStream;
+  open(this: void, range?: { start: number; end: number }): ReadStream;
 }
 
 /**
@@ -79,6 +79,11 @@ export class LocalStorage {
     return { size };
   }
 
+  /** The directory files are kept in. */
+  get root(): string {
+    return this.#root;
+  }
+
   /** Deletes the file stored under `key`; none is no error. Its folder goes too once empty. */
   async remove(key: string): Promise<void> {
     const path = pathOfKey(this.#root, key);
@@ -87,15 +92,20 @@ export class LocalStorage {
     await rmdir(dirname(path)).catch(() => undefined);
   }
 
-  /** The file stored under `key`, or undefined. */
-  async read(key: string): Promise<StoredFile | undefined> {
+  /** The file stored under `key`, with its path, or undefined. */
+  async read(key: string): Promise<(StoredFile & { path: string }) | undefined> {
     const path = pathOfKey(this.#root, key);
-    if (!path) return undefined;
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isFile()) return undefined;
-    return {
-      size: info.size,
-      open: (range) => createReadStream(path, range ? { start: range.start, end: range.end } : {}),
-    };
+    return path ? fileAt(path) : undefined;
   }
+}
+
+/** The file at `path`, ready to be read, or undefined. */
+export async function fileAt(path: string): Promise<(StoredFile & { path: string }) | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  return {
+    path,
+    size: info.size,
+    open: (range) => createReadStream(path, range ? { start: range.start, end: range.end } : {}),
+  };
 }

@@ -5,8 +5,9 @@ import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '../protocol.js';
 import { trimUrl, type UploadConfig } from './config.js';
-import { appTag, declarableTypes, isSafeKey, newStoredName, servedType } from './keys.js';
-import { LocalStorage, type StoredFile } from './local-storage.js';
+import { appTag, declarableTypes, extensionOf, isSafeKey, newStoredName, servedType } from './keys.js';
+import { LocalStorage, fileAt, type StoredFile } from './local-storage.js';
+import { Thumbnails, parseImageProcess } from './thumbnails.js';
 import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
 import {
   PRODUCT_CONTENT_TYPE_PATTERN,
@@ -84,8 +85,11 @@ export interface UploadService {
   checkForm(fields: Readonly<Record<string, string>>, fileContentType: string): AcceptedForm;
   /** UP-12: stores the posted file, enforcing the size range while it streams. */
   store(form: AcceptedForm, file: Readable): Promise<{ size: number }>;
-  /** UP-14: a stored file, or undefined. */
-  read(key: string): Promise<ServedFile | undefined>;
+  /**
+   * UP-14: a stored file, or undefined. With `process`, OSS's `x-oss-process` query, an image of the server's own
+   * storage is resized as it asks (UP-20).
+   */
+  read(key: string, process?: unknown): Promise<ServedFile | undefined>;
 }
 
 /** What {@link createUploadService} needs. */
@@ -125,6 +129,7 @@ function formFields(
 export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
   const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
+  const thumbnails = new Thumbnails(storage.root);
   const s3 = deps.config.s3;
   const ownHost = () => `${deps.publicUrl()}${UPLOAD_PATH}`;
   const s3Host = (config: NonNullable<typeof s3>) => `${trimUrl(config.endpoint)}/${config.bucket}`;
@@ -191,8 +196,12 @@ export function createUploadService(deps: UploadDeps): UploadService {
       const keep = keysIn(kept);
       const gone = [...keysIn(refs)].filter((key) => !keep.has(key));
       for (const key of gone) {
-        if (s3) await deleteS3Object({ config: s3, key, now: deps.now() });
-        else await storage.remove(key);
+        if (s3) {
+          await deleteS3Object({ config: s3, key, now: deps.now() });
+        } else {
+          await storage.remove(key);
+          await thumbnails.forget(key);
+        }
       }
       return gone.length;
     },
@@ -263,9 +272,13 @@ export function createUploadService(deps: UploadDeps): UploadService {
       return storage.save(form.key, file, form);
     },
 
-    async read(key) {
+    async read(key, process) {
       const file = await storage.read(key);
-      return file ? { ...file, ...servedType(key) } : undefined;
+      if (!file) return undefined;
+      const request = parseImageProcess(process);
+      const variant = request && (await thumbnails.variant(key, file.path, extensionOf(key), request));
+      const served = (variant && (await fileAt(variant))) || file;
+      return { size: served.size, open: served.open, ...servedType(key) };
     },
   };
 }

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp, { type FitEnum } from 'sharp';
+
+/**
+ * UP-20: the resize of OSS's image processing (`x-oss-process=image/resize,...`), for the images of the server's own
+ * storage, so that a thumbnail URL (UP-5) serves a thumbnail, not the whole photo. Each size of an image is computed
+ * once, with sharp, and kept beside the storage; a request that cannot be served so gets the original.
+ */
+
+/** How a resize fits the box (OSS's `m_`): sharp's `inside`, `outside`, `cover`, `contain` and `fill`. */
+export type ResizeMode = 'lfit' | 'mfit' | 'fill' | 'pad' | 'fixed';
+
+/** A parsed `image/resize`: the box (`w_`, `h_`, or the long and short sides `l_`, `s_`) and whether to enlarge. */
+export interface ResizeRequest {
+  mode: ResizeMode;
+  width?: number;
+  height?: number;
+  long?: number;
+  short?: number;
+  /** OSS's `limit_0`: a box larger than the image enlarges it; by default (`limit_1`) it does not. */
+  enlarge: boolean;
+}
+
+/** Bounds of image processing (docs/limits.md). */
+export const THUMBNAIL_LIMITS = {
+  /** A side asked for, in pixels: 1 to this (OSS allows 16 384; thumbnails need far less). */
+  sideMax: 4096,
+  /** Sizes kept of one image; past them, a new size gets the original. */
+  variantsMax: 8,
+  /** Pixels of an image resized at most (8 000 x 6 250); a larger one is served whole. */
+  inputPixelsMax: 50_000_000,
+  /** Resizes running at once on a node; more wait. */
+  concurrent: 2,
+} as const;
+
+const MODES: Record<ResizeMode, keyof FitEnum> = {
+  lfit: 'inside',
+  mfit: 'outside',
+  fill: 'cover',
+  pad: 'contain',
+  fixed: 'fill',
+};
+
+/** Formats resized, by extension: the same format back. A gif may be animated, and is served whole. */
+const FORMATS: Record<string, 'jpeg' | 'png'> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png' };
+
+/**
+ * Parses OSS's `x-oss-process` value: the `resize` of an `image/...` chain (`image/resize,m_lfit,h_200`); other
+ * operations of the chain are not done. Undefined when there is no resize, or a parameter is unknown or out of
+ * bounds: the original is served then.
+ */
+export function parseImageProcess(value: unknown): ResizeRequest | undefined {
+  if (typeof value !== 'string' || !value.startsWith('image/')) return undefined;
+  const resize = value
+    .slice('image/'.length)
+    .split('/')
+    .find((op) => op === 'resize' || op.startsWith('resize,'));
+  if (!resize) return undefined;
+  const out: ResizeRequest = { mode: 'lfit', enlarge: false };
+  for (const param of resize.split(',').slice(1)) {
+    const split = param.indexOf('_');
+    if (split <= 0) return undefined;
+    const name = param.slice(0, split);
+    const text = param.slice(split + 1);
+    if (name === 'm') {
+      if (!Object.hasOwn(MODES, text)) return undefined;
+      out.mode = text as ResizeMode;
+      continue;
+    }
+    if (!/^\d{1,5}$/.test(text)) return undefined;
+    const n = Number(text);
+    if (name === 'limit') {
+      if (n > 1) return undefined;
+      out.enlarge = n === 0;
+      continue;
+    }
+    const side = ({ w: 'width', h: 'height', l: 'long', s: 'short' } as const)[name as 'w' | 'h' | 'l' | 's'];
+    if (!side || n < 1 || n > THUMBNAIL_LIMITS.sideMax) return undefined;
+    out[side] = n;
+  }
+  const sized = [out.width, out.height, out.long, out.short].some((n) => n !== undefined);
+  return sized ? out : undefined;
+}
+
+/** The name a size of an image is kept under: every parameter, so that two requests of one size share it. */
+function variantName(request: ResizeRequest, ext: string): string {
+  const { mode, width = 0, height = 0, long = 0, short = 0, enlarge } = request;
+  return `${mode}-w${width}-h${height}-l${long}-s${short}-${enlarge ? 'e' : 'k'}.${ext}`;
+}
+
+/** The box in pixels: `w_`/`h_` as given, else the long and short sides laid on the image's orientation. */
+function boxOf(request: ResizeRequest, landscape: boolean): { width?: number; height?: number } {
+  if (request.width !== undefined || request.height !== undefined) {
+    return { width: request.width, height: request.height };
+  }
+  const [across, down] = landscape ? [request.long, request.short] : [request.short, request.long];
+  return { width: across, height: down };
+}
+
+/** A gate letting `size` tasks run at once. */
+function gate(size: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** Sizes of the images under `root`, kept in `<root>/.thumbs/<key>/` (a dot-named dir no key can name). */
+export class Thumbnails {
+  readonly #root: string;
+  readonly #inFlight = new Map<string, Promise<string | undefined>>();
+  readonly #gate = gate(THUMBNAIL_LIMITS.concurrent);
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  /**
+   * The path of the size `request` of the image at `source` (stored under `key`, of extension `ext`), made now if
+   * needed; undefined when it is not to be made (a format not resized, an image too large or unreadable, too many
+   * sizes of it kept already): the original is served then.
+   */
+  async variant(key: string, source: string, ext: string, request: ResizeRequest): Promise<string | undefined> {
+    const format = FORMATS[ext];
+    if (!format) return undefined;
+    const dir = join(this.#root, '.thumbs', key);
+    const path = join(dir, variantName(request, ext));
+    if (await stat(path).catch(() => undefined)) return path;
+    const running = this.#inFlight.get(path);
+    if (running) return running;
+    const made = this.#gate(() => this.#make(dir, path, source, format, request))
+      .catch(() => undefined)
+      .finally(() => this.#inFlight.delete(path));
+    this.#inFlight.set(path, made);
+    return made;
+  }
+
+  /** Forgets every size kept of `key`'s image: its file is gone. */
+  async forget(key: string): Promise<void> {
+    await rm(join(this.#root, '.thumbs', key), { recursive: true, force: true });
+  }
+
+  async #make(
+    dir: string,
+    path: string,
+    source: string,
+    format: 'jpeg' | 'png',
+    request: ResizeRequest,
+  ): Promise<string | undefined> {
+    const kept = (await readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
+    if (kept.length >= THUMBNAIL_LIMITS.variantsMax) return undefined;
+    const options = { limitInputPixels: THUMBNAIL_LIMITS.inputPixelsMax, failOn: 'error' as const };
+    const meta = await sharp(source, options).metadata();
+    // EXIF orientations 5 to 8 turn the image a quarter: its sides swap once it is shown upright.
+    const turned = (meta.orientation ?? 1) >= 5;
+    const [across, down] = turned ? [meta.height, meta.width] : [meta.width, meta.height];
+    const box = boxOf(request, across >= down);
+    const resized = sharp(source, options)
+      .rotate()
+      .resize({
+        ...box,
+        fit: MODES[request.mode],
+        withoutEnlargement: !request.enlarge,
+        background: { r: 255, g: 255, b: 255, alpha: 1 },
+      })
+      .toFormat(format);
+    await mkdir(dir, { recursive: true });
+    const tmp = join(dirname(path), `.${randomUUID()}`);
+    try {
+      await resized.toFile(tmp);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return path;
+  }
+}
