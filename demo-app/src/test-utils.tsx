@@ -39,14 +39,21 @@ export function Where() {
 }
 
 /**
- * The fake server's answers an image upload needs: the app config naming `uploadUrl` as the storage, and the signed
+ * The fake server's answers an image upload needs: the app config naming `uploadUrl` as the storage (the server's
+ * own, which resizes images), and the signed
  * form of `member/qiniu_token` for member 42 (msw handlers, to spread into `setupServer`).
  */
 export function uploadHandlers(uploadUrl: string) {
   return [
     http.post('*/index.php/api/index/config', () =>
       HttpResponse.json({
-        ret: { kefu_h5: '', emoji: {}, aliyun: { upload_url: uploadUrl }, app_show: true, im: { appkey: '' } },
+        ret: {
+          kefu_h5: '',
+          emoji: {},
+          aliyun: { upload_url: uploadUrl, image_resize: true },
+          app_show: true,
+          im: { appkey: '' },
+        },
       }),
     ),
     http.post('*/index.php/api/member/qiniu_token', () =>

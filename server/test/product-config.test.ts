@@ -8,7 +8,11 @@ describe('product API: index/config', () => {
     const answer = await p.call('index/config', {});
     expect(answer).toMatchObject({
       status: 200,
-      ret: { kefu_h5: expect.any(String), aliyun: { upload_url: expect.any(String) }, app_show: true },
+      ret: {
+        kefu_h5: expect.any(String),
+        aliyun: { upload_url: expect.any(String), image_resize: true },
+        app_show: true,
+      },
     });
     expect(answer.ret.im).toEqual({ appkey: SECURE_APP.appkey });
     const emoji = Object.entries(answer.ret.emoji as Record<string, string>);

@@ -175,7 +175,7 @@ describe('product uploads: member/qiniu_token', () => {
     };
     const p = await startProductServer(undefined, { uploads: { dir: undefined, s3 } });
     const config = await p.call('index/config', {});
-    expect(config.ret.aliyun.upload_url).toBe(`${s3.endpoint}/${s3.bucket}`);
+    expect(config.ret.aliyun).toEqual({ upload_url: `${s3.endpoint}/${s3.bucket}`, image_resize: false });
     const answer = await uploadToken(p, (await signIn(p)).token);
     expect(answer.upload_url).toBe(`${s3.endpoint}/${s3.bucket}`);
     expect(answer.url_prefix).toBe('https://cdn.fake-storage.test/media/');

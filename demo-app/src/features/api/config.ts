@@ -10,7 +10,8 @@ export interface AppConfig {
   kefu_team?: { id: string; name: string };
   /** Emoji name -> image URL, offered in chat. */
   emoji: Record<string, string>;
-  aliyun: { upload_url: string };
+  /** Where files are posted, and whether that storage resizes images for thumbnails (UP-20). */
+  aliyun: { upload_url: string; image_resize?: boolean };
   /** Whether the first two tabs read "front page" and "video" rather than "latest" and "hot". */
   app_show: boolean;
   im: { appkey: string };

@@ -7,6 +7,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../api/errors';
 import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
+import { useThumbnail } from '../api/thumbnail';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { toast, toastError } from '../../ui/toast';
@@ -132,6 +133,7 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
   const open = useNavigateTo();
   const queryClient = useQueryClient();
   const [reporting, setReporting] = useState(false);
+  const thumb = useThumbnail();
   // A vote's answer, or a like, replaces the post in every circle list loaded (the circle, a topic, a home), so that
   // none shows the options again or the old count.
   const replace = (updated: CirclePost) =>
@@ -167,7 +169,7 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
           className="post-author"
           onClick={() => open(`user/home?id=${encodeURIComponent(post.author.id)}`)}
         >
-          <Avatar src={post.author.img} style={{ '--size': '32px', '--border-radius': '50%' }} />
+          <Avatar src={thumb(post.author.img, 32)} style={{ '--size': '32px', '--border-radius': '50%' }} />
           <span>{name}</span>
           <small>{relativeTime(post.created_at, now, t, i18n.language)}</small>
         </button>
@@ -184,7 +186,12 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
         {post.imgs.length > 0 && (
           <div className={post.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
             {post.imgs.map((url, index) => (
-              <img key={url} src={url} alt={t('circle.image', { n: index + 1 })} loading="lazy" />
+              <img
+                key={url}
+                src={thumb(url, post.imgs.length === 1 ? 240 : 120)}
+                alt={t('circle.image', { n: index + 1 })}
+                loading="lazy"
+              />
             ))}
           </div>
         )}

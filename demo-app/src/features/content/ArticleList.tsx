@@ -5,6 +5,7 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
+import { useThumbnail } from '../api/thumbnail';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { ARTICLES_QUERY, articlePage, collectionPage, type ArticleCard } from './articles';
@@ -16,7 +17,9 @@ import './articles.css';
 function ArticleLine({ article, now, hide }: { article: ArticleCard; now: number; hide?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const open = useNavigateTo();
+  const thumb = useThumbnail();
   const name = article.author.username || t('im.user', { id: article.author.id });
+  const width = article.imgs.length === 1 ? 240 : 120;
   return (
     <List.Item
       data-testid="article"
@@ -27,12 +30,12 @@ function ArticleLine({ article, now, hide }: { article: ArticleCard; now: number
           {article.imgs.length > 0 && (
             <div className={article.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
               {article.imgs.map((url) => (
-                <img key={url} src={url} alt="" loading="lazy" />
+                <img key={url} src={thumb(url, width)} alt="" loading="lazy" />
               ))}
             </div>
           )}
           <div className="article-meta">
-            <Avatar src={article.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
+            <Avatar src={thumb(article.author.img, 20)} style={{ '--size': '20px', '--border-radius': '50%' }} />
             <span>{name}</span>
             <span>{relativeTime(article.created_at, now, t, i18n.language)}</span>
             <span className="article-counts">

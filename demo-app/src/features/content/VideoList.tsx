@@ -5,6 +5,7 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
+import { useThumbnail } from '../api/thumbnail';
 import { ARTICLES_QUERY } from './articles';
 import { videoPage, type VideoCard } from './videos';
 import './articles.css';
@@ -17,6 +18,7 @@ import { Hideable } from './Hideable';
 export function VideoLine({ video, hide }: { video: VideoCard; hide?: ReactNode }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
+  const thumb = useThumbnail();
   const name = video.author.username || t('im.user', { id: video.author.id });
   return (
     <List.Item
@@ -34,13 +36,13 @@ export function VideoLine({ video, hide }: { video: VideoCard; hide?: ReactNode 
               open(`svideo/index?id=${encodeURIComponent(video.id)}`);
             }}
           >
-            <img src={video.video.cover} alt="" loading="lazy" />
+            <img src={thumb(video.video.cover, 120)} alt="" loading="lazy" />
             <span className="video-play" aria-hidden>
               ▶
             </span>
           </button>
           <div className="article-meta">
-            <Avatar src={video.author.img} style={{ '--size': '20px', '--border-radius': '50%' }} />
+            <Avatar src={thumb(video.author.img, 20)} style={{ '--size': '20px', '--border-radius': '50%' }} />
             <span>{name}</span>
             <span className="article-counts">
               {t('article.likes', { count: video.likes })} · {t('article.comments', { count: video.comments })}

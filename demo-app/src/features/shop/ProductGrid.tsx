@@ -4,6 +4,7 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../api/paged';
 import { PagedList } from '../api/PagedList';
+import { useThumbnail } from '../api/thumbnail';
 import { yuan } from '../wallet/api';
 import { PRODUCTS_QUERY, productPage, type ProductFilter } from './products';
 import './products.css';
@@ -16,6 +17,7 @@ export function ProductGrid({ typeid, shop, empty }: ProductFilter & { empty: st
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
+  const thumb = useThumbnail();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
     [PRODUCTS_QUERY, 'on_sale', typeid ?? '', shop ?? '', user?.id],
@@ -34,7 +36,7 @@ export function ProductGrid({ typeid, shop, empty }: ProductFilter & { empty: st
                 data-testid="product"
                 onClick={() => open(`shop/view?id=${encodeURIComponent(product.id)}`)}
               >
-                <img src={product.images[0]} alt="" />
+                <img src={thumb(product.images[0] ?? '', 180)} alt="" />
                 <span className="product-card-title">{product.title}</span>
                 <span className="product-price">{yuan(product.price)}</span>
                 {product.stock === 0 && <span className="product-card-out">{t('product.soldOut')}</span>}

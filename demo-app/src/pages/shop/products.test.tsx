@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CONFIG_KEY } from '../../features/api/config';
 import { FakeXhr, posted } from '../../features/api/fake-xhr';
 import { productProblem, type Product } from '../../features/shop/products';
 import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
@@ -127,9 +128,24 @@ function renderPages(path: string) {
 describe('pages/shop/index: the shop tab', () => {
   it('lists products on sale, all or by classification, and opens one', async () => {
     onSale = [product('p1'), product('p2', { typeid: 'c2', title: 'Blue cup', stock: 0 })];
-    renderPages('/pages/shop/index');
+    const { queryClient } = renderPages('/pages/shop/index');
     await shows('Product p1');
+    // The app config, as the app loads it (queries do not run by themselves in these tests).
+    await step(() =>
+      queryClient.setQueryData(CONFIG_KEY, {
+        kefu_h5: '',
+        emoji: {},
+        aliyun: { upload_url: UPLOAD_URL, image_resize: true },
+        app_show: true,
+        im: { appkey: '' },
+      }),
+    );
     expect(screen.getAllByTestId('product')).toHaveLength(2);
+    // UP-20: the grid asks the storage for a thumbnail, not the whole picture.
+    const thumb = () => screen.getAllByTestId('product')[0]?.querySelector('img')?.getAttribute('src');
+    await vi.waitFor(() =>
+      expect(thumb()).toMatch(new RegExp(`^${UPLOAD_URL}/p1\\.png\\?x-oss-process=image/resize,m_lfit,w_(256|512)$`)),
+    );
     expect(screen.getByText('Sold out')).toBeTruthy();
     expect(screen.getAllByText('¥12.50')).toHaveLength(2);
     await step(() => fireEvent.click(screen.getByText('Cups')));

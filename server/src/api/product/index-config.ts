@@ -37,7 +37,7 @@ const EMOJI: Record<string, string> = Object.fromEntries(
 
 /**
  * `index/config`: the app config (spec §3): kefu link (the app's own chat with the customer-service team) and that
- * team, emoji map, upload URL, plus messaging settings.
+ * team, emoji map, upload URL and whether its images resize (UP-20), plus messaging settings.
  */
 export function indexConfigRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('index/config', () =>
@@ -46,7 +46,11 @@ export function indexConfigRoutes(post: ProductPost, deps: ProductApiDeps): void
         kefu_h5: kefuLink(deps.cs.teamId),
         kefu_team: { id: deps.cs.teamId, name: deps.cs.teamName },
         emoji: EMOJI,
-        aliyun: { upload_url: deps.uploads.service.postUrl() },
+        aliyun: {
+          upload_url: deps.uploads.service.postUrl(),
+          // UP-20: the server's own storage resizes images; S3 serves them as they are.
+          image_resize: deps.uploads.service.vendor === 'ALI',
+        },
         app_show: deps.app.appShow,
         im: { appkey: deps.app.appkey },
       },
