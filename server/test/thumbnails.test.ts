@@ -34,24 +34,21 @@ async function fetchImage(url: string, process?: string, headers: Record<string,
 
 describe('UP-20: image resize of the server’s own storage', () => {
   it('parses OSS’s resize, and nothing it cannot do as asked', () => {
-    expect(parseImageProcess('image/resize,m_lfit,h_200')).toEqual({ mode: 'lfit', height: 200, enlarge: false });
+    expect(parseImageProcess('image/resize,m_lfit,h_200')).toEqual({ mode: 'lfit', height: 200 });
     expect(parseImageProcess('image/resize,w_100,h_50,m_fill,limit_0')).toEqual({
       mode: 'fill',
       width: 100,
       height: 50,
-      enlarge: true,
     });
     expect(parseImageProcess('image/resize,l_300,s_200')).toEqual({
       mode: 'lfit',
       long: 300,
       short: 200,
-      enlarge: false,
     });
     // Other operations of the chain are left out; the resize is done.
     expect(parseImageProcess('image/auto-orient,1/resize,h_80/quality,q_90')).toEqual({
       mode: 'lfit',
       height: 80,
-      enlarge: false,
     });
     for (const bad of [
       undefined,
@@ -74,7 +71,7 @@ describe('UP-20: image resize of the server’s own storage', () => {
     }
   });
 
-  it('serves an image resized into the box, kept for the next time, upright, never enlarged unless asked', async () => {
+  it('serves an image resized into the box, kept for the next time, upright, never enlarged', async () => {
     const p = await productServer();
     const { token } = await signIn(p);
     const png = await upload(p, token, await picture(800, 600, 'png'), 'png', 'image/png');
@@ -113,9 +110,10 @@ describe('UP-20: image resize of the server’s own storage', () => {
       height: 100,
     });
     expect((await fetchImage(png.url, 'image/resize,h_2000')).size).toMatchObject({ width: 800, height: 600 });
+    // `limit_0` asks OSS to enlarge; here it does nothing.
     expect((await fetchImage(png.url, 'image/resize,h_1200,limit_0')).size).toMatchObject({
-      width: 1600,
-      height: 1200,
+      width: 800,
+      height: 600,
     });
 
     // A photo taken turned (EXIF orientation 6: shown a quarter turned): resized as shown, the long side down.

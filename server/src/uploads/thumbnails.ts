@@ -12,15 +12,16 @@ import sharp, { type FitEnum } from 'sharp';
 /** How a resize fits the box (OSS's `m_`): sharp's `inside`, `outside`, `cover`, `contain` and `fill`. */
 export type ResizeMode = 'lfit' | 'mfit' | 'fill' | 'pad' | 'fixed';
 
-/** A parsed `image/resize`: the box (`w_`, `h_`, or the long and short sides `l_`, `s_`) and whether to enlarge. */
+/**
+ * A parsed `image/resize`: the box (`w_`, `h_`, or the long and short sides `l_`, `s_`). An image is never enlarged:
+ * OSS's `limit_0` is taken and does nothing, so that a small upload cannot be made into files of 4 096 pixels a side.
+ */
 export interface ResizeRequest {
   mode: ResizeMode;
   width?: number;
   height?: number;
   long?: number;
   short?: number;
-  /** OSS's `limit_0`: a box larger than the image enlarges it; by default (`limit_1`) it does not. */
-  enlarge: boolean;
 }
 
 /** Bounds of image processing (docs/limits.md). */
@@ -58,7 +59,7 @@ export function parseImageProcess(value: unknown): ResizeRequest | undefined {
     .split('/')
     .find((op) => op === 'resize' || op.startsWith('resize,'));
   if (!resize) return undefined;
-  const out: ResizeRequest = { mode: 'lfit', enlarge: false };
+  const out: ResizeRequest = { mode: 'lfit' };
   for (const param of resize.split(',').slice(1)) {
     const split = param.indexOf('_');
     if (split <= 0) return undefined;
@@ -73,7 +74,6 @@ export function parseImageProcess(value: unknown): ResizeRequest | undefined {
     const n = Number(text);
     if (name === 'limit') {
       if (n > 1) return undefined;
-      out.enlarge = n === 0;
       continue;
     }
     const side = ({ w: 'width', h: 'height', l: 'long', s: 'short' } as const)[name as 'w' | 'h' | 'l' | 's'];
@@ -86,8 +86,8 @@ export function parseImageProcess(value: unknown): ResizeRequest | undefined {
 
 /** The name a size of an image is kept under: every parameter, so that two requests of one size share it. */
 function variantName(request: ResizeRequest, ext: string): string {
-  const { mode, width = 0, height = 0, long = 0, short = 0, enlarge } = request;
-  return `${mode}-w${width}-h${height}-l${long}-s${short}-${enlarge ? 'e' : 'k'}.${ext}`;
+  const { mode, width = 0, height = 0, long = 0, short = 0 } = request;
+  return `${mode}-w${width}-h${height}-l${long}-s${short}.${ext}`;
 }
 
 /** The box in pixels: `w_`/`h_` as given, else the long and short sides laid on the image's orientation. */
@@ -170,7 +170,7 @@ export class Thumbnails {
       .resize({
         ...box,
         fit: MODES[request.mode],
-        withoutEnlargement: !request.enlarge,
+        withoutEnlargement: true,
         background: { r: 255, g: 255, b: 255, alpha: 1 },
       })
       .toFormat(format);
