@@ -91,6 +91,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'im/view': () => import('../pages/im/view'),
   'im/console': () => import('../pages/im/console'),
   'public/web-view': () => import('../pages/public/web-view'),
+  'public/openvideo': () => import('../pages/public/openvideo'),
   'public/tianqi': () => import('../pages/public/tianqi'),
   'public/city': () => import('../pages/public/city'),
   'public/agreement': () => import('../pages/public/agreement'),

@@ -179,6 +179,7 @@ export const en: Dictionary = {
   pages: {
     article: 'Recommended articles are on their way',
     webView: 'Web page',
+    openVideo: 'Video',
   },
   login: {
     title: 'Sign in',

@@ -177,6 +177,7 @@ export const zhCN = {
   pages: {
     article: '推荐文章即将呈现',
     webView: '网页',
+    openVideo: '视频',
   },
   login: {
     title: '登录',
