@@ -248,6 +248,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['quanzi/list', [{ ...common, token, uid: id, before: 'abc' }]],
       ['topic/index', [{ ...common, token }]],
       ['topic/list', [{ ...common, token, id: 'abc', before: 'abc' }]],
+      ['quanzi/view', [{ ...common, token, id: 'abc' }]],
       ['quanzi/vote', [{ ...common, token, id: 'abc', option: 0 }]],
       ['member/quanzi_del', [{ ...common, token, id: 'abc' }]],
       ['quanzi/ping_add', [{ ...common, token, id: 'abc', content: 'Hi', reply_to: 'c1' }]],

@@ -7,7 +7,7 @@ const post = (p: ProductServer, token: string, body: Record<string, unknown>) =>
 const circle = async (p: ProductServer, body: Record<string, unknown> = {}) =>
   (await p.call('quanzi/list', body)).ret as Array<Record<string, unknown>>;
 
-describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/quanzi_del', () => {
+describe('product circle: member/quanzi_add, quanzi/list, quanzi/view, quanzi/vote, member/quanzi_del', () => {
   it('publishes posts with images or with a vote that visitors read newest first', async () => {
     const p = await productServer();
     const alice = await signIn(p);
@@ -188,6 +188,26 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/vote, member/qu
     p.advance(86_400_000);
     expect(await vote(dave.token, 0)).toEqual({ status: 200, err: 'the vote has ended', code: 'vote_ended' });
     expect((await circle(p)).find((x) => x['id'] === id)?.['vote']).toMatchObject({ ended: true, total: 3 });
+  });
+
+  it('shows one post as the lists do, with the viewer’s vote; none deleted, across a block, or not a post', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const id = (await post(p, alice.token, { vote: { options: ['Hills', 'Sea'], days: 1 } })).id as string;
+    await p.call('quanzi/vote', { token: bob.token, id, option: 1 });
+    const view = (body: Record<string, unknown>) => p.call('quanzi/view', body);
+    const listed = (await circle(p, { token: bob.token }))[0];
+    expect(await view({ token: bob.token, id })).toEqual({ status: 200, ret: listed });
+    expect((await view({ token: bob.token, id })).ret.vote).toMatchObject({ total: 1, voted: 1 });
+    // A visitor reads it too, without a vote of their own.
+    expect((await view({ id })).ret).toMatchObject({ id, vote: { total: 1, voted: null }, mine: false });
+    const missing = { status: 200, err: 'content does not exist or was deleted by the author', code: 'post_missing' };
+    for (const bad of ['nope', undefined, 7, '']) expect(await view({ id: bad }), String(bad)).toEqual(missing);
+    await p.call('member/lahei/uid_s/' + alice.id, { token: bob.token });
+    expect(await view({ token: bob.token, id })).toEqual(missing);
+    await p.call('member/quanzi_del', { token: alice.token, id });
+    expect(await view({ id })).toEqual(missing);
   });
 
   it('hides posts across a block, deletes the author’s own, and forgets a cancelled account’s posts and votes', async () => {

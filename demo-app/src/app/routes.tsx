@@ -92,6 +92,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'im/console': () => import('../pages/im/console'),
   'public/web-view': () => import('../pages/public/web-view'),
   'public/openvideo': () => import('../pages/public/openvideo'),
+  'public/vote': () => import('../pages/public/vote'),
   'public/tianqi': () => import('../pages/public/tianqi'),
   'public/city': () => import('../pages/public/city'),
   'public/agreement': () => import('../pages/public/agreement'),

@@ -721,6 +721,7 @@ export const en: Dictionary = {
     votes_one: '{{count}} vote',
     votes_other: '{{count}} votes',
     myVote: 'my vote',
+    noVote: 'This post has no vote',
     ended: 'the vote has ended',
     endsAt: 'ends {{date}}',
     delete: 'Delete',

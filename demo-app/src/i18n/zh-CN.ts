@@ -706,6 +706,7 @@ export const zhCN = {
     votes_one: '{{count}} 票',
     votes_other: '{{count}} 票',
     myVote: '我的投票',
+    noVote: '这条动态没有投票',
     ended: '投票已结束',
     endsAt: '{{date}} 截止',
     delete: '删除',

@@ -64,6 +64,8 @@ export interface CircleService {
   }): Promise<MemberResult<CirclePostView[]>>;
   /** Post `id` as `viewerId` may see it: `post_missing` when it is not one, is deleted, or is across a block. */
   view(id: unknown, viewerId: string | undefined): Promise<MemberResult<CirclePostRecord>>;
+  /** Post `id` as {@link CircleService.view} finds it, with how its vote stands for `viewerId`. */
+  show(id: unknown, viewerId: string | undefined): Promise<MemberResult<CirclePostView>>;
   /** Casts the member's vote for `option` (from 0) of post `id`: once, while the vote runs. */
   vote(memberId: string, id: unknown, option: unknown): Promise<MemberResult<CirclePostView>>;
   /** Deletes the member's own post `id`. */
@@ -152,6 +154,12 @@ export function createCircleService(deps: {
       return page ? { ok: true, value: await withTallies(page, viewerId) } : fail('bad_params');
     },
     view,
+    async show(id, viewerId) {
+      const seen = await view(id, viewerId);
+      if (!seen.ok) return seen;
+      const [shown] = await withTallies([seen.value], viewerId);
+      return { ok: true, value: shown as CirclePostView };
+    },
     async vote(memberId, id, option) {
       const seen = await view(id, memberId);
       if (!seen.ok) return seen;

@@ -22,7 +22,7 @@ import './circle.css';
  * A post's vote: while it runs and the member has not voted, its options to vote for (a visitor is sent to sign in);
  * after, each option's share with the member's own marked, the votes cast and when it ends or that it ended.
  */
-function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: CirclePost) => void }) {
+export function VoteBlock({ post, onVoted }: { post: CirclePost; onVoted: (post: CirclePost) => void }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();

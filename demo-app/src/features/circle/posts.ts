@@ -113,6 +113,11 @@ export async function publishPost(
   return (await apiPost<{ ret: CirclePost; id: string }>('member/quanzi_add', body, context, { loading: true })).ret;
 }
 
+/** Post `id` as the lists show it, with the member's vote (`quanzi/view`). */
+export async function viewPost(id: string, context: CallContext): Promise<CirclePost> {
+  return (await apiPost<{ ret: CirclePost }>('quanzi/view', { id }, context)).ret;
+}
+
 /** Votes for `option` (from 0); resolves with the post as it stands after. */
 export async function votePost(id: string, option: number, context: CallContext): Promise<CirclePost> {
   return (await apiPost<{ ret: CirclePost }>('quanzi/vote', { id, option }, context)).ret;

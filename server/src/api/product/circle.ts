@@ -69,6 +69,15 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return result.ok ? { ret: await postsOf(deps, result.value, viewerId) } : refuse(result.failure);
   });
 
+  // One post, as the circle shows it (its vote with the viewer's choice): `post_missing` when it is not there to see.
+  post('quanzi/view', async (body) => {
+    const viewerId = await viewerOf(deps, body);
+    const result = await deps.circle.show(body['id'], viewerId);
+    if (!result.ok) return refuse(result.failure);
+    const [shown] = await postsOf(deps, [result.value], viewerId);
+    return { ret: shown };
+  });
+
   post('topic/index', async () => ({
     ret: (await deps.topics.all()).map(({ id, title, intro, img, posts }) => ({ id, title, intro, img, posts })),
   }));
