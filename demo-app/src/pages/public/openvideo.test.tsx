@@ -22,7 +22,7 @@ describe('public/openvideo: the video preview', () => {
     const url = 'https://files.test/uploads/clip.mp4';
     open(`?url=${encodeURIComponent(url)}&title=${encodeURIComponent('My clip')}`);
     await shows('My clip');
-    const video = screen.getByTestId('open-video') as HTMLVideoElement;
+    const video = screen.getByTestId<HTMLVideoElement>('open-video');
     expect(video.getAttribute('src')).toBe(url);
     expect(video.controls).toBe(true);
     expect(video.autoplay).toBe(true);
