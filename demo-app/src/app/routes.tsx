@@ -73,6 +73,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/ping-zan': () => import('../pages/article/ping-zan'),
   'article/jubao_view': () => import('../pages/article/jubao_view'),
   'article/typeid': () => import('../pages/article/typeid'),
+  'article/page': () => import('../pages/article/page'),
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
   'member/add-quanzi': () => import('../pages/member/add-quanzi'),

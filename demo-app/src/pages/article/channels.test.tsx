@@ -10,6 +10,7 @@ import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import FrontPage from './index';
+import ChannelArticles from './page';
 import ChannelPage from './typeid';
 import ArticlePage from './view';
 
@@ -113,6 +114,7 @@ function renderPages(path: string) {
     <Routes>
       <Route path="/pages/article/index" element={<FrontPage />} />
       <Route path="/article/typeid" element={<ChannelPage />} />
+      <Route path="/article/page" element={<ChannelArticles />} />
       <Route path="/article/view" element={<ArticlePage />} />
       <Route path="/member/add-article" element={<AddArticle />} />
       <Route path="*" element={<Where />} />
@@ -248,5 +250,29 @@ describe('member/add-article and article/view: the channel of an article', () =>
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'View content' })));
     await shows('We walked.');
     expect(screen.queryByTestId('article-channel')).toBeNull();
+  });
+});
+
+describe('article/page: one channel’s articles', () => {
+  it('lists the channel’s articles under its name, even one the viewer did not choose, and opens one', async () => {
+    articles = [article(1, TECH), article(2, FOOD), article(3, null)];
+    renderPages(`/article/page?typeid=${FOOD.id}`);
+    await shows('Article number 2');
+    expect(screen.queryByText('Article number 1')).toBeNull();
+    await shows('Food');
+    expect(sent.filter((s) => s.path === 'list').at(-1)?.body).toMatchObject({ typeid: FOOD.id });
+    await step(() => fireEvent.click(screen.getByText('Article number 2')));
+    await shows('The text of article 2.');
+  });
+
+  it('says when the channel has none; without a channel, lists every article under the title given', async () => {
+    articles = [article(1, TECH)];
+    renderPages(`/article/page?typeid=${TRAVEL.id}`);
+    await shows('No articles in this channel yet');
+    cleanup();
+    renderPages(`/article/page?title=${encodeURIComponent('Editor’s picks')}`);
+    await shows('Article number 1');
+    expect(screen.getByText('Editor’s picks')).toBeTruthy();
+    expect(sent.filter((s) => s.path === 'list').at(-1)?.body).not.toHaveProperty('typeid');
   });
 });
