@@ -74,6 +74,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'article/jubao_view': () => import('../pages/article/jubao_view'),
   'article/typeid': () => import('../pages/article/typeid'),
   'article/page': () => import('../pages/article/page'),
+  'article/find': () => import('../pages/article/find'),
   'member/add-article': () => import('../pages/member/add-article'),
   'member/record': () => import('../pages/member/record'),
   'member/add-quanzi': () => import('../pages/member/add-quanzi'),

@@ -728,6 +728,11 @@ export const en: Dictionary = {
     deleteConfirm: 'Delete this post? It cannot be restored.',
     deleted: 'Deleted',
   },
+  discover: {
+    title: 'Discover',
+    allTopics: 'All topics',
+    more: 'More to explore',
+  },
   search: {
     title: 'Search',
     placeholder: 'Search articles',

@@ -713,6 +713,11 @@ export const zhCN = {
     deleteConfirm: '删除这条帖子？删除后无法恢复。',
     deleted: '已删除',
   },
+  discover: {
+    title: '发现',
+    allTopics: '全部话题',
+    more: '更多',
+  },
   search: {
     title: '搜索',
     placeholder: '搜索文章',

@@ -125,6 +125,7 @@ export default function UserIndex() {
         >
           {t('mine.notifications')}
         </List.Item>
+        <List.Item onClick={() => open('article/find')}>{t('discover.title')}</List.Item>
         <List.Item onClick={() => open('user/user_list')}>{t('mine.findFriends')}</List.Item>
         <List.Item onClick={() => open('member/record')}>{t('article.collection')}</List.Item>
         <List.Item onClick={() => open('renwu/index')}>{t('mine.tasks')}</List.Item>
