@@ -116,6 +116,10 @@ describe('navigation rules (spec §2)', () => {
     }
   });
 
+  it('has every page of spec §2 built: none is "coming soon"', () => {
+    expect(ROUTES.filter((route) => route.page === undefined).map((route) => route.path)).toEqual([]);
+  });
+
   it('has the short videos under both of their names, and the sign-in by QR code', () => {
     const page = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     // svideo/nvideo is the native app's short-video page: in the browser, the same swiped feed.

@@ -95,6 +95,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'public/web-view': () => import('../pages/public/web-view'),
   'public/openvideo': () => import('../pages/public/openvideo'),
   'public/vote': () => import('../pages/public/vote'),
+  'other/choose-location': () => import('../pages/other/choose-location'),
+  'other/open-location': () => import('../pages/other/open-location'),
   'public/tianqi': () => import('../pages/public/tianqi'),
   'public/city': () => import('../pages/public/city'),
   'public/agreement': () => import('../pages/public/agreement'),
