@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { contains } from './contains.js';
+import { containsAny } from './contains.js';
 import { notBlockedWith } from './blocked.js';
 import { notHiddenBy } from './hidden.js';
 import { keysetOf, olderThan } from './keyset.js';
@@ -163,9 +163,7 @@ export function createArticleStore(base: Kysely<Database>, dialect: 'sqlite' | '
         .$if(authorId !== undefined, (q) => q.where('articles.member_id', '=', authorId as string))
         .$if(channelId !== undefined, (q) => q.where('articles.channel_id', '=', channelId as string))
         .$if(keyword !== undefined, (q) =>
-          q.where((eb) =>
-            eb.or([contains('articles.title', keyword as string), contains('articles.content', keyword as string)]),
-          ),
+          q.where(containsAny('articles', ['title', 'content'], keyword as string, dialect)),
         )
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'articles.member_id')))
         // What the viewer hid leaves the feeds, not the author's own list.

@@ -350,7 +350,7 @@ function wrap(
     pubsub: createPubsubStore(db, dialect),
     pubsubSessions: createPubsubSessionStore(db),
     cs: createCsStore(db),
-    members: createMemberStore(db),
+    members: createMemberStore(db, dialect),
     loginTickets: createLoginTicketStore(db),
     ads: createAdStore(db),
     hidden: createHiddenStore(db),

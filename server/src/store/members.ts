@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { notBlockedWith } from './blocked.js';
-import { contains } from './contains.js';
+import { containsAny } from './contains.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 import { LIVE_STATUS } from './live.js';
@@ -187,7 +187,7 @@ const toRecord = (row: MemberRow): MemberRecord => ({
 const cancelledPhone = (id: string) => `cancelled:${id}`;
 
 /** The Kysely implementation of {@link MemberStore}. */
-export function createMemberStore(base: Kysely<Database>): MemberStore {
+export function createMemberStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): MemberStore {
   const db = base.withTables<MembersTables>();
   const member = () => db.selectFrom('members').selectAll();
   return {
@@ -209,7 +209,9 @@ export function createMemberStore(base: Kysely<Database>): MemberStore {
       const rows = await member()
         .where('cancelled_at', 'is', null)
         .$if(keyword !== undefined, (q) =>
-          q.where((eb) => eb.or([contains('username', keyword as string), eb('id', '=', keyword as string)])),
+          q.where((eb) =>
+            eb.or([containsAny('members', ['username'], keyword as string, dialect), eb('id', '=', keyword as string)]),
+          ),
         )
         .where(notBlockedWith(viewerId, 'members.id'))
         .where(olderThan(cursor && { at: cursor.created_at, id: cursor.id }, { time: 'created_at', id: 'id' }))

@@ -41,6 +41,7 @@ import { liveMigration } from './live-migration.js';
 import { liveLinksMigration } from './live-links-migration.js';
 import { liveLinkStreamMigration } from './live-link-stream-migration.js';
 import { liveStreamMigration } from './live-stream-migration.js';
+import { searchIndexMigration } from './search-index-migration.js';
 import { uploadDeletionsMigration } from './upload-deletions-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
@@ -245,6 +246,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0049_live_stream_lost': liveStreamMigration,
   '0050_live_link_stream_lost': liveLinkStreamMigration,
   '0051_upload_deletions': uploadDeletionsMigration,
+  '0052_search_index': searchIndexMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */
