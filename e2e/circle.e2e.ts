@@ -14,7 +14,7 @@ describe('circle end to end', () => {
     await alice.page.getByLabel('Text').fill('Spring at the lake');
     const chooser = alice.page.waitForEvent('filechooser');
     await alice.page.getByRole('button', { name: 'Add an image' }).click();
-    const photo = pngFile(64, 40, (x) => (x < 32 ? [40, 160, 90] : [250, 250, 250]));
+    const photo = pngFile(640, 400, (x) => (x < 320 ? [40, 160, 90] : [250, 250, 250]));
     await (await chooser).setFiles({ name: 'lake.png', mimeType: 'image/png', buffer: photo });
     await alice.page.getByRole('img', { name: 'Image 1' }).waitFor();
     // Images and a vote never go together.
@@ -25,6 +25,16 @@ describe('circle end to end', () => {
     await alice.page.getByRole('button', { name: 'Post' }).last().click();
     await alice.page.waitForURL(/#\/pages\/quanzi\/index$/);
     await alice.page.getByTestId('post').getByText('Spring at the lake').waitFor();
+    // The list loads a thumbnail the server made for its width (UP-20), not the whole photo.
+    const listed = alice.page
+      .getByTestId('post')
+      .filter({ hasText: 'Spring at the lake' })
+      .getByRole('img', { name: 'Image 1' });
+    await expect
+      .poll(() => listed.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBe(256);
+    expect(await listed.getAttribute('src')).toContain('?x-oss-process=image/resize,m_lfit,w_256');
+    expect(await listed.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(160);
 
     await alice.page.getByRole('button', { name: 'Post' }).click();
     await alice.page.getByLabel('Text').fill('Where shall we go next?');

@@ -17,7 +17,7 @@ async function picture(width: number, height: number, format: 'png' | 'jpeg' | '
 async function upload(p: ProductServer, token: string, bytes: Buffer, ext: string, type: string) {
   const answer = await uploadToken(p, token);
   const key = `${answer.key_prefix}${randomName()}.${ext}`;
-  const posted = await postFile(answer, key, new Blob([bytes], { type }), `a.${ext}`);
+  const posted = await postFile(answer, key, new Blob([new Uint8Array(bytes)], { type }), `a.${ext}`);
   expect(posted.status).toBe(200);
   return { url: `${answer.url_prefix}${key}`, key };
 }
