@@ -44,6 +44,10 @@ const MODES: Record<ResizeMode, keyof FitEnum> = {
   fixed: 'fill',
 };
 
+// Each size is made once and kept on disk: libvips' cache of operations and open files would only hold memory, and
+// the files of originals since deleted.
+sharp.cache(false);
+
 /** Formats resized, by extension: the same format back. A gif may be animated, and is served whole. */
 const FORMATS: Record<string, 'jpeg' | 'png'> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png' };
 

@@ -36,7 +36,7 @@ export function ProductGrid({ typeid, shop, empty }: ProductFilter & { empty: st
                 data-testid="product"
                 onClick={() => open(`shop/view?id=${encodeURIComponent(product.id)}`)}
               >
-                <img src={thumb(product.images[0] ?? '', 180)} alt="" />
+                <img src={product.images[0] && thumb(product.images[0], 180)} alt="" />
                 <span className="product-card-title">{product.title}</span>
                 <span className="product-price">{yuan(product.price)}</span>
                 {product.stock === 0 && <span className="product-card-out">{t('product.soldOut')}</span>}
