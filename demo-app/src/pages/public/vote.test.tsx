@@ -4,40 +4,17 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakePost, fakeVote } from '../../features/circle/fake-posts';
 import type { CirclePost } from '../../features/circle/posts';
 import { renderApp, shows, step, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import VotePage from './vote';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
-const DAY = 86_400_000;
 
-function post(extra: Partial<CirclePost> = {}): CirclePost {
-  return {
-    id: 'p1',
-    content: 'Where next?',
-    imgs: [],
-    video: null,
-    vote: {
-      options: [
-        { text: 'Hills', count: 1 },
-        { text: 'Sea', count: 3 },
-      ],
-      total: 4,
-      ends_at: Date.now() + DAY,
-      ended: false,
-      voted: null,
-    },
-    topic: null,
-    author: { id: '7', username: 'Bob', img: '' },
-    created_at: Date.now(),
-    mine: false,
-    likes: 0,
-    comments: 0,
-    liked: false,
-    ...extra,
-  };
-}
+/** The post this page shows: a question with a running vote. */
+const post = (extra: Partial<CirclePost> = {}): CirclePost =>
+  fakePost(1, { content: 'Where next?', vote: fakeVote(), ...extra });
 
 let shown: CirclePost | undefined;
 const asked: Array<{ path: string; body: Record<string, unknown> }> = [];

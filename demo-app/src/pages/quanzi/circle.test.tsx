@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Link, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakePost as post, fakeVote as voting } from '../../features/circle/fake-posts';
 import type { CirclePost, Topic } from '../../features/circle/posts';
 import type { ArticleComment } from '../../features/content/articles';
 import { FakeXhr } from '../../features/api/fake-xhr';
@@ -161,36 +162,6 @@ afterEach(() => {
 afterAll(() => api.close());
 
 const signIn = () => localStorage.setItem('user', JSON.stringify(USER));
-
-function post(n: number, extra: Partial<CirclePost> = {}): CirclePost {
-  return {
-    id: `p${n}`,
-    content: `Post number ${n}`,
-    imgs: [],
-    video: null,
-    vote: null,
-    topic: null,
-    author: { id: '7', username: 'Bob', img: '' },
-    created_at: Date.now(),
-    mine: false,
-    likes: 0,
-    comments: 0,
-    liked: false,
-    ...extra,
-  };
-}
-
-const voting = (extra: Partial<NonNullable<CirclePost['vote']>> = {}) => ({
-  options: [
-    { text: 'Hills', count: 1 },
-    { text: 'Sea', count: 3 },
-  ],
-  total: 4,
-  ends_at: Date.now() + DAY,
-  ended: false,
-  voted: null,
-  ...extra,
-});
 
 function renderPages(path: string) {
   return renderApp(
