@@ -2,7 +2,8 @@ import { Button, Dialog, List, Space, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
-import { toast, toastError } from '../../ui/toast';
+import { copyText } from '../../ui/clipboard';
+import { toast } from '../../ui/toast';
 import { endRoom, pushFields, startRoom, type AnchorRoom, type LiveStatus } from './api';
 import { showAnchorRefusal } from './refusal';
 import '../shop/products.css';
@@ -12,15 +13,8 @@ const STATUS_COLOR: Record<LiveStatus, 'default' | 'danger' | 'warning'> = { 0: 
 /** A value the anchor (or a guest) pastes into their streaming software, with its Copy button. */
 export function PushField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast(t('live.copied'));
-    } catch {
-      // No clipboard (an insecure page, or refused): the value is on screen to copy by hand.
-      toastError(t('live.copyFailed'));
-    }
-  };
+  // Without a clipboard, the value is on screen to copy by hand.
+  const copy = () => copyText(value, t('live.copied'), t('live.copyFailed'));
   return (
     <List.Item
       title={label}

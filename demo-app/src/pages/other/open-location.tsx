@@ -2,7 +2,7 @@ import { Button, ErrorBlock, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { degrees, geoLink, mapLink, placeOf } from '../../features/location/location';
-import { toast, toastError } from '../../ui/toast';
+import { copyText } from '../../ui/clipboard';
 import { NavBar } from '../../ui/NavBar';
 
 /**
@@ -14,14 +14,6 @@ export default function OpenLocation() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const place = placeOf(params);
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast(t('location.copied'));
-    } catch {
-      toastError(t('location.copyFailed'));
-    }
-  };
   return (
     <div className="page">
       <NavBar title={place?.name || t('location.title')} />
@@ -46,7 +38,7 @@ export default function OpenLocation() {
             >
               {t('location.openMap')}
             </a>
-            <Button block onClick={() => void copy(degrees(place))}>
+            <Button block onClick={() => void copyText(degrees(place), t('location.copied'), t('location.copyFailed'))}>
               {t('location.copy')}
             </Button>
           </div>

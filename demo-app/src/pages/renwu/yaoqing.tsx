@@ -9,7 +9,7 @@ import { QueryView } from '../../features/api/QueryView';
 import { TASKS_QUERY } from '../../features/tasks/api';
 import { invitationInfo, invitationLink, invitedPage, type InvitationInfo } from '../../features/tasks/invitations';
 import { NavBar } from '../../ui/NavBar';
-import { toast, toastError } from '../../ui/toast';
+import { copyText } from '../../ui/clipboard';
 import './renwu.css';
 
 /** The code, what it earned, and the ways to pass the link on: the system's share sheet where there is one. */
@@ -17,15 +17,8 @@ function InvitationCard({ info }: { info: InvitationInfo }) {
   const { t } = useTranslation();
   const link = invitationLink(info.code);
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      toast(t('invite.copied'));
-    } catch {
-      // No clipboard (an insecure page, or refused): the link itself, to copy by hand.
-      toastError(t('invite.copyFailed', { link }));
-    }
-  };
+  // Without a clipboard, the link itself, to copy by hand.
+  const copy = () => copyText(link, t('invite.copied'), t('invite.copyFailed', { link }));
   const share = async () => {
     try {
       await navigator.share({ title: t('invite.title'), text: t('invite.shareText'), url: link });
