@@ -399,6 +399,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     uploads: {
       dir: c.uploads.dir,
       s3: c.uploads.s3 ? { ...c.uploads.s3, publicUrl: c.uploads.s3.publicUrl } : undefined,
+      ffmpeg: c.uploads.ffmpeg,
     },
     productAppkey: c.productAppkey,
     appShow: c.appShow,

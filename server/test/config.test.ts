@@ -20,6 +20,16 @@ describe('loadConfig', () => {
     expect(config.appDir).toMatch(/demo-app[/\\]dist$/);
   });
 
+  it('UP-21: takes video snapshots with ffmpeg from PATH unless PARLEY_FFMPEG names another or turns them off', () => {
+    expect(loadConfig({}).uploads.ffmpeg).toBe('ffmpeg');
+    expect(loadConfig({ PARLEY_FFMPEG: '/opt/ffmpeg/bin/ffmpeg' }).uploads.ffmpeg).toBe('/opt/ffmpeg/bin/ffmpeg');
+    expect(loadConfig({ PARLEY_FFMPEG: 'off' }).uploads.ffmpeg).toBe(false);
+    expect(loadConfig({ PARLEY_FFMPEG: 'off', PARLEY_UPLOAD_DIR: '/srv/files' }).uploads).toMatchObject({
+      dir: '/srv/files',
+      ffmpeg: false,
+    });
+  });
+
   it('reads environment overrides', () => {
     const config = loadConfig({
       PORT: '4100',

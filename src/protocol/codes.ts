@@ -175,6 +175,8 @@ export const MESSAGES = {
   uploadFormInvalid: 'Bucket POST must contain a file field named file, after the policy fields.',
   uploadFieldRepeated: 'A form field is given more than once (field names are read without case).',
   uploadNotFound: 'The specified key does not exist.',
+  snapshotInvalid: 'The video/snapshot parameters are not valid, or the file is not a video.',
+  snapshotUnavailable: 'No snapshot can be taken of this video.',
 } as const;
 
 /** A key of {@link MESSAGES}. */

@@ -105,8 +105,14 @@ export function uploadRoutes(app: FastifyInstance, deps: { uploads: UploadServic
     scope.get<{ Params: { '*': string }; Querystring: Record<string, unknown> }>(
       `${UPLOAD_PATH}/*`,
       async (request, reply) => {
-        // UP-20: a thumbnail URL's `x-oss-process` resizes an image; the key is the path alone.
-        const file = await deps.uploads.read(request.params['*'], request.query['x-oss-process']);
+        // UP-20, UP-21: a thumbnail URL's `x-oss-process` resizes an image or takes a video's frame; the key is the path alone.
+        let file;
+        try {
+          file = await deps.uploads.read(request.params['*'], request.query['x-oss-process']);
+        } catch (err) {
+          if (!(err instanceof ServiceError)) throw err;
+          return reply.code(err.code).send({ code: err.code, content: err.content });
+        }
         if (!file) return reply.code(404).send({ code: 404, content: MESSAGES.uploadNotFound });
         reply
           .header('content-type', file.contentType)

@@ -22,6 +22,11 @@ export interface UploadConfig {
   dir: string | undefined;
   /** When set, files go to this S3 bucket instead of the server's own storage. */
   s3: S3Config | undefined;
+  /**
+   * UP-21: the ffmpeg program that takes video snapshots for the server's own storage, a path or a name on `PATH`;
+   * `false` for none (snapshots are answered 404). Env `PARLEY_FFMPEG` (`off` for false). @default 'ffmpeg'
+   */
+  ffmpeg?: string | false | undefined;
 }
 
 const nonEmpty = (what: string) => z.string({ error: `must be ${what}` }).check(z.minLength(1, `must be ${what}`));
@@ -43,8 +48,9 @@ export const uploadConfigSchema = z._default(
         publicUrl: z.optional(httpUrl),
       }),
     ),
+    ffmpeg: z._default(z.union([nonEmpty('a program path or name, or off'), z.literal(false)]), 'ffmpeg'),
   }),
-  {},
+  { ffmpeg: 'ffmpeg' },
 );
 
 /** Validates `PARLEY_PUBLIC_URL`. */
@@ -60,6 +66,7 @@ export const UPLOAD_ENV_NAMES: Record<string, string> = {
   'uploads.s3.accessKey': 'PARLEY_S3_ACCESS_KEY',
   'uploads.s3.secretKey': 'PARLEY_S3_SECRET_KEY',
   'uploads.s3.publicUrl': 'PARLEY_S3_PUBLIC_URL',
+  'uploads.ffmpeg': 'PARLEY_FFMPEG',
 };
 
 /**
@@ -78,8 +85,10 @@ export function readUploadEnv(get: (name: string) => string | undefined): Record
     }).filter(([, v]) => v !== undefined),
   );
   const dir = get('PARLEY_UPLOAD_DIR');
+  const ffmpeg = get('PARLEY_FFMPEG');
   const out: Record<string, unknown> = {};
   if (dir !== undefined) out['dir'] = dir;
+  if (ffmpeg !== undefined) out['ffmpeg'] = ffmpeg === 'off' ? false : ffmpeg;
   if (Object.keys(s3).length > 0) out['s3'] = s3;
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -7,6 +7,7 @@ import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '
 import { trimUrl, type UploadConfig } from './config.js';
 import { appTag, declarableTypes, extensionOf, isSafeKey, newStoredName, servedType } from './keys.js';
 import { LocalStorage, fileAt, type StoredFile } from './local-storage.js';
+import { isVideoExtension, parseVideoSnapshot } from './snapshots.js';
 import { Thumbnails, parseImageProcess } from './thumbnails.js';
 import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
 import {
@@ -87,7 +88,9 @@ export interface UploadService {
   store(form: AcceptedForm, file: Readable): Promise<{ size: number }>;
   /**
    * UP-14: a stored file, or undefined. With `process`, OSS's `x-oss-process` query, an image of the server's own
-   * storage is resized as it asks (UP-20).
+   * storage is resized as it asks (UP-20), and a video's snapshot is taken (UP-21).
+   * @throws ServiceError 400 for a snapshot query that is not valid or not of a video, 404 for a snapshot that
+   * cannot be taken.
    */
   read(key: string, process?: unknown): Promise<ServedFile | undefined>;
 }
@@ -129,7 +132,7 @@ function formFields(
 export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
   const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
-  const thumbnails = new Thumbnails(storage.root);
+  const thumbnails = new Thumbnails(storage.root, { ffmpeg: deps.config.ffmpeg ?? 'ffmpeg' });
   const s3 = deps.config.s3;
   const ownHost = () => `${deps.publicUrl()}${UPLOAD_PATH}`;
   const s3Host = (config: NonNullable<typeof s3>) => `${trimUrl(config.endpoint)}/${config.bucket}`;
@@ -275,8 +278,20 @@ export function createUploadService(deps: UploadDeps): UploadService {
     async read(key, process) {
       const file = await storage.read(key);
       if (!file) return undefined;
+      const ext = extensionOf(key);
+      const snapshot = parseVideoSnapshot(process);
+      if (snapshot !== undefined) {
+        // UP-21: a frame, or nothing: the video's bytes are no image.
+        if (snapshot === 'invalid' || !isVideoExtension(ext)) {
+          throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.snapshotInvalid);
+        }
+        const taken = await thumbnails.snapshot(key, file.path, ext, snapshot);
+        const frame = taken && (await fileAt(taken));
+        if (!frame) throw new ServiceError(404, MESSAGES.snapshotUnavailable);
+        return { size: frame.size, open: frame.open, ...servedType(taken) };
+      }
       const request = parseImageProcess(process);
-      const variant = request && (await thumbnails.variant(key, file.path, extensionOf(key), request));
+      const variant = request && (await thumbnails.variant(key, file.path, ext, request));
       const served = (variant && (await fileAt(variant))) || file;
       return { size: served.size, open: served.open, ...servedType(key) };
     },

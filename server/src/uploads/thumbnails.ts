@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp, { type FitEnum } from 'sharp';
+import { ffmpegProbe, run, snapshotArgs, snapshotName, SNAPSHOT_LIMITS, type SnapshotRequest } from './snapshots.js';
 
 /**
  * UP-20: the resize of OSS's image processing (`x-oss-process=image/resize,...`), for the images of the server's own
@@ -34,6 +35,10 @@ export const THUMBNAIL_LIMITS = {
   inputPixelsMax: 50_000_000,
   /** Resizes running at once on a node; more wait. */
   concurrent: 2,
+  /** How long a size or snapshot that could not be made is not tried again (each try may run ffmpeg for seconds). */
+  failureRetryMs: 60_000,
+  /** Failures remembered at most; the oldest is forgotten first. */
+  failuresKept: 1_000,
 } as const;
 
 const MODES: Record<ResizeMode, keyof FitEnum> = {
@@ -119,14 +124,31 @@ function gate(size: number) {
   };
 }
 
-/** Sizes of the images under `root`, kept in `<root>/.thumbs/<key>/` (a dot-named dir no key can name). */
+/** Sizes of the images and snapshots of the videos under `root`, kept in `<root>/.thumbs/<key>/` (a dot-named dir no key can name). */
 export class Thumbnails {
   readonly #root: string;
   readonly #inFlight = new Map<string, Promise<string | undefined>>();
   readonly #gate = gate(THUMBNAIL_LIMITS.concurrent);
+  readonly #ffmpeg: string | false;
+  readonly #hasFfmpeg: () => Promise<boolean>;
+  readonly #snapshotTimeoutMs: number;
+  readonly #failureRetryMs: number;
+  /** When each path that could not be made failed, oldest first. */
+  readonly #failed = new Map<string, number>();
 
-  constructor(root: string) {
+  /**
+   * `ffmpeg`: the program that takes video snapshots (UP-21), or false for none; `snapshotTimeoutMs`: how long it may
+   * take for one (@default {@link SNAPSHOT_LIMITS.timeoutMs}).
+   */
+  constructor(
+    root: string,
+    options: { ffmpeg: string | false; snapshotTimeoutMs?: number; failureRetryMs?: number } = { ffmpeg: false },
+  ) {
     this.#root = root;
+    this.#ffmpeg = options.ffmpeg;
+    this.#hasFfmpeg = ffmpegProbe(options.ffmpeg);
+    this.#snapshotTimeoutMs = options.snapshotTimeoutMs ?? SNAPSHOT_LIMITS.timeoutMs;
+    this.#failureRetryMs = options.failureRetryMs ?? THUMBNAIL_LIMITS.failureRetryMs;
   }
 
   /**
@@ -137,16 +159,17 @@ export class Thumbnails {
   async variant(key: string, source: string, ext: string, request: ResizeRequest): Promise<string | undefined> {
     const format = FORMATS[ext];
     if (!format) return undefined;
-    const dir = join(this.#root, '.thumbs', key);
-    const path = join(dir, variantName(request, ext));
-    if (await stat(path).catch(() => undefined)) return path;
-    const running = this.#inFlight.get(path);
-    if (running) return running;
-    const made = this.#gate(() => this.#make(dir, path, source, format, request))
-      .catch(() => undefined)
-      .finally(() => this.#inFlight.delete(path));
-    this.#inFlight.set(path, made);
-    return made;
+    return this.#kept(key, variantName(request, ext), (path) => this.#make(path, source, format, request));
+  }
+
+  /**
+   * UP-21: the path of the snapshot `request` of the video at `source` (stored under `key`, of extension `ext`), taken
+   * now if needed; undefined when it cannot be (no ffmpeg, a file ffmpeg cannot read or that has no picture, too
+   * many sizes of it kept already).
+   */
+  async snapshot(key: string, source: string, ext: string, request: SnapshotRequest): Promise<string | undefined> {
+    if (!(await this.#hasFfmpeg())) return undefined;
+    return this.#kept(key, snapshotName(request), (path) => this.#take(path, source, ext, request));
   }
 
   /** Forgets every size kept of `key`'s image: its file is gone. */
@@ -154,15 +177,55 @@ export class Thumbnails {
     await rm(join(this.#root, '.thumbs', key), { recursive: true, force: true });
   }
 
+  /** The kept file `name` of `key`, made by `make` (once, however many ask at the same time) when it is not kept yet. */
+  async #kept(
+    key: string,
+    name: string,
+    make: (path: string) => Promise<string | undefined>,
+  ): Promise<string | undefined> {
+    const dir = join(this.#root, '.thumbs', key);
+    const path = join(dir, name);
+    if (await stat(path).catch(() => undefined)) return path;
+    const running = this.#inFlight.get(path);
+    if (running) return running;
+    const failedAt = this.#failed.get(path);
+    if (failedAt !== undefined && Date.now() - failedAt < this.#failureRetryMs) return undefined;
+    this.#failed.delete(path);
+    const made = this.#gate(async () => {
+      const kept = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+      if (kept.length >= THUMBNAIL_LIMITS.variantsMax) return undefined;
+      await mkdir(dir, { recursive: true });
+      return make(path);
+    })
+      .catch(() => {
+        this.#failed.set(path, Date.now());
+        if (this.#failed.size > THUMBNAIL_LIMITS.failuresKept) this.#failed.delete(this.#failed.keys().next().value!);
+        return undefined;
+      })
+      .finally(() => this.#inFlight.delete(path));
+    this.#inFlight.set(path, made);
+    return made;
+  }
+
+  /** Writes what `write` makes at a temporary name beside `path`, then moves it there: never half a file at `path`. */
+  async #atomically(path: string, write: (tmp: string) => Promise<void>): Promise<string> {
+    const tmp = join(dirname(path), `.${randomUUID()}`);
+    try {
+      await write(tmp);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return path;
+  }
+
   async #make(
-    dir: string,
     path: string,
     source: string,
     format: 'jpeg' | 'png',
     request: ResizeRequest,
   ): Promise<string | undefined> {
-    const kept = (await readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
-    if (kept.length >= THUMBNAIL_LIMITS.variantsMax) return undefined;
     const options = { limitInputPixels: THUMBNAIL_LIMITS.inputPixelsMax, failOn: 'error' as const };
     const meta = await sharp(source, options).metadata();
     // EXIF orientations 5 to 8 turn the image a quarter: its sides swap once it is shown upright.
@@ -178,15 +241,23 @@ export class Thumbnails {
         background: { r: 255, g: 255, b: 255, alpha: 1 },
       })
       .toFormat(format);
-    await mkdir(dir, { recursive: true });
-    const tmp = join(dirname(path), `.${randomUUID()}`);
-    try {
+    return this.#atomically(path, async (tmp) => {
       await resized.toFile(tmp);
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    return path;
+    });
+  }
+
+  async #take(path: string, source: string, ext: string, request: SnapshotRequest): Promise<string | undefined> {
+    const ffmpeg = this.#ffmpeg;
+    if (ffmpeg === false) return undefined;
+    return this.#atomically(path, async (tmp) => {
+      const frame = async (timeMs: number) => {
+        await run(ffmpeg, snapshotArgs(source, ext, tmp, request, timeMs), this.#snapshotTimeoutMs);
+        return ((await stat(tmp).catch(() => undefined))?.size ?? 0) > 0;
+      };
+      // A time past the end gives no frame (ffmpeg still exits 0): the first frame is taken then.
+      if (await frame(request.timeMs)) return;
+      if (request.timeMs > 0 && (await frame(0))) return;
+      throw new Error('no frame');
+    });
   }
 }
