@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHOTS, appUnderTest, phoneContext, signIn, pngFile } from './support.js';
 
@@ -58,6 +62,43 @@ describe('chat media end to end', () => {
     await bob.page.screenshot({ path: `${SHOTS}chat-image-en.png` });
     expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);
 
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it('a video the browser cannot read gets its cover from the server’s snapshot (ffmpeg), at the size asked', async () => {
+    // MPEG-4 part 2 in a QuickTime file: ffmpeg reads it, chromium does not (as with a phone's HEVC video on a
+    // desktop), so the SDK cannot take a frame itself and asks the storage for one.
+    const mov = join(mkdtempSync(join(tmpdir(), 'parley-e2e-')), 'clip.mov');
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '1'],
+      ...['-c:v', 'mpeg4', '-y', mov],
+    ]);
+    const alice = await phoneContext(app.browser, 'en-US');
+    const bob = await phoneContext(app.browser, 'en-US');
+    const aliceId = await signIn(alice.page, app.server, '13700137003', 'en');
+    const bobId = await signIn(bob.page, app.server, '13700137004', 'en');
+
+    await alice.page.goto(`${app.server.url}/h5/#/im/view?uid=${bobId}`);
+    await alice.page.getByRole('button', { name: 'Attach' }).click();
+    await alice.page.getByRole('button', { name: 'Video' }).waitFor();
+    await alice.page
+      .getByTestId('attach-video')
+      .setInputFiles({ name: 'clip.mov', mimeType: 'video/quicktime', buffer: readFileSync(mov) });
+    await alice.page.locator('[data-testid=message][data-status=success] .media-video-cover').waitFor();
+
+    await bob.page.goto(`${app.server.url}/h5/#/im/view?uid=${aliceId}`);
+    const cover = bob.page.locator('[data-testid=message] .media-video-cover img');
+    await cover.waitFor();
+    expect(await cover.getAttribute('src')).toContain('?x-oss-process=video/snapshot,');
+    // The snapshot is a real frame, 200 pixels high as the thumbnail asks, in the video's proportions.
+    await expect
+      .poll(() =>
+        cover.evaluate((img: HTMLImageElement) => (img.complete ? [img.naturalWidth, img.naturalHeight] : [])),
+      )
+      .toEqual([266, 200]);
+    await bob.page.screenshot({ path: `${SHOTS}chat-video-snapshot-en.png` });
+    expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);
     await alice.context.close();
     await bob.context.close();
   });

@@ -46,6 +46,9 @@ function ImageContent({ view, preview }: { view: Extract<MediaView, { kind: 'ima
 function VideoContent({ view }: { view: Extract<MediaView, { kind: 'video' }> }) {
   const { t } = useTranslation();
   const [playing, setPlaying] = useState(false);
+  // A cover that does not load (a storage without snapshots, UP-21) leaves the plain dark cover, not a broken image.
+  const [coverFailed, setCoverFailed] = useState(false);
+  const cover = coverFailed ? undefined : view.thumbnail;
   const size = fitted(view.width, view.height) ?? { width: 200, height: 112 };
   if (!view.url) return <MediaUnavailable name={view.name} />;
   if (playing) {
@@ -53,7 +56,7 @@ function VideoContent({ view }: { view: Extract<MediaView, { kind: 'video' }> })
       <video
         className="media-video"
         src={view.url}
-        poster={view.thumbnail}
+        poster={cover}
         controls
         autoPlay
         playsInline
@@ -74,7 +77,7 @@ function VideoContent({ view }: { view: Extract<MediaView, { kind: 'video' }> })
         setPlaying(true);
       }}
     >
-      {view.thumbnail && <img src={view.thumbnail} alt="" width={size.width} height={size.height} />}
+      {cover && <img src={cover} alt="" width={size.width} height={size.height} onError={() => setCoverFailed(true)} />}
       <span className="media-play" aria-hidden="true">
         ▶
       </span>

@@ -90,6 +90,23 @@ describe('media bubbles', () => {
     expect(video?.hasAttribute('controls')).toBe(true);
   });
 
+  it('leaves a video’s cover plain when its thumbnail does not load, and plays it without a poster', () => {
+    const snapshot = `${FILES}/clip.avi?x-oss-process=video/snapshot,t_0000,f_jpg,h_200,m_fast,ar_auto`;
+    show(
+      received('video', {
+        video: { name: 'clip.avi', url: `${FILES}/clip.avi`, width: 0, height: 0, size: 100, duration: 0 },
+        thumbnail: { name: 'clip.avi', url: snapshot, width: 0, height: 0, contentType: 'image/jpeg' },
+      }),
+    );
+    const play = within(media()).getByRole('button', { name: 'Play video' });
+    const cover = play.querySelector('img');
+    expect(cover?.getAttribute('src')).toBe(snapshot);
+    fireEvent.error(cover as HTMLImageElement);
+    expect(play.querySelector('img')).toBeNull();
+    fireEvent.click(play);
+    expect(media().querySelector('video')?.hasAttribute('poster')).toBe(false);
+  });
+
   it('shows audio as a player with its duration', () => {
     show(
       received('audio', {
