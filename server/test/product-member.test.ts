@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { verifyOtp } from '../src/auth/otp.js';
-import { PRODUCT_ADDRESS_LIMITS } from '../src/api/product/limits.js';
+import { PRODUCT_ADDRESS_LIMITS, PRODUCT_ADDRESS_OVERALL, PRODUCT_ADDRESS_SEARCH } from '../src/api/product/limits.js';
 import { MEMBER_LIMITS } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
 import { createParleyServer } from '../src/server.js';
@@ -157,6 +157,44 @@ describe('product API: login by SMS code', () => {
     expect(
       await p.call('member/login', { phone: phone(0), code: p.sms.lastCode(phone(0)), agree: true }),
     ).toMatchObject({ ret: { token: expect.any(String) } });
+  });
+
+  it('MEM-12: one address gets 600 calls of any paths at once, then 1 200 a minute; another address its own', async () => {
+    const p = await startProductServer(undefined, { trustProxy: true });
+    const from = (address: string, path: string) =>
+      fetch(`${p.url}/index.php/api/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: '{}',
+      }).then((res) => res.json() as Promise<Record<string, unknown>>);
+    const paths = ['index/config', 'article/list', 'video/lists', 'ad/list'];
+    for (let i = 0; i < PRODUCT_ADDRESS_OVERALL.burst; i++) {
+      expect(await from('203.0.113.9', paths[i % paths.length]!)).not.toMatchObject({ code: 'too_frequent' });
+    }
+    expect(await from('203.0.113.9', 'article/list')).toMatchObject({
+      err: 'do not operate frequently',
+      code: 'too_frequent',
+    });
+    // A path's own budget is not the overall one's: the overall budget refuses send_code too.
+    expect(await sendFrom(p.url, PHONE, '203.0.113.9')).toMatchObject({ code: 'too_frequent' });
+    expect(await from('203.0.113.10', 'article/list')).toMatchObject({ ret: expect.anything() });
+    p.advance(60_000 / PRODUCT_ADDRESS_OVERALL.perMinute);
+    expect(await from('203.0.113.9', 'article/list')).toMatchObject({ ret: expect.anything() });
+    expect(await from('203.0.113.9', 'article/list')).toMatchObject({ code: 'too_frequent' });
+  });
+
+  it('MEM-12: one address gets 30 searches at once, then 60 a minute, beside its reads', async () => {
+    const p = await startProductServer();
+    for (let i = 0; i < PRODUCT_ADDRESS_SEARCH.burst; i++) {
+      const path = i % 2 === 0 ? 'article/list' : 'index/city_search';
+      expect(await p.call(path, { keyword: `word ${i}` })).not.toMatchObject({ code: 'too_frequent' });
+    }
+    expect(await p.call('article/list', { keyword: 'one more' })).toMatchObject({ code: 'too_frequent' });
+    // Reads without a keyword (or with a blank one) go on.
+    expect(await p.call('article/list', {})).toMatchObject({ ret: expect.anything() });
+    expect(await p.call('article/list', { keyword: '  ' })).toMatchObject({ ret: expect.anything() });
+    p.advance(60_000 / PRODUCT_ADDRESS_SEARCH.perMinute);
+    expect(await p.call('article/list', { keyword: 'again' })).toMatchObject({ ret: expect.anything() });
   });
 
   it('MEM-3: behind a trusted proxy, the forwarded address is the one limited', async () => {

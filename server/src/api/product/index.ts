@@ -115,9 +115,13 @@ import {
   type AddressLimit,
   type AddressLimiter,
   MemoryAddressLimiter,
+  OVERALL_LIMIT_NAME,
   PRODUCT_ADDRESS_LIMITS,
+  PRODUCT_ADDRESS_OVERALL,
+  PRODUCT_ADDRESS_SEARCH,
   PRODUCT_MEMBER_LIMITS,
   RedisAddressLimiter,
+  SEARCH_LIMIT_NAME,
 } from './limits.js';
 import { refuse, type ProductBody, type ProductHandler } from './reply.js';
 import { smsRoutes } from './sms.js';
@@ -216,6 +220,8 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   const limiters = new Map(
     Object.entries(PRODUCT_ADDRESS_LIMITS).map(([path, limit]) => [path, makeLimiter(path, limit)] as const),
   );
+  const overall = makeLimiter(OVERALL_LIMIT_NAME, PRODUCT_ADDRESS_OVERALL);
+  const searches = makeLimiter(SEARCH_LIMIT_NAME, PRODUCT_ADDRESS_SEARCH);
   const memberLimiters = new Map(
     Object.entries(PRODUCT_MEMBER_LIMITS).map(([path, limit]) => [path, makeLimiter(path, limit)] as const),
   );
@@ -229,8 +235,11 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
       if (typeof body !== 'object' || Array.isArray(body)) {
         return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: 'parameter error' });
       }
-      // MEM-3: answered as the app's other refusals are, so that it shows "do not operate frequently".
-      if (limiter && !(await limiter.take(request.ip, deps.now()))) return refuse('too_frequent');
+      // MEM-3, MEM-12: answered as the app's other refusals are, so that it shows "do not operate frequently".
+      const now = deps.now();
+      if (!(await overall.take(request.ip, now))) return refuse('too_frequent');
+      if (limiter && !(await limiter.take(request.ip, now))) return refuse('too_frequent');
+      if (isSearch(body as ProductBody) && !(await searches.take(request.ip, now))) return refuse('too_frequent');
       return handler(body as ProductBody, request);
     });
   };
@@ -265,6 +274,12 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   liveRoutes(post, deps, mayCall);
   liveHookRoutes(app, PRODUCT_API_BASE, deps.live);
   indexConfigRoutes(post, deps);
+}
+
+/** MEM-12: a call that searches: it has a `keyword` that is not blank. */
+function isSearch(body: ProductBody): boolean {
+  const keyword = body['keyword'];
+  return (typeof keyword === 'string' && keyword.trim() !== '') || typeof keyword === 'number';
 }
 
 /** What {@link registerProductApi} builds the product API from: the server's own parts. */

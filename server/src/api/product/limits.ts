@@ -30,6 +30,24 @@ export const PRODUCT_ADDRESS_LIMITS = {
 } as const satisfies Record<string, AddressLimit>;
 
 /**
+ * MEM-12: every call of the product API from one address, whatever its path, on top of the path's own limit: an app
+ * opens with a dozen calls and a member scrolling makes a few a second, so that this bounds only what scripts do (a
+ * feed read out page by page, the API flooded from one address), an office or a carrier's NAT of many members behind
+ * one address included.
+ */
+export const PRODUCT_ADDRESS_OVERALL = { perMinute: 1_200, burst: 600 } as const satisfies AddressLimit;
+
+/**
+ * MEM-12: searches (a call with a `keyword`: articles, members, cities) from one address: each reads an index (or a
+ * table, on a PostgreSQL without `pg_trgm`) rather than a page of the newest rows.
+ */
+export const PRODUCT_ADDRESS_SEARCH = { perMinute: 60, burst: 30 } as const satisfies AddressLimit;
+
+/** The budgets {@link PRODUCT_ADDRESS_OVERALL} and {@link PRODUCT_ADDRESS_SEARCH} are kept under (Redis keys). */
+export const OVERALL_LIMIT_NAME = '*';
+export const SEARCH_LIMIT_NAME = '*search';
+
+/**
  * LIVE-7, LIVE-12: the limits per member of paths a member could flood from many addresses: a live room's chat, and
  * requests to join its anchor on stage (each one an event to the anchor). The budgets
  * are kept as the limits per address are (in memory, or in Redis with several nodes), under `member:<id>`.
