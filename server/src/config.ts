@@ -49,6 +49,14 @@ export const OPEN_METEO = {
   geocodingUrl: 'https://geocoding-api.open-meteo.com/v1/search',
 } as const;
 
+/** See {@link ServerConfig.epidemic}. */
+export interface EpidemicConfig {
+  url: string;
+}
+
+/** disease.sh's open COVID-19 API (Johns Hopkins CSSE's and Worldometers' figures): free, without a key. */
+export const DISEASE_SH = { url: 'https://disease.sh/v3/covid-19' } as const;
+
 /** A provider's URL, or `off` (or empty, in a config file) for none. */
 const weatherUrl = z.union([
   z.literal(''),
@@ -135,6 +143,11 @@ export interface ServerConfig {
    * `off` turns that part off (here: the URL is empty). @default Open-Meteo's public APIs
    */
   weather: WeatherConfig;
+  /**
+   * Where the epidemic page's figures come from: a disease.sh v3 COVID-19 API base (`<url>/all`, `<url>/countries`).
+   * Env `PARLEY_EPIDEMIC_URL`; `off` turns the page's figures off (here: the URL is empty). @default disease.sh's API
+   */
+  epidemic: EpidemicConfig;
   /**
    * Where the product app's days begin, as minutes east of UTC: the task centre's daily sign-in counts days by it.
    * Env `PARLEY_DAY_OFFSET_MINUTES` (-720 to 840). @default 480 (China Standard Time, UTC+8)
@@ -270,6 +283,7 @@ const configSchema = z.object({
     }),
     { ...OPEN_METEO },
   ),
+  epidemic: z._default(z.object({ url: z._default(weatherUrl, DISEASE_SH.url) }), { ...DISEASE_SH }),
   dayOffsetMinutes: z._default(intIn(-720, 840), 480),
   cs: z._default(
     z.object({
@@ -327,6 +341,7 @@ const ENV_NAMES: Record<string, string> = {
   appShow: 'PARLEY_APP_SHOW',
   'weather.forecastUrl': 'PARLEY_WEATHER_URL',
   'weather.geocodingUrl': 'PARLEY_GEOCODING_URL',
+  'epidemic.url': 'PARLEY_EPIDEMIC_URL',
   dayOffsetMinutes: 'PARLEY_DAY_OFFSET_MINUTES',
   'cs.teamId': 'PARLEY_CS_TEAM_ID',
   'cs.teamName': 'PARLEY_CS_TEAM_NAME',
@@ -404,6 +419,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     productAppkey: c.productAppkey,
     appShow: c.appShow,
     weather: { forecastUrl: urlOrOff(c.weather.forecastUrl), geocodingUrl: urlOrOff(c.weather.geocodingUrl) },
+    epidemic: { url: urlOrOff(c.epidemic.url) },
     dayOffsetMinutes: c.dayOffsetMinutes,
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
@@ -460,6 +476,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     // Kept as text when not a boolean word, so that the error shows what was given.
     appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
     weather: { forecastUrl: get('PARLEY_WEATHER_URL'), geocodingUrl: get('PARLEY_GEOCODING_URL') },
+    epidemic: { url: get('PARLEY_EPIDEMIC_URL') },
     dayOffsetMinutes: num('PARLEY_DAY_OFFSET_MINUTES'),
     trustProxy: trustProxyFromEnv(get('PARLEY_TRUST_PROXY')),
   };

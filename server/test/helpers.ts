@@ -69,8 +69,10 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     appDir: join(tmpdir(), 'parley-no-such-app-dir'),
     apps: [SECURE_APP, OPEN_APP],
     logLevel: 'silent',
-    // Tests talk only to loopback: the weather's outside provider is off unless a test names its own.
+    // Tests talk only to loopback: the weather's and the epidemic page's outside providers are off unless a test
+    // names its own.
     weather: { forecastUrl: '', geocodingUrl: '' },
+    epidemic: { url: '' },
     ...overrides,
   };
 }

@@ -134,6 +134,7 @@ export type MemberFailure =
   | 'qr_taken'
   | 'ad_missing'
   | 'weather_unavailable'
+  | 'epidemic_unavailable'
   | 'live_unavailable'
   | 'live_cert_required'
   | 'live_title_invalid'
@@ -282,6 +283,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   qr_taken: 'someone else scanned this QR code',
   ad_missing: 'content does not exist or was deleted by the author',
   weather_unavailable: 'the weather cannot be had now, please retry',
+  epidemic_unavailable: 'the epidemic figures cannot be had now, please retry',
   live_unavailable: 'live streaming is not set up on this server',
   live_cert_required: 'please complete real-name certification first',
   live_title_invalid: 'please enter the live title: 1 to 30 characters',

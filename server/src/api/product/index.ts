@@ -106,6 +106,8 @@ import { qrLoginRoutes } from './qr-login.js';
 import { adRoutes } from './ads.js';
 import { hiddenRoutes } from './hidden.js';
 import { weatherRoutes } from './weather.js';
+import { epidemicRoutes } from './epidemic.js';
+import { createEpidemicService, type EpidemicService } from '../../epidemic/service.js';
 import { createWeatherService, type WeatherService } from '../../weather/service.js';
 import { operatorAdRoutes } from '../operator-ads.js';
 import { createAdService, type AdService } from '../../content/ads.js';
@@ -144,6 +146,8 @@ export interface ProductApiDeps {
   hidden: HiddenStore;
   /** The weather page's forecasts and the city chooser's places (index/tianqi, index/city, index/city_search). */
   weather: WeatherService;
+  /** The epidemic page's figures (index/yiqing). */
+  epidemic: EpidemicService;
   /** Members' feedback (member/feedback, member/feedback-list). */
   feedback: FeedbackService;
   /** Members' block lists (member/lahei). */
@@ -249,6 +253,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   adRoutes(post, deps);
   hiddenRoutes(post, deps);
   weatherRoutes(post, deps);
+  epidemicRoutes(post, deps);
   productUploadRoutes(post, deps);
   profileRoutes(post, deps);
   feedbackRoutes(post, deps);
@@ -318,7 +323,7 @@ export interface ProductApiParts {
   /** Who is on a live room's channel: its viewers. */
   channelPresence: Pick<ChannelPresence, 'hereNow'>;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'live'>;
+  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'epidemic' | 'live'>;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
@@ -569,6 +574,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     ads,
     hidden: parts.hidden,
     weather: createWeatherService({ config: parts.config.weather, now: parts.now }),
+    epidemic: createEpidemicService({ config: parts.config.epidemic, now: parts.now }),
     feedback: createFeedbackService({ feedback: parts.feedback, now: parts.now }),
     blocks: createBlockService({ blocks: parts.blocks, members: parts.members, now: parts.now }),
     addresses: createAddressService({ addresses: parts.addresses, now: parts.now }),
