@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig, type CsConfig, type LiveConfig, type WeatherConfig } from '../server/src/config.js';
+import {
+  loadConfig,
+  type CsConfig,
+  type EpidemicConfig,
+  type LiveConfig,
+  type WeatherConfig,
+} from '../server/src/config.js';
 import { randomName } from '../server/src/uploads/keys.js';
 import { silentLogger } from '../server/src/logger.js';
 import { createDevSmsProvider, type DevSmsProvider } from '../server/src/members/sms.js';
@@ -43,10 +49,17 @@ export interface E2eServer {
 
 /**
  * Starts the server on 127.0.0.1 on an ephemeral port with a temp data dir, serving the built app at `/h5/` (or the
- * pages in `appDir`), with the customer-service team `cs` when given.
+ * pages in `appDir`), with the customer-service team `cs` when given; the weather's and the epidemic's providers are
+ * off unless a test names its own stand-in.
  */
 export async function startE2eServer(
-  options: { appDir?: string; cs?: CsConfig; weather?: WeatherConfig; live?: LiveConfig } = {},
+  options: {
+    appDir?: string;
+    cs?: CsConfig;
+    weather?: WeatherConfig;
+    epidemic?: EpidemicConfig;
+    live?: LiveConfig;
+  } = {},
 ): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   const sms = createDevSmsProvider(silentLogger());
@@ -57,8 +70,9 @@ export async function startE2eServer(
     dataDir,
     appDir: options.appDir ?? APP_DIR,
     logLevel: 'silent' as const,
-    // The browser tests talk only to loopback: the weather's outside provider is off unless a test names its own.
+    // The browser tests talk only to loopback: the outside providers are off unless a test names its own.
     weather: options.weather ?? { forecastUrl: '', geocodingUrl: '' },
+    epidemic: options.epidemic ?? { url: '' },
     ...(options.cs ? { cs: options.cs } : {}),
     ...(options.live ? { live: options.live } : {}),
   };

@@ -99,6 +99,7 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'other/open-location': () => import('../pages/other/open-location'),
   'public/tianqi': () => import('../pages/public/tianqi'),
   'public/city': () => import('../pages/public/city'),
+  'public/yiqing': () => import('../pages/public/yiqing'),
   'public/agreement': () => import('../pages/public/agreement'),
   'public/privacy': () => import('../pages/public/privacy'),
   'public/cancellation': () => import('../pages/public/cancellation'),
@@ -112,7 +113,7 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
   live: ['index', 'view', 'a1', 'a2', 'shop-add'],
   // agreement and privacy: the user agreement and privacy policy that login asks to accept (spec §5), in the app;
   // cancellation: the agreement account cancellation asks to accept (spec §5).
-  public: ['web-view', 'tianqi', 'city', 'openvideo', 'vote', 'agreement', 'privacy', 'cancellation'],
+  public: ['web-view', 'tianqi', 'city', 'yiqing', 'openvideo', 'vote', 'agreement', 'privacy', 'cancellation'],
   renwu: ['index', 'tixian_band', 'jinbi', 'yaoqing', 'tixian', 'tixian_list'],
   search: ['index', 'list'],
   topic: ['index', 'list'],

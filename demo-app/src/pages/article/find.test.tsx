@@ -55,6 +55,7 @@ describe('article/find: discover', () => {
       ['All topics', '/topic/index'],
       ['Find friends', '/user/user_list'],
       ['Weather', '/public/tianqi'],
+      ['Epidemic', '/public/yiqing'],
     ];
     for (const [label, path] of ways) {
       cleanup();

@@ -11,7 +11,8 @@ const TOPICS_SHOWN = 6;
 
 /**
  * Discover (spec §2 article/find): the search, the circle's topics with the most posts (each opening its posts), and
- * the ways in to what the tabs do not show: live rooms, short videos, topics, people to follow and the weather.
+ * the ways in to what the tabs do not show: live rooms, short videos, topics, people to follow, the weather and the
+ * epidemic.
  */
 export default function Find() {
   const { t } = useTranslation();
@@ -24,6 +25,7 @@ export default function Find() {
     { key: 'topics', label: t('discover.allTopics'), path: 'topic/index' },
     { key: 'friends', label: t('mine.findFriends'), path: 'user/user_list' },
     { key: 'weather', label: t('weather.title'), path: 'public/tianqi' },
+    { key: 'epidemic', label: t('epidemic.title'), path: 'public/yiqing' },
   ];
   return (
     <div className="page">

@@ -141,6 +141,7 @@ export default function UserIndex() {
         <List.Item onClick={() => open('shop/business-index')}>{t('mine.shop')}</List.Item>
         <List.Item onClick={() => open(kefu)}>{t('mine.contactService')}</List.Item>
         <List.Item onClick={() => open('public/tianqi')}>{t('weather.title')}</List.Item>
+        <List.Item onClick={() => open('public/yiqing')}>{t('epidemic.title')}</List.Item>
         <List.Item onClick={() => open('member/feedback')}>{t('mine.feedback')}</List.Item>
         {agent && <List.Item onClick={() => open('im/console')}>{t('mine.serviceConsole')}</List.Item>}
         <List.Item onClick={() => open('member/sz')}>{t('mine.settings')}</List.Item>
