@@ -145,9 +145,9 @@ function CountryList({ figures }: { figures: EpidemicFigures }) {
 }
 
 /**
- * The epidemic page (spec §2 public/yiqing): the world's confirmed cases, deaths, recovered and active with today's
- * changes, and the countries and regions, searchable by name in either language and sorted by cases, deaths or
- * today's new cases. Visitors see it too.
+ * The epidemic page (spec §1; `public/yiqing`, beside the weather page): the world's confirmed cases, deaths,
+ * recovered and active with today's changes, and the countries and regions, searchable by name in either language
+ * and sorted by cases, deaths or today's new cases. Visitors see it too.
  */
 export default function Epidemic() {
   const { t, i18n } = useTranslation();
