@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EpidemicConfig } from '../config.js';
 import type { MemberResult } from '../members/service.js';
+import { askProvider } from '../providers/ask.js';
 
 /** Bounds of the epidemic page (docs/limits.md). */
 export const EPIDEMIC_LIMITS = {
@@ -100,17 +101,9 @@ export function createEpidemicService(deps: EpidemicDeps): EpidemicService {
   let asking: Promise<EpidemicFigures | undefined> | undefined;
   let failedAt = -Infinity;
 
-  /** The provider's JSON answer at `path`, or undefined when it has none in time or answers otherwise. */
-  const ask = async (path: string): Promise<unknown> => {
-    try {
-      const res = await get(`${config.url.replace(/\/+$/, '')}/${path}`, {
-        signal: AbortSignal.timeout(EPIDEMIC_LIMITS.timeoutMs),
-      });
-      return res.ok ? await res.json() : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  /** The provider's JSON answer at `path` (under its base URL), or undefined. */
+  const ask = (path: string) =>
+    askProvider(get, `${config.url.replace(/\/+$/, '')}/${path}`, EPIDEMIC_LIMITS.timeoutMs);
 
   const fetchFigures = async (): Promise<EpidemicFigures | undefined> => {
     const [all, list] = await Promise.all([ask('all'), ask('countries')]);

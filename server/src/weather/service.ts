@@ -2,6 +2,7 @@ import cityTimezones from 'city-timezones';
 import { z } from 'zod';
 import type { WeatherConfig } from '../config.js';
 import type { MemberResult } from '../members/service.js';
+import { askProvider } from '../providers/ask.js';
 
 /** Bounds of the weather page and the city chooser (docs/limits.md). */
 export const WEATHER_LIMITS = {
@@ -148,15 +149,8 @@ export function createWeatherService(deps: WeatherDeps): WeatherService {
   const forecasts = new Cache<Forecast>(WEATHER_LIMITS.forecastTtlMs, WEATHER_LIMITS.cacheMax);
   const searches = new Cache<Place[]>(WEATHER_LIMITS.searchTtlMs, WEATHER_LIMITS.cacheMax);
 
-  /** The provider's JSON answer to `url`, or undefined when it has none in time or answers otherwise. */
-  const ask = async (url: URL): Promise<unknown> => {
-    try {
-      const res = await get(url, { signal: AbortSignal.timeout(WEATHER_LIMITS.timeoutMs) });
-      return res.ok ? await res.json() : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  /** The provider's JSON answer to `url`, or undefined. */
+  const ask = (url: URL) => askProvider(get, url, WEATHER_LIMITS.timeoutMs);
 
   const search = async (keyword: string, language: 'zh' | 'en'): Promise<Place[] | undefined> => {
     const key = `${language}:${keyword.toLowerCase()}`;
