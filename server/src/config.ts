@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { ALIPAY_GATEWAY, alipayPrivateKey, alipayPublicKey, type AlipayConfig } from './payments/alipay.js';
 import {
   UPLOAD_ENV_NAMES,
   publicUrlSchema,
@@ -163,6 +164,12 @@ export interface ServerConfig {
   trustProxy: TrustProxy;
   /** Live streaming's media server URLs; both empty: live streaming is off. See {@link LiveConfig}. */
   live: LiveConfig;
+  /**
+   * The wallet's Alipay application (PAY-1..PAY-3): env `PARLEY_ALIPAY_APP_ID`, `PARLEY_ALIPAY_PRIVATE_KEY`,
+   * `PARLEY_ALIPAY_PUBLIC_KEY` (Alipay's) and `PARLEY_ALIPAY_GATEWAY`. Undefined (the default): recharges by Alipay
+   * wait for the operator's report of their payment.
+   */
+  alipay?: AlipayConfig | undefined;
 }
 
 /** See {@link ServerConfig.trustProxy}. */
@@ -314,7 +321,31 @@ const configSchema = z.object({
     }),
     { pushUrl: '', playUrl: '' },
   ),
+  alipay: z.optional(
+    z.object({
+      appId: z.string().check(z.regex(/^\d{8,32}$/, 'must be an Alipay app id (digits)')),
+      privateKey: nonEmpty('the application private key').check(
+        z.refine(readable(alipayPrivateKey), 'must be an RSA private key: PEM, or base64 of PKCS#8 or PKCS#1'),
+      ),
+      alipayPublicKey: nonEmpty("Alipay's public key").check(
+        z.refine(readable(alipayPublicKey), 'must be an RSA public key: PEM, or base64 of SPKI'),
+      ),
+      gateway: z._default(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), ALIPAY_GATEWAY),
+    }),
+  ),
 });
+
+/** Whether `read` takes the text: a key that cannot be read fails the config, not the first payment. */
+function readable(read: (text: string) => unknown) {
+  return (text: string) => {
+    try {
+      read(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
 
 /** Environment variable for each setting, to name the source in errors. */
 const ENV_NAMES: Record<string, string> = {
@@ -349,6 +380,10 @@ const ENV_NAMES: Record<string, string> = {
   trustProxy: 'PARLEY_TRUST_PROXY',
   'live.pushUrl': 'PARLEY_LIVE_PUSH_URL',
   'live.playUrl': 'PARLEY_LIVE_PLAY_URL',
+  'alipay.appId': 'PARLEY_ALIPAY_APP_ID',
+  'alipay.privateKey': 'PARLEY_ALIPAY_PRIVATE_KEY',
+  'alipay.alipayPublicKey': 'PARLEY_ALIPAY_PUBLIC_KEY',
+  'alipay.gateway': 'PARLEY_ALIPAY_GATEWAY',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -424,6 +459,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     cs: { teamId: c.cs.teamId, teamName: c.cs.teamName, agents: [...c.cs.agents] },
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
     live: { pushUrl: c.live.pushUrl, playUrl: c.live.playUrl },
+    alipay: c.alipay && { ...c.alipay },
   };
 }
 
@@ -502,6 +538,16 @@ function readEnv(env: Environment): Record<string, unknown> {
   const live = { pushUrl: get('PARLEY_LIVE_PUSH_URL'), playUrl: get('PARLEY_LIVE_PLAY_URL') };
   if (Object.values(live).some((v) => v !== undefined)) {
     out['live'] = Object.fromEntries(Object.entries(live).filter(([, v]) => v !== undefined));
+  }
+  // On when any is set, so that a missing one is reported rather than Alipay silently left off.
+  const alipay = {
+    appId: get('PARLEY_ALIPAY_APP_ID'),
+    privateKey: get('PARLEY_ALIPAY_PRIVATE_KEY'),
+    alipayPublicKey: get('PARLEY_ALIPAY_PUBLIC_KEY'),
+    gateway: get('PARLEY_ALIPAY_GATEWAY'),
+  };
+  if (Object.values(alipay).some((v) => v !== undefined)) {
+    out['alipay'] = Object.fromEntries(Object.entries(alipay).filter(([, v]) => v !== undefined));
   }
   const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
   const burst = num('PARLEY_RATE_LIMIT_BURST');

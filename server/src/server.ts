@@ -253,6 +253,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     now,
     sms: options.sms,
     uploads,
+    publicUrl: () => publicUrl ?? `http://localhost:${config.port}`,
     redis: shared && { client: shared.client, prefix: shared.prefix },
     userEvents,
   });

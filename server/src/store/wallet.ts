@@ -107,6 +107,8 @@ export interface WalletStore {
     after?: string | undefined;
     limit: number;
   }): Promise<RechargeRecord[] | undefined>;
+  /** Recharge `id`, whatever its status; undefined when there is none. */
+  find(id: string): Promise<RechargeRecord | undefined>;
 }
 
 type WalletTables = {
@@ -160,6 +162,10 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       .select((eb) => eb.fn.sum<string | number | null>('amount').as('total'))
       .where('member_id', '=', memberId);
   return {
+    async find(id) {
+      const row = await db.selectFrom('member_recharges').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && recordOf(row);
+    },
     async balance(memberId) {
       const [money, unpaid] = await Promise.all([
         sum('member_money', memberId).executeTakeFirstOrThrow(),

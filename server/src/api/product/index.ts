@@ -13,6 +13,7 @@ import { createNoticeService, type NoticeService } from '../../members/notices.j
 import { createTaskService, type TaskService } from '../../members/tasks.js';
 import { createWithdrawalService, type WithdrawalService } from '../../members/withdrawals.js';
 import { createWalletService, type WalletService } from '../../members/wallet.js';
+import { createPaymentService, type PaymentService } from '../../payments/service.js';
 import { createShopService, type ShopService } from '../../shop/shops.js';
 import { createShopWithdrawalService, type ShopWithdrawalService } from '../../shop/withdrawals.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
@@ -83,7 +84,7 @@ import { certificationRoutes } from './certification.js';
 import { noticeRoutes } from './notices.js';
 import { taskRoutes } from './tasks.js';
 import { withdrawalRoutes } from './withdrawals.js';
-import { walletRoutes, yuanOf } from './wallet.js';
+import { paymentNotifyRoutes, walletRoutes, yuanOf } from './wallet.js';
 import { shopRoutes } from './shops.js';
 import { shopWithdrawalRoutes } from './shop-withdrawals.js';
 import { shopProductRoutes } from './products.js';
@@ -166,6 +167,8 @@ export interface ProductApiDeps {
   withdrawals: WithdrawalService;
   /** The money wallet: recharges and the ledger (member/money, recharge). */
   wallet: WalletService;
+  /** The wallet's payment providers: a recharge's payment URL, and the providers' notifications (PAY-1..PAY-3). */
+  payments: PaymentService;
   /** Members' small shops and their applications (shop/user-add). */
   shops: ShopService;
   /** Sellers' withdrawals of their sales income (shop/business-tixian). */
@@ -278,6 +281,7 @@ export function productRoutes(app: FastifyInstance, deps: ProductApiDeps): void 
   addressRoutes(post, deps);
   liveRoutes(post, deps, mayCall);
   liveHookRoutes(app, PRODUCT_API_BASE, deps.live);
+  paymentNotifyRoutes(app, PRODUCT_API_BASE, deps.payments);
   indexConfigRoutes(post, deps);
 }
 
@@ -323,7 +327,12 @@ export interface ProductApiParts {
   /** Who is on a live room's channel: its viewers. */
   channelPresence: Pick<ChannelPresence, 'hereNow'>;
   apps: AppRegistry;
-  config: Pick<ServerConfig, 'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'epidemic' | 'live'>;
+  config: Pick<
+    ServerConfig,
+    'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'epidemic' | 'live' | 'alipay'
+  >;
+  /** The server's public base URL without a trailing slash, which payment providers come back to. */
+  publicUrl: () => string;
   logger: Logger;
   now: () => number;
   /** @default the development provider, which logs codes */
@@ -589,6 +598,15 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     certifications,
     withdrawals,
     wallet,
+    payments: createPaymentService({
+      alipay: parts.config.alipay,
+      wallet,
+      recharges: parts.wallet,
+      publicUrl: parts.publicUrl,
+      apiBase: PRODUCT_API_BASE,
+      now: parts.now,
+      logger: parts.logger,
+    }),
     shops,
     shopWithdrawals: createShopWithdrawalService({
       withdrawals: parts.withdrawals,

@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { FEN_PER_YUAN, WALLET_LIMITS } from '../../members/wallet.js';
+import { ALIPAY_NOTIFY_PATH, type PaymentService } from '../../payments/service.js';
 import type { MoneyLine, RechargeRecord } from '../../store/index.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
@@ -6,8 +8,11 @@ import { refuse, type ProductPost } from './reply.js';
 /** Fen as the API gives money: yuan, to two decimals. */
 export const yuanOf = (fen: number): number => fen / FEN_PER_YUAN;
 
-/** A recharge as its member lists it. */
-function rechargeObject(record: RechargeRecord) {
+/**
+ * A recharge as its member lists it; `pay_url` opens its payment with the provider (PAY-1), for one waiting for
+ * payment by a provider the server is set up for, else null.
+ */
+function rechargeObject(record: RechargeRecord, payments: PaymentService) {
   return {
     id: record.id,
     amount: yuanOf(record.amount),
@@ -16,6 +21,7 @@ function rechargeObject(record: RechargeRecord) {
     reason: record.reason,
     created_at: record.createdAt,
     closed_at: record.closedAt ?? null,
+    pay_url: payments.payUrl(record) ?? null,
   };
 }
 
@@ -36,7 +42,8 @@ function lineObject(line: MoneyLine) {
  * - `member/money_list` (`before?`) answers `{ret: [{id, amount, kind, ref, created_at}]}`, the ledger, newest first,
  *   twenty at a time.
  *
- * A recharge is `{id, amount, type, status (unpaid, success, failed, cancelled), reason, created_at, closed_at}`.
+ * A recharge is `{id, amount, type, status (unpaid, success, failed, cancelled), reason, created_at, closed_at,
+ * pay_url}`.
  */
 export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/money', async (body) => {
@@ -60,21 +67,21 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
       type: body['type'],
       agree: body['agree'],
     });
-    return result.ok ? { ret: rechargeObject(result.value) } : refuse(result.failure);
+    return result.ok ? { ret: rechargeObject(result.value, deps.payments) } : refuse(result.failure);
   });
 
   post('member/recharge_cancel', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.wallet.cancel(me.value.id, body['id']);
-    return result.ok ? { ret: rechargeObject(result.value) } : refuse(result.failure);
+    return result.ok ? { ret: rechargeObject(result.value, deps.payments) } : refuse(result.failure);
   });
 
   post('member/recharge_list', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.wallet.recharges(me.value.id, body['before']);
-    return result.ok ? { ret: result.value.map(rechargeObject) } : refuse(result.failure);
+    return result.ok ? { ret: result.value.map((r) => rechargeObject(r, deps.payments)) } : refuse(result.failure);
   });
 
   post('member/money_list', async (body) => {
@@ -82,5 +89,28 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!me.ok) return refuse(me.failure);
     const result = await deps.wallet.lines(me.value.id, body['before']);
     return result.ok ? { ret: result.value.map(lineObject) } : refuse(result.failure);
+  });
+}
+
+/**
+ * PAY-2: where Alipay posts the result of a payment (a form, signed with Alipay's key), under the product API's base
+ * and without a member's token. Answers the text Alipay reads: `success` once it is handled, else `failure`, after
+ * which Alipay posts it again later.
+ */
+export function paymentNotifyRoutes(app: FastifyInstance, base: string, payments: PaymentService): void {
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.post(`${base}${ALIPAY_NOTIFY_PATH}`, async (request, reply) => {
+      const body = request.body;
+      const fields: Record<string, string> = {};
+      if (typeof body === 'object' && body !== null) {
+        for (const [name, value] of Object.entries(body)) if (typeof value === 'string') fields[name] = value;
+      }
+      const answer = await payments.alipayNotified(fields);
+      return reply.code(200).type('text/plain').send(answer);
+    });
+    done();
   });
 }

@@ -1,0 +1,156 @@
+import { createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
+
+/**
+ * PAY-1..PAY-3: Alipay's mobile web payment (`alipay.trade.wap.pay`) for the wallet's recharges, over Alipay's open
+ * API: a payment URL signed with the merchant's key (RSA2), and the asynchronous notification of its result, checked
+ * with Alipay's public key. No HTTP here: the routes call this.
+ */
+
+/** The merchant's Alipay application (see docs/product-app.md, "Payments"). */
+export interface AlipayConfig {
+  /** The application's id (`app_id`). Env `PARLEY_ALIPAY_APP_ID`. */
+  appId: string;
+  /** The application's private key: PEM, or the bare base64 Alipay's key tool writes (PKCS#8 or PKCS#1). */
+  privateKey: string;
+  /** Alipay's public key for the application: PEM, or bare base64 (SPKI). */
+  alipayPublicKey: string;
+  /** @default 'https://openapi.alipay.com/gateway.do' (the sandbox's is `https://openapi-sandbox.dl.alipaydev.com/gateway.do`) */
+  gateway: string;
+}
+
+/** Alipay's production gateway. */
+export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
+
+/** Reads a private key as Alipay's tools give it: PEM, or bare base64 of PKCS#8 or PKCS#1. @throws on neither */
+export function alipayPrivateKey(text: string): KeyObject {
+  const trimmed = text.trim().replace(/\\n/g, '\n');
+  if (trimmed.startsWith('-----BEGIN')) return createPrivateKey(trimmed);
+  const der = Buffer.from(trimmed.replace(/\s+/g, ''), 'base64');
+  try {
+    return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  } catch {
+    return createPrivateKey({ key: der, format: 'der', type: 'pkcs1' });
+  }
+}
+
+/** Reads Alipay's public key: PEM, or bare base64 (SPKI). @throws when it is neither */
+export function alipayPublicKey(text: string): KeyObject {
+  const trimmed = text.trim().replace(/\\n/g, '\n');
+  if (trimmed.startsWith('-----BEGIN')) return createPublicKey(trimmed);
+  return createPublicKey({ key: Buffer.from(trimmed.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
+}
+
+/**
+ * The text Alipay signs: every parameter but those left out, with a value, sorted by name (code points), as
+ * `name=value` joined by `&`; values as they are, not URL-encoded.
+ */
+export function signedContent(params: Readonly<Record<string, string>>, leaveOut: readonly string[]): string {
+  return Object.keys(params)
+    .filter((name) => !leaveOut.includes(name) && params[name] !== '')
+    .sort()
+    .map((name) => `${name}=${params[name]}`)
+    .join('&');
+}
+
+/** Signs a request's parameters (RSA2: SHA-256 with RSA), base64. */
+export function signRequest(params: Readonly<Record<string, string>>, key: KeyObject): string {
+  return createSign('RSA-SHA256')
+    .update(signedContent(params, ['sign']), 'utf8')
+    .sign(key, 'base64');
+}
+
+/** Whether a notification's `sign` is Alipay's over its other fields (`sign` and `sign_type` are left out). */
+export function verifyNotification(fields: Readonly<Record<string, string>>, key: KeyObject): boolean {
+  const sign = fields['sign'];
+  if (!sign || fields['sign_type'] !== 'RSA2') return false;
+  try {
+    return createVerify('RSA-SHA256')
+      .update(signedContent(fields, ['sign', 'sign_type']), 'utf8')
+      .verify(key, sign, 'base64');
+  } catch {
+    return false;
+  }
+}
+
+/** Alipay's time: `yyyy-MM-dd HH:mm:ss` in China Standard Time (UTC+8), which its gateway reads. */
+export function alipayTime(ms: number): string {
+  const d = new Date(ms + 8 * 3_600_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ` +
+    `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`
+  );
+}
+
+/** Fen as Alipay's amounts: yuan with two decimals. */
+export function alipayAmount(fen: number): string {
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
+/** What a payment URL is made of. */
+export interface WapPayOrder {
+  /** Our order's number (`out_trade_no`): the recharge's id. */
+  outTradeNo: string;
+  /** In fen. */
+  amountFen: number;
+  subject: string;
+  /** Where Alipay posts the result (PAY-2). */
+  notifyUrl: string;
+  /** Where the payer's browser comes back to. */
+  returnUrl: string;
+  /** The payment closes this many minutes after it is asked, paid or not. */
+  timeoutMinutes: number;
+  now: number;
+}
+
+/** PAY-1: the signed URL that opens Alipay's payment page for `order` (a GET of the gateway with every parameter). */
+export function wapPayUrl(config: AlipayConfig, key: KeyObject, order: WapPayOrder): string {
+  const params: Record<string, string> = {
+    app_id: config.appId,
+    method: 'alipay.trade.wap.pay',
+    format: 'JSON',
+    charset: 'utf-8',
+    sign_type: 'RSA2',
+    timestamp: alipayTime(order.now),
+    version: '1.0',
+    notify_url: order.notifyUrl,
+    return_url: order.returnUrl,
+    biz_content: JSON.stringify({
+      out_trade_no: order.outTradeNo,
+      total_amount: alipayAmount(order.amountFen),
+      subject: order.subject,
+      product_code: 'QUICK_WAP_WAY',
+      timeout_express: `${order.timeoutMinutes}m`,
+    }),
+  };
+  params['sign'] = signRequest(params, key);
+  const url = new URL(config.gateway);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** What a verified notification says of our order. */
+export type AlipayOutcome =
+  | { kind: 'paid'; outTradeNo: string; amount: string; tradeNo: string }
+  | { kind: 'closed'; outTradeNo: string }
+  | { kind: 'waiting' };
+
+/**
+ * PAY-2: reads a notification Alipay posted: undefined when it is not Alipay's (a bad or missing signature, another
+ * application's), else what it says: paid (`TRADE_SUCCESS`, `TRADE_FINISHED`), closed unpaid (`TRADE_CLOSED`), or
+ * still waiting (`WAIT_BUYER_PAY`, or a status not known).
+ */
+export function readNotification(
+  config: AlipayConfig,
+  key: KeyObject,
+  fields: Readonly<Record<string, string>>,
+): AlipayOutcome | undefined {
+  if (!verifyNotification(fields, key) || fields['app_id'] !== config.appId) return undefined;
+  const outTradeNo = fields['out_trade_no'] ?? '';
+  const status = fields['trade_status'];
+  if (status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED') {
+    return { kind: 'paid', outTradeNo, amount: fields['total_amount'] ?? '', tradeNo: fields['trade_no'] ?? '' };
+  }
+  if (status === 'TRADE_CLOSED') return { kind: 'closed', outTradeNo };
+  return { kind: 'waiting' };
+}

@@ -1,0 +1,193 @@
+import { createSign, createVerify, generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { alipayAmount, alipayTime, signedContent } from '../src/payments/alipay.js';
+import { ALIPAY_CLOSED_REASON } from '../src/payments/service.js';
+import { productServer, signIn, type ProductServer } from './product-support.js';
+
+/** A merchant's key pair and Alipay's, as Alipay's tools give them: bare base64, PKCS#1 and SPKI. */
+function keys() {
+  const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const alipay = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const bare = (der: Buffer) => der.toString('base64');
+  return {
+    merchantPrivate: bare(merchant.privateKey.export({ format: 'der', type: 'pkcs1' })),
+    merchantPublic: merchant.publicKey,
+    alipayPrivate: alipay.privateKey,
+    alipayPublic: bare(alipay.publicKey.export({ format: 'der', type: 'spki' })),
+  };
+}
+
+const APP_ID = '2021000000000001';
+const GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
+
+async function alipayServer() {
+  const k = keys();
+  const p = await productServer({
+    alipay: { appId: APP_ID, privateKey: k.merchantPrivate, alipayPublicKey: k.alipayPublic, gateway: GATEWAY },
+  });
+  const { token } = await signIn(p);
+  /** Posts a notification as Alipay would: its fields, signed with Alipay's key unless `sign` is given. */
+  const notify = async (fields: Record<string, string>, tamper: Record<string, string> = {}) => {
+    const all: Record<string, string> = {
+      notify_time: '2026-11-29 22:10:00',
+      notify_type: 'trade_status_sync',
+      notify_id: 'ac05099524730693a8b330c5ecf72da9786',
+      app_id: APP_ID,
+      charset: 'utf-8',
+      version: '1.0',
+      sign_type: 'RSA2',
+      trade_no: '2026112922001404000000000001',
+      seller_id: '2088000000000000',
+      subject: '钱包充值',
+      gmt_payment: '2026-11-29 22:09:58',
+      ...fields,
+    };
+    all['sign'] = createSign('RSA-SHA256')
+      .update(signedContent(all, ['sign', 'sign_type']), 'utf8')
+      .sign(k.alipayPrivate, 'base64');
+    const res = await fetch(`${p.url}/index.php/api/pay/alipay/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      body: new URLSearchParams({ ...all, ...tamper }).toString(),
+    });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const recharge = async (money: number, type = 'alipay') =>
+    (await p.call('member/recharge', { token, money, type, agree: true })).ret as Record<string, unknown>;
+  const balance = async () => (await p.call('member/money', { token })).ret.balance as number;
+  const status = async (id: unknown) =>
+    ((await p.call('member/recharge_list', { token })).ret as Array<Record<string, unknown>>).find((r) => r.id === id);
+  return { p, k, token, notify, recharge, balance, status };
+}
+
+describe('payments: Alipay', () => {
+  it('PAY-1: a recharge by Alipay carries the signed URL of its payment page, checked with the merchant’s key', async () => {
+    const { p, k, recharge } = await alipayServer();
+    const ret = await recharge(50);
+    expect(ret).toMatchObject({ amount: 50, type: 'alipay', status: 'unpaid' });
+    const url = new URL(ret.pay_url as string);
+    expect(`${url.origin}${url.pathname}`).toBe(GATEWAY);
+    const params = Object.fromEntries(url.searchParams);
+    expect(params).toMatchObject({
+      app_id: APP_ID,
+      method: 'alipay.trade.wap.pay',
+      format: 'JSON',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      version: '1.0',
+      notify_url: `${p.url}/index.php/api/pay/alipay/notify`,
+      return_url: `${p.url}/h5/#/member/recharge-records`,
+      timestamp: alipayTime(p.now()),
+    });
+    expect(JSON.parse(params['biz_content'] as string)).toEqual({
+      out_trade_no: ret.id,
+      total_amount: '50.00',
+      subject: '钱包充值',
+      product_code: 'QUICK_WAP_WAY',
+      timeout_express: '30m',
+    });
+    const verified = createVerify('RSA-SHA256')
+      .update(signedContent(params, ['sign']), 'utf8')
+      .verify(k.merchantPublic, params['sign'] as string, 'base64');
+    expect(verified).toBe(true);
+    // WeChat Pay is not built: its recharges wait for the operator's report, with no URL.
+    expect((await recharge(10, 'wechat')).pay_url).toBeNull();
+  });
+
+  it('PAY-2: Alipay’s notification of the payment credits the wallet once, however often it is posted', async () => {
+    const { notify, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(50);
+    const paid = { out_trade_no: String(id), total_amount: '50.00', trade_status: 'TRADE_SUCCESS' };
+    expect(await notify(paid)).toBe('success');
+    expect(await balance()).toBe(50);
+    expect(await status(id)).toMatchObject({ status: 'success', pay_url: null });
+    // Posted again (Alipay does until it reads success), and as TRADE_FINISHED later: nothing more.
+    expect(await notify(paid)).toBe('success');
+    expect(await notify({ ...paid, trade_status: 'TRADE_FINISHED' })).toBe('success');
+    expect(await balance()).toBe(50);
+  });
+
+  it('PAY-2: a notification not Alipay’s, of another app, amount or order credits nothing', async () => {
+    const { notify, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(50);
+    const paid = { out_trade_no: String(id), total_amount: '50.00', trade_status: 'TRADE_SUCCESS' };
+    // Changed after Alipay signed it.
+    expect(await notify(paid, { total_amount: '5000.00' })).toBe('failure');
+    expect(await notify(paid, { sign: 'bm90IGEgc2lnbmF0dXJl' })).toBe('failure');
+    expect(await notify(paid, { sign_type: 'RSA' })).toBe('failure');
+    // Signed, but for another application, or another amount, or no recharge of ours.
+    expect(await notify({ ...paid, app_id: '2021000000000002' })).toBe('failure');
+    expect(await notify({ ...paid, total_amount: '0.01' })).toBe('failure');
+    expect(await notify({ ...paid, out_trade_no: 'ffffffffffffffff' })).toBe('failure');
+    const wechat = await recharge(20, 'wechat');
+    expect(await notify({ ...paid, out_trade_no: String(wechat.id), total_amount: '20.00' })).toBe('failure');
+    expect(await balance()).toBe(0);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+  });
+
+  it('PAY-3: a payment Alipay closed unpaid fails the recharge; one still waiting changes nothing', async () => {
+    const { notify, recharge, status } = await alipayServer();
+    const { id } = await recharge(30);
+    expect(await notify({ out_trade_no: String(id), total_amount: '30.00', trade_status: 'WAIT_BUYER_PAY' })).toBe(
+      'success',
+    );
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(await notify({ out_trade_no: String(id), total_amount: '30.00', trade_status: 'TRADE_CLOSED' })).toBe(
+      'success',
+    );
+    expect(await status(id)).toMatchObject({ status: 'failed', reason: ALIPAY_CLOSED_REASON, pay_url: null });
+  });
+
+  it('PAY-2: money that arrives for a recharge the member cancelled is still theirs', async () => {
+    const { p, token, notify, recharge, balance } = await alipayServer();
+    const { id } = await recharge(40);
+    await p.call('member/recharge_cancel', { token, id });
+    expect(await notify({ out_trade_no: String(id), total_amount: '40.00', trade_status: 'TRADE_SUCCESS' })).toBe(
+      'success',
+    );
+    expect(await balance()).toBe(40);
+  });
+
+  it('without Alipay set up, a recharge has no payment URL and notifications are refused', async () => {
+    const p: ProductServer = await productServer();
+    const { token } = await signIn(p);
+    const { ret } = await p.call('member/recharge', { token, money: 5, type: 'alipay', agree: true });
+    expect(ret.pay_url).toBeNull();
+    const res = await fetch(`${p.url}/index.php/api/pay/alipay/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ out_trade_no: String(ret.id), trade_status: 'TRADE_SUCCESS' }).toString(),
+    });
+    expect(await res.text()).toBe('failure');
+  });
+
+  it('signs as Alipay does: sorted names, empty values left out, times in China, amounts in yuan', () => {
+    expect(signedContent({ b: '2', a: '1', sign: 'x', c: '', d: 'a=b&c' }, ['sign'])).toBe('a=1&b=2&d=a=b&c');
+    expect(alipayTime(Date.UTC(2026, 10, 29, 17, 5, 9))).toBe('2026-11-30 01:05:09');
+    expect([alipayAmount(5000), alipayAmount(1), alipayAmount(12345)]).toEqual(['50.00', '0.01', '123.45']);
+  });
+
+  it('reads PARLEY_ALIPAY_*: all or none, with keys that can be read', () => {
+    const k = keys();
+    const env = {
+      PARLEY_ALIPAY_APP_ID: APP_ID,
+      PARLEY_ALIPAY_PRIVATE_KEY: k.merchantPrivate,
+      PARLEY_ALIPAY_PUBLIC_KEY: k.alipayPublic,
+    };
+    expect(loadConfig(env).alipay).toEqual({
+      appId: APP_ID,
+      privateKey: k.merchantPrivate,
+      alipayPublicKey: k.alipayPublic,
+      gateway: 'https://openapi.alipay.com/gateway.do',
+    });
+    expect(loadConfig({}).alipay).toBeUndefined();
+    expect(() => loadConfig({ PARLEY_ALIPAY_APP_ID: APP_ID })).toThrow(/alipay\.privateKey/);
+    expect(() => loadConfig({ ...env, PARLEY_ALIPAY_PRIVATE_KEY: 'bm90IGEga2V5' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, PARLEY_ALIPAY_PUBLIC_KEY: 'bm90IGEga2V5' })).toThrow(
+      /alipay\.alipayPublicKey \(from PARLEY_ALIPAY_PUBLIC_KEY\)/,
+    );
+    expect(() => loadConfig({ ...env, PARLEY_ALIPAY_APP_ID: 'abc' })).toThrow(/Alipay app id/);
+  });
+});
