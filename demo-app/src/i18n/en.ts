@@ -914,6 +914,7 @@ export const en: Dictionary = {
     status_cancelled: 'Cancelled',
     reason: 'Reason: {{reason}}',
     line: '{{amount}} by {{by}}',
+    pay: 'Pay',
     cancel: 'Cancel',
     cancelConfirm: 'Cancel the recharge of {{amount}}?',
     cancelYes: 'Cancel recharge',

@@ -899,6 +899,7 @@ export const zhCN = {
     status_cancelled: '已取消',
     reason: '原因：{{reason}}',
     line: '{{amount}}，{{by}}',
+    pay: '去支付',
     cancel: '取消',
     cancelConfirm: '取消 {{amount}} 的充值？',
     cancelYes: '取消充值',

@@ -27,6 +27,8 @@ export interface Recharge {
   reason: string;
   created_at: number;
   closed_at: number | null;
+  /** Opens the payment with its provider, for one waiting for payment by a provider the server has; else null. */
+  pay_url: string | null;
 }
 
 /** One line of the wallet's ledger: money in (positive) or out. */
@@ -86,4 +88,23 @@ export function rechargeProblem(
   if (!/^\d+$/.test(trimmed)) return 'recharge_amount_invalid';
   const value = Number(trimmed);
   return value < rules.min || value > rules.max ? 'recharge_amount_range' : undefined;
+}
+
+/** How the app leaves for a payment page: the browser's own navigation (a seam the tests replace). */
+export const paymentNavigation = { go: (url: string) => window.location.assign(url) };
+
+/**
+ * Goes to a recharge's payment page at its provider (Alipay's, which comes back to the recharge records); false,
+ * staying, for anything but an https address: the link comes from the server, and nothing else may replace the app.
+ */
+export function goToPayment(payUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(payUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:') return false;
+  paymentNavigation.go(url.toString());
+  return true;
 }

@@ -8,6 +8,7 @@ import { PagedList } from '../../features/api/PagedList';
 import {
   WALLET_QUERY,
   cancelRecharge,
+  goToPayment,
   rechargePage,
   yuan,
   type Recharge,
@@ -72,9 +73,16 @@ export default function RechargeRecords() {
                     <div>{new Date(item.created_at).toLocaleString(i18n.language)}</div>
                     {item.status === 'failed' && <div>{t('wallet.reason', { reason: item.reason })}</div>}
                     {item.status === 'unpaid' && (
-                      <Button size="mini" fill="outline" onClick={() => void cancel(item)}>
-                        {t('wallet.cancel')}
-                      </Button>
+                      <span className="recharge-actions">
+                        {item.pay_url && (
+                          <Button size="mini" color="primary" onClick={() => void goToPayment(item.pay_url as string)}>
+                            {t('wallet.pay')}
+                          </Button>
+                        )}
+                        <Button size="mini" fill="outline" onClick={() => void cancel(item)}>
+                          {t('wallet.cancel')}
+                        </Button>
+                      </span>
                     )}
                   </>
                 }

@@ -8,6 +8,7 @@ import { errorText } from '../../features/api/errors';
 import { QueryView } from '../../features/api/QueryView';
 import {
   WALLET_QUERY,
+  goToPayment,
   rechargeProblem,
   requestRecharge,
   wallet,
@@ -41,9 +42,14 @@ function RechargeForm({ data }: { data: Wallet }) {
     if (!agree) return toastError(t('errors.recharge_agreement_required'));
     setSending(true);
     try {
-      await requestRecharge(Number(amount.trim()), type, { token: user?.token, locale: i18n.language });
-      toast(t('wallet.asked'));
+      const recharge = await requestRecharge(Number(amount.trim()), type, {
+        token: user?.token,
+        locale: i18n.language,
+      });
       setAmount('');
+      // With the provider set up on the server, its payment page; it comes back to the records once paid (PAY-1).
+      if (recharge.pay_url && goToPayment(recharge.pay_url)) return;
+      toast(t('wallet.asked'));
       open('member/recharge-records');
     } catch (error) {
       toastError(errorText(error, t));

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MoneyLine, Recharge } from '../../features/wallet/api';
-import { rechargeProblem, yuan } from '../../features/wallet/api';
+import { goToPayment, paymentNavigation, rechargeProblem, yuan } from '../../features/wallet/api';
 import { renderApp, shows, step, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Money from './money';
@@ -21,6 +21,8 @@ let balance = 0;
 let recharges: Recharge[] = [];
 let lines: MoneyLine[] = [];
 let refusal: { err: string; code: string } | undefined;
+/** What the server answers as a new recharge's `pay_url` (Alipay set up), or undefined (not). */
+let payUrl: string | undefined;
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const unpaid = () => recharges.filter((r) => r.status === 'unpaid').reduce((sum, r) => sum + r.amount, 0);
 const api = setupServer(
@@ -40,6 +42,7 @@ const api = setupServer(
       reason: '',
       created_at: Date.now(),
       closed_at: null,
+      pay_url: payUrl ?? null,
     };
     recharges = [record, ...recharges];
     return HttpResponse.json({ ret: record });
@@ -65,6 +68,7 @@ beforeEach(() => {
   recharges = [];
   lines = [];
   refusal = undefined;
+  payUrl = undefined;
   sent.length = 0;
 });
 afterEach(() => cleanup());
@@ -91,7 +95,16 @@ describe('member/money: the wallet', () => {
   it('shows the balance and what waits for payment, and leads to recharge and both records', async () => {
     balance = 1234.5;
     recharges = [
-      { id: 'r1', amount: 50, type: 'alipay', status: 'unpaid', reason: '', created_at: 1, closed_at: null },
+      {
+        id: 'r1',
+        amount: 50,
+        type: 'alipay',
+        status: 'unpaid',
+        reason: '',
+        created_at: 1,
+        closed_at: null,
+        pay_url: null,
+      },
     ];
     renderPages('/member/money');
     await shows('¥1234.50');
@@ -151,7 +164,16 @@ describe('member/money: the wallet', () => {
 
   it('lists recharges with where each stands, and cancels one waiting for payment after asking', async () => {
     recharges = [
-      { id: 'r2', amount: 10, type: 'alipay', status: 'unpaid', reason: '', created_at: 2, closed_at: null },
+      {
+        id: 'r2',
+        amount: 10,
+        type: 'alipay',
+        status: 'unpaid',
+        reason: '',
+        created_at: 2,
+        closed_at: null,
+        pay_url: null,
+      },
       {
         id: 'r1',
         amount: 5,
@@ -160,6 +182,7 @@ describe('member/money: the wallet', () => {
         reason: 'payment timed out',
         created_at: 1,
         closed_at: 3,
+        pay_url: null,
       },
     ];
     renderPages('/member/recharge-records');
@@ -174,6 +197,38 @@ describe('member/money: the wallet', () => {
     await shows('Cancelled');
     expect(sent.map((call) => call.path)).toEqual(['recharge_cancel']);
     expect(sent[0]?.body).toMatchObject({ id: 'r2' });
+  });
+
+  it('PAY-1: goes to Alipay’s payment page when the server gives one, and offers it again from the records', async () => {
+    const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
+    payUrl = 'https://openapi.alipay.com/gateway.do?app_id=2021000000000001&sign=abc';
+    renderPages('/member/recharge');
+    await shows('Whole yuan, 1 to 100000');
+    type('30');
+    await tick();
+    await submit();
+    await waitFor(() => expect(went).toHaveBeenCalledWith(payUrl));
+    expect(sent[0]?.body).toMatchObject({ money: 30, type: 'alipay' });
+    // Still waiting for payment in the records: Pay opens it again, Cancel stays beside it.
+    cleanup();
+    renderPages('/member/recharge-records');
+    await shows('Waiting for payment');
+    const row = screen.getByTestId('recharge');
+    expect(within(row).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    await step(() => fireEvent.click(within(row).getByRole('button', { name: 'Pay' })));
+    expect(went).toHaveBeenCalledTimes(2);
+    went.mockRestore();
+  });
+
+  it('PAY-1: never leaves the app for a payment address that is not https', () => {
+    const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
+    for (const bad of ['javascript:alert(1)', 'http://openapi.alipay.com/gateway.do', 'not a url', '']) {
+      expect(goToPayment(bad), bad).toBe(false);
+    }
+    expect(went).not.toHaveBeenCalled();
+    expect(goToPayment('https://openapi.alipay.com/gateway.do?x=1')).toBe(true);
+    expect(went).toHaveBeenCalledWith('https://openapi.alipay.com/gateway.do?x=1');
+    went.mockRestore();
   });
 
   it('lists the balance details, money in and out, refunds included', async () => {
