@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { ALIPAY_GATEWAY, alipayPrivateKey, alipayPublicKey, type AlipayConfig } from './payments/alipay.js';
+import { WECHAT_API_BASE, type WechatPayConfig } from './payments/wechat.js';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import {
   UPLOAD_ENV_NAMES,
   publicUrlSchema,
@@ -170,6 +172,12 @@ export interface ServerConfig {
    * wait for the operator's report of their payment.
    */
   alipay?: AlipayConfig | undefined;
+  /**
+   * The wallet's WeChat Pay merchant (PAY-4..PAY-6): env `PARLEY_WECHAT_MCH_ID`, `PARLEY_WECHAT_APP_ID`,
+   * `PARLEY_WECHAT_SERIAL_NO`, `PARLEY_WECHAT_PRIVATE_KEY`, `PARLEY_WECHAT_PLATFORM_KEY`, `PARLEY_WECHAT_API_V3_KEY`
+   * and `PARLEY_WECHAT_API_BASE`. Undefined (the default): recharges by WeChat Pay wait for the operator's report.
+   */
+  wechat?: WechatPayConfig | undefined;
 }
 
 /** See {@link ServerConfig.trustProxy}. */
@@ -333,7 +341,27 @@ const configSchema = z.object({
       gateway: z._default(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), ALIPAY_GATEWAY),
     }),
   ),
+  wechat: z.optional(
+    z.object({
+      mchId: z.string().check(z.regex(/^\d{8,32}$/, 'must be a WeChat Pay merchant id (digits)')),
+      appId: z.string().check(z.regex(/^wx[0-9a-zA-Z]{8,32}$/, 'must be a WeChat app id (wx...)')),
+      serialNo: z.string().check(z.regex(/^[0-9A-Fa-f]{8,64}$/, 'must be a certificate serial number (hex)')),
+      privateKey: nonEmpty("the merchant's API private key").check(
+        z.refine(readable(pemOf(createPrivateKey)), 'must be an RSA private key in PEM'),
+      ),
+      platformKey: nonEmpty("the WeChat Pay platform's public key").check(
+        z.refine(readable(pemOf(createPublicKey)), 'must be an RSA public key in PEM'),
+      ),
+      apiV3Key: z.string().check(z.regex(/^[\x21-\x7e]{32}$/, 'must be the 32-character API v3 key')),
+      apiBase: z._default(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), WECHAT_API_BASE),
+    }),
+  ),
 });
+
+/** Reads PEM text with `read`, `\n` written as such in an environment variable taken as newlines. */
+function pemOf(read: (pem: string) => unknown) {
+  return (text: string) => read(text.trim().replace(/\\n/g, '\n'));
+}
 
 /** Whether `read` takes the text: a key that cannot be read fails the config, not the first payment. */
 function readable(read: (text: string) => unknown) {
@@ -384,6 +412,13 @@ const ENV_NAMES: Record<string, string> = {
   'alipay.privateKey': 'PARLEY_ALIPAY_PRIVATE_KEY',
   'alipay.alipayPublicKey': 'PARLEY_ALIPAY_PUBLIC_KEY',
   'alipay.gateway': 'PARLEY_ALIPAY_GATEWAY',
+  'wechat.mchId': 'PARLEY_WECHAT_MCH_ID',
+  'wechat.appId': 'PARLEY_WECHAT_APP_ID',
+  'wechat.serialNo': 'PARLEY_WECHAT_SERIAL_NO',
+  'wechat.privateKey': 'PARLEY_WECHAT_PRIVATE_KEY',
+  'wechat.platformKey': 'PARLEY_WECHAT_PLATFORM_KEY',
+  'wechat.apiV3Key': 'PARLEY_WECHAT_API_V3_KEY',
+  'wechat.apiBase': 'PARLEY_WECHAT_API_BASE',
 };
 
 /** Environment variables read, as a plain map (`process.env` fits). */
@@ -460,6 +495,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     trustProxy: Array.isArray(c.trustProxy) ? [...c.trustProxy] : c.trustProxy,
     live: { pushUrl: c.live.pushUrl, playUrl: c.live.playUrl },
     alipay: c.alipay && { ...c.alipay },
+    wechat: c.wechat && { ...c.wechat },
   };
 }
 
@@ -548,6 +584,18 @@ function readEnv(env: Environment): Record<string, unknown> {
   };
   if (Object.values(alipay).some((v) => v !== undefined)) {
     out['alipay'] = Object.fromEntries(Object.entries(alipay).filter(([, v]) => v !== undefined));
+  }
+  const wechat = {
+    mchId: get('PARLEY_WECHAT_MCH_ID'),
+    appId: get('PARLEY_WECHAT_APP_ID'),
+    serialNo: get('PARLEY_WECHAT_SERIAL_NO'),
+    privateKey: get('PARLEY_WECHAT_PRIVATE_KEY'),
+    platformKey: get('PARLEY_WECHAT_PLATFORM_KEY'),
+    apiV3Key: get('PARLEY_WECHAT_API_V3_KEY'),
+    apiBase: get('PARLEY_WECHAT_API_BASE'),
+  };
+  if (Object.values(wechat).some((v) => v !== undefined)) {
+    out['wechat'] = Object.fromEntries(Object.entries(wechat).filter(([, v]) => v !== undefined));
   }
   const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
   const burst = num('PARLEY_RATE_LIMIT_BURST');

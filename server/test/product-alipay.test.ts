@@ -2,7 +2,7 @@ import { createSign, createVerify, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { alipayAmount, alipayTime, signedContent } from '../src/payments/alipay.js';
-import { ALIPAY_CLOSED_REASON } from '../src/payments/service.js';
+import { CLOSED_REASONS } from '../src/payments/service.js';
 import { productServer, signIn, type ProductServer } from './product-support.js';
 
 /** A merchant's key pair and Alipay's, as Alipay's tools give them: bare base64, PKCS#1 and SPKI. */
@@ -86,14 +86,33 @@ describe('payments: Alipay', () => {
       total_amount: '50.00',
       subject: '钱包充值',
       product_code: 'QUICK_WAP_WAY',
-      timeout_express: '30m',
+      time_expire: alipayTime(p.now() + 30 * 60_000),
     });
     const verified = createVerify('RSA-SHA256')
       .update(signedContent(params, ['sign']), 'utf8')
       .verify(k.merchantPublic, params['sign'] as string, 'base64');
     expect(verified).toBe(true);
-    // WeChat Pay is not built: its recharges wait for the operator's report, with no URL.
-    expect((await recharge(10, 'wechat')).pay_url).toBeNull();
+    expect(ret.payable).toBe(true);
+    // WeChat Pay is not set up on this server: its recharges wait for the operator's report, with no page.
+    expect(await recharge(10, 'wechat')).toMatchObject({ pay_url: null, payable: false });
+  });
+
+  it('PAY-1: member/recharge_pay opens the page again for the member’s own recharge still waiting', async () => {
+    const { p, token, recharge, notify } = await alipayServer();
+    const { id } = await recharge(50);
+    const again = await p.call('member/recharge_pay', { token, id });
+    expect(new URL(again.ret.pay_url as string).searchParams.get('method')).toBe('alipay.trade.wap.pay');
+    const other = await signIn(p, '13900139000');
+    expect(await p.call('member/recharge_pay', { token: other.token, id })).toMatchObject({ code: 'recharge_missing' });
+    expect(await p.call('member/recharge_pay', { token, id: 'ffffffffffffffff' })).toMatchObject({
+      code: 'recharge_missing',
+    });
+    const wechat = await recharge(10, 'wechat');
+    expect(await p.call('member/recharge_pay', { token, id: wechat.id })).toMatchObject({
+      code: 'pay_page_unavailable',
+    });
+    await notify({ out_trade_no: String(id), total_amount: '50.00', trade_status: 'TRADE_SUCCESS' });
+    expect(await p.call('member/recharge_pay', { token, id })).toMatchObject({ code: 'recharge_missing' });
   });
 
   it('PAY-2: Alipay’s notification of the payment credits the wallet once, however often it is posted', async () => {
@@ -102,7 +121,7 @@ describe('payments: Alipay', () => {
     const paid = { out_trade_no: String(id), total_amount: '50.00', trade_status: 'TRADE_SUCCESS' };
     expect(await notify(paid)).toBe('success');
     expect(await balance()).toBe(50);
-    expect(await status(id)).toMatchObject({ status: 'success', pay_url: null });
+    expect(await status(id)).toMatchObject({ status: 'success', payable: false });
     // Posted again (Alipay does until it reads success), and as TRADE_FINISHED later: nothing more.
     expect(await notify(paid)).toBe('success');
     expect(await notify({ ...paid, trade_status: 'TRADE_FINISHED' })).toBe('success');
@@ -137,7 +156,7 @@ describe('payments: Alipay', () => {
     expect(await notify({ out_trade_no: String(id), total_amount: '30.00', trade_status: 'TRADE_CLOSED' })).toBe(
       'success',
     );
-    expect(await status(id)).toMatchObject({ status: 'failed', reason: ALIPAY_CLOSED_REASON, pay_url: null });
+    expect(await status(id)).toMatchObject({ status: 'failed', reason: CLOSED_REASONS.alipay, payable: false });
   });
 
   it('PAY-2: money that arrives for a recharge the member cancelled is still theirs', async () => {

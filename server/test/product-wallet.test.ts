@@ -49,6 +49,7 @@ describe('product wallet: member/money, member/recharge', () => {
         created_at: p.now(),
         closed_at: null,
         // Alipay is not set up on this server: the operator reports the payment (PAY-1).
+        payable: false,
         pay_url: null,
       },
     });

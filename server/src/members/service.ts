@@ -135,6 +135,7 @@ export type MemberFailure =
   | 'ad_missing'
   | 'weather_unavailable'
   | 'epidemic_unavailable'
+  | 'pay_page_unavailable'
   | 'live_unavailable'
   | 'live_cert_required'
   | 'live_title_invalid'
@@ -284,6 +285,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   ad_missing: 'content does not exist or was deleted by the author',
   weather_unavailable: 'the weather cannot be had now, please retry',
   epidemic_unavailable: 'the epidemic figures cannot be had now, please retry',
+  pay_page_unavailable: 'the payment page cannot be opened now, please retry',
   live_unavailable: 'live streaming is not set up on this server',
   live_cert_required: 'please complete real-name certification first',
   live_title_invalid: 'please enter the live title: 1 to 30 characters',

@@ -47,6 +47,8 @@ export interface WalletService {
     memberId: string,
     request: { money: unknown; type: unknown; agree: unknown },
   ): Promise<MemberResult<RechargeRecord>>;
+  /** The member's recharge `id` waiting for payment; `recharge_missing` when they have none such. */
+  waiting(memberId: string, id: unknown): Promise<MemberResult<RechargeRecord>>;
   /** Cancels the member's unpaid recharge `id`. */
   cancel(memberId: string, id: unknown): Promise<MemberResult<RechargeRecord>>;
   /** A page of the member's recharges, newest first; `before` is the id of the last one shown. */
@@ -98,6 +100,13 @@ export function createWalletService(deps: {
       if (outcome === 'pending') return fail('recharge_pending');
       if (outcome === 'missing') return fail('user_missing');
       return { ok: true, value: { ...record, status: 'unpaid', reason: '', reference: '' } };
+    },
+    async waiting(memberId, id) {
+      if (typeof id !== 'string' || !isRowKey(id)) return fail('bad_params');
+      const record = await wallet.find(id);
+      return record?.memberId === memberId && record.status === 'unpaid'
+        ? { ok: true, value: record }
+        : fail('recharge_missing');
     },
     async cancel(memberId, id) {
       if (typeof id !== 'string' || !isRowKey(id)) return fail('bad_params');

@@ -87,6 +87,12 @@ export function alipayAmount(fen: number): string {
   return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 }
 
+/** An Alipay amount in fen (`50.00` is 5 000); NaN when it is not yuan with two decimals. */
+export function alipayFen(text: string): number {
+  const match = /^(\d{1,12})\.(\d{2})$/.exec(text);
+  return match ? Number(match[1]) * 100 + Number(match[2]) : Number.NaN;
+}
+
 /** What a payment URL is made of. */
 export interface WapPayOrder {
   /** Our order's number (`out_trade_no`): the recharge's id. */
@@ -98,8 +104,8 @@ export interface WapPayOrder {
   notifyUrl: string;
   /** Where the payer's browser comes back to. */
   returnUrl: string;
-  /** The payment closes this many minutes after it is asked, paid or not. */
-  timeoutMinutes: number;
+  /** When the payment closes, paid or not, in milliseconds. */
+  expiresAt: number;
   now: number;
 }
 
@@ -120,7 +126,7 @@ export function wapPayUrl(config: AlipayConfig, key: KeyObject, order: WapPayOrd
       total_amount: alipayAmount(order.amountFen),
       subject: order.subject,
       product_code: 'QUICK_WAP_WAY',
-      timeout_express: `${order.timeoutMinutes}m`,
+      time_expire: alipayTime(order.expiresAt),
     }),
   };
   params['sign'] = signRequest(params, key);

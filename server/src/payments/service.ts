@@ -1,43 +1,67 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { WalletService } from '../members/wallet.js';
-import type { RechargeRecord, WalletStore } from '../store/index.js';
+import type { RechargeMethod, RechargeRecord, WalletStore } from '../store/index.js';
 import {
-  alipayAmount,
+  alipayFen,
   alipayPrivateKey,
   alipayPublicKey,
   readNotification,
   wapPayUrl,
   type AlipayConfig,
 } from './alipay.js';
+import { placeH5Order, readWechatNotification, wechatKeys, type WechatPayConfig } from './wechat.js';
 
 /** Bounds of payments (docs/limits.md). */
 export const PAYMENT_LIMITS = {
-  /** An Alipay payment closes this long after it is asked, paid or not. */
-  alipayTimeoutMinutes: 30,
+  /** A payment page closes this long after its recharge was made, paid or not. */
+  timeoutMinutes: 30,
+  /** WeChat Pay has this long to place an order. */
+  wechatTimeoutMs: 5_000,
 } as const;
 
-/** Where Alipay posts its notifications, under the product API's base (PAY-2). */
-export const ALIPAY_NOTIFY_PATH = 'pay/alipay/notify';
+/** Where the providers post their notifications, under the product API's base (PAY-2, PAY-5). */
+export const NOTIFY_PATHS = { alipay: 'pay/alipay/notify', wechat: 'pay/wechat/notify' } as const;
 
-/** Why a recharge failed when Alipay closed its payment unpaid. */
-export const ALIPAY_CLOSED_REASON = 'the Alipay payment was closed unpaid';
+/** Why a recharge failed when its provider closed its payment unpaid, by method. */
+export const CLOSED_REASONS: Record<RechargeMethod, string> = {
+  alipay: 'the Alipay payment was closed unpaid',
+  wechat: 'the WeChat Pay payment was closed unpaid',
+};
 
-/** The wallet's payment providers: the URL that pays a recharge, and the providers' notifications. */
+/** What a payment page of the member's is asked with. */
+export interface PayContext {
+  /** The member's address, which WeChat Pay asks for. */
+  payerIp: string;
+}
+
+/** The wallet's payment providers: the page that pays a recharge, and the providers' notifications. */
 export interface PaymentService {
-  /** PAY-1: the URL that pays `record` with its method, when that provider is set up; undefined otherwise. */
-  payUrl(record: RechargeRecord): string | undefined;
+  /** Whether `record` can be paid on its provider's page: waiting for payment, by a provider that is set up. */
+  payable(record: RechargeRecord): boolean;
+  /**
+   * PAY-1, PAY-4: the URL of the page that pays `record` with its provider; undefined when it is not payable, or its
+   * provider did not give one.
+   */
+  payUrl(record: RechargeRecord, context: PayContext): Promise<string | undefined>;
   /**
    * PAY-2: a notification Alipay posted. `success` (what Alipay wants back, or it posts again) once it is handled or
    * needs nothing; `failure` when it is not Alipay's, or names no Alipay recharge of ours, or another amount.
    */
   alipayNotified(fields: Readonly<Record<string, string>>): Promise<'success' | 'failure'>;
+  /** PAY-5: a notification WeChat Pay posted; true once it is handled or needs nothing (answered 204), else false. */
+  wechatNotified(notice: {
+    headers: { timestamp: string; nonce: string; signature: string };
+    body: string;
+  }): Promise<boolean>;
 }
 
 /** What {@link createPaymentService} needs. */
 export interface PaymentDeps {
   /** Alipay's application; undefined: Alipay is not set up, and recharges by it wait for the operator's report. */
   alipay: AlipayConfig | undefined;
+  /** The WeChat Pay merchant; undefined: WeChat Pay is not set up. */
+  wechat: WechatPayConfig | undefined;
   wallet: WalletService;
   recharges: Pick<WalletStore, 'find'>;
   /** The server's public base URL, without a trailing slash. */
@@ -46,70 +70,147 @@ export interface PaymentDeps {
   apiBase: string;
   now: () => number;
   logger: Logger;
+  /** @default the global fetch */
+  fetch?: typeof fetch;
 }
 
-/** Creates the payment service. @throws when Alipay's keys cannot be read */
+/** The subject of a recharge's payment, as the payer sees it on the provider's page. */
+const SUBJECT = '钱包充值';
+
+/** Creates the payment service. @throws when a provider's keys cannot be read */
 export function createPaymentService(deps: PaymentDeps): PaymentService {
-  const { alipay, logger } = deps;
-  const keys: { merchant: KeyObject; alipay: KeyObject } | undefined = alipay && {
+  const { alipay, wechat, logger } = deps;
+  const alipayKeys: { merchant: KeyObject; alipay: KeyObject } | undefined = alipay && {
     merchant: alipayPrivateKey(alipay.privateKey),
     alipay: alipayPublicKey(alipay.alipayPublicKey),
   };
+  const wechatKeyPair = wechat && wechatKeys(wechat);
+  const notifyUrl = (method: RechargeMethod) => `${deps.publicUrl()}${deps.apiBase}${NOTIFY_PATHS[method]}`;
+  const returnUrl = () => `${deps.publicUrl()}/h5/#/member/recharge-records`;
+
+  /** The recharge a notification names, when it is one of ours by `method`; logged otherwise. */
+  const rechargeOf = async (method: RechargeMethod, outTradeNo: string) => {
+    const record = await deps.recharges.find(outTradeNo);
+    if (record?.method === method) return record;
+    logger.warn({ method, outTradeNo }, 'a payment notification names no recharge of its provider');
+    return undefined;
+  };
+
+  /**
+   * Settles a paid recharge once: credited as the operator's report does; a recharge paid already needs nothing. False
+   * when another amount was paid, or the recharge failed before (both logged, for the operator).
+   */
+  const paid = async (record: RechargeRecord, amountFen: number, reference: string): Promise<boolean> => {
+    if (amountFen !== record.amount) {
+      logger.error(
+        { id: record.id, method: record.method, paid: amountFen, asked: record.amount },
+        'a payment is not the amount of its recharge; not credited',
+      );
+      return false;
+    }
+    // Paid once: a notification posted again (providers do, until they hear success) credits nothing more.
+    if (record.status === 'success') return true;
+    const settled = await deps.wallet.review(record.id, {
+      paid: true,
+      reason: undefined,
+      reference: reference || undefined,
+    });
+    if (settled.ok) return true;
+    const now = await deps.recharges.find(record.id);
+    if (now?.status === 'success') return true;
+    logger.error({ id: record.id, status: now?.status }, 'a payment names a recharge that failed; not credited');
+    return false;
+  };
+
+  /** Fails a recharge whose payment its provider closed unpaid, if it still waits. */
+  const closed = async (record: RechargeRecord) => {
+    if (record.status !== 'unpaid') return;
+    await deps.wallet.review(record.id, { paid: false, reason: CLOSED_REASONS[record.method], reference: undefined });
+  };
 
   return {
-    payUrl(record) {
-      if (record.method !== 'alipay' || !alipay || !keys || record.status !== 'unpaid') return undefined;
-      const base = deps.publicUrl();
-      return wapPayUrl(alipay, keys.merchant, {
-        outTradeNo: record.id,
-        amountFen: record.amount,
-        subject: '钱包充值',
-        notifyUrl: `${base}${deps.apiBase}${ALIPAY_NOTIFY_PATH}`,
-        returnUrl: `${base}/h5/#/member/recharge-records`,
-        timeoutMinutes: PAYMENT_LIMITS.alipayTimeoutMinutes,
-        now: deps.now(),
-      });
+    payable(record) {
+      if (record.status !== 'unpaid') return false;
+      return record.method === 'alipay' ? alipayKeys !== undefined : wechatKeyPair !== undefined;
+    },
+
+    async payUrl(record, context) {
+      if (!this.payable(record)) return undefined;
+      const now = deps.now();
+      if (record.method === 'alipay' && alipay && alipayKeys) {
+        return wapPayUrl(alipay, alipayKeys.merchant, {
+          outTradeNo: record.id,
+          amountFen: record.amount,
+          subject: SUBJECT,
+          notifyUrl: notifyUrl('alipay'),
+          returnUrl: returnUrl(),
+          // From the recharge's creation, so that a page asked again closes when the first would have.
+          expiresAt: record.createdAt + PAYMENT_LIMITS.timeoutMinutes * 60_000,
+          now,
+        });
+      }
+      if (record.method === 'wechat' && wechat && wechatKeyPair) {
+        const url = await placeH5Order({
+          config: wechat,
+          keys: wechatKeyPair,
+          order: {
+            outTradeNo: record.id,
+            amountFen: record.amount,
+            description: SUBJECT,
+            notifyUrl: notifyUrl('wechat'),
+            payerIp: context.payerIp,
+            // From the recharge's creation, so that a page asked again closes when the first would have.
+            expiresAt: record.createdAt + PAYMENT_LIMITS.timeoutMinutes * 60_000,
+          },
+          nowMs: now,
+          timeoutMs: PAYMENT_LIMITS.wechatTimeoutMs,
+          fetch: deps.fetch ?? fetch,
+        });
+        if (!url) logger.warn({ id: record.id }, 'WeChat Pay placed no order for a recharge');
+        // WeChat Pay's H5 page comes back to where the payer was unless told: the records, as Alipay's does.
+        return url && `${url}&redirect_url=${encodeURIComponent(returnUrl())}`;
+      }
+      return undefined;
     },
 
     async alipayNotified(fields) {
-      if (!alipay || !keys) return 'failure';
-      const outcome = readNotification(alipay, keys.alipay, fields);
+      if (!alipay || !alipayKeys) return 'failure';
+      const outcome = readNotification(alipay, alipayKeys.alipay, fields);
       if (!outcome) {
         logger.warn({ outTradeNo: fields['out_trade_no'] }, 'an Alipay notification failed its check; ignored');
         return 'failure';
       }
       if (outcome.kind === 'waiting') return 'success';
-      const record = await deps.recharges.find(outcome.outTradeNo);
-      if (!record || record.method !== 'alipay') {
-        logger.warn({ outTradeNo: outcome.outTradeNo }, 'an Alipay notification names no Alipay recharge');
-        return 'failure';
-      }
+      const record = await rechargeOf('alipay', outcome.outTradeNo);
+      if (!record) return 'failure';
       if (outcome.kind === 'closed') {
-        if (record.status === 'unpaid') {
-          await deps.wallet.review(record.id, { paid: false, reason: ALIPAY_CLOSED_REASON, reference: undefined });
-        }
+        await closed(record);
         return 'success';
       }
-      if (outcome.amount !== alipayAmount(record.amount)) {
-        logger.error(
-          { outTradeNo: record.id, paid: outcome.amount, asked: alipayAmount(record.amount) },
-          'an Alipay payment is not the amount of its recharge; not credited',
-        );
-        return 'failure';
-      }
-      // Paid once: a notification posted again (Alipay does, until it hears success) credits nothing more.
-      if (record.status === 'success') return 'success';
-      const settled = await deps.wallet.review(record.id, {
-        paid: true,
-        reason: undefined,
-        reference: outcome.tradeNo || undefined,
+      return (await paid(record, alipayFen(outcome.amount), outcome.tradeNo)) ? 'success' : 'failure';
+    },
+
+    async wechatNotified({ headers, body }) {
+      if (!wechat || !wechatKeyPair) return false;
+      const outcome = readWechatNotification({
+        config: wechat,
+        platformKey: wechatKeyPair.platform,
+        headers,
+        body,
+        nowMs: deps.now(),
       });
-      if (settled.ok) return 'success';
-      // Settled meanwhile by another notification: success if it was paid.
-      const now = await deps.recharges.find(record.id);
-      if (now?.status === 'success') return 'success';
-      logger.error({ outTradeNo: record.id, status: now?.status }, 'an Alipay payment names a recharge that failed');
-      return 'failure';
+      if (!outcome) {
+        logger.warn('a WeChat Pay notification failed its check; ignored');
+        return false;
+      }
+      if (outcome.kind === 'waiting') return true;
+      const record = await rechargeOf('wechat', outcome.outTradeNo);
+      if (!record) return false;
+      if (outcome.kind === 'closed') {
+        await closed(record);
+        return true;
+      }
+      return paid(record, outcome.totalFen, outcome.transactionId);
     },
   };
 }

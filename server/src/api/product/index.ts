@@ -167,7 +167,7 @@ export interface ProductApiDeps {
   withdrawals: WithdrawalService;
   /** The money wallet: recharges and the ledger (member/money, recharge). */
   wallet: WalletService;
-  /** The wallet's payment providers: a recharge's payment URL, and the providers' notifications (PAY-1..PAY-3). */
+  /** The wallet's payment providers: a recharge's payment page, and the providers' notifications (PAY-1..PAY-6). */
   payments: PaymentService;
   /** Members' small shops and their applications (shop/user-add). */
   shops: ShopService;
@@ -329,7 +329,7 @@ export interface ProductApiParts {
   apps: AppRegistry;
   config: Pick<
     ServerConfig,
-    'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'epidemic' | 'live' | 'alipay'
+    'productAppkey' | 'appShow' | 'cs' | 'dayOffsetMinutes' | 'weather' | 'epidemic' | 'live' | 'alipay' | 'wechat'
   >;
   /** The server's public base URL without a trailing slash, which payment providers come back to. */
   publicUrl: () => string;
@@ -600,6 +600,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     wallet,
     payments: createPaymentService({
       alipay: parts.config.alipay,
+      wechat: parts.config.wechat,
       wallet,
       recharges: parts.wallet,
       publicUrl: parts.publicUrl,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { FEN_PER_YUAN, WALLET_LIMITS } from '../../members/wallet.js';
-import { ALIPAY_NOTIFY_PATH, type PaymentService } from '../../payments/service.js';
+import { NOTIFY_PATHS, type PaymentService } from '../../payments/service.js';
 import type { MoneyLine, RechargeRecord } from '../../store/index.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
@@ -9,8 +9,8 @@ import { refuse, type ProductPost } from './reply.js';
 export const yuanOf = (fen: number): number => fen / FEN_PER_YUAN;
 
 /**
- * A recharge as its member lists it; `pay_url` opens its payment with the provider (PAY-1), for one waiting for
- * payment by a provider the server is set up for, else null.
+ * A recharge as its member lists it; `payable` when it can be paid on its provider's page (PAY-1, PAY-4:
+ * `member/recharge_pay` opens it).
  */
 function rechargeObject(record: RechargeRecord, payments: PaymentService) {
   return {
@@ -21,7 +21,7 @@ function rechargeObject(record: RechargeRecord, payments: PaymentService) {
     reason: record.reason,
     created_at: record.createdAt,
     closed_at: record.closedAt ?? null,
-    pay_url: payments.payUrl(record) ?? null,
+    payable: payments.payable(record),
   };
 }
 
@@ -36,14 +36,17 @@ function lineObject(line: MoneyLine) {
  * - `member/money` answers `{ret: {balance, unpaid, rules: {min, max, max_unpaid}}}`: the balance, what the unpaid
  *   recharges add up to, and the bounds of a recharge.
  * - `member/recharge` (`money` whole yuan, `type` `alipay` or `wechat`, `agree` true: the recharge agreement)
- *   answers `{ret: recharge}`, unpaid until its payment is reported.
+ *   answers `{ret: recharge}` with `pay_url`, the page that pays it (PAY-1, PAY-4) or null; unpaid until its
+ *   payment is reported.
+ * - `member/recharge_pay` (`id`) answers `{ret: {pay_url}}` for a payable recharge waiting for payment, or
+ *   `recharge_missing`, or `pay_page_unavailable` when its provider gave no page.
  * - `member/recharge_cancel` (`id`) cancels an unpaid recharge: `{ret: recharge}`.
  * - `member/recharge_list` (`before?`) answers `{ret: [recharge]}`, newest first, twenty at a time.
  * - `member/money_list` (`before?`) answers `{ret: [{id, amount, kind, ref, created_at}]}`, the ledger, newest first,
  *   twenty at a time.
  *
  * A recharge is `{id, amount, type, status (unpaid, success, failed, cancelled), reason, created_at, closed_at,
- * pay_url}`.
+ * payable}`.
  */
 export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/money', async (body) => {
@@ -59,7 +62,7 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
     };
   });
 
-  post('member/recharge', async (body) => {
+  post('member/recharge', async (body, request) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.wallet.recharge(me.value.id, {
@@ -67,7 +70,19 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
       type: body['type'],
       agree: body['agree'],
     });
-    return result.ok ? { ret: rechargeObject(result.value, deps.payments) } : refuse(result.failure);
+    if (!result.ok) return refuse(result.failure);
+    // The page that pays it, at once, when its provider is set up; without one (or if it gave none), null.
+    const payUrl = await deps.payments.payUrl(result.value, { payerIp: request.ip });
+    return { ret: { ...rechargeObject(result.value, deps.payments), pay_url: payUrl ?? null } };
+  });
+
+  post('member/recharge_pay', async (body, request) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const waiting = await deps.wallet.waiting(me.value.id, body['id']);
+    if (!waiting.ok) return refuse(waiting.failure);
+    const payUrl = await deps.payments.payUrl(waiting.value, { payerIp: request.ip });
+    return payUrl ? { ret: { pay_url: payUrl } } : refuse('pay_page_unavailable');
   });
 
   post('member/recharge_cancel', async (body) => {
@@ -93,16 +108,21 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
 }
 
 /**
- * PAY-2: where Alipay posts the result of a payment (a form, signed with Alipay's key), under the product API's base
- * and without a member's token. Answers the text Alipay reads: `success` once it is handled, else `failure`, after
- * which Alipay posts it again later.
+ * PAY-2, PAY-5: where the payment providers post the results of payments, under the product API's base and without
+ * a member's token. Alipay posts a form signed with its key and reads `success` once it is handled, else `failure`;
+ * WeChat Pay posts JSON signed in its headers and reads 204 once it is handled, else 400 `{code: 'FAIL'}`. Either
+ * posts again later when it is not.
  */
 export function paymentNotifyRoutes(app: FastifyInstance, base: string, payments: PaymentService): void {
   void app.register((scope, _options, done) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
-    scope.post(`${base}${ALIPAY_NOTIFY_PATH}`, async (request, reply) => {
+    // WeChat Pay signs the body as it sent it: it is kept as text, not parsed.
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, String(body));
+    });
+    scope.post(`${base}${NOTIFY_PATHS.alipay}`, async (request, reply) => {
       const body = request.body;
       const fields: Record<string, string> = {};
       if (typeof body === 'object' && body !== null) {
@@ -110,6 +130,21 @@ export function paymentNotifyRoutes(app: FastifyInstance, base: string, payments
       }
       const answer = await payments.alipayNotified(fields);
       return reply.code(200).type('text/plain').send(answer);
+    });
+    scope.post(`${base}${NOTIFY_PATHS.wechat}`, async (request, reply) => {
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return typeof value === 'string' ? value : '';
+      };
+      const handled = await payments.wechatNotified({
+        headers: {
+          timestamp: header('wechatpay-timestamp'),
+          nonce: header('wechatpay-nonce'),
+          signature: header('wechatpay-signature'),
+        },
+        body: typeof request.body === 'string' ? request.body : '',
+      });
+      return handled ? reply.code(204).send() : reply.code(400).send({ code: 'FAIL', message: 'not handled' });
     });
     done();
   });
