@@ -131,6 +131,7 @@ export const en: Dictionary = {
     qr_invalid: 'The QR code has expired: refresh it on the other device',
     qr_taken: 'Someone else scanned this QR code',
     weather_unavailable: 'The weather cannot be had now, please retry',
+    pay_page_unavailable: 'The payment page cannot be opened now, please retry',
     epidemic_unavailable: 'The epidemic figures cannot be had now, please retry',
     order_items_invalid: 'Please choose 1 to 20 products, 1 to 99 of each',
     stock_insufficient: 'Insufficient stock',

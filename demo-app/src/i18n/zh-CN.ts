@@ -129,6 +129,7 @@ export const zhCN = {
     qr_invalid: '二维码已过期，请在另一台设备上刷新',
     qr_taken: '该二维码已被他人扫描',
     weather_unavailable: '暂时无法获取天气，请重试',
+    pay_page_unavailable: '暂时无法打开支付页面，请重试',
     epidemic_unavailable: '暂时无法获取疫情数据，请重试',
     order_items_invalid: '请选择 1 到 20 种商品，每种 1 到 99 件',
     stock_insufficient: '库存不足',

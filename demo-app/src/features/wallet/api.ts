@@ -27,7 +27,12 @@ export interface Recharge {
   reason: string;
   created_at: number;
   closed_at: number | null;
-  /** Opens the payment with its provider, for one waiting for payment by a provider the server has; else null. */
+  /** Whether it can be paid on its provider's page: waiting for payment, by a provider the server is set up for. */
+  payable: boolean;
+}
+
+/** A recharge just made: with the page that pays it when its provider is set up on the server, else null. */
+export interface NewRecharge extends Recharge {
   pay_url: string | null;
 }
 
@@ -49,9 +54,15 @@ export async function wallet(context: CallContext): Promise<Wallet> {
 }
 
 /** Asks to recharge `money` whole yuan by `type`, the recharge agreement agreed; it waits for its payment. */
-export async function requestRecharge(money: number, type: RechargeType, context: CallContext): Promise<Recharge> {
+export async function requestRecharge(money: number, type: RechargeType, context: CallContext): Promise<NewRecharge> {
   const body = { money, type, agree: true };
-  return (await apiPost<{ ret: Recharge }>('member/recharge', body, context, { loading: true })).ret;
+  return (await apiPost<{ ret: NewRecharge }>('member/recharge', body, context, { loading: true })).ret;
+}
+
+/** The page that pays a recharge still waiting for payment (`member/recharge_pay`, asked anew each time). */
+export async function rechargePayUrl(id: string, context: CallContext): Promise<string> {
+  return (await apiPost<{ ret: { pay_url: string } }>('member/recharge_pay', { id }, context, { loading: true })).ret
+    .pay_url;
 }
 
 /** Cancels an unpaid recharge. */
@@ -94,7 +105,7 @@ export function rechargeProblem(
 export const paymentNavigation = { go: (url: string) => window.location.assign(url) };
 
 /**
- * Goes to a recharge's payment page at its provider (Alipay's, which comes back to the recharge records); false,
+ * Goes to a recharge's payment page at its provider (Alipay's or WeChat Pay's, which come back to the recharge records); false,
  * staying, for anything but an https address: the link comes from the server, and nothing else may replace the app.
  */
 export function goToPayment(payUrl: string): boolean {

@@ -10,6 +10,7 @@ import {
   cancelRecharge,
   goToPayment,
   rechargePage,
+  rechargePayUrl,
   yuan,
   type Recharge,
   type RechargeStatus,
@@ -41,6 +42,14 @@ export default function RechargeRecords() {
     user !== null,
   );
 
+  // A page is asked for anew each time: a provider's page is good for a few minutes only (PAY-4).
+  const pay = async (recharge: Recharge) => {
+    try {
+      goToPayment(await rechargePayUrl(recharge.id, context));
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+  };
   const cancel = async (recharge: Recharge) => {
     const ok = await Dialog.confirm({
       content: t('wallet.cancelConfirm', { amount: yuan(recharge.amount) }),
@@ -74,8 +83,8 @@ export default function RechargeRecords() {
                     {item.status === 'failed' && <div>{t('wallet.reason', { reason: item.reason })}</div>}
                     {item.status === 'unpaid' && (
                       <span className="recharge-actions">
-                        {item.pay_url && (
-                          <Button size="mini" color="primary" onClick={() => void goToPayment(item.pay_url as string)}>
+                        {item.payable && (
+                          <Button size="mini" color="primary" onClick={() => void pay(item)}>
                             {t('wallet.pay')}
                           </Button>
                         )}

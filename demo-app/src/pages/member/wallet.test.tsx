@@ -42,10 +42,18 @@ const api = setupServer(
       reason: '',
       created_at: Date.now(),
       closed_at: null,
-      pay_url: payUrl ?? null,
+      payable: payUrl !== undefined,
     };
     recharges = [record, ...recharges];
-    return HttpResponse.json({ ret: record });
+    return HttpResponse.json({ ret: { ...record, pay_url: payUrl ?? null } });
+  }),
+  http.post('*/index.php/api/member/recharge_pay', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    sent.push({ path: 'recharge_pay', body });
+    if (payUrl === undefined) {
+      return HttpResponse.json({ err: 'the payment page cannot be opened now', code: 'pay_page_unavailable' });
+    }
+    return HttpResponse.json({ ret: { pay_url: `${payUrl}&again=1` } });
   }),
   http.post('*/index.php/api/member/recharge_cancel', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
@@ -103,7 +111,7 @@ describe('member/money: the wallet', () => {
         reason: '',
         created_at: 1,
         closed_at: null,
-        pay_url: null,
+        payable: false,
       },
     ];
     renderPages('/member/money');
@@ -172,7 +180,7 @@ describe('member/money: the wallet', () => {
         reason: '',
         created_at: 2,
         closed_at: null,
-        pay_url: null,
+        payable: false,
       },
       {
         id: 'r1',
@@ -182,7 +190,7 @@ describe('member/money: the wallet', () => {
         reason: 'payment timed out',
         created_at: 1,
         closed_at: 3,
-        pay_url: null,
+        payable: false,
       },
     ];
     renderPages('/member/recharge-records');
@@ -199,7 +207,7 @@ describe('member/money: the wallet', () => {
     expect(sent[0]?.body).toMatchObject({ id: 'r2' });
   });
 
-  it('PAY-1: goes to Alipay’s payment page when the server gives one, and offers it again from the records', async () => {
+  it('PAY-1: goes to the payment page when the server gives one, and asks for it again from the records', async () => {
     const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
     payUrl = 'https://openapi.alipay.com/gateway.do?app_id=2021000000000001&sign=abc';
     renderPages('/member/recharge');
@@ -216,8 +224,42 @@ describe('member/money: the wallet', () => {
     const row = screen.getByTestId('recharge');
     expect(within(row).getByRole('button', { name: 'Cancel' })).toBeTruthy();
     await step(() => fireEvent.click(within(row).getByRole('button', { name: 'Pay' })));
-    expect(went).toHaveBeenCalledTimes(2);
+    // A fresh page each time: a provider's page is good for a few minutes only.
+    await waitFor(() => expect(went).toHaveBeenLastCalledWith(`${payUrl}&again=1`));
+    expect(sent.map((call) => call.path)).toEqual(['recharge', 'recharge_pay']);
+    expect(sent[1]?.body).toMatchObject({ id: 'r0', token: USER.token });
     went.mockRestore();
+  });
+
+  it('says so when the server gives no payment page, and offers no Pay for a recharge it cannot pay', async () => {
+    recharges = [
+      {
+        id: 'r1',
+        amount: 8,
+        type: 'wechat',
+        status: 'unpaid',
+        reason: '',
+        created_at: 1,
+        closed_at: null,
+        payable: true,
+      },
+      {
+        id: 'r0',
+        amount: 9,
+        type: 'alipay',
+        status: 'unpaid',
+        reason: '',
+        created_at: 0,
+        closed_at: null,
+        payable: false,
+      },
+    ];
+    renderPages('/member/recharge-records');
+    await shows('¥8.00 by WeChat Pay');
+    const rows = screen.getAllByTestId('recharge');
+    expect(within(rows[1] as HTMLElement).queryByRole('button', { name: 'Pay' })).toBeNull();
+    await step(() => fireEvent.click(within(rows[0] as HTMLElement).getByRole('button', { name: 'Pay' })));
+    await shows('The payment page cannot be opened now, please retry');
   });
 
   it('PAY-1: never leaves the app for a payment address that is not https', () => {
