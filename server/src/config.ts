@@ -560,32 +560,24 @@ function readEnv(env: Environment): Record<string, unknown> {
       throw new ConfigError(`Invalid Parley config:\n  - apps (from PARLEY_APPS): not JSON: ${(err as Error).message}`);
     }
   }
-  const cs = {
+  // A group of settings is there when any of its variables is, so that a missing one is reported rather than the
+  // whole group silently left at its default (live streaming, a payment provider off).
+  out['cs'] = given({
     teamId: get('PARLEY_CS_TEAM_ID'),
     teamName: get('PARLEY_CS_TEAM_NAME'),
     agents: get('PARLEY_CS_AGENTS')
       ?.split(',')
       .map((a) => a.trim())
       .filter((a) => a !== ''),
-  };
-  if (Object.values(cs).some((v) => v !== undefined)) {
-    out['cs'] = Object.fromEntries(Object.entries(cs).filter(([, v]) => v !== undefined));
-  }
-  const live = { pushUrl: get('PARLEY_LIVE_PUSH_URL'), playUrl: get('PARLEY_LIVE_PLAY_URL') };
-  if (Object.values(live).some((v) => v !== undefined)) {
-    out['live'] = Object.fromEntries(Object.entries(live).filter(([, v]) => v !== undefined));
-  }
-  // On when any is set, so that a missing one is reported rather than Alipay silently left off.
-  const alipay = {
+  });
+  out['live'] = given({ pushUrl: get('PARLEY_LIVE_PUSH_URL'), playUrl: get('PARLEY_LIVE_PLAY_URL') });
+  out['alipay'] = given({
     appId: get('PARLEY_ALIPAY_APP_ID'),
     privateKey: get('PARLEY_ALIPAY_PRIVATE_KEY'),
     alipayPublicKey: get('PARLEY_ALIPAY_PUBLIC_KEY'),
     gateway: get('PARLEY_ALIPAY_GATEWAY'),
-  };
-  if (Object.values(alipay).some((v) => v !== undefined)) {
-    out['alipay'] = Object.fromEntries(Object.entries(alipay).filter(([, v]) => v !== undefined));
-  }
-  const wechat = {
+  });
+  out['wechat'] = given({
     mchId: get('PARLEY_WECHAT_MCH_ID'),
     appId: get('PARLEY_WECHAT_APP_ID'),
     serialNo: get('PARLEY_WECHAT_SERIAL_NO'),
@@ -593,23 +585,19 @@ function readEnv(env: Environment): Record<string, unknown> {
     platformKey: get('PARLEY_WECHAT_PLATFORM_KEY'),
     apiV3Key: get('PARLEY_WECHAT_API_V3_KEY'),
     apiBase: get('PARLEY_WECHAT_API_BASE'),
-  };
-  if (Object.values(wechat).some((v) => v !== undefined)) {
-    out['wechat'] = Object.fromEntries(Object.entries(wechat).filter(([, v]) => v !== undefined));
-  }
-  const perSecond = num('PARLEY_RATE_LIMIT_PER_SECOND');
-  const burst = num('PARLEY_RATE_LIMIT_BURST');
-  if (perSecond !== undefined || burst !== undefined) {
-    out['rateLimit'] = Object.fromEntries(Object.entries({ perSecond, burst }).filter(([, v]) => v !== undefined));
-  }
-  const maxMessages = num('PARLEY_PUBSUB_HISTORY_MAX_MESSAGES');
-  const maxAgeMs = num('PARLEY_PUBSUB_HISTORY_MAX_AGE_MS');
-  if (maxMessages !== undefined || maxAgeMs !== undefined) {
-    out['pubsubHistory'] = Object.fromEntries(
-      Object.entries({ maxMessages, maxAgeMs }).filter(([, v]) => v !== undefined),
-    );
-  }
+  });
+  out['rateLimit'] = given({ perSecond: num('PARLEY_RATE_LIMIT_PER_SECOND'), burst: num('PARLEY_RATE_LIMIT_BURST') });
+  out['pubsubHistory'] = given({
+    maxMessages: num('PARLEY_PUBSUB_HISTORY_MAX_MESSAGES'),
+    maxAgeMs: num('PARLEY_PUBSUB_HISTORY_MAX_AGE_MS'),
+  });
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/** The fields of a group of settings that were given, or undefined when none was. */
+function given(fields: Record<string, unknown>): Record<string, unknown> | undefined {
+  const set = Object.entries(fields).filter(([, v]) => v !== undefined);
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
 }
 
 function checkAppKeysUnique(apps: readonly AppConfig[]): void {
