@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { ALIPAY_GATEWAY, alipayPrivateKey, alipayPublicKey, type AlipayConfig } from './payments/alipay.js';
-import { WECHAT_API_BASE, type WechatPayConfig } from './payments/wechat.js';
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { WECHAT_API_BASE, wechatPrivateKey, wechatPublicKey, type WechatPayConfig } from './payments/wechat.js';
 import {
   UPLOAD_ENV_NAMES,
   publicUrlSchema,
@@ -347,21 +346,16 @@ const configSchema = z.object({
       appId: z.string().check(z.regex(/^wx[0-9a-zA-Z]{8,32}$/, 'must be a WeChat app id (wx...)')),
       serialNo: z.string().check(z.regex(/^[0-9A-Fa-f]{8,64}$/, 'must be a certificate serial number (hex)')),
       privateKey: nonEmpty("the merchant's API private key").check(
-        z.refine(readable(pemOf(createPrivateKey)), 'must be an RSA private key in PEM'),
+        z.refine(readable(wechatPrivateKey), 'must be an RSA private key in PEM'),
       ),
       platformKey: nonEmpty("the WeChat Pay platform's public key").check(
-        z.refine(readable(pemOf(createPublicKey)), 'must be an RSA public key in PEM'),
+        z.refine(readable(wechatPublicKey), 'must be an RSA public key in PEM'),
       ),
       apiV3Key: z.string().check(z.regex(/^[\x21-\x7e]{32}$/, 'must be the 32-character API v3 key')),
       apiBase: z._default(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), WECHAT_API_BASE),
     }),
   ),
 });
-
-/** Reads PEM text with `read`, `\n` written as such in an environment variable taken as newlines. */
-function pemOf(read: (pem: string) => unknown) {
-  return (text: string) => read(text.trim().replace(/\\n/g, '\n'));
-}
 
 /** Whether `read` takes the text: a key that cannot be read fails the config, not the first payment. */
 function readable(read: (text: string) => unknown) {

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
+import { keyText } from './keys.js';
 
 /**
  * PAY-1..PAY-3: Alipay's mobile web payment (`alipay.trade.wap.pay`) for the wallet's recharges, over Alipay's open
@@ -23,7 +24,7 @@ export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 
 /** Reads a private key as Alipay's tools give it: PEM, or bare base64 of PKCS#8 or PKCS#1. @throws on neither */
 export function alipayPrivateKey(text: string): KeyObject {
-  const trimmed = text.trim().replace(/\\n/g, '\n');
+  const trimmed = keyText(text);
   if (trimmed.startsWith('-----BEGIN')) return createPrivateKey(trimmed);
   const der = Buffer.from(trimmed.replace(/\s+/g, ''), 'base64');
   try {
@@ -35,7 +36,7 @@ export function alipayPrivateKey(text: string): KeyObject {
 
 /** Reads Alipay's public key: PEM, or bare base64 (SPKI). @throws when it is neither */
 export function alipayPublicKey(text: string): KeyObject {
-  const trimmed = text.trim().replace(/\\n/g, '\n');
+  const trimmed = keyText(text);
   if (trimmed.startsWith('-----BEGIN')) return createPublicKey(trimmed);
   return createPublicKey({ key: Buffer.from(trimmed.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
 }

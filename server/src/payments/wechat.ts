@@ -7,6 +7,7 @@ import {
   createPrivateKey,
   createPublicKey,
 } from 'node:crypto';
+import { keyText } from './keys.js';
 
 /**
  * PAY-4..PAY-6: WeChat Pay's H5 payment (API v3) for the wallet's recharges: an order placed with WeChat Pay's API,
@@ -39,10 +40,19 @@ export const WECHAT_API_BASE = 'https://api.mch.weixin.qq.com';
 /** A notification older or newer than this is refused: a copy of an old one is not taken again. */
 export const WECHAT_NOTIFY_SKEW_MS = 5 * 60_000;
 
+/** Reads the merchant's API private key (PEM). @throws when it cannot be read */
+export function wechatPrivateKey(text: string): KeyObject {
+  return createPrivateKey(keyText(text));
+}
+
+/** Reads the platform's public key (PEM). @throws when it cannot be read */
+export function wechatPublicKey(text: string): KeyObject {
+  return createPublicKey(keyText(text));
+}
+
 /** The merchant's and the platform's keys, read once. @throws when either cannot be read */
 export function wechatKeys(config: WechatPayConfig): { merchant: KeyObject; platform: KeyObject } {
-  const pem = (text: string) => text.trim().replace(/\\n/g, '\n');
-  return { merchant: createPrivateKey(pem(config.privateKey)), platform: createPublicKey(pem(config.platformKey)) };
+  return { merchant: wechatPrivateKey(config.privateKey), platform: wechatPublicKey(config.platformKey) };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { LiveBanRecord, LiveMember } from '../../store/index.js';
 import { ownFile } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import type { PRODUCT_MEMBER_LIMITS } from './limits.js';
-import { refuse, type ProductAnswer, type ProductBody, type ProductPost } from './reply.js';
+import { acceptForms, refuse, type ProductAnswer, type ProductBody, type ProductPost } from './reply.js';
 
 /** Whether member `memberId` may call a path limited per member now (LIVE-7); takes one call from their budget. */
 export type MemberLimit = (path: keyof typeof PRODUCT_MEMBER_LIMITS, memberId: string) => Promise<boolean>;
@@ -205,9 +205,7 @@ function publishOf(fields: Record<string, unknown>): { stream: unknown; key: unk
  */
 export function liveHookRoutes(app: FastifyInstance, base: string, live: LiveService): void {
   void app.register((scope, _options, done) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    acceptForms(scope);
     scope.post(`${base}${LIVE_HOOK_PATHS.publish}`, async (request, reply) => {
       const allowed = await live.publishing(publishOf(isRecord(request.body) ? request.body : {}));
       return allowed ? { code: 0 } : reply.code(403).send({ code: 403 });

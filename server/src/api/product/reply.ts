@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MEMBER_FAILURE_TEXT, type MemberFailure } from '../../members/service.js';
 
 /** The body every call carries (spec §7): the app's own fields plus `app`, `i18n` and, when logged in, `token`. */
@@ -15,3 +15,13 @@ export const refuse = (failure: MemberFailure): ProductAnswer => ({ err: MEMBER_
 
 /** How a product area registers its routes. */
 export type ProductPost = (path: string, handler: ProductHandler) => void;
+
+/**
+ * Lets routes registered in `scope` take a form (`application/x-www-form-urlencoded`) as their body, as an object of
+ * its fields: what media servers' hooks and payment providers post.
+ */
+export function acceptForms(scope: FastifyInstance): void {
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+}

@@ -3,7 +3,7 @@ import { FEN_PER_YUAN, WALLET_LIMITS } from '../../members/wallet.js';
 import { NOTIFY_PATHS, type PaymentService } from '../../payments/service.js';
 import type { MoneyLine, RechargeRecord } from '../../store/index.js';
 import type { ProductApiDeps } from './index.js';
-import { refuse, type ProductPost } from './reply.js';
+import { acceptForms, refuse, type ProductPost } from './reply.js';
 
 /** Fen as the API gives money: yuan, to two decimals. */
 export const yuanOf = (fen: number): number => fen / FEN_PER_YUAN;
@@ -115,9 +115,7 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
  */
 export function paymentNotifyRoutes(app: FastifyInstance, base: string, payments: PaymentService): void {
   void app.register((scope, _options, done) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    acceptForms(scope);
     // WeChat Pay signs the body as it sent it: it is kept as text, not parsed.
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
       done(null, String(body));
