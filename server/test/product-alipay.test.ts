@@ -1,8 +1,11 @@
 import { createSign, createVerify, generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { alipayAmount, alipayTime, signedContent } from '../src/payments/alipay.js';
+import { alipayAmount, alipayTime, signedAnswer, signedContent } from '../src/payments/alipay.js';
 import { CLOSED_REASONS } from '../src/payments/service.js';
+import { defer } from './helpers.js';
 import { productServer, signIn, type ProductServer } from './product-support.js';
 
 /** A merchant's key pair and Alipay's, as Alipay's tools give them: bare base64, PKCS#1 and SPKI. */
@@ -19,12 +22,55 @@ function keys() {
 }
 
 const APP_ID = '2021000000000001';
-const GATEWAY = 'https://openapi-sandbox.dl.alipaydev.com/gateway.do';
+
+/**
+ * A stand-in for Alipay's gateway on loopback (PAY-7): the queries it was asked (their form fields), the trades it
+ * knows by our order number, and how it answers: signed with Alipay's key, as its gateway writes its JSON.
+ */
+async function fakeGateway(k: ReturnType<typeof keys>) {
+  const queries: Array<Record<string, string>> = [];
+  const trades = new Map<string, Record<string, string>>();
+  const state = { signed: true };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      queries.push(form);
+      const { out_trade_no: outTradeNo } = JSON.parse(form['biz_content'] ?? '{}') as { out_trade_no?: string };
+      const trade = trades.get(outTradeNo ?? '');
+      // Written as Alipay writes it, a brace and a quote inside a string included: the signature covers these bytes.
+      const inner = trade
+        ? JSON.stringify({
+            code: '10000',
+            msg: 'Success',
+            buyer_logon_id: '159****5620',
+            body: '钱包 {"充值"}',
+            ...trade,
+          })
+        : JSON.stringify({
+            code: '40004',
+            msg: 'Business Failed',
+            sub_code: 'ACQ.TRADE_NOT_EXIST',
+            sub_msg: '交易不存在',
+          });
+      const sign = createSign('RSA-SHA256')
+        .update(state.signed ? inner : `${inner} `, 'utf8')
+        .sign(k.alipayPrivate, 'base64');
+      res.writeHead(200, { 'content-type': 'text/html;charset=utf-8' });
+      res.end(`{"alipay_trade_query_response":${inner},"sign":"${sign}"}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { queries, trades, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/gateway.do` };
+}
 
 async function alipayServer() {
   const k = keys();
+  const gateway = await fakeGateway(k);
   const p = await productServer({
-    alipay: { appId: APP_ID, privateKey: k.merchantPrivate, alipayPublicKey: k.alipayPublic, gateway: GATEWAY },
+    alipay: { appId: APP_ID, privateKey: k.merchantPrivate, alipayPublicKey: k.alipayPublic, gateway: gateway.url },
   });
   const { token } = await signIn(p);
   /** Posts a notification as Alipay would: its fields, signed with Alipay's key unless `sign` is given. */
@@ -59,16 +105,16 @@ async function alipayServer() {
   const balance = async () => (await p.call('member/money', { token })).ret.balance as number;
   const status = async (id: unknown) =>
     ((await p.call('member/recharge_list', { token })).ret as Array<Record<string, unknown>>).find((r) => r.id === id);
-  return { p, k, token, notify, recharge, balance, status };
+  return { p, k, gateway, token, notify, recharge, balance, status };
 }
 
 describe('payments: Alipay', () => {
   it('PAY-1: a recharge by Alipay carries the signed URL of its payment page, checked with the merchant’s key', async () => {
-    const { p, k, recharge } = await alipayServer();
+    const { p, k, gateway, recharge } = await alipayServer();
     const ret = await recharge(50);
     expect(ret).toMatchObject({ amount: 50, type: 'alipay', status: 'unpaid' });
     const url = new URL(ret.pay_url as string);
-    expect(`${url.origin}${url.pathname}`).toBe(GATEWAY);
+    expect(`${url.origin}${url.pathname}`).toBe(gateway.url);
     const params = Object.fromEntries(url.searchParams);
     expect(params).toMatchObject({
       app_id: APP_ID,
@@ -180,6 +226,105 @@ describe('payments: Alipay', () => {
       body: new URLSearchParams({ out_trade_no: String(ret.id), trade_status: 'TRADE_SUCCESS' }).toString(),
     });
     expect(await res.text()).toBe('failure');
+  });
+
+  it('PAY-7: a payment whose notification never came is found by asking Alipay, with a signed query', async () => {
+    const { p, k, gateway, recharge, balance, status, notify } = await alipayServer();
+    const { id } = await recharge(50);
+    // Not paid yet: Alipay knows no such trade, and the recharge waits.
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(gateway.queries).toHaveLength(1);
+    const query = gateway.queries[0]!;
+    expect(query).toMatchObject({ app_id: APP_ID, method: 'alipay.trade.query', sign_type: 'RSA2', charset: 'utf-8' });
+    expect(JSON.parse(query['biz_content'] ?? '')).toEqual({ out_trade_no: id });
+    expect(
+      createVerify('RSA-SHA256')
+        .update(signedContent(query, ['sign']), 'utf8')
+        .verify(k.merchantPublic, query['sign'] ?? '', 'base64'),
+    ).toBe(true);
+    // Paid, and its notification lost: asked again only after ten seconds, then credited once.
+    const trade = { out_trade_no: String(id), trade_no: '2026113022001404000000000002', total_amount: '50.00' };
+    gateway.trades.set(String(id), { ...trade, trade_status: 'TRADE_SUCCESS' });
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(gateway.queries).toHaveLength(1);
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'success', payable: false });
+    expect(await balance()).toBe(50);
+    p.advance(10_000);
+    await status(id);
+    expect(gateway.queries).toHaveLength(2);
+    // Its notification, late, credits nothing more.
+    expect(await notify({ ...trade, trade_status: 'TRADE_SUCCESS' })).toBe('success');
+    expect(await balance()).toBe(50);
+  });
+
+  it('PAY-7: cancelling a recharge Alipay was paid for answers it paid; Alipay’s close fails it', async () => {
+    const { p, token, gateway, recharge, balance } = await alipayServer();
+    const first = await recharge(40);
+    gateway.trades.set(String(first.id), {
+      out_trade_no: String(first.id),
+      trade_no: '2026113022001404000000000003',
+      total_amount: '40.00',
+      trade_status: 'TRADE_SUCCESS',
+    });
+    expect((await p.call('member/recharge_cancel', { token, id: first.id })).ret).toMatchObject({ status: 'success' });
+    expect(await balance()).toBe(40);
+    const second = await recharge(30);
+    gateway.trades.set(String(second.id), {
+      out_trade_no: String(second.id),
+      total_amount: '30.00',
+      trade_status: 'TRADE_CLOSED',
+    });
+    expect((await p.call('member/recharge_cancel', { token, id: second.id })).ret).toMatchObject({
+      status: 'failed',
+      reason: CLOSED_REASONS.alipay,
+    });
+    // Still waiting: cancelled as asked.
+    const third = await recharge(20);
+    gateway.trades.set(String(third.id), {
+      out_trade_no: String(third.id),
+      total_amount: '20.00',
+      trade_status: 'WAIT_BUYER_PAY',
+    });
+    expect((await p.call('member/recharge_cancel', { token, id: third.id })).ret).toMatchObject({
+      status: 'cancelled',
+    });
+    expect(await balance()).toBe(40);
+  });
+
+  it('PAY-7: an answer Alipay did not sign, or of another order or amount, changes nothing', async () => {
+    const { p, gateway, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(50);
+    const paid = { out_trade_no: String(id), trade_no: '2026113022001404000000000004', trade_status: 'TRADE_SUCCESS' };
+    gateway.trades.set(String(id), { ...paid, total_amount: '50.00' });
+    gateway.state.signed = false;
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    gateway.state.signed = true;
+    gateway.trades.set(String(id), { ...paid, out_trade_no: 'ffffffffffffffff', total_amount: '50.00' });
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    gateway.trades.set(String(id), { ...paid, total_amount: '0.50' });
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(await balance()).toBe(0);
+    // A day after it was made, nobody asks any more.
+    gateway.trades.set(String(id), { ...paid, total_amount: '50.00' });
+    p.advance(24 * 3_600_000);
+    const asked = gateway.queries.length;
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(gateway.queries).toHaveLength(asked);
+  });
+
+  it('reads the text Alipay signed in its answer: the response object exactly as written', () => {
+    const inner = '{"code":"10000","body":"a \\"}\\" {b}","n":{"x":1}}';
+    expect(signedAnswer(`{"alipay_trade_query_response":${inner},"sign":"abc"}`, 'alipay_trade_query_response')).toBe(
+      inner,
+    );
+    expect(signedAnswer(`{"sign":"abc","alipay_trade_query_response" : ${inner}}`, 'alipay_trade_query_response')).toBe(
+      inner,
+    );
+    expect(signedAnswer('{"error_response":{"code":"40002"}}', 'alipay_trade_query_response')).toBeUndefined();
+    expect(signedAnswer('{"alipay_trade_query_response":{"code":"1', 'alipay_trade_query_response')).toBeUndefined();
   });
 
   it('signs as Alipay does: sorted names, empty values left out, times in China, amounts in yuan', () => {

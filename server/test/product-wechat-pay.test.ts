@@ -1,5 +1,5 @@
 import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -42,27 +42,40 @@ function platformHeaders(k: ReturnType<typeof keys>, body: string, timestampS: n
   };
 }
 
-/** A stand-in for WeChat Pay's API on loopback: the orders it was asked to place, and how it answers them. */
+/**
+ * A stand-in for WeChat Pay's API on loopback: the orders it was asked to place and the queries it was asked, the
+ * transactions it knows by our order number (PAY-7), and how it answers them.
+ */
 async function fakeWechatPay(k: ReturnType<typeof keys>, now: () => number) {
   const orders: Array<{ authorization: string; body: string }> = [];
+  const queries: Array<{ authorization: string; url: string }> = [];
+  const trades = new Map<string, Record<string, unknown>>();
   const state = { signed: true };
+  const answer = (res: ServerResponse, status: number, body: string) => {
+    const headers = platformHeaders(k, state.signed ? body : `${body} `, Math.floor(now() / 1000));
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
+      const url = req.url ?? '';
+      const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/?]+)\?mchid=(\w+)$/.exec(url);
+      if (req.method === 'GET' && query) {
+        queries.push({ authorization: req.headers.authorization ?? '', url });
+        const trade = trades.get(decodeURIComponent(query[1] ?? ''));
+        if (trade) answer(res, 200, JSON.stringify({ appid: APP_ID, mchid: MCH_ID, ...trade }));
+        else answer(res, 404, JSON.stringify({ code: 'ORDER_NOT_EXIST', message: '订单不存在' }));
+        return;
+      }
       orders.push({ authorization: req.headers.authorization ?? '', body });
-      const answer = JSON.stringify({ h5_url: H5_URL });
-      const headers = platformHeaders(k, state.signed ? answer : `${answer} `, Math.floor(now() / 1000));
-      res.writeHead(req.url === '/v3/pay/transactions/h5' ? 200 : 404, {
-        'content-type': 'application/json',
-        ...headers,
-      });
-      res.end(answer);
+      answer(res, url === '/v3/pay/transactions/h5' ? 200 : 404, JSON.stringify({ h5_url: H5_URL }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { orders, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { orders, queries, trades, state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 async function wechatServer() {
@@ -202,6 +215,64 @@ describe('payments: WeChat Pay', () => {
     expect(await status(id)).toMatchObject({ status: 'unpaid' });
     expect(await notify({ out_trade_no: String(id), trade_state: 'CLOSED' })).toBe(204);
     expect(await status(id)).toMatchObject({ status: 'failed', reason: CLOSED_REASONS.wechat });
+  });
+
+  it('PAY-7: a payment whose notification never came is found by asking WeChat Pay, with a signed query', async () => {
+    const { p, k, fake, notify, recharge, balance, status } = await wechatServer();
+    const { id } = await recharge(50);
+    // Not paid yet: WeChat Pay knows no such transaction, and the recharge waits.
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(fake.queries).toHaveLength(1);
+    const query = fake.queries[0]!;
+    expect(query.url).toBe(`/v3/pay/transactions/out-trade-no/${String(id)}?mchid=${MCH_ID}`);
+    const auth = /^WECHATPAY2-SHA256-RSA2048 (.*)$/.exec(query.authorization)?.[1] ?? '';
+    const fields: Record<string, string> = Object.fromEntries(
+      [...auth.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
+    );
+    const message = `GET\n${query.url}\n${fields['timestamp']}\n${fields['nonce_str']}\n\n`;
+    expect(
+      createVerify('RSA-SHA256')
+        .update(message)
+        .verify(k.merchantPublic, fields['signature'] ?? '', 'base64'),
+    ).toBe(true);
+    // Paid, and its notification lost: asked again only after ten seconds, then credited once.
+    fake.trades.set(String(id), paidOf(id, 5000));
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(fake.queries).toHaveLength(1);
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'success', payable: false });
+    expect(await balance()).toBe(50);
+    p.advance(10_000);
+    await status(id);
+    expect(fake.queries).toHaveLength(2);
+    // Its notification, late, credits nothing more.
+    expect(await notify(paidOf(id, 5000))).toBe(204);
+    expect(await balance()).toBe(50);
+  });
+
+  it('PAY-7: a payment WeChat Pay closed fails the recharge; an unsigned answer or another order’s changes nothing', async () => {
+    const { p, fake, token, recharge, balance, status } = await wechatServer();
+    const { id } = await recharge(30);
+    fake.trades.set(String(id), paidOf(id, 3000));
+    fake.state.signed = false;
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    fake.state.signed = true;
+    fake.trades.set(String(id), paidOf('ffffffffffffffff', 3000));
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    fake.trades.set(String(id), { ...paidOf(id, 3000), mchid: '1900000002' });
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    fake.trades.set(String(id), paidOf(id, 1));
+    p.advance(10_000);
+    expect(await status(id)).toMatchObject({ status: 'unpaid' });
+    expect(await balance()).toBe(0);
+    // Cancelling asks at once: a payment WeChat Pay closed fails the recharge instead.
+    fake.trades.set(String(id), { out_trade_no: String(id), trade_state: 'CLOSED' });
+    expect((await p.call('member/recharge_cancel', { token, id })).ret).toMatchObject({
+      status: 'failed',
+      reason: CLOSED_REASONS.wechat,
+    });
   });
 
   it('reads PARLEY_WECHAT_*: all or none, with keys that can be read', () => {

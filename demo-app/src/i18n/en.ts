@@ -921,6 +921,8 @@ export const en: Dictionary = {
     cancelYes: 'Cancel recharge',
     keep: 'Keep',
     cancelled: 'Recharge cancelled',
+    cancelPaid: 'This recharge was paid already: the money is in your wallet',
+    cancelClosed: 'The payment of this recharge was closed: it failed',
   },
   shop: {
     applyTitle: 'Open a shop',

@@ -906,6 +906,8 @@ export const zhCN = {
     cancelYes: '取消充值',
     keep: '保留',
     cancelled: '充值已取消',
+    cancelPaid: '该充值已支付，款项已到账',
+    cancelClosed: '该充值的支付已关闭，充值失败',
   },
   shop: {
     applyTitle: '开通小店',

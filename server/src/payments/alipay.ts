@@ -2,9 +2,10 @@ import { createPrivateKey, createPublicKey, createSign, createVerify, type KeyOb
 import { keyText } from './keys.js';
 
 /**
- * PAY-1..PAY-3: Alipay's mobile web payment (`alipay.trade.wap.pay`) for the wallet's recharges, over Alipay's open
+ * PAY-1..PAY-3, PAY-7: Alipay's mobile web payment (`alipay.trade.wap.pay`) for the wallet's recharges, over Alipay's open
  * API: a payment URL signed with the merchant's key (RSA2), and the asynchronous notification of its result, checked
- * with Alipay's public key. No HTTP here: the routes call this.
+ * with Alipay's public key; and the query of a payment's state, for a notification that did not come. HTTP goes
+ * through the caller's `fetch`.
  */
 
 /** The merchant's Alipay application (see docs/product-app.md, "Payments"). */
@@ -136,6 +137,95 @@ export function wapPayUrl(config: AlipayConfig, key: KeyObject, order: WapPayOrd
   return url.toString();
 }
 
+/**
+ * The text Alipay signed in one of its answers: the JSON of the answer's `responseKey` object exactly as it came,
+ * from its opening brace to the matching closing one (strings and their escapes skipped). Undefined when the answer
+ * has no such object.
+ */
+export function signedAnswer(text: string, responseKey: string): string | undefined {
+  const key = text.indexOf(`"${responseKey}"`);
+  if (key < 0) return undefined;
+  const start = text.indexOf('{', key + responseKey.length + 2);
+  if (start < 0 || text.slice(key + responseKey.length + 2, start).trim() !== ':') return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return text.slice(start, i + 1);
+  }
+  return undefined;
+}
+
+/** What a trade's status says of our order, in a notification or an answer to a query. */
+function outcomeOf(
+  outTradeNo: string,
+  status: string | undefined,
+  amount: string | undefined,
+  tradeNo: string | undefined,
+): AlipayOutcome {
+  if (status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED') {
+    return { kind: 'paid', outTradeNo, amount: amount ?? '', tradeNo: tradeNo ?? '' };
+  }
+  if (status === 'TRADE_CLOSED') return { kind: 'closed', outTradeNo };
+  return { kind: 'waiting' };
+}
+
+/**
+ * PAY-7: asks Alipay how the payment of our order `outTradeNo` stands (`alipay.trade.query`, signed as PAY-1): what it
+ * says, as a notification would; waiting when Alipay knows no such trade yet (the payer never opened the page);
+ * undefined when Alipay does not answer in `timeoutMs`, refuses, or answers what its key did not sign or of another
+ * order.
+ */
+export async function queryTrade(params: {
+  config: AlipayConfig;
+  keys: { merchant: KeyObject; alipay: KeyObject };
+  outTradeNo: string;
+  nowMs: number;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}): Promise<AlipayOutcome | undefined> {
+  const { config, keys, outTradeNo } = params;
+  const form: Record<string, string> = {
+    app_id: config.appId,
+    method: 'alipay.trade.query',
+    format: 'JSON',
+    charset: 'utf-8',
+    sign_type: 'RSA2',
+    timestamp: alipayTime(params.nowMs),
+    version: '1.0',
+    biz_content: JSON.stringify({ out_trade_no: outTradeNo }),
+  };
+  form['sign'] = signRequest(form, keys.merchant);
+  try {
+    const res = await params.fetch(config.gateway, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', accept: 'application/json' },
+      body: new URLSearchParams(form).toString(),
+      signal: AbortSignal.timeout(params.timeoutMs),
+    });
+    const text = await res.text();
+    if (!res.ok) return undefined;
+    const signed = signedAnswer(text, 'alipay_trade_query_response');
+    const sign = (JSON.parse(text) as { sign?: unknown }).sign;
+    if (signed === undefined || typeof sign !== 'string') return undefined;
+    if (!createVerify('RSA-SHA256').update(signed, 'utf8').verify(keys.alipay, sign, 'base64')) return undefined;
+    const answer = JSON.parse(signed) as Record<string, unknown>;
+    const field = (name: string) => (typeof answer[name] === 'string' ? answer[name] : undefined);
+    if (field('code') !== '10000') {
+      return field('sub_code') === 'ACQ.TRADE_NOT_EXIST' ? { kind: 'waiting' } : undefined;
+    }
+    if (field('out_trade_no') !== outTradeNo) return undefined;
+    return outcomeOf(outTradeNo, field('trade_status'), field('total_amount'), field('trade_no'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a verified notification says of our order. */
 export type AlipayOutcome =
   | { kind: 'paid'; outTradeNo: string; amount: string; tradeNo: string }
@@ -153,11 +243,5 @@ export function readNotification(
   fields: Readonly<Record<string, string>>,
 ): AlipayOutcome | undefined {
   if (!verifyNotification(fields, key) || fields['app_id'] !== config.appId) return undefined;
-  const outTradeNo = fields['out_trade_no'] ?? '';
-  const status = fields['trade_status'];
-  if (status === 'TRADE_SUCCESS' || status === 'TRADE_FINISHED') {
-    return { kind: 'paid', outTradeNo, amount: fields['total_amount'] ?? '', tradeNo: fields['trade_no'] ?? '' };
-  }
-  if (status === 'TRADE_CLOSED') return { kind: 'closed', outTradeNo };
-  return { kind: 'waiting' };
+  return outcomeOf(fields['out_trade_no'] ?? '', fields['trade_status'], fields['total_amount'], fields['trade_no']);
 }

@@ -6,18 +6,25 @@ import {
   alipayFen,
   alipayPrivateKey,
   alipayPublicKey,
+  queryTrade,
   readNotification,
   wapPayUrl,
   type AlipayConfig,
 } from './alipay.js';
-import { placeH5Order, readWechatNotification, wechatKeys, type WechatPayConfig } from './wechat.js';
+import { placeH5Order, queryWechatOrder, readWechatNotification, wechatKeys, type WechatPayConfig } from './wechat.js';
 
 /** Bounds of payments (docs/limits.md). */
 export const PAYMENT_LIMITS = {
   /** A payment page closes this long after its recharge was made, paid or not. */
   timeoutMinutes: 30,
-  /** WeChat Pay has this long to place an order. */
+  /** WeChat Pay has this long to place an order, and either provider to answer a query (PAY-7). */
   wechatTimeoutMs: 5_000,
+  /** PAY-7: a recharge's payment is asked after until this long after the recharge was made. */
+  checkWithinMs: 24 * 3_600_000,
+  /** PAY-7: one recharge's payment is asked after at most once in this long. */
+  checkEveryMs: 10_000,
+  /** PAY-7: the most recharges one list of a member's recharges asks after. */
+  checkPerList: 3,
 } as const;
 
 /** Where the providers post their notifications, under the product API's base (PAY-2, PAY-5). */
@@ -49,6 +56,14 @@ export interface PaymentService {
    * needs nothing; `failure` when it is not Alipay's, or names no Alipay recharge of ours, or another amount.
    */
   alipayNotified(fields: Readonly<Record<string, string>>): Promise<'success' | 'failure'>;
+  /**
+   * PAY-7: asks the provider of `record` how its payment stands, for a notification that never came (a notify URL
+   * the provider cannot reach, a server down longer than the provider retries): a recharge unpaid or cancelled, by a
+   * provider that is set up, made within {@link PAYMENT_LIMITS.checkWithinMs}, and (unless `now` is set) not asked
+   * after in the last {@link PAYMENT_LIMITS.checkEveryMs}. Settles it as the notification would have, and answers the
+   * recharge as it is then when that changed it, else undefined. A provider that does not answer changes nothing.
+   */
+  check(record: RechargeRecord, options?: { now?: boolean }): Promise<RechargeRecord | undefined>;
   /** PAY-5: a notification WeChat Pay posted; true once it is handled or needs nothing (answered 204), else false. */
   wechatNotified(notice: {
     headers: { timestamp: string; nonce: string; signature: string };
@@ -122,6 +137,33 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
     return false;
   };
 
+  /** PAY-7: when each recharge was last asked after, by id. */
+  const checkedAt = new Map<string, number>();
+  const askedNow = (id: string, now: number) => {
+    if (checkedAt.size >= 10_000) {
+      for (const [key, at] of checkedAt) if (now - at >= PAYMENT_LIMITS.checkEveryMs) checkedAt.delete(key);
+    }
+    checkedAt.set(id, now);
+  };
+  /** What the provider of `record` says of its payment; undefined when it did not answer, or is not set up. */
+  const ask = async (record: RechargeRecord, now: number) => {
+    const common = { outTradeNo: record.id, nowMs: now, timeoutMs: PAYMENT_LIMITS.wechatTimeoutMs };
+    const fetcher = deps.fetch ?? fetch;
+    if (record.method === 'alipay' && alipay && alipayKeys) {
+      const outcome = await queryTrade({ config: alipay, keys: alipayKeys, ...common, fetch: fetcher });
+      return outcome?.kind === 'paid'
+        ? { kind: 'paid' as const, fen: alipayFen(outcome.amount), reference: outcome.tradeNo }
+        : outcome;
+    }
+    if (record.method === 'wechat' && wechat && wechatKeyPair) {
+      const outcome = await queryWechatOrder({ config: wechat, keys: wechatKeyPair, ...common, fetch: fetcher });
+      return outcome?.kind === 'paid'
+        ? { kind: 'paid' as const, fen: outcome.totalFen, reference: outcome.transactionId }
+        : outcome;
+    }
+    return undefined;
+  };
+
   /** Fails a recharge whose payment its provider closed unpaid, if it still waits. */
   const closed = async (record: RechargeRecord) => {
     if (record.status !== 'unpaid') return;
@@ -171,6 +213,26 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
         return url && `${url}&redirect_url=${encodeURIComponent(returnUrl())}`;
       }
       return undefined;
+    },
+
+    async check(record, options) {
+      if (record.status !== 'unpaid' && record.status !== 'cancelled') return undefined;
+      const now = deps.now();
+      if (now - record.createdAt > PAYMENT_LIMITS.checkWithinMs) return undefined;
+      const last = checkedAt.get(record.id);
+      if (!options?.now && last !== undefined && now - last < PAYMENT_LIMITS.checkEveryMs) return undefined;
+      askedNow(record.id, now);
+      const outcome = await ask(record, now);
+      if (!outcome || outcome.kind === 'waiting') return undefined;
+      if (outcome.kind === 'closed') {
+        if (record.status !== 'unpaid') return undefined;
+        await closed(record);
+      } else {
+        logger.info({ id: record.id, method: record.method }, 'a payment found by asking its provider');
+        if (!(await paid(record, outcome.fen, outcome.reference))) return undefined;
+      }
+      const settled = await deps.recharges.find(record.id);
+      return settled && settled.status !== record.status ? settled : undefined;
     },
 
     async alipayNotified(fields) {

@@ -10,10 +10,10 @@ import {
 import { keyText } from './keys.js';
 
 /**
- * PAY-4..PAY-6: WeChat Pay's H5 payment (API v3) for the wallet's recharges: an order placed with WeChat Pay's API,
+ * PAY-4..PAY-7: WeChat Pay's H5 payment (API v3) for the wallet's recharges: an order placed with WeChat Pay's API,
  * signed with the merchant's key, whose `h5_url` the payer opens; and WeChat Pay's notification of the result,
- * checked with the platform's public key and decrypted with the API v3 key. The HTTP call to WeChat Pay is made by
- * the caller's `fetch`.
+ * checked with the platform's public key and decrypted with the API v3 key; and the query of a payment's state, for
+ * a notification that did not come. The HTTP calls to WeChat Pay are made by the caller's `fetch`.
  */
 
 /** The merchant's WeChat Pay account (see docs/product-app.md, "Payments"). */
@@ -231,6 +231,14 @@ export function readWechatNotification(params: {
   } catch {
     return undefined;
   }
+  return transactionOutcome(config, transaction);
+}
+
+/**
+ * What a transaction (a notification's resource, or the answer to a query) says of our order: undefined when it is
+ * another merchant's or app's, else paid (`SUCCESS`), closed unpaid (`CLOSED`, `PAYERROR`, `REVOKED`), or waiting.
+ */
+function transactionOutcome(config: WechatPayConfig, transaction: Record<string, unknown>): WechatOutcome | undefined {
   if (transaction['mchid'] !== config.mchId || transaction['appid'] !== config.appId) return undefined;
   const outTradeNo = typeof transaction['out_trade_no'] === 'string' ? transaction['out_trade_no'] : '';
   const state = transaction['trade_state'];
@@ -242,4 +250,55 @@ export function readWechatNotification(params: {
   }
   if (state === 'CLOSED' || state === 'PAYERROR' || state === 'REVOKED') return { kind: 'closed', outTradeNo };
   return { kind: 'waiting' };
+}
+
+/**
+ * PAY-7: asks WeChat Pay how the payment of our order `outTradeNo` stands (`GET
+ * /v3/pay/transactions/out-trade-no/{out_trade_no}`, signed as PAY-4): what it says, as a notification would;
+ * waiting when WeChat Pay knows no such order (404 `ORDER_NOT_EXIST`); undefined when it does not answer in
+ * `timeoutMs`, refuses, or answers what its platform did not sign, or of another order, merchant or app.
+ */
+export async function queryWechatOrder(params: {
+  config: WechatPayConfig;
+  keys: { merchant: KeyObject; platform: KeyObject };
+  outTradeNo: string;
+  nowMs: number;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}): Promise<WechatOutcome | undefined> {
+  const { config, keys, outTradeNo } = params;
+  const pathAndQuery =
+    `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}` +
+    `?mchid=${encodeURIComponent(config.mchId)}`;
+  try {
+    const res = await params.fetch(`${config.apiBase.replace(/\/+$/, '')}${pathAndQuery}`, {
+      headers: {
+        accept: 'application/json',
+        authorization: wechatAuthorization({
+          config,
+          key: keys.merchant,
+          method: 'GET',
+          pathAndQuery,
+          body: '',
+          nowMs: params.nowMs,
+        }),
+      },
+      signal: AbortSignal.timeout(params.timeoutMs),
+    });
+    const text = await res.text();
+    const signed = verifyWechatSignature(keys.platform, {
+      timestamp: res.headers.get('wechatpay-timestamp') ?? '',
+      nonce: res.headers.get('wechatpay-nonce') ?? '',
+      signature: res.headers.get('wechatpay-signature') ?? '',
+      body: text,
+    });
+    if (!signed) return undefined;
+    const answer = JSON.parse(text) as Record<string, unknown>;
+    if (res.status === 404 && answer['code'] === 'ORDER_NOT_EXIST') return { kind: 'waiting' };
+    if (!res.ok) return undefined;
+    const outcome = transactionOutcome(config, answer);
+    return outcome && (outcome.kind === 'waiting' || outcome.outTradeNo === outTradeNo) ? outcome : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -58,8 +58,10 @@ export default function RechargeRecords() {
     });
     if (!ok) return;
     try {
-      await cancelRecharge(recharge.id, context);
-      toast(t('wallet.cancelled'));
+      // Paid or closed meanwhile, though its provider had not told the server yet: the answer says so.
+      const answer = await cancelRecharge(recharge.id, context);
+      const said = { success: 'wallet.cancelPaid', failed: 'wallet.cancelClosed' } as const;
+      toast(t(answer.status === 'success' || answer.status === 'failed' ? said[answer.status] : 'wallet.cancelled'));
     } catch (error) {
       toastError(errorText(error, t));
     }

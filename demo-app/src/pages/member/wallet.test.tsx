@@ -23,6 +23,8 @@ let lines: MoneyLine[] = [];
 let refusal: { err: string; code: string } | undefined;
 /** What the server answers as a new recharge's `pay_url` (Alipay set up), or undefined (not). */
 let payUrl: string | undefined;
+/** How the server finds a recharge asked to be cancelled: waiting (cancelled), or paid meanwhile (PAY-7). */
+let onCancel: 'cancelled' | 'success' = 'cancelled';
 const sent: Array<{ path: string; body: Record<string, unknown> }> = [];
 const unpaid = () => recharges.filter((r) => r.status === 'unpaid').reduce((sum, r) => sum + r.amount, 0);
 const api = setupServer(
@@ -58,7 +60,7 @@ const api = setupServer(
   http.post('*/index.php/api/member/recharge_cancel', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     sent.push({ path: 'recharge_cancel', body });
-    recharges = recharges.map((r) => (r.id === body['id'] ? { ...r, status: 'cancelled', closed_at: Date.now() } : r));
+    recharges = recharges.map((r) => (r.id === body['id'] ? { ...r, status: onCancel, closed_at: Date.now() } : r));
     return HttpResponse.json({ ret: recharges.find((r) => r.id === body['id']) });
   }),
   http.post('*/index.php/api/member/recharge_list', () => HttpResponse.json({ ret: recharges })),
@@ -73,6 +75,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   balance = 0;
+  onCancel = 'cancelled';
   recharges = [];
   lines = [];
   refusal = undefined;
@@ -205,6 +208,30 @@ describe('member/money: the wallet', () => {
     await shows('Cancelled');
     expect(sent.map((call) => call.path)).toEqual(['recharge_cancel']);
     expect(sent[0]?.body).toMatchObject({ id: 'r2' });
+  });
+
+  it('PAY-7: a recharge paid meanwhile is answered paid when cancelled, and the records say so', async () => {
+    onCancel = 'success';
+    recharges = [
+      {
+        id: 'r3',
+        amount: 8,
+        type: 'wechat',
+        status: 'unpaid',
+        reason: '',
+        created_at: 3,
+        closed_at: null,
+        payable: true,
+      },
+    ];
+    renderPages('/member/recharge-records');
+    await shows('Waiting for payment');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    const dialog = screen.getAllByRole('dialog').at(-1) as HTMLElement;
+    await step(() => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel recharge' })));
+    await shows('This recharge was paid already: the money is in your wallet');
+    await shows('Paid');
+    expect(screen.queryByText('Recharge cancelled')).toBeNull();
   });
 
   it('PAY-1: goes to the payment page when the server gives one, and asks for it again from the records', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { FEN_PER_YUAN, WALLET_LIMITS } from '../../members/wallet.js';
-import { NOTIFY_PATHS, type PaymentService } from '../../payments/service.js';
+import { NOTIFY_PATHS, PAYMENT_LIMITS, type PaymentService } from '../../payments/service.js';
 import type { MoneyLine, RechargeRecord } from '../../store/index.js';
 import type { ProductApiDeps } from './index.js';
 import { acceptForms, refuse, type ProductPost } from './reply.js';
@@ -40,8 +40,10 @@ function lineObject(line: MoneyLine) {
  *   payment is reported.
  * - `member/recharge_pay` (`id`) answers `{ret: {pay_url}}` for a payable recharge waiting for payment, or
  *   `recharge_missing`, or `pay_page_unavailable` when its provider gave no page.
- * - `member/recharge_cancel` (`id`) cancels an unpaid recharge: `{ret: recharge}`.
- * - `member/recharge_list` (`before?`) answers `{ret: [recharge]}`, newest first, twenty at a time.
+ * - `member/recharge_cancel` (`id`) cancels an unpaid recharge: `{ret: recharge}`; one its provider says was paid
+ *   (PAY-7) is answered paid instead.
+ * - `member/recharge_list` (`before?`) answers `{ret: [recharge]}`, newest first, twenty at a time, after asking the
+ *   providers about the page's newest recharges unpaid or cancelled (PAY-7).
  * - `member/money_list` (`before?`) answers `{ret: [{id, amount, kind, ref, created_at}]}`, the ledger, newest first,
  *   twenty at a time.
  *
@@ -88,6 +90,11 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/recharge_cancel', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
+    // PAY-7: paid already, though its notification has not come? Then it is answered paid, not cancelled; closed by
+    // its provider, it is answered failed.
+    const waiting = await deps.wallet.waiting(me.value.id, body['id']);
+    const settled = waiting.ok ? await deps.payments.check(waiting.value, { now: true }) : undefined;
+    if (settled) return { ret: rechargeObject(settled, deps.payments) };
     const result = await deps.wallet.cancel(me.value.id, body['id']);
     return result.ok ? { ret: rechargeObject(result.value, deps.payments) } : refuse(result.failure);
   });
@@ -95,7 +102,12 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/recharge_list', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
-    const result = await deps.wallet.recharges(me.value.id, body['before']);
+    let result = await deps.wallet.recharges(me.value.id, body['before']);
+    if (!result.ok) return refuse(result.failure);
+    // PAY-7: the newest recharges that may have been paid without a word from their provider are asked after first.
+    const asked = result.value.filter((r) => r.status === 'unpaid' || r.status === 'cancelled');
+    const changed = await Promise.all(asked.slice(0, PAYMENT_LIMITS.checkPerList).map((r) => deps.payments.check(r)));
+    if (changed.some(Boolean)) result = await deps.wallet.recharges(me.value.id, body['before']);
     return result.ok ? { ret: result.value.map((r) => rechargeObject(r, deps.payments)) } : refuse(result.failure);
   });
 
