@@ -123,6 +123,11 @@ export interface ServerConfig {
   rateLimit: RateLimitConfig;
   /** Most connections one user of an app may have on one node (WIRE-10). Env `PARLEY_MAX_USER_CONNECTIONS`. @default 100 */
   maxUserConnections: number;
+  /**
+   * The token `GET /metrics` asks for (METRICS-1), at least 16 characters; unset, the node serves no metrics. Env
+   * `PARLEY_METRICS_TOKEN`.
+   */
+  metricsToken: string | undefined;
   /** Pub/sub history retention per channel. Env `PARLEY_PUBSUB_HISTORY_MAX_MESSAGES`, `PARLEY_PUBSUB_HISTORY_MAX_AGE_MS`. */
   pubsubHistory: PubsubHistoryConfig;
   /** The server's public base URL, for the upload host in tokens. Env `PARLEY_PUBLIC_URL`. @default http://localhost:<port> */
@@ -279,6 +284,9 @@ const configSchema = z.object({
     { perSecond: 50, burst: 100 },
   ),
   maxUserConnections: z._default(intIn(1, 1_000_000), 100),
+  metricsToken: z.optional(
+    z.string().check(z.minLength(16, { error: 'must be at least 16 characters' }), z.maxLength(256)),
+  ),
   pubsubHistory: z._default(
     z.object({
       maxMessages: z._default(intIn(0, 100_000), 100),
@@ -387,6 +395,7 @@ const ENV_NAMES: Record<string, string> = {
   'rateLimit.perSecond': 'PARLEY_RATE_LIMIT_PER_SECOND',
   'rateLimit.burst': 'PARLEY_RATE_LIMIT_BURST',
   maxUserConnections: 'PARLEY_MAX_USER_CONNECTIONS',
+  metricsToken: 'PARLEY_METRICS_TOKEN',
   'pubsubHistory.maxMessages': 'PARLEY_PUBSUB_HISTORY_MAX_MESSAGES',
   'pubsubHistory.maxAgeMs': 'PARLEY_PUBSUB_HISTORY_MAX_AGE_MS',
   ...UPLOAD_ENV_NAMES,
@@ -473,6 +482,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     appDir: c.appDir,
     rateLimit: { perSecond: c.rateLimit.perSecond, burst: c.rateLimit.burst },
     maxUserConnections: c.maxUserConnections,
+    metricsToken: c.metricsToken,
     pubsubHistory: { maxMessages: c.pubsubHistory.maxMessages, maxAgeMs: c.pubsubHistory.maxAgeMs },
     publicUrl: c.publicUrl === undefined ? undefined : trimUrl(c.publicUrl),
     uploads: {
@@ -535,6 +545,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
     authorizeTimeoutMs: num('PARLEY_AUTHORIZE_TIMEOUT_MS'),
     maxUserConnections: num('PARLEY_MAX_USER_CONNECTIONS'),
+    metricsToken: get('PARLEY_METRICS_TOKEN'),
     appDir: get('PARLEY_APP_DIR'),
     publicUrl: get('PARLEY_PUBLIC_URL'),
     uploads: readUploadEnv(get),

@@ -19,6 +19,7 @@ import { createGroupService } from './im/groups.js';
 import { createMessageService } from './im/messages.js';
 import { createUserDirectory } from './im/users.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics, metricsRoutes } from './metrics.js';
 import { createClusterMembership } from './presence/cluster.js';
 import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
@@ -103,6 +104,9 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     isShuttingDown: () => shuttingDown,
     trustProxy: config.trustProxy,
   });
+  // METRICS-1: only with a token to ask for them.
+  const metrics = config.metricsToken === undefined ? undefined : createMetrics();
+  if (metrics && config.metricsToken !== undefined) metricsRoutes(http, metrics, config.metricsToken);
   const io = new Server(http.server, {
     path: '/socket.io',
     allowEIO3: true,
@@ -116,7 +120,9 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     maxUserConnections: config.maxUserConnections,
     logger,
     now,
+    metrics,
   });
+  if (metrics) metrics.connections = () => gateway.connectionCounts();
   registerPing(gateway, now);
 
   // One node keeps presence in memory; with REDIS_URL, nodes share presence and online counts through Redis.
@@ -179,7 +185,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     store: store.pubsub,
     sessions: store.pubsubSessions,
     presence: channelPresence,
-    fanout: socketIoFanout(io, lateJoins),
+    fanout: socketIoFanout(io, lateJoins, metrics),
     nodeId,
     soleNode: !redis,
     history: config.pubsubHistory,
@@ -329,6 +335,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
         await cluster?.close();
         await redis?.close();
         await store.close();
+        metrics?.close();
         logger.info('parley server closed');
       })();
       return closing;

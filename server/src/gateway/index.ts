@@ -3,6 +3,7 @@ import type { SessionService } from '../auth/sessions.js';
 import type { RateLimitConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { ConnectionCounts, GatewayMetrics } from '../metrics.js';
 import type { Pusher } from '../push.js';
 import { holdsNul } from '../nul.js';
 import {
@@ -61,6 +62,8 @@ export interface Gateway {
   onConnection(listener: ConnectionListener): void;
   /** Session ids of the connections on this node. */
   liveSids(): string[];
+  /** The connections on this node: open, authorized, and their distinct users (METRICS-2). */
+  connectionCounts(): ConnectionCounts;
   /** Waits for the session writes that disconnects started, so that the store can close after them. */
   drain(): Promise<void>;
 }
@@ -76,6 +79,8 @@ export interface GatewayDeps {
   maxUserConnections: number;
   logger: Logger;
   now: () => number;
+  /** Told of every request answered and every push (METRICS-2). @default none */
+  metrics?: GatewayMetrics | undefined;
 }
 
 type Ack = (reply: unknown) => void;
@@ -97,7 +102,7 @@ function userRoom(appkey: string, userId: string): string {
 
 /** Wires the gateway into `io`: from now on every connection goes through it. */
 export function createGateway(deps: GatewayDeps): Gateway {
-  const { io, logger, now } = deps;
+  const { io, logger, now, metrics } = deps;
   const registry = new HandlerRegistry();
   const connections = new Map<string, Connection>();
   const userBudgets = new UserBudgets(deps.rateLimit);
@@ -170,9 +175,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       // Every socket is in the room named by its id, so except() leaves out exactly that connection.
       const target = exceptConnectionId ? io.to(rooms).except(exceptConnectionId) : io.to(rooms);
       target.emit(event, payload);
+      metrics?.pushed(event);
     },
     toConnection({ connectionId, event, payload }) {
       io.to(connectionId).emit(event, payload);
+      metrics?.pushed(event);
     },
     joinRoom({ connectionId, room, leave }) {
       const socket = io.sockets.sockets.get(connectionId);
@@ -184,6 +191,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const except = exceptUserIds.map((u) => roomOf(appkey, u));
       if (exceptConnectionId) except.push(exceptConnectionId);
       io.to(room).except(except).emit(event, payload);
+      metrics?.pushed(event);
     },
   };
 
@@ -259,7 +267,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const dispatch = async (conn: Connection, event: string, args: unknown[]): Promise<void> => {
     const last = args[args.length - 1];
-    const ack: Ack | undefined = typeof last === 'function' ? (last as Ack) : undefined;
+    const given: Ack | undefined = typeof last === 'function' ? (last as Ack) : undefined;
+    // METRICS-2: every answer is counted by its code.
+    const ack: Ack | undefined =
+      given && metrics
+        ? (value) => {
+            metrics.requested(event, (value as { code?: unknown }).code as number);
+            given(value);
+          }
+        : given;
     const params = ack && args.length === 1 ? undefined : args[0];
     const known = REQUEST_EVENTS.has(event) || NOTICE_EVENTS.has(event);
     // Unknown events still spend the budget, so that flooding them costs the sender like anything else.
@@ -343,6 +359,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     pusher,
     onConnection(listener) {
       listeners.push(listener);
+    },
+    connectionCounts() {
+      let authorized = 0;
+      const users = new Set<string>();
+      for (const conn of connections.values()) {
+        const ctx = conn.context();
+        if (!ctx) continue;
+        authorized += 1;
+        if (ctx.userId !== null) users.add(`${ctx.app.appkey} ${ctx.userId}`);
+      }
+      return { open: connections.size, authorized, users: users.size };
     },
     liveSids() {
       const sids = new Set<string>();

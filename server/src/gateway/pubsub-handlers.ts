@@ -16,10 +16,12 @@ import {
   WIRE_MODULES,
   type PubsubModuleData,
   type WirePubsubMessage,
+  type ServerPushName,
   type WireRedelivered,
 } from '../protocol.js';
 import type { Gateway, RequestContext } from './index.js';
 import type { LateJoins } from './late-joins.js';
+import type { GatewayMetrics } from '../metrics.js';
 import type { RemoteBroadcastFilter } from './redis-adapter.js';
 
 /** The room of a channel's subscribers. */
@@ -43,8 +45,18 @@ const MANUAL_REASONS: ReadonlySet<string> = new Set(['server namespace disconnec
  * says from which message time it listens is remembered in `lateJoins`, whose {@link lateChannelJoins} filter keeps
  * older messages still arriving from other nodes away from it (PUB-9).
  */
-export function socketIoFanout(io: Server, lateJoins?: LateJoins): PubsubFanout {
+export function socketIoFanout(io: Server, lateJoins?: LateJoins, metrics?: GatewayMetrics): PubsubFanout {
   const local = (connectionId: string) => io.of('/').sockets.get(connectionId);
+  /** Emits `event` through `to` (a room's broadcast, or a socket here) and counts it (METRICS-2). */
+  const push = (
+    to: { emit(event: string, payload: unknown): unknown } | undefined,
+    event: ServerPushName,
+    payload: unknown,
+  ) => {
+    if (!to) return;
+    to.emit(event, payload);
+    metrics?.pushed(event);
+  };
   return {
     joinChannel: (id, appkey, channel, from) => {
       const socket = local(id);
@@ -60,13 +72,13 @@ export function socketIoFanout(io: Server, lateJoins?: LateJoins): PubsubFanout 
     },
     joinPresence: (id, appkey, channel) => void local(id)?.join(presenceRoom(appkey, channel)),
     leavePresence: (id, appkey, channel) => void local(id)?.leave(presenceRoom(appkey, channel)),
-    message: (appkey, channel, message) => io.to(channelRoom(appkey, channel)).emit(SERVER_PUSHES.message, message),
+    message: (appkey, channel, message) => push(io.to(channelRoom(appkey, channel)), SERVER_PUSHES.message, message),
     presence: (appkey, channel, event) =>
-      io.to(presenceRoom(appkey, channel)).emit(SERVER_PUSHES.pubsubPresence, event),
-    toConnection: (id, message) => local(id)?.emit(SERVER_PUSHES.message, message),
+      push(io.to(presenceRoom(appkey, channel)), SERVER_PUSHES.pubsubPresence, event),
+    toConnection: (id, message) => push(local(id), SERVER_PUSHES.message, message),
     redelivered: (id, channels) => {
       const payload: WireRedelivered = channels ? { channels: [...channels] } : {};
-      local(id)?.emit(SERVER_PUSHES.redelivered, payload);
+      push(local(id), SERVER_PUSHES.redelivered, payload);
     },
     isConnected: (id) => local(id)?.connected === true,
   };
