@@ -97,20 +97,67 @@ export interface WechatH5Order {
   expiresAt: number;
 }
 
+/** How a call to WeChat Pay's API is made: the merchant, its keys, the clock, the time it may take, the `fetch`. */
+interface WechatCall {
+  config: WechatPayConfig;
+  keys: { merchant: KeyObject; platform: KeyObject };
+  nowMs: number;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/**
+ * Calls WeChat Pay's API (`method` on `pathAndQuery`, with `body` as JSON when given), signed with the merchant's
+ * key, and answers its status and JSON; undefined when it does not answer in time, or answers what its platform
+ * did not sign (its answers are signed as its notifications are: one not signed by the platform is not WeChat Pay's).
+ */
+async function callWechatPay(
+  call: WechatCall,
+  request: { method: 'GET' | 'POST'; pathAndQuery: string; body?: string },
+): Promise<{ status: number; ok: boolean; answer: Record<string, unknown> } | undefined> {
+  const { config, keys } = call;
+  const { method, pathAndQuery } = request;
+  const body = request.body ?? '';
+  try {
+    const res = await call.fetch(`${config.apiBase.replace(/\/+$/, '')}${pathAndQuery}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        authorization: wechatAuthorization({
+          config,
+          key: keys.merchant,
+          method,
+          pathAndQuery,
+          body,
+          nowMs: call.nowMs,
+        }),
+      },
+      ...(request.body === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(call.timeoutMs),
+    });
+    const text = await res.text();
+    const signed = verifyWechatSignature(keys.platform, {
+      timestamp: res.headers.get('wechatpay-timestamp') ?? '',
+      nonce: res.headers.get('wechatpay-nonce') ?? '',
+      signature: res.headers.get('wechatpay-signature') ?? '',
+      body: text,
+    });
+    if (!signed) return undefined;
+    const answer: unknown = JSON.parse(text);
+    if (typeof answer !== 'object' || answer === null) return undefined;
+    return { status: res.status, ok: res.ok, answer: answer as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * PAY-4: places an H5 order with WeChat Pay and answers its `h5_url`; undefined when WeChat Pay does not answer in
  * `timeoutMs`, refuses, or answers what its platform did not sign.
  */
-export async function placeH5Order(params: {
-  config: WechatPayConfig;
-  keys: { merchant: KeyObject; platform: KeyObject };
-  order: WechatH5Order;
-  nowMs: number;
-  timeoutMs: number;
-  fetch: typeof fetch;
-}): Promise<string | undefined> {
-  const { config, keys, order } = params;
-  const path = '/v3/pay/transactions/h5';
+export async function placeH5Order(params: WechatCall & { order: WechatH5Order }): Promise<string | undefined> {
+  const { config, order } = params;
   const body = JSON.stringify({
     appid: config.appId,
     mchid: config.mchId,
@@ -121,39 +168,9 @@ export async function placeH5Order(params: {
     amount: { total: order.amountFen, currency: 'CNY' },
     scene_info: { payer_client_ip: order.payerIp, h5_info: { type: 'Wap' } },
   });
-  try {
-    const res = await params.fetch(`${config.apiBase.replace(/\/+$/, '')}${path}`, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        authorization: wechatAuthorization({
-          config,
-          key: keys.merchant,
-          method: 'POST',
-          pathAndQuery: path,
-          body,
-          nowMs: params.nowMs,
-        }),
-      },
-      body,
-      signal: AbortSignal.timeout(params.timeoutMs),
-    });
-    const text = await res.text();
-    if (!res.ok) return undefined;
-    // Its answers are signed as its notifications are: one not signed by the platform is not WeChat Pay's.
-    const signed = verifyWechatSignature(keys.platform, {
-      timestamp: res.headers.get('wechatpay-timestamp') ?? '',
-      nonce: res.headers.get('wechatpay-nonce') ?? '',
-      signature: res.headers.get('wechatpay-signature') ?? '',
-      body: text,
-    });
-    if (!signed) return undefined;
-    const url = (JSON.parse(text) as { h5_url?: unknown }).h5_url;
-    return typeof url === 'string' && url.startsWith('https://') ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  const reply = await callWechatPay(params, { method: 'POST', pathAndQuery: '/v3/pay/transactions/h5', body });
+  const url = reply?.ok ? reply.answer['h5_url'] : undefined;
+  return typeof url === 'string' && url.startsWith('https://') ? url : undefined;
 }
 
 /** Whether `signature` is the platform's over `timestamp`, `nonce` and `body`, each followed by a newline. */
@@ -258,47 +275,17 @@ function transactionOutcome(config: WechatPayConfig, transaction: Record<string,
  * waiting when WeChat Pay knows no such order (404 `ORDER_NOT_EXIST`); undefined when it does not answer in
  * `timeoutMs`, refuses, or answers what its platform did not sign, or of another order, merchant or app.
  */
-export async function queryWechatOrder(params: {
-  config: WechatPayConfig;
-  keys: { merchant: KeyObject; platform: KeyObject };
-  outTradeNo: string;
-  nowMs: number;
-  timeoutMs: number;
-  fetch: typeof fetch;
-}): Promise<WechatOutcome | undefined> {
-  const { config, keys, outTradeNo } = params;
+export async function queryWechatOrder(
+  params: WechatCall & { outTradeNo: string },
+): Promise<WechatOutcome | undefined> {
+  const { config, outTradeNo } = params;
   const pathAndQuery =
     `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}` +
     `?mchid=${encodeURIComponent(config.mchId)}`;
-  try {
-    const res = await params.fetch(`${config.apiBase.replace(/\/+$/, '')}${pathAndQuery}`, {
-      headers: {
-        accept: 'application/json',
-        authorization: wechatAuthorization({
-          config,
-          key: keys.merchant,
-          method: 'GET',
-          pathAndQuery,
-          body: '',
-          nowMs: params.nowMs,
-        }),
-      },
-      signal: AbortSignal.timeout(params.timeoutMs),
-    });
-    const text = await res.text();
-    const signed = verifyWechatSignature(keys.platform, {
-      timestamp: res.headers.get('wechatpay-timestamp') ?? '',
-      nonce: res.headers.get('wechatpay-nonce') ?? '',
-      signature: res.headers.get('wechatpay-signature') ?? '',
-      body: text,
-    });
-    if (!signed) return undefined;
-    const answer = JSON.parse(text) as Record<string, unknown>;
-    if (res.status === 404 && answer['code'] === 'ORDER_NOT_EXIST') return { kind: 'waiting' };
-    if (!res.ok) return undefined;
-    const outcome = transactionOutcome(config, answer);
-    return outcome && (outcome.kind === 'waiting' || outcome.outTradeNo === outTradeNo) ? outcome : undefined;
-  } catch {
-    return undefined;
-  }
+  const reply = await callWechatPay(params, { method: 'GET', pathAndQuery });
+  if (!reply) return undefined;
+  if (reply.status === 404 && reply.answer['code'] === 'ORDER_NOT_EXIST') return { kind: 'waiting' };
+  if (!reply.ok) return undefined;
+  const outcome = transactionOutcome(config, reply.answer);
+  return outcome && (outcome.kind === 'waiting' || outcome.outTradeNo === outTradeNo) ? outcome : undefined;
 }
