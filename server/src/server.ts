@@ -26,6 +26,7 @@ import { createMemoryPresenceRegistry } from './presence/registry.js';
 import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
 import { userEventRoutes } from './api/user-events.js';
+import { imMessageRoutes } from './api/im-messages.js';
 import { createUserEvents } from './user-events.js';
 import { productAgentPolicy, productRoster } from './api/product/cs.js';
 import { registerProductApi } from './api/product/index.js';
@@ -174,6 +175,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   });
   // IM first: its connection listener stores the user's data, which presence queries may read right after.
   registerImHandlers(gateway, { messages, conversations, groups, users });
+  imMessageRoutes(http, { apps, messages, users });
   registerPresenceHandlers(gateway, presence);
   if (options.customerService !== false) registerCsHandlers(gateway, cs);
   const channelPresence = shared
