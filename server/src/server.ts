@@ -27,6 +27,7 @@ import { createPresenceService } from './presence/service.js';
 import { pubsubRoutes } from './api/pubsub.js';
 import { userEventRoutes } from './api/user-events.js';
 import { imMessageRoutes } from './api/im-messages.js';
+import { imGroupRoutes } from './api/im-groups.js';
 import { createUserEvents } from './user-events.js';
 import { productAgentPolicy, productRoster } from './api/product/cs.js';
 import { registerProductApi } from './api/product/index.js';
@@ -176,6 +177,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
   // IM first: its connection listener stores the user's data, which presence queries may read right after.
   registerImHandlers(gateway, { messages, conversations, groups, users });
   imMessageRoutes(http, { apps, messages, users });
+  imGroupRoutes(http, { apps, groups, users });
   registerPresenceHandlers(gateway, presence);
   if (options.customerService !== false) registerCsHandlers(gateway, cs);
   const channelPresence = shared

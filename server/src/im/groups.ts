@@ -10,8 +10,16 @@ import { KeyedMutex } from './mutex.js';
 
 /** Group membership: who receives a group's messages and may read its history (IM-20..). */
 export interface GroupService {
-  /** `subscribeGroups`: joins the groups, checking the access token when the app requires one. */
-  subscribe(actor: Actor, groupIds: readonly string[], accessToken: string | null | undefined): Promise<void>;
+  /**
+   * `subscribeGroups`: joins the groups, checking the access token when the app requires one; not with `trusted`
+   * (IM-31: the app's own server adds the member).
+   */
+  subscribe(
+    actor: Actor,
+    groupIds: readonly string[],
+    accessToken: string | null | undefined,
+    options?: { trusted?: boolean },
+  ): Promise<void>;
   /** `unsubscribeGroup`. */
   unsubscribe(actor: Actor, groupId: string): Promise<void>;
   /** Whether `userId` is a member. */
@@ -51,9 +59,9 @@ export function createGroupService(deps: GroupServiceDeps): GroupService {
     }) !== undefined;
 
   return {
-    async subscribe(actor, groupIds, accessToken) {
+    async subscribe(actor, groupIds, accessToken, options) {
       assertIds(groupIds);
-      if (actor.app.requireAccessToken && !tokenCovers(actor, groupIds, accessToken)) {
+      if (!options?.trusted && actor.app.requireAccessToken && !tokenCovers(actor, groupIds, accessToken)) {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
       }
       const appkey = actor.app.appkey;

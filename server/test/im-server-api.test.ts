@@ -25,8 +25,8 @@ async function post(url: string, body: unknown, app: AppConfig = OPEN_APP, key =
 
 const text = (value: string) => ({ type: 'text', payload: { text: value } });
 
-describe('IM: messages sent by the app’s server (IM-30)', () => {
-  it('sends a private message as a user: stored, and pushed to every connection of both', async () => {
+describe('IM: the app’s server API (IM-30, IM-31)', () => {
+  it('IM-30: sends a private message as a user: stored, and pushed to every connection of both', async () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');
     const alicePhone = await login(url, 'alice');
@@ -119,5 +119,47 @@ describe('IM: messages sent by the app’s server (IM-30)', () => {
     expect(await refused({ ...ok, from: { id: 'a'.repeat(61) } })).toBe(MESSAGES.idTooLong);
     expect(await refused({ ...ok, from: { id: 'alice', data: { bio: 'x'.repeat(300) } } })).toBe(MESSAGES.dataTooLong);
     expect(await refused({ ...ok, messageId: 'has space' })).toBe('messageId must be 1 to 64 letters, digits, _ or -');
+  });
+
+  it('IM-31: the app’s server adds and removes group members, without their tokens, and lists them', async () => {
+    const { url } = await startServer({ apps: [TOKEN_APP, OPEN_APP] });
+    const bob = await login(url, 'bob', { appkey: TOKEN_APP.appkey });
+    const members = async () => {
+      const res = await fetch(`${url}/api/v1/apps/${TOKEN_APP.appkey}/groups/g1/members`, {
+        headers: { authorization: `Bearer ${TOKEN_APP.secretKey}` },
+      });
+      return await res.json();
+    };
+    const member = async (method: 'PUT' | 'DELETE', userId: string, key = TOKEN_APP.secretKey) => {
+      const res = await fetch(`${url}/api/v1/apps/${TOKEN_APP.appkey}/groups/g1/members/${userId}`, {
+        method,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await member('PUT', 'bob')).toEqual({ status: 200, body: { code: 200, content: null } });
+    expect(await member('PUT', 'bob')).toEqual({ status: 200, body: { code: 200, content: null } });
+    expect(await members()).toEqual({ code: 200, content: { members: ['bob'] } });
+    // A member now: the group's messages reach bob, and bob may send to it without a token.
+    const push = next(bob, 'imMessage');
+    const group = { to: { type: 'group', id: 'g1' }, ...text('welcome') };
+    expect((await post(url, { from: { id: 'admin' }, ...group }, TOKEN_APP)).status).toBe(200);
+    expect(await push).toMatchObject({ r: 'g1', s: 'admin' });
+    expect(await request(bob, 'publishIM', publishParams('g1', { t: 'group' }))).toMatchObject({ code: 200 });
+    // Removed: no more.
+    expect(await member('DELETE', 'bob')).toEqual({ status: 200, body: { code: 200, content: null } });
+    expect(await members()).toEqual({ code: 200, content: { members: [] } });
+    const got = collect(bob, 'imMessage');
+    expect((await post(url, { from: { id: 'admin' }, ...group }, TOKEN_APP)).status).toBe(200);
+    await settled(bob);
+    expect(got).toEqual([]);
+    expect(await member('PUT', 'bob', OPEN_APP.secretKey)).toEqual({
+      status: 401,
+      body: { code: 401, content: MESSAGES.noPermission },
+    });
+    expect(await member('PUT', 'b'.repeat(61))).toEqual({
+      status: 400,
+      body: { code: 400, content: MESSAGES.idTooLong },
+    });
   });
 });
