@@ -28,6 +28,8 @@ export interface AppConfig {
   requireOtp: boolean;
   /** Whether private channels and groups need an access token. @default false */
   requireAccessToken: boolean;
+  /** Where the app's server hears of its messages (HOOK-1), an http(s) URL; none when unset. */
+  webhookUrl?: string | undefined;
 }
 
 /** Token bucket per connection: `perSecond` refill, at most `burst` requests at once. */
@@ -255,6 +257,12 @@ const appSchema = z.object({
   name: z.optional(z.string({ error: 'must be a string' })),
   requireOtp: z._default(z.boolean({ error: 'must be true or false' }), true),
   requireAccessToken: z._default(z.boolean({ error: 'must be true or false' }), false),
+  webhookUrl: z.optional(
+    z.string({ error: 'must be an http(s) URL' }).check(
+      z.maxLength(2048, 'must be an http(s) URL'),
+      z.refine((v) => /^https?:\/\/[^\s/]+/.test(v) && URL.canParse(v), 'must be an http(s) URL'),
+    ),
+  ),
 });
 
 const configSchema = z.object({

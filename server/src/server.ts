@@ -20,6 +20,8 @@ import { createMessageService } from './im/messages.js';
 import { createUserDirectory } from './im/users.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, metricsRoutes } from './metrics.js';
+import { createWebhooks, type Webhooks } from './webhooks.js';
+import { messageEventOf } from './im/wire.js';
 import { createClusterMembership } from './presence/cluster.js';
 import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
@@ -53,6 +55,8 @@ export interface ParleyServerOptions {
   customerService?: boolean;
   /** Sends login codes of the product API. @default the development provider, which logs them */
   sms?: SmsProvider;
+  /** The waits between a webhook delivery's attempts (HOOK-3). @default WEBHOOK_LIMITS.retryDelaysMs */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 /** Where a started server listens. */
@@ -159,6 +163,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     roster: productRoster(productAgents),
     turns: shared && redisCsTurns({ client: shared.client, prefix: shared.prefix, logger }),
   });
+  const webhooks: Webhooks = createWebhooks({ logger, now, retryDelaysMs: options.webhookRetryDelaysMs });
   const messages = createMessageService({
     messages: store.messages,
     groups,
@@ -167,6 +172,10 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     cs: cs.im,
     // IM-29: the product app's members who blocked each other exchange no private messages.
     mayMessage: async (appkey, from, to) => appkey !== config.productAppkey || !(await store.blocks.between(from, to)),
+    // HOOK-1: the app's server hears of each message, when it has a webhook.
+    onStored: (actor, stored) => {
+      if (actor.app.webhookUrl !== undefined) webhooks.send(actor.app, 'im.message', messageEventOf(stored));
+    },
   });
   const conversations = createConversationService({
     conversations: store.conversations,
@@ -335,6 +344,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
         await io.close();
         await sweeping;
         await gateway.drain();
+        await webhooks.close();
         await pubsub.close();
         await cluster?.close();
         await redis?.close();

@@ -23,7 +23,7 @@ import {
 } from '../protocol.js';
 import type { CsForIm } from '../cs/index.js';
 import { userDataJson, type Actor, type Pusher } from '../push.js';
-import type { ConversationTouch, MessageStore } from '../store/index.js';
+import type { ConversationTouch, MessageStore, StoredMessage } from '../store/index.js';
 import type { GroupService } from './groups.js';
 import { conversationKey } from './keys.js';
 import { KeyedMutex } from './mutex.js';
@@ -78,6 +78,8 @@ export interface MessageServiceDeps {
    * 401 `user does not exist or is blocked` when not. Asked for private messages only. @default everyone may
    */
   mayMessage?: ((appkey: string, from: string, to: string) => Promise<boolean>) | undefined;
+  /** Told of each private or group message once it is stored, after its push (HOOK-1's `im.message`). */
+  onStored?: ((actor: Actor, message: StoredMessage) => void) | undefined;
 }
 
 type ChatScene = Exclude<Scene, 'cs'>;
@@ -167,14 +169,16 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
           readerId: me,
           // IM-15: pushed once it is stored with its bookkeeping. Not back to the sending connection: it has the
           // ack, and an echo would only cost it an imAck.
-          stored: (stored) =>
+          stored: (stored) => {
             pusher.toUsers({
               appkey,
               userIds,
               event: SERVER_PUSHES.imMessage,
               payload: nt ? { ...toWireMessage(stored), nt } : toWireMessage(stored),
               exceptConnectionId: actor.connectionId,
-            }),
+            });
+            deps.onStored?.(actor, stored);
+          },
         });
         return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
       });

@@ -31,3 +31,30 @@ export function parseRecaller(json: string): Recaller {
 export function stringifyRecaller(recaller: Recaller): string {
   return JSON.stringify(recaller);
 }
+
+/**
+ * HOOK-1: a stored private or group message as an app's server hears of it in an `im.message` delivery: the
+ * SDK's names, the payload and the sender's data parsed.
+ */
+export function messageEventOf(message: StoredMessage) {
+  return {
+    scene: message.scene,
+    messageId: message.messageId,
+    timestamp: message.ts,
+    senderId: message.senderId,
+    senderData: parseJsonOr(message.senderData, {}),
+    // The receiver of a private message, or the group.
+    to: message.targetId,
+    type: message.type,
+    payload: parseJsonOr(message.payload, null),
+  };
+}
+
+function parseJsonOr(text: string | null | undefined, fallback: unknown): unknown {
+  if (typeof text !== 'string' || text === '') return fallback;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
+}
