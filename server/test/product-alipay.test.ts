@@ -292,6 +292,24 @@ describe('payments: Alipay', () => {
     expect(await balance()).toBe(40);
   });
 
+  it('PAY-7: a list asks about recharges of providers set up, however many of others come first', async () => {
+    const { p, token, gateway, recharge, status } = await alipayServer();
+    const { id } = await recharge(50);
+    // Newer, by WeChat Pay, which this server has not set up: nobody to ask.
+    for (const money of [1, 2, 3]) {
+      p.advance(1_000);
+      const other = await recharge(money, 'wechat');
+      await p.call('member/recharge_cancel', { token, id: other.id });
+    }
+    gateway.trades.set(String(id), {
+      out_trade_no: String(id),
+      trade_no: '2026113022001404000000000005',
+      total_amount: '50.00',
+      trade_status: 'TRADE_SUCCESS',
+    });
+    expect(await status(id)).toMatchObject({ status: 'success' });
+  });
+
   it('PAY-7: an answer Alipay did not sign, or of another order or amount, changes nothing', async () => {
     const { p, gateway, recharge, balance, status } = await alipayServer();
     const { id } = await recharge(50);

@@ -64,6 +64,8 @@ export interface PaymentService {
    * recharge as it is then when that changed it, else undefined. A provider that does not answer changes nothing.
    */
   check(record: RechargeRecord, options?: { now?: boolean }): Promise<RechargeRecord | undefined>;
+  /** PAY-7: whether {@link check} would ask about `record` at all (the time between two asks aside). */
+  askable(record: RechargeRecord): boolean;
   /** PAY-5: a notification WeChat Pay posted; true once it is handled or needs nothing (answered 204), else false. */
   wechatNotified(notice: {
     headers: { timestamp: string; nonce: string; signature: string };
@@ -215,10 +217,15 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
       return undefined;
     },
 
+    askable(record) {
+      if (record.status !== 'unpaid' && record.status !== 'cancelled') return false;
+      if (deps.now() - record.createdAt > PAYMENT_LIMITS.checkWithinMs) return false;
+      return record.method === 'alipay' ? alipayKeys !== undefined : wechatKeyPair !== undefined;
+    },
+
     async check(record, options) {
-      if (record.status !== 'unpaid' && record.status !== 'cancelled') return undefined;
+      if (!this.askable(record)) return undefined;
       const now = deps.now();
-      if (now - record.createdAt > PAYMENT_LIMITS.checkWithinMs) return undefined;
       const last = checkedAt.get(record.id);
       if (!options?.now && last !== undefined && now - last < PAYMENT_LIMITS.checkEveryMs) return undefined;
       askedNow(record.id, now);

@@ -105,7 +105,7 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
     let result = await deps.wallet.recharges(me.value.id, body['before']);
     if (!result.ok) return refuse(result.failure);
     // PAY-7: the newest recharges that may have been paid without a word from their provider are asked after first.
-    const asked = result.value.filter((r) => r.status === 'unpaid' || r.status === 'cancelled');
+    const asked = result.value.filter((r) => deps.payments.askable(r));
     const changed = await Promise.all(asked.slice(0, PAYMENT_LIMITS.checkPerList).map((r) => deps.payments.check(r)));
     if (changed.some(Boolean)) result = await deps.wallet.recharges(me.value.id, body['before']);
     return result.ok ? { ret: result.value.map((r) => rechargeObject(r, deps.payments)) } : refuse(result.failure);
