@@ -1,5 +1,6 @@
 /** The runnable examples in examples/ against a real server: each one does what its header says. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DEMO_APP } from '../../server/src/config.js';
 import { defer, startServer } from '../../server/test/helpers.js';
@@ -8,9 +9,10 @@ function run(
   script: string,
   args: string[],
   url: string,
+  env: Record<string, string> = {},
 ): { child: ChildProcessWithoutNullStreams; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', `examples/${script}`, ...args], {
-    env: { ...process.env, PARLEY_URL: url },
+    env: { ...process.env, PARLEY_URL: url, ...env },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -27,6 +29,15 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
     if (Date.now() > deadline) throw new Error(`${what} not seen within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A loopback port nothing listens on, for a process that must be told its port before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
@@ -54,6 +65,20 @@ describe('examples', () => {
     await until(() => bob.output().includes('alice: hello from alice'), 'the line at bob');
     alice.child.stdin.end();
     bob.child.stdin.end();
+    expect(await exited(alice.child)).toBe(0);
+  });
+
+  it('echo-bot answers a message, told by the webhook and sending through the server API', async () => {
+    const port = await freePort();
+    const { url } = await startServer({ apps: [{ ...DEMO_APP, webhookUrl: `http://127.0.0.1:${port}/parley` }] });
+    const bot = run('echo-bot.ts', ['echo'], url, { BOT_PORT: String(port) });
+    await until(() => bot.output().includes(`listening on http://127.0.0.1:${port}/parley`), 'the bot');
+    const alice = run('node-chat.ts', ['alice', 'echo'], url);
+    await until(() => alice.output().includes('chatting with echo'), 'alice ready');
+    alice.child.stdin.write('hello bot\n');
+    await until(() => alice.output().includes('echo: echo: hello bot'), 'the echo at alice');
+    expect(bot.output()).toContain('alice: hello bot');
+    alice.child.stdin.end();
     expect(await exited(alice.child)).toBe(0);
   });
 
