@@ -33,6 +33,15 @@ export const OPEN_APP: AppConfig = {
   requireAccessToken: false,
 };
 
+/** An open app whose groups, channels and teams are private: they need access tokens (IM-21, PUB-15, CS-15). */
+export const TOKEN_APP: AppConfig = {
+  appkey: 'token-appkey',
+  secretKey: 'token-secret',
+  name: 'token',
+  requireOtp: false,
+  requireAccessToken: true,
+};
+
 const cleanups: Array<() => unknown> = [];
 
 afterEach(async () => {

@@ -1,18 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../src/config.js';
 import { signToken } from '../src/auth/token.js';
 import { MESSAGES } from '../src/protocol.js';
-import { OPEN_APP, request, startServer, storesUnderTest, tempDir } from './helpers.js';
+import { OPEN_APP, request, startServer, storesUnderTest, tempDir, TOKEN_APP } from './helpers.js';
 import { collect, content, guid, login, next, publishParams, send, settled } from './im-support.js';
-
-const TOKEN_APP: AppConfig = {
-  appkey: 'token-appkey',
-  secretKey: 'token-secret',
-  name: 'token',
-  requireOtp: false,
-  requireAccessToken: true,
-};
 
 describe('IM: groups', () => {
   it('IM-20: only members get group messages, with the sender data; unsubscribing stops them', async () => {

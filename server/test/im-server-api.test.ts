@@ -2,16 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/config.js';
 import { signToken } from '../src/auth/token.js';
 import { MESSAGES } from '../src/protocol.js';
-import { OPEN_APP, SECURE_APP, request, startServer } from './helpers.js';
+import { OPEN_APP, SECURE_APP, request, startServer, TOKEN_APP } from './helpers.js';
 import { collect, content, login, next, publishParams, settled } from './im-support.js';
-
-const TOKEN_APP: AppConfig = {
-  appkey: 'token-appkey',
-  secretKey: 'token-secret',
-  name: 'token',
-  requireOtp: false,
-  requireAccessToken: true,
-};
 
 /** Posts IM-30's send for `app` with its secret key (or `key`), answering the status and the body. */
 async function post(url: string, body: unknown, app: AppConfig = OPEN_APP, key = app.secretKey) {
