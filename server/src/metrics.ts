@@ -1,7 +1,7 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { bearsSecret } from './api/app-auth.js';
 import type { StoreTiming } from './store/timing.js';
 
 /**
@@ -148,12 +148,6 @@ export function createMetrics(): ServerMetrics {
   return metrics;
 }
 
-/** Whether `given` is the metrics token: compared in constant time, through digests of equal length. */
-function isToken(given: string, token: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(token));
-}
-
 /**
  * METRICS-1: `GET /metrics` answers the node's metrics in Prometheus' text format to a request bearing `token`
  * (`Authorization: Bearer <token>`), 401 to any other; and every HTTP request is measured (METRICS-3).
@@ -169,9 +163,7 @@ export function metricsRoutes(app: FastifyInstance, metrics: ServerMetrics, toke
     );
   });
   app.get('/metrics', async (request, reply) => {
-    const header = request.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-    if (!isToken(given, token)) {
+    if (!bearsSecret(request, token)) {
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')

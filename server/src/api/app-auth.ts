@@ -9,8 +9,13 @@ import type { AppConfig } from '../config.js';
  */
 export function appOfBearer(apps: AppRegistry, appkey: string, request: FastifyRequest): AppConfig | undefined {
   const target = apps.byAppkey(appkey);
+  return target && bearsSecret(request, target.secretKey) ? target : undefined;
+}
+
+/** Whether the `authorization` header of `request` is `Bearer <secret>`, compared in constant time. */
+export function bearsSecret(request: FastifyRequest, secret: string): boolean {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-  return target && bearer !== undefined && sameSecret(bearer, target.secretKey) ? target : undefined;
+  return bearer !== undefined && sameSecret(bearer, secret);
 }
 
 /** Compares secrets in constant time for equal lengths; a length mismatch is refused at once. */

@@ -42,8 +42,7 @@ export function imGroupRoutes(
 
   /** The user as the group's other members hear of them (GROUP_PRESENCE): with the data they last authorized with. */
   const actorOf = async (target: AppConfig, userId: string): Promise<Actor> => {
-    const known = await deps.users.dataOf(target.appkey, userId);
-    const userData = known === undefined ? {} : (JSON.parse(known) as Record<string, unknown>);
+    const userData = (await deps.users.memberData(target.appkey, [userId]))[0]?.data ?? {};
     return { app: target, userId, userData, connectionId: '' };
   };
 

@@ -11,8 +11,8 @@ import {
   MESSAGES,
   check,
   notificationSchema,
+  jsonByteLength,
   userIdSchema,
-  utf8ByteLength,
   wireIdSchema,
 } from '../protocol.js';
 import { appOfBearer } from './app-auth.js';
@@ -68,9 +68,8 @@ export function imMessageRoutes(
     if (from.id === '')
       return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: MESSAGES.idEmpty });
     // Who sends as the receivers see them: the data given, else what the user last authorized with.
-    const known = from.data === undefined ? await deps.users.dataOf(target.appkey, from.id) : undefined;
-    const userData = from.data ?? (known === undefined ? {} : (JSON.parse(known) as Record<string, unknown>));
-    if (utf8ByteLength(JSON.stringify(userData)) > LIMITS.userDataMaxBytes) {
+    const userData = from.data ?? (await deps.users.memberData(target.appkey, [from.id]))[0]?.data ?? {};
+    if (jsonByteLength(userData) > LIMITS.userDataMaxBytes) {
       return reply.code(CODES.BAD_REQUEST).send({ code: CODES.BAD_REQUEST, content: MESSAGES.dataTooLong });
     }
     const messageId = body.value.messageId ?? randomUUID().replace(/-/g, '');
