@@ -2,10 +2,12 @@
  * A chat bot on the app server's side, with no socket of its own: the server posts each message to the bot's
  * webhook (HOOK-1), the bot checks the signature (HOOK-2) and answers a text sent to it with the same text, as the
  * bot's user, through the server's HTTP API (IM-30). A webhook tried again (HOOK-3) answers once: the reply's
- * `messageId` is made from the message's.
+ * `messageId` is made from the message's. It needs messages only, so its app's `webhookEvents` asks for those alone
+ * (HOOK-4); other events are answered and let be.
  *
  *   PARLEY_APPS='[{"appkey":"demo-appkey","secretKey":"demo-secret-key","requireOtp":true,
- *     "webhookUrl":"http://127.0.0.1:4000/parley"}]' npm start        # in one terminal
+ *     "webhookUrl":"http://127.0.0.1:4000/parley","webhookEvents":["im.message"]}]' npm start
+ *                                                                      # in one terminal
  *   npx tsx examples/echo-bot.ts echo                                  # in another
  *   npx tsx examples/node-chat.ts alice echo                           # and talk to it in a third
  *

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { WEBHOOK_EVENTS, type WebhookEventName } from './webhooks.js';
 import { ALIPAY_GATEWAY, alipayPrivateKey, alipayPublicKey, type AlipayConfig } from './payments/alipay.js';
 import { WECHAT_API_BASE, wechatPrivateKey, wechatPublicKey, type WechatPayConfig } from './payments/wechat.js';
 import {
@@ -30,6 +31,8 @@ export interface AppConfig {
   requireAccessToken: boolean;
   /** Where the app's server hears of its messages (HOOK-1), an http(s) URL; none when unset. */
   webhookUrl?: string | undefined;
+  /** Which events its webhook hears of (HOOK-4); every one of {@link WEBHOOK_EVENTS} when unset. */
+  webhookEvents?: readonly WebhookEventName[] | undefined;
 }
 
 /** Token bucket per connection: `perSecond` refill, at most `burst` requests at once. */
@@ -262,6 +265,13 @@ const appSchema = z.object({
       z.maxLength(2048, 'must be an http(s) URL'),
       z.refine((v) => /^https?:\/\/[^\s/]+/.test(v) && URL.canParse(v), 'must be an http(s) URL'),
     ),
+  ),
+  webhookEvents: z.optional(
+    z
+      .array(z.enum(WEBHOOK_EVENTS, { error: `must name events among ${WEBHOOK_EVENTS.join(', ')}` }), {
+        error: `must be a list of events among ${WEBHOOK_EVENTS.join(', ')}`,
+      })
+      .check(z.minLength(1, `must be a list of events among ${WEBHOOK_EVENTS.join(', ')}`)),
   ),
 });
 

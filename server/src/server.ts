@@ -20,8 +20,7 @@ import { createMessageService } from './im/messages.js';
 import { createUserDirectory } from './im/users.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, metricsRoutes } from './metrics.js';
-import { createWebhooks, type Webhooks } from './webhooks.js';
-import { messageEventOf } from './im/wire.js';
+import { createWebhooks, webhookListeners, type Webhooks } from './webhooks.js';
 import { createClusterMembership } from './presence/cluster.js';
 import { createRedisPresenceRegistry } from './presence/redis-registry.js';
 import { createMemoryPresenceRegistry } from './presence/registry.js';
@@ -137,6 +136,9 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     ? createRedisConnection({ url: config.redisUrl, prefix: config.redisPrefix, logger })
     : undefined;
   const shared = redis && { client: redis.client, prefix: config.redisPrefix, nodeId };
+  const webhooks: Webhooks = createWebhooks({ logger, now, retryDelaysMs: options.webhookRetryDelaysMs });
+  // HOOK-1, HOOK-4..HOOK-6: what each app's server hears of, when it has a webhook.
+  const hooks = webhookListeners(webhooks, (appkey) => apps.byAppkey(appkey));
   const presence = createPresenceService({
     registry: shared ? createRedisPresenceRegistry(shared) : createMemoryPresenceRegistry(),
     users: store.users,
@@ -144,6 +146,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     subscriptions: store.presenceSubscriptions,
     pusher: gateway.pusher,
     now,
+    onPresence: hooks.presence,
   });
   const groups = createGroupService({
     groups: store.groups,
@@ -151,6 +154,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     messages: store.messages,
     presence,
     now,
+    onMembership: hooks.membership,
   });
   const users = createUserDirectory({ users: store.users, now });
   const productAgents = { productAppkey: config.productAppkey, cs: config.cs, members: store.members };
@@ -163,7 +167,6 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     roster: productRoster(productAgents),
     turns: shared && redisCsTurns({ client: shared.client, prefix: shared.prefix, logger }),
   });
-  const webhooks: Webhooks = createWebhooks({ logger, now, retryDelaysMs: options.webhookRetryDelaysMs });
   const messages = createMessageService({
     messages: store.messages,
     groups,
@@ -172,10 +175,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     cs: cs.im,
     // IM-29: the product app's members who blocked each other exchange no private messages.
     mayMessage: async (appkey, from, to) => appkey !== config.productAppkey || !(await store.blocks.between(from, to)),
-    // HOOK-1: the app's server hears of each message, when it has a webhook.
-    onStored: (actor, stored) => {
-      if (actor.app.webhookUrl !== undefined) webhooks.send(actor.app, 'im.message', messageEventOf(stored));
-    },
+    events: hooks.messages,
   });
   const conversations = createConversationService({
     conversations: store.conversations,

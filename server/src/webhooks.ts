@@ -1,6 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { AppConfig } from './config.js';
+import { messageEventOf, parseJsonOr } from './im/wire.js';
+import type { MessageEvents } from './im/messages.js';
 import type { Logger } from './logger.js';
+import type { MembershipAction } from './presence/service.js';
+import type { WirePresenceEvent } from './protocol.js';
+import type { Actor } from './push.js';
 
 /** Bounds of webhook deliveries (HOOK-1..HOOK-3; docs/limits.md). */
 export const WEBHOOK_LIMITS = {
@@ -14,8 +19,21 @@ export const WEBHOOK_LIMITS = {
   queueMax: 10_000,
 } as const;
 
-/** The events an app's server hears of. */
-export type WebhookEventName = 'im.message';
+/**
+ * The events an app's server can hear of (HOOK-1, HOOK-4..HOOK-6); an app's `webhookEvents` picks some, all by default.
+ */
+export const WEBHOOK_EVENTS = [
+  'im.message',
+  'im.recall',
+  'im.read',
+  'group.join',
+  'group.leave',
+  'user.online',
+  'user.offline',
+] as const;
+
+/** One of {@link WEBHOOK_EVENTS}. */
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 /** The JSON body of a delivery. */
 export interface WebhookBody {
@@ -30,7 +48,10 @@ export interface WebhookBody {
 
 /** Sends events to the webhook URL of each app that has one (HOOK-1). */
 export interface Webhooks {
-  /** Queues `data` as `event` for `app`'s webhook; nothing when the app has none. Never throws, never waits. */
+  /**
+   * Queues `data` as `event` for `app`'s webhook; nothing when the app has none, or when its `webhookEvents` leave
+   * `event` out. Never throws, never waits.
+   */
   send(app: AppConfig, event: WebhookEventName, data: unknown): void;
   /** Stops: what waits is dropped (logged), attempts under way are let finish. */
   close(): Promise<void>;
@@ -140,6 +161,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
   return {
     send(app, event, data) {
       if (closed || app.webhookUrl === undefined) return;
+      if (app.webhookEvents !== undefined && !app.webhookEvents.includes(event)) return;
       let queue = queues.get(app.appkey);
       if (!queue) {
         queue = { app, waiting: [], running: 0 };
@@ -163,6 +185,62 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
       if (left > 0) logger.warn({ deliveries: left }, 'webhook deliveries left unsent at close');
       for (const queue of queues.values()) queue.waiting.length = 0;
       await Promise.all(running);
+    },
+  };
+}
+
+/** What the services tell {@link webhookListeners}' hooks of, by the service that tells it. */
+export interface WebhookListeners {
+  messages: MessageEvents;
+  membership: (actor: Actor, groupIds: readonly string[], action: MembershipAction) => void;
+  presence: (appkey: string, event: WirePresenceEvent) => void;
+}
+
+/**
+ * The services' hooks that post to apps' webhooks (HOOK-1, HOOK-4..HOOK-6): each event in the SDK's names, the
+ * users' data parsed. An app without a webhook costs one check.
+ */
+export function webhookListeners(
+  webhooks: Webhooks,
+  appOf: (appkey: string) => AppConfig | undefined,
+): WebhookListeners {
+  return {
+    messages: {
+      stored(actor, message) {
+        if (actor.app.webhookUrl !== undefined) webhooks.send(actor.app, 'im.message', messageEventOf(message));
+      },
+      recalled(actor, { scene, targetId, messages }) {
+        if (actor.app.webhookUrl === undefined) return;
+        webhooks.send(actor.app, 'im.recall', {
+          scene,
+          recallerId: actor.userId,
+          recallerData: actor.userData,
+          // The other user of a private chat, or the group.
+          to: targetId,
+          messages: messages.map((m) => ({ messageId: m.messageId, timestamp: m.ts })),
+        });
+      },
+      read(actor, { scene, targetId, time }) {
+        if (actor.app.webhookUrl === undefined) return;
+        webhooks.send(actor.app, 'im.read', { scene, readerId: actor.userId, to: targetId, timestamp: time });
+      },
+    },
+    membership(actor, groupIds, action) {
+      if (actor.app.webhookUrl === undefined) return;
+      webhooks.send(actor.app, action === 'join' ? 'group.join' : 'group.leave', {
+        userId: actor.userId,
+        userData: actor.userData,
+        groupIds,
+      });
+    },
+    presence(appkey, event) {
+      const app = appOf(appkey);
+      if (app?.webhookUrl === undefined || (event.action !== 'online' && event.action !== 'offline')) return;
+      webhooks.send(app, event.action === 'online' ? 'user.online' : 'user.offline', {
+        userId: event.userId,
+        userData: parseJsonOr(event.userData, {}),
+        timestamp: event.time,
+      });
     },
   };
 }

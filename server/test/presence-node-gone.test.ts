@@ -34,6 +34,7 @@ describe('presence after a node died', () => {
       joinRoom: () => undefined,
       toRoom: () => undefined,
     };
+    const told: Array<[string, unknown]> = [];
     const presence = createPresenceService({
       registry,
       users: store.users,
@@ -41,11 +42,14 @@ describe('presence after a node died', () => {
       subscriptions: store.presenceSubscriptions,
       pusher,
       now: () => 42,
+      onPresence: (appkey, event) => void told.push([appkey, event]),
     });
     await presence.nodeGone('alive');
     expect(pushes).toEqual([]);
     await presence.nodeGone('dead');
     const event = { userId: 'alice', userData: '{"name":"Alice"}', time: 42, action: 'offline' };
+    // HOOK-6: the app's webhook hears it too, from the node that noticed.
+    expect(told).toEqual([['app', event]]);
     expect(pushes).toEqual([
       { appkey: 'app', userIds: ['bob'], event: 'userPresence', payload: { c: JSON.stringify({ events: [event] }) } },
       {

@@ -1,13 +1,14 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type AppConfig } from '../src/config.js';
+import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createParleyServer } from '../src/server.js';
 import { createWebhooks, webhookSignature, WEBHOOK_LIMITS } from '../src/webhooks.js';
 import { OPEN_APP, defer, testConfig } from './helpers.js';
-import { login, send } from './im-support.js';
+import { content, leave, login, send, settled } from './im-support.js';
 import { eventually } from './pubsub-support.js';
+import { redisPrefix, redisUrl } from './redis-support.js';
 
 /** An app's server on loopback: what it was posted, and the statuses it answers in turn (200 once they run out). */
 async function receiver(statuses: number[] = []) {
@@ -26,21 +27,36 @@ async function receiver(statuses: number[] = []) {
   return { posts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/parley` };
 }
 
-/** A server whose open app posts its messages to `webhookUrl`, trying again after 20 ms. */
-async function serverWith(webhookUrl: string) {
-  const app: AppConfig = { ...OPEN_APP, webhookUrl };
-  const server = createParleyServer(testConfig({ apps: [app] }), {
+/** A server whose open app posts its events to `webhookUrl`, trying again after 20 ms. */
+async function serverWith(webhookUrl: string, app: Partial<AppConfig> = {}) {
+  return (await startWith(webhookUrl, app)).url;
+}
+
+async function startWith(webhookUrl: string, app: Partial<AppConfig> = {}, config: Partial<ServerConfig> = {}) {
+  const server = createParleyServer(testConfig({ apps: [{ ...OPEN_APP, webhookUrl, ...app }], ...config }), {
     logger: silentLogger(),
     webhookRetryDelaysMs: [20, 20, 20],
   });
   defer(() => server.close());
-  return (await server.listen()).url;
+  return { server, url: (await server.listen()).url };
 }
 
-describe('webhooks (HOOK-1..HOOK-3)', () => {
+/** The bodies posted so far, parsed. */
+function bodies(posts: ReadonlyArray<{ body: string }>): Array<{ event: string; data: Record<string, unknown> }> {
+  return posts.map((p) => JSON.parse(p.body) as { event: string; data: Record<string, unknown> });
+}
+
+/** The data of the deliveries of `event` posted so far. */
+function dataOf(posts: ReadonlyArray<{ body: string }>, event: string): Array<Record<string, unknown>> {
+  return bodies(posts)
+    .filter((b) => b.event === event)
+    .map((b) => b.data);
+}
+
+describe('webhooks (HOOK-1..HOOK-6)', () => {
   it('HOOK-1, HOOK-2: an app’s server hears of each message, signed with the app’s secret key', async () => {
     const hook = await receiver();
-    const url = await serverWith(hook.url);
+    const url = await serverWith(hook.url, { webhookEvents: ['im.message'] });
     const alice = await login(url, 'alice');
     await login(url, 'bob');
     const ts = await send(alice, 'bob', { guid: 'm-1', p: JSON.stringify({ text: 'hello' }) });
@@ -78,7 +94,7 @@ describe('webhooks (HOOK-1..HOOK-3)', () => {
 
   it('HOOK-3: a delivery that fails is tried again, as the same delivery, until it is answered 2xx', async () => {
     const hook = await receiver([500, 503]);
-    const url = await serverWith(hook.url);
+    const url = await serverWith(hook.url, { webhookEvents: ['im.message'] });
     const alice = await login(url, 'alice');
     await send(alice, 'g1', { t: 'group' });
     await eventually(() => hook.posts.length === 3, 'three attempts');
@@ -110,6 +126,99 @@ describe('webhooks (HOOK-1..HOOK-3)', () => {
     expect(hook.posts.length).toBeLessThanOrEqual(3 + WEBHOOK_LIMITS.concurrency);
   });
 
+  it('HOOK-4: an app’s server hears of recalls and read marks', async () => {
+    const hook = await receiver();
+    const url = await serverWith(hook.url);
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const first = await send(alice, 'bob', { guid: 'm-1' });
+    const second = await send(alice, 'bob', { guid: 'm-2' });
+    await content(bob, 'IM_MARK_AS_READ', { id: 'alice', scene: 'private', lastTimestamp: second });
+    await content(alice, 'IM_RECALL_MESSAGE', { scene: 'private', targetId: 'bob', times: [first, second] });
+    // Recalled already: nothing new to tell.
+    await content(alice, 'IM_RECALL_MESSAGE', { scene: 'private', targetId: 'bob', times: [first] });
+    await eventually(() => dataOf(hook.posts, 'im.recall').length === 1, 'the recall');
+    expect(dataOf(hook.posts, 'im.read')).toEqual([
+      { scene: 'private', readerId: 'bob', to: 'alice', timestamp: second },
+    ]);
+    expect(dataOf(hook.posts, 'im.recall')).toEqual([
+      {
+        scene: 'private',
+        recallerId: 'alice',
+        recallerData: { name: 'alice' },
+        to: 'bob',
+        messages: [
+          { messageId: 'm-1', timestamp: first },
+          { messageId: 'm-2', timestamp: second },
+        ],
+      },
+    ]);
+    await settled(alice, bob);
+    expect(dataOf(hook.posts, 'im.recall')).toHaveLength(1);
+  });
+
+  it('HOOK-5: an app’s server hears of members joining and leaving groups', async () => {
+    const hook = await receiver();
+    const url = await serverWith(hook.url);
+    const alice = await login(url, 'alice');
+    await content(alice, 'subscribeGroups', { groupIds: ['g1', 'g2'] });
+    // Joined already: nothing new to tell.
+    await content(alice, 'subscribeGroups', { groupIds: ['g1'] });
+    await content(alice, 'unsubscribeGroup', { groupId: 'g2' });
+    // Not a member: nothing to tell.
+    await content(alice, 'unsubscribeGroup', { groupId: 'g9' });
+    await eventually(() => dataOf(hook.posts, 'group.leave').length === 1, 'the leave');
+    expect(dataOf(hook.posts, 'group.join')).toEqual([
+      { userId: 'alice', userData: { name: 'alice' }, groupIds: ['g1', 'g2'] },
+    ]);
+    expect(dataOf(hook.posts, 'group.leave')).toEqual([
+      { userId: 'alice', userData: { name: 'alice' }, groupIds: ['g2'] },
+    ]);
+  });
+
+  it('HOOK-6: an app’s server hears of a user’s first connection and of their last one closing', async () => {
+    const hook = await receiver();
+    const { server, url } = await startWith(hook.url);
+    const phone = await login(url, 'alice');
+    const laptop = await login(url, 'alice');
+    await leave(server, phone);
+    await eventually(() => dataOf(hook.posts, 'user.online').length === 1, 'online');
+    expect(dataOf(hook.posts, 'user.offline')).toEqual([]);
+    await leave(server, laptop);
+    await eventually(() => dataOf(hook.posts, 'user.offline').length === 1, 'offline');
+    const [online] = dataOf(hook.posts, 'user.online');
+    const [offline] = dataOf(hook.posts, 'user.offline');
+    expect(online).toEqual({ userId: 'alice', userData: { name: 'alice' }, timestamp: expect.any(Number) });
+    expect(offline).toEqual({ userId: 'alice', userData: { name: 'alice' }, timestamp: expect.any(Number) });
+    expect(offline?.['timestamp']).toBeGreaterThanOrEqual(online?.['timestamp'] as number);
+  });
+
+  it('HOOK-4: an app’s webhookEvents choose what its server hears of', async () => {
+    const hook = await receiver();
+    const url = await serverWith(hook.url, { webhookEvents: ['im.recall', 'user.offline'] });
+    const alice = await login(url, 'alice');
+    const ts = await send(alice, 'bob');
+    await content(alice, 'subscribeGroups', { groupIds: ['g1'] });
+    await content(alice, 'IM_RECALL_MESSAGE', { scene: 'private', targetId: 'bob', times: [ts] });
+    await eventually(() => hook.posts.length === 1, 'the recall');
+    await settled(alice);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bodies(hook.posts).map((b) => b.event)).toEqual(['im.recall']);
+  });
+
+  it('reads an app’s webhookEvents: a non-empty list of known events', () => {
+    const apps = (webhookEvents: unknown) =>
+      JSON.stringify([{ appkey: 'k', secretKey: 's', webhookUrl: 'https://example.com/hooks', webhookEvents }]);
+    expect(loadConfig({ PARLEY_APPS: apps(['im.message', 'user.online']) }).apps[0]?.webhookEvents).toEqual([
+      'im.message',
+      'user.online',
+    ]);
+    expect(loadConfig({ PARLEY_APPS: apps(undefined) }).apps[0]?.webhookEvents).toBeUndefined();
+    expect(() => loadConfig({ PARLEY_APPS: apps([]) })).toThrow(/must be a list of events among im.message/);
+    expect(() => loadConfig({ PARLEY_APPS: apps(['im.typing']) })).toThrow(/must name events among im.message/);
+    expect(() => loadConfig({ PARLEY_APPS: apps('im.message') })).toThrow(ConfigError);
+  });
+
   it('reads an app’s webhookUrl: an http(s) URL', () => {
     const apps = (webhookUrl: unknown) => JSON.stringify([{ appkey: 'k', secretKey: 's', webhookUrl }]);
     expect(loadConfig({ PARLEY_APPS: apps('https://example.com/hooks') }).apps[0]?.webhookUrl).toBe(
@@ -117,5 +226,25 @@ describe('webhooks (HOOK-1..HOOK-3)', () => {
     );
     expect(() => loadConfig({ PARLEY_APPS: apps('ftp://example.com') })).toThrow(ConfigError);
     expect(() => loadConfig({ PARLEY_APPS: apps('not a url') })).toThrow(/must be an http\(s\) URL/);
+  });
+});
+
+describe.runIf(Boolean(redisUrl))('webhooks over Redis (HOOK-6)', () => {
+  it('a user connected to two nodes is told online once, and offline once their last connection closes', async () => {
+    const hook = await receiver();
+    const shared = { redisUrl, redisPrefix: redisPrefix() };
+    const a = await startWith(hook.url, { webhookEvents: ['user.online', 'user.offline'] }, shared);
+    const b = await startWith(hook.url, { webhookEvents: ['user.online', 'user.offline'] }, shared);
+    const onA = await login(a.url, 'alice');
+    const onB = await login(b.url, 'alice');
+    await leave(a.server, onA);
+    await eventually(() => hook.posts.length === 1, 'online');
+    await leave(b.server, onB);
+    await eventually(() => hook.posts.length === 2, 'offline');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bodies(hook.posts).map((body) => [body.event, body.data['userId']])).toEqual([
+      ['user.online', 'alice'],
+      ['user.offline', 'alice'],
+    ]);
   });
 });

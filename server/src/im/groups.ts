@@ -1,7 +1,7 @@
 import { accessGrant } from '../auth/token.js';
 import { ServiceError } from '../errors.js';
 import { assertIds } from '../ids.js';
-import type { PresenceService } from '../presence/service.js';
+import type { MembershipAction, PresenceService } from '../presence/service.js';
 import { CODES, LIMITS, MESSAGES } from '../protocol.js';
 import type { Actor } from '../push.js';
 import type { ConversationStore, GroupStore, MessageStore } from '../store/index.js';
@@ -40,6 +40,8 @@ export interface GroupServiceDeps {
   messages: Pick<MessageStore, 'raiseReadOffset'>;
   presence: Pick<PresenceService, 'membershipChanged'>;
   now: () => number;
+  /** Told of the groups a user joined or left, once done (HOOK-5: `group.join`, `group.leave`). May not throw. */
+  onMembership?: ((actor: Actor, groupIds: readonly string[], action: MembershipAction) => void) | undefined;
 }
 
 /** Creates the group service. */
@@ -87,11 +89,13 @@ export function createGroupService(deps: GroupServiceDeps): GroupService {
         await deps.messages.raiseReadOffset({ appkey, convKey, userId, ts: lastTs });
       }
       await presence.membershipChanged(actor, joined, 'join');
+      deps.onMembership?.(actor, joined, 'join');
     },
     async unsubscribe(actor, groupId) {
       assertIds([groupId]);
       if (await groups.leave({ appkey: actor.app.appkey, userId: actor.userId, groupId })) {
         await presence.membershipChanged(actor, [groupId], 'leave');
+        deps.onMembership?.(actor, [groupId], 'leave');
       }
     },
     isMember: (appkey, groupId, userId) => groups.isMember(appkey, groupId, userId),

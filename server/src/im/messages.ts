@@ -78,11 +78,21 @@ export interface MessageServiceDeps {
    * 401 `user does not exist or is blocked` when not. Asked for private messages only. @default everyone may
    */
   mayMessage?: ((appkey: string, from: string, to: string) => Promise<boolean>) | undefined;
-  /** Told of each private or group message once it is stored, after its push (HOOK-1's `im.message`). */
-  onStored?: ((actor: Actor, message: StoredMessage) => void) | undefined;
+  /** Told of what happened, once it is stored and pushed (HOOK-1, HOOK-4: what an app's webhook hears of). */
+  events?: MessageEvents | undefined;
 }
 
-type ChatScene = Exclude<Scene, 'cs'>;
+/** What the message service tells of, each once it is stored and pushed. None may throw. */
+export interface MessageEvents {
+  /** A private or group message was stored (not again when it is sent again after a lost ack). */
+  stored?(actor: Actor, message: StoredMessage): void;
+  /** Messages of one conversation were recalled by their sender: those not recalled before, as they were stored. */
+  recalled?(actor: Actor, recall: { scene: ChatScene; targetId: string; messages: readonly StoredMessage[] }): void;
+  /** A user read a conversation up to `time`, their read offset after the mark. */
+  read?(actor: Actor, read: { scene: ChatScene; targetId: string; time: number }): void;
+}
+
+export type ChatScene = Exclude<Scene, 'cs'>;
 
 /** Creates the message service. */
 export function createMessageService(deps: MessageServiceDeps): MessageService {
@@ -177,7 +187,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
               payload: nt ? { ...toWireMessage(stored), nt } : toWireMessage(stored),
               exceptConnectionId: actor.connectionId,
             });
-            deps.onStored?.(actor, stored);
+            deps.events?.stored?.(actor, stored);
           },
         });
         return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
@@ -246,6 +256,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
         payload,
         exceptConnectionId: actor.connectionId,
       });
+      deps.events?.read?.(actor, { scene, targetId: request.id, time: offset });
     },
 
     async deleteMessages(actor, request) {
@@ -314,6 +325,11 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
         payload,
         exceptConnectionId: actor.connectionId,
       });
+      if (deps.events?.recalled) {
+        const changed = new Set(times);
+        const recalledNow = found.filter((m) => changed.has(m.ts));
+        deps.events.recalled(actor, { scene, targetId: request.targetId, messages: recalledNow });
+      }
     },
   };
 }

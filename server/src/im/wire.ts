@@ -50,7 +50,8 @@ export function messageEventOf(message: StoredMessage) {
   };
 }
 
-function parseJsonOr(text: string | null | undefined, fallback: unknown): unknown {
+/** Parses JSON; `fallback` for nothing or what does not parse. */
+export function parseJsonOr(text: string | null | undefined, fallback: unknown): unknown {
   if (typeof text !== 'string' || text === '') return fallback;
   try {
     return JSON.parse(text) as unknown;

@@ -64,6 +64,11 @@ export interface PresenceServiceDeps {
   subscriptions: PresenceSubscriptionStore;
   pusher: Pusher;
   now: () => number;
+  /**
+   * Told of each user's first connection in the cluster and of their last one closing (or their node's loss), once
+   * announced (HOOK-6: `user.online`, `user.offline`). `userData` is JSON. May not throw.
+   */
+  onPresence?: ((appkey: string, event: WirePresenceEvent) => void) | undefined;
 }
 
 /** Creates the presence service. */
@@ -140,6 +145,7 @@ export function createPresenceService(deps: PresenceServiceDeps): PresenceServic
       });
     }
     await announceToGroups(appkey, await groups.groupsOf(appkey, who.userId), event);
+    deps.onPresence?.(appkey, event);
   };
 
   const whoIs = (actor: Actor): Who => ({
