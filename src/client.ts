@@ -151,7 +151,7 @@ export function createClient(options: ClientOptions): ParleyClient {
   });
   const events = connection.events;
   const im = modules.includes('im')
-    ? new Im(connection, () => o.timers.now(), { uploadHttp: o.uploadHttp })
+    ? new Im(connection, () => o.timers.now(), { uploadHttp: o.uploadHttp, timers: o.timers })
     : undefined;
   const pubsub = modules.includes('pubsub') ? new Pubsub(connection) : undefined;
   connection.pushes.on(SERVER_PUSHES.userEvent, (payload) => {

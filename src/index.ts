@@ -40,6 +40,7 @@ export type {
   OnlineUser,
   PrivateMessage,
   TextPayload,
+  TypingEvent,
   UserPresenceEvent,
 } from './modules/im/types.js';
 export type {
@@ -81,6 +82,7 @@ export {
   LiveGroupPresence,
   LiveMessages,
   LivePresence,
+  LiveTyping,
 } from './live/index.js';
 export type {
   ConversationsState,
@@ -90,4 +92,5 @@ export type {
   MessagesState,
   MessageUpload,
   SendFileOptions,
+  TypingTarget,
 } from './live/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
 import { SECURE_APP, request } from './helpers.js';
-import { content, login as connectAs, publishParams } from './im-support.js';
+import { collect, content, login as connectAs, publishParams, settled } from './im-support.js';
 import { type ProductServer, productServer, signIn } from './product-support.js';
 
 const block = (p: ProductServer, token: string, id: string, extra: Record<string, unknown> = {}) =>
@@ -85,8 +85,17 @@ describe('product block list: member/lahei', () => {
     });
     expect(history.messages).toHaveLength(1);
 
+    // Nor typing: told 200, heard by nobody, so that the blocked one learns nothing (TYPING-2).
+    const typing = collect(aliceSocket, 'IM_TYPING');
+    await content(bobSocket, 'IM_TYPING', { scene: 'private', targetId: alice.id, typing: true });
+    await settled(aliceSocket);
+    expect(typing).toEqual([]);
+
     await block(p, alice.token, bob.id);
     await content(bobSocket, 'publishIM', publishParams(alice.id));
+    await content(bobSocket, 'IM_TYPING', { scene: 'private', targetId: alice.id, typing: true });
+    await settled(aliceSocket);
+    expect(typing).toMatchObject([{ userId: bob.id, typing: true }]);
     aliceSocket.close();
     bobSocket.close();
   });

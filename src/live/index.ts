@@ -12,3 +12,4 @@ export {
 export { LivePresence } from './presence.js';
 export { LiveGroupPresence, type GroupPresenceState } from './group-presence.js';
 export { LiveCsTeam, type CsTeamState } from './cs-team.js';
+export { LiveTyping, type TypingTarget } from './typing.js';

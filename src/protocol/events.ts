@@ -46,6 +46,8 @@ export const CLIENT_EVENTS = {
   csLiveSession: 'CS_LIVE_SESSION',
   csQuitLive: 'CS_QUIT_LIVE',
   csPendingConversation: 'CS_PENDING_CONVERSATION',
+  /** Parley's own (TYPING-1): I am typing in a private or group chat, or stopped. */
+  imTyping: 'IM_TYPING',
   /** Parley's own: a round trip that touches nothing, answered with the server's time (`{time}`). */
   ping: 'PARLEY_PING',
 } as const;
@@ -68,6 +70,8 @@ export const SERVER_PUSHES = {
   messageDeleted: 'IM_MSG_DELETED',
   messageRecalled: 'IM_MSG_RECALLED',
   csOnlineChanged: 'CS_ONLINE_CHANGED',
+  /** TYPING-2: another user is typing in a private or group chat with me, or stopped. */
+  imTyping: 'IM_TYPING',
   /** USER-1: an event the app's server sent the user. */
   userEvent: 'USER_EVENT',
 } as const;

@@ -221,6 +221,25 @@ export const imMarkAsReadSchema = z.looseObject({
   teamId: optionalTeamId,
 });
 
+/** `IM_TYPING` (TYPING-1): whether I am typing in a private or group chat. */
+export const imTypingSchema = z.looseObject({
+  scene: sceneSchema,
+  targetId: wireIdSchema,
+  typing: z.boolean({ error: MESSAGES.typingNotBoolean }),
+});
+
+/**
+ * The `IM_TYPING` push (TYPING-2): `userId` is typing, or stopped, in a private chat with the receiver (`targetId` is
+ * then `userId`) or in the group `targetId`. `userData` is JSON.
+ */
+export interface WireTyping {
+  scene: 'private' | 'group';
+  targetId: string;
+  userId: string;
+  userData: string;
+  typing: boolean;
+}
+
 const timesSchema = z
   .array(timestampSchema, { error: MESSAGES.messagesEmpty })
   .check(z.maxLength(LIMITS.batchMaxMessages, MESSAGES.tooManyMessages));

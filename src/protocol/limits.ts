@@ -62,6 +62,16 @@ export const REQUEST_TIMEOUTS: Readonly<Record<RequestKind, { readonly single: n
   authorize: { single: 1700, total: 86_400_000 },
 };
 
+/**
+ * Typing indicators (TYPING-1..TYPING-3): a client tells it is typing at most once every `refreshMs` per conversation,
+ * and that it stopped after `idleMs` without a keystroke; a typer not heard from for `expireMs` has stopped.
+ */
+export const TYPING = {
+  refreshMs: 3_000,
+  idleMs: 5_000,
+  expireMs: 6_000,
+} as const;
+
 /** Reconnect schedule: the delay grows from `initialDelay` by `factor` per attempt up to `maxDelay`, ± `jitter`. */
 export const RECONNECT = {
   initialDelay: 1000,

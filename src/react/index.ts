@@ -29,8 +29,9 @@ import {
 import { LivePresence } from '../live/presence.js';
 import { LiveGroupPresence, type GroupPresenceState } from '../live/group-presence.js';
 import { LiveCsTeam, type CsTeamState } from '../live/cs-team.js';
+import { LiveTyping, type TypingTarget } from '../live/typing.js';
 import type { CsTeam } from '../modules/im/cs-team.js';
-import type { Message } from '../modules/im/types.js';
+import type { Message, OnlineUser } from '../modules/im/types.js';
 import type { UserEvent } from '../protocol/index.js';
 
 const ParleyContext = createContext<ParleyClient | null>(null);
@@ -215,6 +216,32 @@ export function useCsTeam(teamId: string): UseCsTeam {
   return useMemo(() => ({ ...state, team, refresh: () => source.refresh() }), [state, team, source]);
 }
 
+/** What {@link useTyping} returns: who is typing there now, and what tells the other side I am. */
+export interface UseTyping {
+  /** Everyone typing in the chat now, first to start first. */
+  typingUsers: readonly OnlineUser[];
+  /** Call on each keystroke in the chat's input (sent at most once every 3 s). */
+  keystroke(): void;
+  /** Call when the input is cleared or left. */
+  stopTyping(): void;
+}
+
+/**
+ * Typing indicators for one private or group chat (TYPING-1..TYPING-3): who is typing there, kept current by the
+ * `TYPING` event, and `keystroke` / `stopTyping` for the chat's input. Sending a message there ends my typing.
+ */
+export function useTyping(conversation: TypingTarget): UseTyping {
+  const client = useParleyClient();
+  const { type } = conversation;
+  const id = String(conversation.id);
+  const source = useMemo(() => new LiveTyping(client, { type, id }), [client, type, id]);
+  const typingUsers = useLive(source);
+  return useMemo(
+    () => ({ typingUsers, keystroke: () => source.keystroke(), stopTyping: () => source.stopTyping() }),
+    [typingUsers, source],
+  );
+}
+
 export type {
   ConversationsState,
   ConversationTarget,
@@ -223,4 +250,5 @@ export type {
   MessagesState,
   MessageUpload,
   SendFileOptions,
+  TypingTarget,
 };

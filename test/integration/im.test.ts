@@ -376,6 +376,35 @@ describe('IM end to end', () => {
     expect(await offline).toMatchObject({ id: 'bob', action: 'offline' });
   });
 
+  it('TYPING-1..TYPING-3: typing reaches the other side of a chat and ends with the message', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice', { name: 'Alice' });
+    const bob = await imUser(url, 'bob');
+    const starts = nextIm(bob, 'TYPING', (e) => e.typing);
+    await alice.im.keystroke({ type: 'private', id: 'bob' });
+    expect(await starts).toEqual({
+      conversation: { type: 'private', id: 'alice' },
+      user: { id: 'alice', data: { name: 'Alice' } },
+      typing: true,
+      users: [{ id: 'alice', data: { name: 'Alice' } }],
+    });
+    expect(bob.im.typingUsers({ type: 'private', id: 'alice' })).toEqual([{ id: 'alice', data: { name: 'Alice' } }]);
+    const ends = nextIm(bob, 'TYPING', (e) => !e.typing);
+    await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'done', to: { type: 'private', id: 'bob' } }),
+    });
+    expect(await ends).toMatchObject({ conversation: { type: 'private', id: 'alice' }, typing: false, users: [] });
+    // In a group, the member who is not typing hears it; the typist does not hear herself.
+    await alice.im.subscribeGroup({ groupIds: ['g'] });
+    await bob.im.subscribeGroup({ groupIds: ['g'] });
+    const aliceHeard = collectIm(alice, 'TYPING');
+    const inGroup = nextIm(bob, 'TYPING', (e) => e.conversation.type === 'group');
+    await alice.im.keystroke({ type: 'group', id: 'g' });
+    expect(await inGroup).toMatchObject({ conversation: { type: 'group', id: 'g' }, user: { id: 'alice' } });
+    await alice.ping();
+    expect(aliceHeard).toEqual([]);
+  });
+
   it('messages sent while a client was cut off arrive after its reconnect, once each and in order', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

@@ -11,6 +11,7 @@ import {
   useGroupPresence,
   useMessages,
   usePresence,
+  useTyping,
   useUserEvent,
 } from '../../src/react/index.js';
 import { FakeServer } from '../support/fake-server.js';
@@ -132,6 +133,32 @@ describe('parley-im/react', () => {
       await result.current.retry(failed!);
     });
     expect(result.current.messages.filter((m) => text(m) === 'doomed').map((m) => m.status)).toEqual(['success']);
+  });
+
+  it('REACT-5: useTyping lists who types in one chat, and tells the server when I type', async () => {
+    const { client, server, wrapper } = setup();
+    server.handle('IM_TYPING', () => ({ code: 200, content: null }));
+    const { result } = renderHook(() => useTyping({ type: 'group', id: 'g1' }), { wrapper });
+    await connected(client);
+    expect(result.current.typingUsers).toEqual([]);
+    const typing = (userId: string, targetId: string, on: boolean) =>
+      act(() => {
+        server.push('IM_TYPING', { scene: 'group', targetId, userId, userData: '{"name":"B"}', typing: on });
+      });
+    typing('bob', 'g1', true);
+    typing('carol', 'g2', true);
+    await waitFor(() => expect(result.current.typingUsers).toEqual([{ id: 'bob', data: { name: 'B' } }]));
+    typing('bob', 'g1', false);
+    await waitFor(() => expect(result.current.typingUsers).toEqual([]));
+    act(() => result.current.keystroke());
+    await waitFor(() => expect(server.requests('IM_TYPING')).toHaveLength(1));
+    act(() => result.current.stopTyping());
+    await waitFor(() =>
+      expect(server.requests('IM_TYPING').map((r) => r.params)).toEqual([
+        { scene: 'group', targetId: 'g1', typing: true },
+        { scene: 'group', targetId: 'g1', typing: false },
+      ]),
+    );
   });
 
   it('REACT-5: usePresence follows presence events', async () => {

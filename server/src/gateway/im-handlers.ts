@@ -12,6 +12,7 @@ import {
   imHistoryChangeSchema,
   imHistorySchema,
   imMarkAsReadSchema,
+  imTypingSchema,
   imMessageTimesSchema,
   memberDataSchema,
   publishImSchema,
@@ -89,6 +90,14 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
     permission: 'write',
     handler: async (ctx, params) => {
       await im.messages.recall(actorOf(ctx), params);
+      return null;
+    },
+  });
+  gateway.handle(CLIENT_EVENTS.imTyping, {
+    schema: imTypingSchema,
+    permission: 'write',
+    handler: async (ctx, params) => {
+      await im.messages.typing(actorOf(ctx), params);
       return null;
     },
   });

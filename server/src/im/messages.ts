@@ -16,10 +16,12 @@ import {
   type WireMessageDeleted,
   type WireMessageRead,
   type WireMessageRecalled,
+  type WireTyping,
   type imHistoryChangeSchema,
   type imHistorySchema,
   type imMarkAsReadSchema,
   type imMessageTimesSchema,
+  type imTypingSchema,
 } from '../protocol.js';
 import type { CsForIm } from '../cs/index.js';
 import { userDataJson, type Actor, type Pusher } from '../push.js';
@@ -34,6 +36,7 @@ type HistoryRequest = z.infer<typeof imHistorySchema>;
 type HistoryChangeRequest = z.infer<typeof imHistoryChangeSchema>;
 type MarkAsReadRequest = z.infer<typeof imMarkAsReadSchema>;
 type TimesRequest = z.infer<typeof imMessageTimesSchema>;
+type TypingRequest = z.infer<typeof imTypingSchema>;
 
 /** Private and group messages: send, history, read marks, delete, recall (IM-2..IM-15). */
 export interface MessageService {
@@ -54,6 +57,8 @@ export interface MessageService {
   recall(actor: Actor, request: TimesRequest): Promise<void>;
   /** IM-24: pushes to `actor`'s connection the messages of its conversations stored since `seenAt`. */
   replay(actor: Actor, seenAt: number): Promise<void>;
+  /** `IM_TYPING` (TYPING-1, TYPING-2): tells the other side of a private chat, or a group's other members. */
+  typing(actor: Actor, request: TypingRequest): Promise<void>;
 }
 
 /**
@@ -294,6 +299,35 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
           payload: toWireMessage(message),
         });
       }
+    },
+
+    async typing(actor, request) {
+      const scene = chatScene(request.scene, MESSAGES.typingCs);
+      assertIds([request.targetId]);
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const to = request.targetId;
+      let userIds: readonly string[];
+      if (scene === 'private') {
+        if (to === me) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
+        // IM-29: nothing reaches a user who blocked the typer, nor tells the typer so.
+        if (deps.mayMessage && !(await deps.mayMessage(appkey, me, to))) return;
+        userIds = [to];
+      } else {
+        const members = await groups.members(appkey, to);
+        if (!members.includes(me)) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+        userIds = members.filter((userId) => userId !== me);
+      }
+      if (userIds.length === 0) return;
+      // Stored nowhere: who is typing now is only worth telling now (TYPING-2).
+      const payload: WireTyping = {
+        scene,
+        targetId: scene === 'private' ? me : to,
+        userId: me,
+        userData: userDataJson(actor),
+        typing: request.typing,
+      };
+      pusher.toUsers({ appkey, userIds, event: SERVER_PUSHES.imTyping, payload });
     },
 
     async recall(actor, request) {

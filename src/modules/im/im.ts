@@ -24,6 +24,7 @@ import {
   type ImEvents,
   type Message,
   type MessageTarget,
+  type OnlineUser,
   type TextPayload,
 } from './types.js';
 import { historyLimit, validateBatch, validateConversation, validateId, validateRef } from './validate.js';
@@ -32,6 +33,8 @@ import { ImGroupsAndPresence } from './groups-presence.js';
 import { Outbox } from './outbox.js';
 import { CsAgent } from './cs-agent.js';
 import { CsTeam } from './cs-team.js';
+import { Typing } from './typing.js';
+import { systemTimers, type Timers } from '../../core/timers.js';
 import type { PublishNotification } from '../pubsub/types.js';
 import { validateNotification } from '../pubsub/validate.js';
 
@@ -47,6 +50,7 @@ export class Im extends ImGroupsAndPresence {
   readonly #targets = new WeakMap<Message, MessageTarget>();
   readonly #now: () => number;
   readonly #cs: CsAgent;
+  readonly #typing: Typing;
   readonly #uploads = new WeakMap<Message, PendingUpload>();
   /** IM-26: the notifications messages were created with, sent with them. */
   readonly #notifications = new WeakMap<Message, WireNotification>();
@@ -54,7 +58,7 @@ export class Im extends ImGroupsAndPresence {
   /** Uploads the files of rich messages; also usable alone, e.g. for an app's own uploads. */
   readonly uploader: Uploader;
 
-  constructor(connection: Connection, now: () => number, options: { uploadHttp?: UploadHttp } = {}) {
+  constructor(connection: Connection, now: () => number, options: { uploadHttp?: UploadHttp; timers?: Timers } = {}) {
     super();
     this.#connection = connection;
     this.#now = now;
@@ -66,7 +70,10 @@ export class Im extends ImGroupsAndPresence {
     this.#state.fetchData = (ref) => this.#wire.data(ref);
     this.#state.fetchPage = (ref, limit) => this.#wire.history(ref, undefined, limit);
     listenToPushes(connection, this.#state, (payload) => this.#cs.receivePush(payload));
+    this.#typing = new Typing(connection, this.#state, options.timers ?? systemTimers);
     connection.events.on('connectionStatus', ({ status }) => {
+      // Typing stops being heard with the link: a stop sent meanwhile would be lost (TYPING-3).
+      if (status === 'reconnecting' || status === 'disconnected' || status === 'connect_failed') this.#typing.clear();
       if (status === 'reconnecting') this.#state.beginOutage();
       if (status === 'reconnected' || status === 'expired_reconnected') void resync(this.#state, this.#wire);
       if (status === 'disconnected' || status === 'connect_failed') this.#state.clear();
@@ -142,6 +149,7 @@ export class Im extends ImGroupsAndPresence {
     const notification = this.#notifications.get(message);
     const request = upload ? undefined : toPublishRequest(message, to, options.accessToken, notification);
     message.status = 'sending';
+    this.#typing.sent(conversationOf(message, message.senderId));
     this.#state.record(copyMessage(message), { incoming: false, data: to.data ?? {} });
     this.#state.emitConversations();
     let ack: Awaited<ReturnType<Outbox['send']>>;
@@ -239,6 +247,32 @@ export class Im extends ImGroupsAndPresence {
    * Marks everything in a conversation read, here and on the user's other devices, and tells the other side. Asked
    * while the SDK catches up after a reconnect (IMC-8), it marks what that brought too.
    */
+  /**
+   * Tells the other side of a private chat, or the group's other members, that I am typing there (TYPING-1): call it
+   * on every keystroke. It goes out at most once every 3 seconds per conversation; 5 seconds after the last
+   * keystroke, or at {@link stopTyping}, they hear I stopped, and a message I send there ends it too. Only while
+   * connected (otherwise rejects with 409 `Please connect first`); group typing needs membership (401).
+   */
+  async keystroke(options: { type: 'private' | 'group'; id: string | number }): Promise<void> {
+    const me = this.#me();
+    await this.#typing.keystroke(Typing.ref(options, me.id));
+  }
+
+  /** I stopped typing in a private or group chat: heard at once, if a {@link keystroke} told I was typing. */
+  async stopTyping(options: { type: 'private' | 'group'; id: string | number }): Promise<void> {
+    const me = this.#me();
+    await this.#typing.stop(Typing.ref(options, me.id));
+  }
+
+  /**
+   * Who is typing in a private or group chat with me now, first to start first (the `TYPING` event tells of each
+   * change). Someone is typing until they stop, send a message there, or are not heard from for 6 seconds.
+   */
+  typingUsers(options: { type: 'private' | 'group'; id: string | number }): OnlineUser[] {
+    const me = this.#me();
+    return this.#typing.users(Typing.ref(options, me.id));
+  }
+
   async markMessageAsRead(options: { type: 'private' | 'group' | 'cs'; id: string | number }): Promise<void> {
     const me = this.#me().id;
     const ref = validateRef(options);

@@ -130,6 +130,17 @@ export interface OnlineUser {
   data: Record<string, unknown>;
 }
 
+/** TYPING-2: someone started or stopped typing in a private or group chat with me (`IM_EVENT.TYPING`). */
+export interface TypingEvent {
+  /** The private chat with the typer, or the group. */
+  conversation: { type: 'private' | 'group'; id: string };
+  /** Who started or stopped, with the data they authorized with. */
+  user: OnlineUser;
+  typing: boolean;
+  /** Everyone typing there now, after this change, first to start first. */
+  users: OnlineUser[];
+}
+
 /** The events of `client.im`, by the reference's names. Each listener gets one context object. */
 export interface ImEvents {
   [event: string]: unknown;
@@ -153,6 +164,8 @@ export interface ImEvents {
   CS_TRANSFERRED: CsMessage;
   /** I went online or offline in a team, on this device or another. */
   CS_ONLINE_CHANGED: { teamId: string; online: boolean };
+  /** Parley's own: someone started or stopped typing in a chat with me (TYPING-2). */
+  TYPING: TypingEvent;
 }
 
 /** Names of the IM events, as the reference's `IM_EVENT`. */
@@ -171,6 +184,7 @@ export const IM_EVENT = {
   CS_ENDED: 'CS_ENDED',
   CS_TRANSFERRED: 'CS_TRANSFERRED',
   CS_ONLINE_CHANGED: 'CS_ONLINE_CHANGED',
+  TYPING: 'TYPING',
 } as const;
 
 /** The conversation key of a message, from the point of view of `me`. */

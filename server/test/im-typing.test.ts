@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../src/protocol.js';
+import { request, startServer } from './helpers.js';
+import { collect, content, login, settled } from './im-support.js';
+
+describe('IM: typing (TYPING-1, TYPING-2)', () => {
+  it('TYPING-2: a private chat’s other side hears who types, on each of their devices, and stores nothing', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const alicePhone = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const bobPhone = await login(url, 'bob');
+    const carol = await login(url, 'carol');
+    const heard = [alicePhone, bob, bobPhone, carol].map((s) => collect(s, 'IM_TYPING'));
+    await content(alice, 'IM_TYPING', { scene: 'private', targetId: 'bob', typing: true });
+    await content(alice, 'IM_TYPING', { scene: 'private', targetId: 'bob', typing: false });
+    await settled(alicePhone, bob, bobPhone, carol);
+    const typing = { scene: 'private', targetId: 'alice', userId: 'alice', userData: '{"name":"alice"}' };
+    const told = [
+      { ...typing, typing: true },
+      { ...typing, typing: false },
+    ];
+    expect(heard).toEqual([[], told, told, []]);
+    // Nothing to list or page: typing is not a message.
+    expect(await content<unknown[]>(bob, 'imLastConversations', {})).toEqual([]);
+  });
+
+  it('TYPING-2: a group’s other members hear who types; only a member may say so', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const carol = await login(url, 'carol');
+    await content(alice, 'subscribeGroups', { groupIds: ['g1'] });
+    await content(bob, 'subscribeGroups', { groupIds: ['g1'] });
+    const heard = [alice, bob, carol].map((s) => collect(s, 'IM_TYPING'));
+    await content(alice, 'IM_TYPING', { scene: 'group', targetId: 'g1', typing: true });
+    expect(await request(carol, 'IM_TYPING', { scene: 'group', targetId: 'g1', typing: true })).toMatchObject({
+      code: 401,
+      content: MESSAGES.noPermission,
+    });
+    await settled(alice, bob, carol);
+    expect(heard).toEqual([
+      [],
+      [{ scene: 'group', targetId: 'g1', userId: 'alice', userData: '{"name":"alice"}', typing: true }],
+      [],
+    ]);
+  });
+
+  it('TYPING-1: bad requests get the spec’s words', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ scene: 'cs', targetId: 't1', typing: true }, MESSAGES.typingCs],
+      [{ scene: 'private', targetId: 'alice', typing: true }, MESSAGES.toSelf],
+      [{ scene: 'private', targetId: 'bob', typing: 'yes' }, MESSAGES.typingNotBoolean],
+      [{ scene: 'channel', targetId: 'bob', typing: true }, MESSAGES.sceneNotSupported],
+    ];
+    for (const [params, message] of cases) {
+      expect(await request(alice, 'IM_TYPING', params), JSON.stringify(params)).toMatchObject({
+        code: 400,
+        content: message,
+      });
+    }
+  });
+});
