@@ -36,9 +36,12 @@ describe('product app end to end', () => {
     await alice.page.getByTestId('read-mark').filter({ hasText: '已读' }).waitFor();
 
     // Bob answers with markup: Alice sees it as text, no image element appears and no dialog opens.
+    // While he types, Alice sees that he does; his message ends it (TYPING-1..TYPING-3).
     await bob.page.getByPlaceholder('Say something…').fill(XSS);
+    await alice.page.getByText('对方正在输入…').waitFor();
     await bob.page.getByRole('button', { name: 'Send' }).click();
     await alice.page.locator('.bubble').filter({ hasText: XSS }).waitFor();
+    await alice.page.getByText('对方正在输入…').waitFor({ state: 'detached' });
     expect(await alice.page.locator('.messages img[src="x"]').count()).toBe(0);
     await alice.page.waitForTimeout(300);
     expect([...alice.dialogs, ...bob.dialogs]).toEqual([]);

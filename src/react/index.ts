@@ -220,10 +220,10 @@ export function useCsTeam(teamId: string): UseCsTeam {
 export interface UseTyping {
   /** Everyone typing in the chat now, first to start first. */
   typingUsers: readonly OnlineUser[];
-  /** Call on each keystroke in the chat's input (sent at most once every 3 s). */
-  keystroke(): void;
-  /** Call when the input is cleared or left. */
-  stopTyping(): void;
+  /** Call on each keystroke in the chat's input (sent at most once every 3 s); safe to pass on as it is. */
+  keystroke: () => void;
+  /** Call when the input is cleared or left; safe to pass on as it is. */
+  stopTyping: () => void;
 }
 
 /**

@@ -1332,6 +1332,9 @@ export const en: Dictionary = {
     groupOnline: '{{count}} online',
     groupMembers: 'Online members',
     noneOnline: 'Nobody is online',
+    typing: 'Typing…',
+    typingIn: '{{names}} typing…',
+    nameSeparator: ', ',
   },
   cs: {
     team: 'Customer service',

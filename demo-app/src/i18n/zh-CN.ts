@@ -1316,6 +1316,9 @@ export const zhCN = {
     groupOnline: '{{count}} 人在线',
     groupMembers: '在线成员',
     noneOnline: '暂无成员在线',
+    typing: '对方正在输入…',
+    typingIn: '{{names}} 正在输入…',
+    nameSeparator: '、',
   },
   cs: {
     team: '客服',

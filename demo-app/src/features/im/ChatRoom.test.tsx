@@ -196,3 +196,52 @@ describe('chat: history, recall and delete', () => {
     expect(await screen.findByText('You recalled a message')).toBeTruthy();
   });
 });
+
+describe('chat: typing', () => {
+  const typingPush = (userId: string, targetId: string, scene: 'private' | 'group', typing: boolean) => ({
+    scene,
+    targetId,
+    userId,
+    userData: JSON.stringify({ name: userId === 'bob' ? 'Bob' : 'Carol' }),
+    typing,
+  });
+
+  it('tells Bob while I type, and that I stopped when the input is emptied', async () => {
+    const chat = fakeChat();
+    await openChat(chat);
+    const input = screen.getByPlaceholderText('Say something…');
+    fireEvent.change(input, { target: { value: 'h' } });
+    fireEvent.change(input, { target: { value: 'hi' } });
+    fireEvent.change(input, { target: { value: '' } });
+    await waitFor(() =>
+      expect(chat.server.requests('IM_TYPING').map((r) => r.params)).toEqual([
+        { scene: 'private', targetId: 'bob', typing: true },
+        { scene: 'private', targetId: 'bob', typing: false },
+      ]),
+    );
+  });
+
+  it('shows that Bob is typing until he stops', async () => {
+    const chat = fakeChat();
+    await openChat(chat);
+    act(() => chat.server.push('IM_TYPING', typingPush('bob', 'bob', 'private', true)));
+    expect((await screen.findByRole('status')).textContent).toBe('Typing…');
+    act(() => chat.server.push('IM_TYPING', typingPush('bob', 'bob', 'private', false)));
+    await waitFor(() => expect(screen.queryByText('Typing…')).toBeNull());
+  });
+
+  it('names who types in a group, in Chinese too', async () => {
+    const chat = fakeChat();
+    renderApp(chat.provide(<ChatRoom target={{ type: 'group', id: 'g1' }} emoji={undefined} />), {
+      language: 'zh-CN',
+    });
+    await waitFor(() => expect(chat.server.requests('IM_HISTORY')).toHaveLength(1));
+    act(() => {
+      chat.server.push('IM_TYPING', typingPush('bob', 'g1', 'group', true));
+      chat.server.push('IM_TYPING', typingPush('carol', 'g1', 'group', true));
+      // Another group's typing is not this chat's.
+      chat.server.push('IM_TYPING', typingPush('carol', 'g2', 'group', true));
+    });
+    expect(await screen.findByText('Bob、Carol 正在输入…')).toBeTruthy();
+  });
+});

@@ -1,6 +1,6 @@
 import { Button } from 'antd-mobile';
 import type { Message } from 'parley-im';
-import { useConnectionStatus, useMessages, useParleyClient, type ConversationTarget } from 'parley-im/react';
+import { useConnectionStatus, useMessages, useParleyClient, useTyping, type ConversationTarget } from 'parley-im/react';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toastError } from '../../ui/toast';
@@ -9,16 +9,25 @@ import { errorText } from './errors';
 import { MessageBubble } from './MessageBubble';
 import './im.css';
 
+/** A user's shown name: the `name` of their data, or their id. */
+function nameOf(data: Record<string, unknown>, id: string): string {
+  return typeof data['name'] === 'string' && data['name'] !== '' ? data['name'] : id;
+}
+
 /** Loading older messages starts when the list is scrolled this close to its top. */
 const TOP_THRESHOLD_PX = 40;
 
-/** A chat: history paging on scroll up, live messages, read marks, sending text and files, retry, recall and delete. */
+/**
+ * A chat: history paging on scroll up, live messages, read marks, who is typing, sending text and files, retry,
+ * recall and delete.
+ */
 export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji: Record<string, string> | undefined }) {
   const { t } = useTranslation();
   const client = useParleyClient();
   const status = useConnectionStatus();
   // Used as `chat.x()`: the SDK declares these as methods.
   const chat = useMessages(target);
+  const typing = useTyping(target);
   const { messages, uploads, loading, hasMore, error } = chat;
   const me = String(client.user?.id ?? '');
   const list = useRef<HTMLDivElement>(null);
@@ -102,11 +111,22 @@ export function ChatRoom({ target, emoji }: { target: ConversationTarget; emoji:
           />
         ))}
       </div>
+      {typing.typingUsers.length > 0 && (
+        <div className="typing-line" role="status">
+          {target.type === 'private'
+            ? t('im.typing')
+            : t('im.typingIn', {
+                names: typing.typingUsers.map((u) => nameOf(u.data, u.id)).join(t('im.nameSeparator')),
+              })}
+        </div>
+      )}
       <Composer
         emoji={emoji}
         onSend={(text) => run(chat.sendText(text))}
         onTooLong={() => toastError(t('im.textTooLong'))}
         onAttach={(kind, file) => run(chat.sendFile({ kind, file }))}
+        onTyping={typing.keystroke}
+        onStopTyping={typing.stopTyping}
       />
     </>
   );

@@ -22,10 +22,14 @@ export interface ComposerProps {
   onTooLong: () => void;
   /** Sends a picked file as a media message; without it the composer offers no attachments. */
   onAttach?: (kind: MediaKind, file: File) => void;
+  /** Each change that leaves text in the input: the other side hears I am typing (TYPING-1). */
+  onTyping?: () => void;
+  /** The input was emptied: the other side hears I stopped. */
+  onStopTyping?: () => void;
 }
 
 /** The input row: text, an emoji panel from the config's emoji map, attachments (image, video, audio, file), send. */
-export function Composer({ emoji, onSend, onTooLong, onAttach }: ComposerProps) {
+export function Composer({ emoji, onSend, onTooLong, onAttach, onTyping, onStopTyping }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [panel, setPanel] = useState<'emoji' | 'attach' | undefined>(undefined);
@@ -53,7 +57,11 @@ export function Composer({ emoji, onSend, onTooLong, onAttach }: ComposerProps) 
           className="composer-input"
           placeholder={t('im.inputPlaceholder')}
           value={text}
-          onChange={setText}
+          onChange={(value) => {
+            setText(value);
+            if (value.trim() === '') onStopTyping?.();
+            else onTyping?.();
+          }}
           onEnterPress={send}
           aria-label={t('im.inputPlaceholder')}
         />

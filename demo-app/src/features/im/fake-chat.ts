@@ -38,6 +38,7 @@ export function fakeChat(me = 'me'): FakeChat {
   const storage = fakeStorage();
   let tokens = 0;
   server.handle('uploadToken', () => ({ code: 200, resultCode: 200, content: aliToken(++tokens) }));
+  server.handle('IM_TYPING', () => ({ code: 200, resultCode: 200, content: null }));
   const client = createClient({
     host: 'chat.test',
     appkey: 'app-key',
