@@ -21,7 +21,7 @@ export type { Permission, RequestSpec } from './core/requests.js';
 export { CODES, MESSAGES, LIMITS } from './protocol/index.js';
 export type { Permissions, ModuleName, UserEvent } from './protocol/index.js';
 export { SDK } from './version.js';
-export { Im } from './modules/im/im.js';
+export { Im, type TypingOptions } from './modules/im/im.js';
 export { IM_EVENT } from './modules/im/types.js';
 export { CsTeam } from './modules/im/cs-team.js';
 export type { CsCustomerTarget, CsFileOptions } from './modules/im/cs-team.js';

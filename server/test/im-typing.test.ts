@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
 import { request, startServer } from './helpers.js';
+import { accept, goOnline } from './cs-support.js';
 import { collect, content, login, settled } from './im-support.js';
 
 describe('IM: typing (TYPING-1, TYPING-2)', () => {
@@ -50,7 +51,6 @@ describe('IM: typing (TYPING-1, TYPING-2)', () => {
     const { url } = await startServer();
     const alice = await login(url, 'alice');
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ scene: 'cs', targetId: 't1', typing: true }, MESSAGES.typingCs],
       [{ scene: 'private', targetId: 'alice', typing: true }, MESSAGES.toSelf],
       [{ scene: 'private', targetId: 'bob', typing: 'yes' }, MESSAGES.typingNotBoolean],
       [{ scene: 'channel', targetId: 'bob', typing: true }, MESSAGES.sceneNotSupported],
@@ -61,5 +61,56 @@ describe('IM: typing (TYPING-1, TYPING-2)', () => {
         content: message,
       });
     }
+  });
+
+  it('TYPING-4: a customer and the agent who accepted them hear each other type; nobody else does', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const carol = await login(url, 'carol');
+    const outsider = await login(url, 'dave');
+    await goOnline(alice, 'team1', 'Alice');
+    await goOnline(bob, 'team1', 'Bob');
+    const heard = [alice, bob, carol].map((s) => collect(s, 'IM_TYPING'));
+    // Not yet accepted: nobody to tell, and no agent may say they type to her.
+    await content(carol, 'IM_TYPING', { scene: 'cs', targetId: 'team1', typing: true });
+    const notYours = { code: 400, content: MESSAGES.csNotYourCustomer };
+    expect(
+      await request(alice, 'IM_TYPING', { scene: 'cs', targetId: 'carol', teamId: 'team1', typing: true }),
+    ).toMatchObject(notYours);
+    await accept(alice, 'team1', 'carol');
+    await content(carol, 'IM_TYPING', { scene: 'cs', targetId: 'team1', typing: true });
+    await content(alice, 'IM_TYPING', { scene: 'cs', targetId: 'carol', teamId: 'team1', typing: true });
+    // Another agent of the team did not accept her; someone outside it may not name her at all.
+    expect(
+      await request(bob, 'IM_TYPING', { scene: 'cs', targetId: 'carol', teamId: 'team1', typing: true }),
+    ).toMatchObject(notYours);
+    expect(
+      await request(outsider, 'IM_TYPING', { scene: 'cs', targetId: 'carol', teamId: 'team1', typing: true }),
+    ).toMatchObject({ code: 401, content: MESSAGES.noPermission });
+    await settled(alice, bob, carol);
+    expect(heard).toEqual([
+      [
+        {
+          scene: 'cs',
+          targetId: 'carol',
+          teamId: 'team1',
+          userId: 'carol',
+          userData: '{"name":"carol"}',
+          typing: true,
+        },
+      ],
+      [],
+      [
+        {
+          scene: 'cs',
+          targetId: 'team1',
+          teamId: 'team1',
+          userId: 'alice',
+          userData: '{"name":"alice"}',
+          typing: true,
+        },
+      ],
+    ]);
   });
 });

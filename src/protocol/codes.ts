@@ -65,7 +65,6 @@ export const MESSAGES = {
   recallOthers: 'it is not allowed to recall messages sent by others',
   recallCs: 'Recall CS message is not supported yet.',
   deleteCs: 'Delete CS message is not supported yet',
-  typingCs: 'Typing in CS conversations is not supported yet.',
   typingNotBoolean: 'typing must be boolean.',
   incorrectConversation: 'Incorrect conversation object.',
   userIdEmpty: 'userId could not be empty.',

@@ -226,15 +226,20 @@ export const imTypingSchema = z.looseObject({
   scene: sceneSchema,
   targetId: wireIdSchema,
   typing: z.boolean({ error: MESSAGES.typingNotBoolean }),
+  /** Scene `cs`: the team, when an agent names the customer in `targetId` (TYPING-4). */
+  teamId: optionalTeamId,
 });
 
 /**
- * The `IM_TYPING` push (TYPING-2): `userId` is typing, or stopped, in a private chat with the receiver (`targetId` is
- * then `userId`) or in the group `targetId`. `userData` is JSON.
+ * The `IM_TYPING` push (TYPING-2, TYPING-4): `userId` is typing, or stopped, in a private chat with the receiver
+ * (`targetId` is then `userId`), in the group `targetId`, or in a customer-service conversation as the receiver names
+ * it (the team for a customer, the customer for an agent). `userData` is JSON.
  */
 export interface WireTyping {
-  scene: 'private' | 'group';
+  scene: Scene;
   targetId: string;
+  /** Scene `cs`: the team (TYPING-4). */
+  teamId?: string;
   userId: string;
   userData: string;
   typing: boolean;

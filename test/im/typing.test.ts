@@ -64,10 +64,6 @@ describe('typing indicators (TYPING-1..TYPING-3)', () => {
 
   it('TYPING-1: checks the conversation in the spec’s words, and needs a connection', async () => {
     const { im, client } = await connectedIm();
-    await expect(im.keystroke({ type: 'cs', id: 't1' } as never)).rejects.toMatchObject({
-      code: 400,
-      content: 'Typing in CS conversations is not supported yet.',
-    });
     await expect(im.keystroke({ type: 'private', id: 'me' })).rejects.toMatchObject({
       code: 400,
       content: 'to.id can not be the same as your id.',
@@ -151,5 +147,59 @@ describe('typing indicators (TYPING-1..TYPING-3)', () => {
     // Nothing of mine is left to stop.
     await tick(TYPING.idleMs * 2);
     expect(told(server).map((p) => p['typing'])).toEqual([true]);
+  });
+});
+
+describe('typing in customer service (TYPING-4)', () => {
+  it('a customer types to the team, an agent to a customer; each hears the other', async () => {
+    const { im, server, events } = await connectedIm();
+    await im.keystroke({ type: 'cs', id: 'team1' });
+    await im.csteam('team1').keystroke({ customerId: 'carol' });
+    expect(told(server)).toEqual([
+      { scene: 'cs', targetId: 'team1', typing: true },
+      { scene: 'cs', targetId: 'carol', teamId: 'team1', typing: true },
+    ]);
+    await im.csteam('team1').stopTyping({ customerId: 'carol' });
+    expect(told(server)[2]).toEqual({ scene: 'cs', targetId: 'carol', teamId: 'team1', typing: false });
+    // As the agent: the customer types; as a customer: the agent does.
+    server.push('IM_TYPING', {
+      scene: 'cs',
+      targetId: 'carol',
+      teamId: 'team1',
+      userId: 'carol',
+      userData: '{"name":"Carol"}',
+      typing: true,
+    });
+    server.push('IM_TYPING', {
+      scene: 'cs',
+      targetId: 'team2',
+      teamId: 'team2',
+      userId: 'alice',
+      userData: '{"name":"Alice"}',
+      typing: true,
+    });
+    await tick();
+    expect(events.map((e) => e.conversation)).toEqual([
+      { type: 'cs', id: 'carol', teamId: 'team1' },
+      { type: 'cs', id: 'team2', teamId: 'team2' },
+    ]);
+    expect(im.csteam('team1').typingUsers({ customerId: 'carol' })).toEqual([{ id: 'carol', data: { name: 'Carol' } }]);
+    expect(im.typingUsers({ type: 'cs', id: 'team2' })).toEqual([{ id: 'alice', data: { name: 'Alice' } }]);
+    expect(im.typingUsers({ type: 'cs', id: 'carol', teamId: 'team2' })).toEqual([]);
+  });
+
+  it('a customer’s message tells the agent its typing stopped, since the agent hears no event for it', async () => {
+    const { im, server } = await connectedIm();
+    server.handle('publishIM', () => ({ code: 200, resultCode: 200, content: { timestamp: 5, sessionId: 5 } }));
+    await im.keystroke({ type: 'cs', id: 'team1' });
+    await im.sendMessage({ message: im.createTextMessage({ text: 'help', to: { type: 'cs', id: 'team1' } }) });
+    await tick();
+    expect(told(server)).toEqual([
+      { scene: 'cs', targetId: 'team1', typing: true },
+      { scene: 'cs', targetId: 'team1', typing: false },
+    ]);
+    await expect(im.csteam('team1').keystroke({ customerId: ' ' })).rejects.toMatchObject({
+      content: 'id could not be empty.',
+    });
   });
 });

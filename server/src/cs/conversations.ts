@@ -10,8 +10,9 @@ import {
   type WireConversation,
   type WireMessageRead,
   type WirePendingConversation,
+  type WireTyping,
 } from '../protocol.js';
-import type { Actor, Pusher } from '../push.js';
+import { userDataJson, type Actor, type Pusher } from '../push.js';
 import type { CsConversationKey, CsStore, MessageStore } from '../store/index.js';
 import type { TeamService } from './teams.js';
 import type { CsTurns } from './sessions.js';
@@ -42,6 +43,11 @@ export interface CsConversationService {
   remove(actor: Actor, request: CsRef): Promise<void>;
   /** `imData` with type `cs`. */
   data(actor: Actor, request: CsRef): Promise<string>;
+  /**
+   * `IM_TYPING` with scene `cs` (TYPING-4): a customer's typing reaches the agent who accepted them, an agent's the
+   * customer they accepted.
+   */
+  typing(actor: Actor, request: CsRef & { typing: boolean }): Promise<void>;
   /** `CS_PENDING_CONVERSATION`: the pending customers of every team the actor is online in. */
   pending(actor: Actor): Promise<WirePendingConversation[]>;
 }
@@ -96,6 +102,32 @@ export function createCsConversationService(deps: {
         deletedMessageTimes: [],
         recalledMessages: [],
       };
+    },
+
+    async typing(actor, request) {
+      const { key, customer } = await resolve(actor, request);
+      const session = await cs.session(key);
+      const agentId = session?.status === 'ACCEPTED' ? session.agentId : null;
+      if (!customer && agentId !== actor.userId) {
+        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csNotYourCustomer);
+      }
+      // A customer not yet accepted has nobody to tell: any agent of the team may answer.
+      if (agentId === null) return;
+      // The conversation as the receiver names it: the team for the customer, the customer for the agent.
+      const payload: WireTyping = {
+        scene: 'cs',
+        targetId: customer ? key.customerId : key.teamId,
+        teamId: key.teamId,
+        userId: actor.userId,
+        userData: userDataJson(actor),
+        typing: request.typing,
+      };
+      deps.pusher.toUsers({
+        appkey: key.appkey,
+        userIds: [customer ? agentId : key.customerId],
+        event: SERVER_PUSHES.imTyping,
+        payload,
+      });
     },
 
     async markAsRead(actor, request) {

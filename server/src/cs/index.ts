@@ -15,7 +15,10 @@ export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js
 
 /** What the IM services hand over when a request has the scene `cs`. */
 export type CsForIm = Pick<CsSessionService, 'publish'> &
-  Pick<CsConversationService, 'history' | 'historyChange' | 'markAsRead' | 'list' | 'top' | 'remove' | 'data'>;
+  Pick<
+    CsConversationService,
+    'history' | 'historyChange' | 'markAsRead' | 'typing' | 'list' | 'top' | 'remove' | 'data'
+  >;
 
 /** Customer service: teams, sessions, conversations and live watchers, over one store. */
 export interface CsServices {
@@ -57,6 +60,7 @@ export function createCsServices(deps: {
       history: (actor, request) => conversations.history(actor, request),
       historyChange: (actor, request) => conversations.historyChange(actor, request),
       markAsRead: (actor, request) => conversations.markAsRead(actor, request),
+      typing: (actor, request) => conversations.typing(actor, request),
       list: (actor) => conversations.list(actor),
       top: (actor, request) => conversations.top(actor, request),
       remove: (actor, request) => conversations.remove(actor, request),

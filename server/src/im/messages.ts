@@ -302,7 +302,10 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     },
 
     async typing(actor, request) {
-      const scene = chatScene(request.scene, MESSAGES.typingCs);
+      if (request.scene === 'cs' && deps.cs) {
+        return deps.cs.typing(actor, { id: request.targetId, teamId: request.teamId, typing: request.typing });
+      }
+      const scene = chatScene(request.scene, MESSAGES.sceneNotSupported);
       assertIds([request.targetId]);
       const appkey = actor.app.appkey;
       const me = actor.userId;

@@ -11,7 +11,7 @@ import { statusFromWire, type CsAgent } from './cs-agent.js';
 import type { ImState } from './state.js';
 import type { AudioMessageOptions, FileMessageOptions, ImageMessageOptions, VideoMessageOptions } from './media.js';
 import type { PublishNotification } from '../pubsub/types.js';
-import type { CsMessage, Message, MessageTarget } from './types.js';
+import type { CsMessage, Message, MessageTarget, OnlineUser } from './types.js';
 import { validateId } from './validate.js';
 import type { ImWire } from './wire.js';
 
@@ -46,6 +46,9 @@ export interface CsTeamDeps {
     createFileMessage(options: FileMessageOptions): Message;
     createAudioMessage(options: AudioMessageOptions): Message;
     createVideoMessage(options: VideoMessageOptions): Message;
+    keystroke(options: { type: 'cs'; id: string; teamId: string }): Promise<void>;
+    stopTyping(options: { type: 'cs'; id: string; teamId: string }): Promise<void>;
+    typingUsers(options: { type: 'cs'; id: string; teamId: string }): OnlineUser[];
   };
 }
 
@@ -200,6 +203,29 @@ export class CsTeam {
     this.#me();
     const customerId = validateId(options?.customerId, 'idEmpty');
     return this.#deps.agent.history({ ...options, teamId: this.teamId, customerId });
+  }
+
+  /**
+   * Tells a customer I accepted that I am typing to them (TYPING-4): call it on every keystroke, as `im.keystroke`.
+   * A customer I have not accepted is refused with 400 `The customer is not accepted by you.`
+   */
+  async keystroke(options: { customerId: string | number }): Promise<void> {
+    await this.#deps.im.keystroke(this.#typingRef(options));
+  }
+
+  /** I stopped typing to a customer: heard at once, if a {@link keystroke} told I was typing. */
+  async stopTyping(options: { customerId: string | number }): Promise<void> {
+    await this.#deps.im.stopTyping(this.#typingRef(options));
+  }
+
+  /** Whether the customer I accepted is typing to me now: them, or nobody (TYPING-4). */
+  typingUsers(options: { customerId: string | number }): OnlineUser[] {
+    return this.#deps.im.typingUsers(this.#typingRef(options));
+  }
+
+  #typingRef(options: { customerId: string | number } | undefined) {
+    this.#me();
+    return { type: 'cs' as const, id: validateId(options?.customerId, 'idEmpty'), teamId: this.teamId };
   }
 
   /** Marks a customer's conversation read up to its newest message. */

@@ -39,6 +39,16 @@ import type { PublishNotification } from '../pubsub/types.js';
 import { validateNotification } from '../pubsub/validate.js';
 
 /**
+ * A conversation to type in: a private chat, a group, or a customer-service conversation (`id` the team for a
+ * customer; the customer, with `teamId`, for an agent).
+ */
+export interface TypingOptions {
+  type: 'private' | 'group' | 'cs';
+  id: string | number;
+  teamId?: string | number;
+}
+
+/**
  * `client.im`: private and group chat, the conversation list, history, read marks, recall and delete, groups
  * and presence. Promise-based, with the reference's method and event names.
  */
@@ -250,25 +260,26 @@ export class Im extends ImGroupsAndPresence {
   /**
    * Tells the other side of a private chat, or the group's other members, that I am typing there (TYPING-1): call it
    * on every keystroke. It goes out at most once every 3 seconds per conversation; 5 seconds after the last
-   * keystroke, or at {@link stopTyping}, they hear I stopped, and a message I send there ends it too. Only while
-   * connected (otherwise rejects with 409 `Please connect first`); group typing needs membership (401).
+   * keystroke, or at {@link stopTyping}, they hear I stopped, and a message I send there ends it too. As a customer,
+   * `{type: 'cs', id: teamId}` tells the agent who accepted me (TYPING-4; agents use their csteam's `keystroke`).
+   * Only while connected (otherwise rejects with 409 `Please connect first`); group typing needs membership (401).
    */
-  async keystroke(options: { type: 'private' | 'group'; id: string | number }): Promise<void> {
+  async keystroke(options: TypingOptions): Promise<void> {
     const me = this.#me();
     await this.#typing.keystroke(Typing.ref(options, me.id));
   }
 
-  /** I stopped typing in a private or group chat: heard at once, if a {@link keystroke} told I was typing. */
-  async stopTyping(options: { type: 'private' | 'group'; id: string | number }): Promise<void> {
+  /** I stopped typing in a conversation: heard at once, if a {@link keystroke} told I was typing. */
+  async stopTyping(options: TypingOptions): Promise<void> {
     const me = this.#me();
     await this.#typing.stop(Typing.ref(options, me.id));
   }
 
   /**
-   * Who is typing in a private or group chat with me now, first to start first (the `TYPING` event tells of each
-   * change). Someone is typing until they stop, send a message there, or are not heard from for 6 seconds.
+   * Who is typing in a conversation with me now, first to start first (the `TYPING` event tells of each change).
+   * Someone is typing until they stop, send a message there, or are not heard from for 6 seconds.
    */
-  typingUsers(options: { type: 'private' | 'group'; id: string | number }): OnlineUser[] {
+  typingUsers(options: TypingOptions): OnlineUser[] {
     const me = this.#me();
     return this.#typing.users(Typing.ref(options, me.id));
   }

@@ -130,10 +130,13 @@ export interface OnlineUser {
   data: Record<string, unknown>;
 }
 
-/** TYPING-2: someone started or stopped typing in a private or group chat with me (`IM_EVENT.TYPING`). */
+/** TYPING-2, TYPING-4: someone started or stopped typing in a conversation with me (`IM_EVENT.TYPING`). */
 export interface TypingEvent {
-  /** The private chat with the typer, or the group. */
-  conversation: { type: 'private' | 'group'; id: string };
+  /**
+   * The private chat with the typer, the group, or a customer-service conversation as I name it: the team when I am
+   * the customer, the customer (with `teamId`) when I am their agent.
+   */
+  conversation: { type: 'private' | 'group' | 'cs'; id: string; teamId?: string };
   /** Who started or stopped, with the data they authorized with. */
   user: OnlineUser;
   typing: boolean;

@@ -4,18 +4,22 @@ import { ParleyError } from '../../core/errors.js';
 import type { TimerHandle, Timers } from '../../core/timers.js';
 import { parseObject } from './message.js';
 import type { ImState } from './state.js';
-import { keyOf, type ConversationRef, type Message, type OnlineUser, type TypingEvent } from './types.js';
-import { validateRef } from './validate.js';
+import {
+  conversationOf,
+  keyOf,
+  type ConversationRef,
+  type Message,
+  type OnlineUser,
+  type TypingEvent,
+} from './types.js';
+import { validateId, validateRef } from './validate.js';
 
 /** The statuses in which a typing notice goes out. */
 const LIVE: ReadonlySet<string> = new Set(['connected', 'reconnected', 'expired_reconnected']);
 
-/** A private or group chat, as typing takes it. */
-type ChatRef = ConversationRef & { type: 'private' | 'group' };
-
 /** What I told of one conversation: when, and the timer that tells I stopped. */
 interface Mine {
-  ref: ChatRef;
+  ref: ConversationRef;
   sentAt: number;
   idle: TimerHandle;
 }
@@ -36,7 +40,7 @@ export class Typing {
   readonly #state: ImState;
   readonly #timers: Timers;
   readonly #mine = new Map<string, Mine>();
-  readonly #others = new Map<string, { ref: ChatRef; typers: Map<string, Typer> }>();
+  readonly #others = new Map<string, { ref: ConversationRef; typers: Map<string, Typer> }>();
 
   constructor(connection: Connection, state: ImState, timers: Timers) {
     this.#connection = connection;
@@ -46,21 +50,28 @@ export class Typing {
     // A message from a typer ends their typing there (TYPING-3).
     state.events.on('PRIVATE_MESSAGE_RECEIVED', (m) => this.#wrote(m));
     state.events.on('GROUP_MESSAGE_RECEIVED', (m) => this.#wrote(m));
+    state.events.on('CS_MESSAGE_RECEIVED', (m) => this.#wrote(m));
   }
 
-  /** Checks a conversation for typing: a private or group chat, not with myself. */
-  static ref(options: unknown, me: string): ChatRef {
+  /**
+   * Checks a conversation for typing: a private chat (not with myself), a group, or a customer-service conversation:
+   * the team's for a customer (`id` the team), a customer's for an agent (`id` the customer, `teamId` the team).
+   */
+  static ref(options: unknown, me: string): ConversationRef {
     const ref = validateRef(options);
-    if (ref.type === 'cs') throw ParleyError.badRequest('typingCs');
     if (ref.type === 'private' && ref.id === me) throw ParleyError.badRequest('toSelf');
-    return ref as ChatRef;
+    const teamId = (options as { teamId?: unknown }).teamId;
+    if (ref.type === 'cs' && teamId !== undefined && teamId !== null) {
+      return { type: 'cs', id: ref.id, teamId: validateId(teamId, 'idEmpty') };
+    }
+    return ref;
   }
 
   /**
    * I typed in `ref`: the other side hears I am typing, at most once every {@link TYPING.refreshMs}; after
    * {@link TYPING.idleMs} without another keystroke, it hears I stopped.
    */
-  async keystroke(ref: ChatRef): Promise<void> {
+  async keystroke(ref: ConversationRef): Promise<void> {
     const key = keyOf(ref);
     const now = this.#timers.now();
     const mine = this.#mine.get(key);
@@ -81,14 +92,18 @@ export class Typing {
   }
 
   /** I stopped typing in `ref`: the other side hears it at once, if it heard I was typing. */
-  async stop(ref: ChatRef): Promise<void> {
+  async stop(ref: ConversationRef): Promise<void> {
     if (!this.#forget(keyOf(ref))) return;
     await this.#tell(ref, false);
   }
 
-  /** I sent a message to `ref`: my typing there is over, which its receivers tell from the message itself. */
+  /**
+   * I sent a message to `ref`: my typing there is over, which its receivers tell from the message itself; but an
+   * agent's SDK fires no event for each customer's message, so a customer tells the stop.
+   */
   sent(ref: ConversationRef): void {
-    this.#forget(keyOf(ref));
+    if (ref.type === 'cs' && ref.teamId === ref.id) void this.stop(ref).catch(() => undefined);
+    else this.#forget(keyOf(ref));
   }
 
   /** Who is typing in `ref` now, first to start first. */
@@ -112,14 +127,17 @@ export class Typing {
     return true;
   }
 
-  async #tell(ref: ChatRef, typing: boolean): Promise<void> {
+  async #tell(ref: ConversationRef, typing: boolean): Promise<void> {
     // Only while connected: a typing notice that waited for a reconnect would tell of the past.
     if (!LIVE.has(this.#connection.status)) {
       throw ParleyError.of(CODES.NOT_CONNECTED, 'connectFirst');
     }
     await this.#connection.requests.send({
       event: CLIENT_EVENTS.imTyping,
-      params: { scene: ref.type, targetId: String(ref.id), typing },
+      params:
+        ref.type === 'cs' && ref.teamId !== undefined && ref.teamId !== ref.id
+          ? { scene: ref.type, targetId: String(ref.id), typing, teamId: ref.teamId }
+          : { scene: ref.type, targetId: String(ref.id), typing },
       kind: 'request',
       permission: 'write',
     });
@@ -127,9 +145,14 @@ export class Typing {
 
   #pushed(payload: unknown): void {
     const push = payload as Partial<WireTyping> | null;
-    if (!push || (push.scene !== 'private' && push.scene !== 'group') || typeof push.userId !== 'string') return;
-    if (push.targetId === undefined || push.userId === this.#state.me.id) return;
-    const ref: ChatRef = { type: push.scene, id: String(push.targetId) };
+    if (!push || typeof push.userId !== 'string' || push.targetId === undefined) return;
+    if (push.userId === this.#state.me.id) return;
+    const id = String(push.targetId);
+    let ref: ConversationRef;
+    if (push.scene === 'private' || push.scene === 'group') ref = { type: push.scene, id };
+    else if (push.scene === 'cs')
+      ref = { type: 'cs', id, teamId: push.teamId === undefined ? id : String(push.teamId) };
+    else return;
     if (push.typing !== true) {
       this.#stopped(ref, push.userId);
       return;
@@ -149,11 +172,10 @@ export class Typing {
   }
 
   #wrote(message: Message): void {
-    if (message.scene === 'private') this.#stopped({ type: 'private', id: message.senderId }, message.senderId);
-    else if (message.scene === 'group') this.#stopped({ type: 'group', id: message.groupId }, message.senderId);
+    this.#stopped(conversationOf(message, this.#state.me.id), message.senderId);
   }
 
-  #stopped(ref: ChatRef, userId: string): void {
+  #stopped(ref: ConversationRef, userId: string): void {
     const key = keyOf(ref);
     const entry = this.#others.get(key);
     const typer = entry?.typers.get(userId);
@@ -164,10 +186,11 @@ export class Typing {
     this.#emit(ref, userId, false, typer.user);
   }
 
-  #emit(ref: ChatRef, userId: string, typing: boolean, user?: OnlineUser): void {
+  #emit(ref: ConversationRef, userId: string, typing: boolean, user?: OnlineUser): void {
     const users = this.users(ref);
     const event: TypingEvent = {
-      conversation: { type: ref.type, id: ref.id },
+      conversation:
+        ref.type === 'cs' ? { type: 'cs', id: ref.id, teamId: ref.teamId ?? ref.id } : { type: ref.type, id: ref.id },
       user: user ?? users.find((u) => u.id === userId) ?? { id: userId, data: {} },
       typing,
       users,
