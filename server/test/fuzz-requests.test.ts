@@ -91,6 +91,10 @@ function examples(sent: Sent): Record<string, Array<Record<string, unknown>>> {
     IM_MARK_AS_READ: targets.map((c) => ({ scene: c.scene, id: c.id, teamId: c.teamId, lastTimestamp: c.t })),
     IM_DELETE_MESSAGE: targets.map((c) => ({ scene: c.scene, targetId: c.id, teamId: c.teamId, times: [c.t] })),
     IM_RECALL_MESSAGE: targets.map((c) => ({ scene: c.scene, targetId: c.id, teamId: c.teamId, times: [c.t] })),
+    IM_TYPING: [
+      ...targets.map((c) => ({ scene: c.scene, targetId: c.id, teamId: c.teamId, typing: true })),
+      { scene: 'cs', targetId: 't1', typing: false },
+    ],
     imLastConversations: [{}],
     topConversation: targets.map((c) => ({ type: c.scene, targetId: c.id, teamId: c.teamId, top: true })),
     removeConversation: targets.map((c) => ({ type: c.scene, targetId: c.id, teamId: c.teamId })),

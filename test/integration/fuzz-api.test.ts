@@ -123,6 +123,17 @@ describe('any arguments', () => {
         ],
         (o) => im.markMessageAsRead(o),
       ],
+      [
+        'keystroke',
+        [
+          { type: 'private', id: 'bob' },
+          { type: 'group', id: 'g1' },
+          { type: 'cs', id: 't1' },
+        ],
+        (o) => im.keystroke(o),
+      ],
+      ['stopTyping', [{ type: 'group', id: 'g1' }], (o) => im.stopTyping(o)],
+      ['typingUsers', [{ type: 'private', id: 'bob' }], (o) => im.typingUsers(o)],
       ['topConversation', [{ conversation, top: true }], (o) => im.topConversation(o)],
       ['removeConversation', [{ conversation: { type: 'group', groupId: 'g2' } }], (o) => im.removeConversation(o)],
       ['subscribeGroup', [{ groupIds: ['g1', 'g2'] }], (o) => im.subscribeGroup(o)],
@@ -141,6 +152,9 @@ describe('any arguments', () => {
       ['csteam.customerStatus', [{ id: 'alice' }], (o) => team.customerStatus(o)],
       ['csteam.history', [{ customerId: 'alice', limit: 5 }], (o) => team.history(o)],
       ['csteam.markMessageAsRead', [{ customerId: 'alice' }], (o) => team.markMessageAsRead(o)],
+      ['csteam.keystroke', [{ customerId: 'alice' }], (o) => team.keystroke(o)],
+      ['csteam.stopTyping', [{ customerId: 'alice' }], (o) => team.stopTyping(o)],
+      ['csteam.typingUsers', [{ customerId: 'alice' }], (o) => team.typingUsers(o)],
       ['pubsub.publish', [{ channel: 'news', message: 'hi', qos: 1 }], (o) => alice.pubsub.publish(o)],
       [
         'pubsub.subscribe',

@@ -1337,6 +1337,8 @@ export const en: Dictionary = {
     nameSeparator: ', ',
   },
   cs: {
+    agentTyping: 'The agent is typing…',
+    customerTyping: 'The customer is typing…',
     team: 'Customer service',
     console: 'Service console',
     notAgent: 'You are not a customer-service agent',

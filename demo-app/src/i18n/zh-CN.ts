@@ -1321,6 +1321,8 @@ export const zhCN = {
     nameSeparator: '、',
   },
   cs: {
+    agentTyping: '客服正在输入…',
+    customerTyping: '客户正在输入…',
     team: '客服',
     console: '客服工作台',
     notAgent: '你还不是客服人员',

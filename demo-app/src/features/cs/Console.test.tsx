@@ -80,6 +80,22 @@ describe('agent console', () => {
     expect(screen.getAllByText('Carol', { selector: '.message-sender' })).toHaveLength(2);
   });
 
+  it('shows when the customer I serve is typing, and tells them while I type (TYPING-4)', async () => {
+    const desk = new FakeDesk(ME, [BOB]);
+    await open(desk);
+    await goOnline();
+    await step(() => desk.customerWrites(CAROL, 'Hi'));
+    await acceptFromList('Carol');
+    await step(() => desk.customerTypes('c1', true));
+    expect(screen.getByText('The customer is typing…')).toBeTruthy();
+    await step(() => desk.customerTypes('c1', false));
+    expect(screen.queryByText('The customer is typing…')).toBeNull();
+    const input = screen.getByPlaceholderText('Say something…');
+    await step(() => fireEvent.change(input, { target: { value: 'On it' } }));
+    await step(() => fireEvent.change(input, { target: { value: '' } }));
+    expect(desk.toldTyping('c1')).toEqual([true, false]);
+  });
+
   it('shows a waiting customer before accepting, and drops them when another agent accepts first', async () => {
     const desk = new FakeDesk(ME, [BOB]);
     await open(desk);

@@ -53,10 +53,17 @@ export function CustomerChat({
         onLoadMore={() => void chat.loadMore()}
         onRetry={(m: CsMessage) => run(chat.retry(m))}
       />
+      {state.typing && (
+        <div className="typing-line" role="status">
+          {t('cs.agentTyping')}
+        </div>
+      )}
       <Composer
         emoji={emoji}
         onSend={(text) => run(chat.sendText(text))}
         onTooLong={() => toastError(t('im.textTooLong'))}
+        onTyping={() => chat.keystroke()}
+        onStopTyping={() => chat.stopTyping()}
       />
     </>
   );

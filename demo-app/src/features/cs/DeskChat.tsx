@@ -112,11 +112,18 @@ export function DeskChat({
         onLoadMore={() => void chat.loadMore()}
         onRetry={(m) => void run(chat.retry(m))}
       />
+      {serving && state.typing && (
+        <div className="typing-line" role="status">
+          {t('cs.customerTyping')}
+        </div>
+      )}
       {serving && (
         <Composer
           emoji={emoji}
           onSend={(text) => void run(chat.sendText(text))}
           onTooLong={() => toastError(t('im.textTooLong'))}
+          onTyping={() => chat.keystroke()}
+          onStopTyping={() => chat.stopTyping()}
         />
       )}
     </section>

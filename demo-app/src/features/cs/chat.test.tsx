@@ -27,6 +27,8 @@ function setup(stored: CsMessage[]) {
   let online = false;
   const onlineListeners = new Set<() => void>();
   const watchers = new Set<CsChatListener>();
+  const typers = new Set<(typing: boolean) => void>();
+  const told: boolean[] = [];
   const state = { failSends: false, watches: 0, unwatches: 0 };
   const channel: CsChannel = {
     history: ({ lastTimestamp, limit }) =>
@@ -48,6 +50,11 @@ function setup(stored: CsMessage[]) {
       stored.push({ ...m });
     },
     markRead: () => Promise.resolve(),
+    typing: (on) => void told.push(on),
+    watchTyping: (listener) => {
+      typers.add(listener);
+      return () => typers.delete(listener);
+    },
   };
   const link: ChatLink = {
     isOnline: () => online,
@@ -70,6 +77,12 @@ function setup(stored: CsMessage[]) {
     status(s: CustomerStatus) {
       for (const w of watchers) w.onStatus(s);
     },
+    /** The other side starts or stops typing. */
+    otherTypes(on: boolean) {
+      for (const t of typers) t(on);
+    },
+    told,
+    typers,
   };
 }
 
@@ -93,6 +106,21 @@ describe('customer-service chat', () => {
     expect(texts(chat)).toEqual(['t1', 't2', 't3', 't4', 't5']);
     expect(chat.getSnapshot().hasMore).toBe(false);
     off();
+  });
+
+  it('TYPING-4: follows whether the other side types while watched, and tells my typing', () => {
+    const s = setup([]);
+    const chat = new LiveCsChat(s.channel, s.link);
+    const off = chat.subscribe(() => undefined);
+    s.otherTypes(true);
+    expect(chat.getSnapshot().typing).toBe(true);
+    s.otherTypes(false);
+    expect(chat.getSnapshot().typing).toBe(false);
+    chat.keystroke();
+    chat.stopTyping();
+    expect(s.told).toEqual([true, false]);
+    off();
+    expect(s.typers.size).toBe(0);
   });
 
   it('adds what it hears in server order, and the session status it is told', async () => {

@@ -19,6 +19,8 @@ export interface CsChatState {
   /** The session as the server tells it (an agent's live session); undefined when it does not (the customer). */
   status: CustomerStatus | undefined;
   error: ParleyError | undefined;
+  /** Whether the other side is typing (TYPING-4). */
+  typing: boolean;
 }
 
 /** What a chat hears while it is watched. */
@@ -38,6 +40,10 @@ export interface CsChannel {
   /** Sends a message made by `createText`; rejects when it failed. */
   send(message: CsMessage): Promise<unknown>;
   markRead(): Promise<void>;
+  /** Tells the other side I am typing, or stopped (TYPING-4); best effort, never throws. */
+  typing(on: boolean): void;
+  /** Calls `listener` with whether the other side types, until the returned function is called. */
+  watchTyping(listener: (typing: boolean) => void): () => void;
 }
 
 /** Messages in the order a chat shows them: sent ones by server time, then those still sending or failed. */
@@ -58,7 +64,7 @@ export class LiveCsChat extends LiveSource<CsChatState> {
   #stopWatching: Promise<(() => void) | undefined> | undefined;
 
   constructor(channel: CsChannel, link: ChatLink, pageSize = 20) {
-    super({ messages: [], loading: false, hasMore: true, status: undefined, error: undefined });
+    super({ messages: [], loading: false, hasMore: true, status: undefined, error: undefined, typing: false });
     this.#channel = channel;
     this.#link = link;
     this.#pageSize = pageSize;
@@ -89,7 +95,18 @@ export class LiveCsChat extends LiveSource<CsChatState> {
     return this.#channel.markRead();
   }
 
+  /** Call on each keystroke in the composer: the other side hears I type. */
+  keystroke(): void {
+    this.#channel.typing(true);
+  }
+
+  /** Call when the composer is emptied: the other side hears I stopped. */
+  stopTyping(): void {
+    this.#channel.typing(false);
+  }
+
   protected start(): void {
+    this.#offs.push(this.#channel.watchTyping((typing) => this.#patch({ typing })));
     this.#offs.push(this.#link.onOnline(() => this.#sync()));
     if (this.#link.isOnline()) this.#sync();
   }
@@ -178,6 +195,14 @@ export function customerChannel(client: ParleyClient, teamId: string, teamData: 
     createText: (text) => im.createTextMessage({ text, to }) as CsMessage,
     send: (message) => im.sendMessage({ message }),
     markRead: () => im.markMessageAsRead({ type: 'cs', id: teamId }),
+    typing: (on) => {
+      const ref = { type: 'cs' as const, id: teamId };
+      void (on ? im.keystroke(ref) : im.stopTyping(ref)).catch(() => undefined);
+    },
+    watchTyping: (listener) =>
+      im.on('TYPING', ({ conversation, users }) => {
+        if (conversation.type === 'cs' && conversation.id === teamId) listener(users.length > 0);
+      }),
   };
 }
 
@@ -204,5 +229,12 @@ export function agentChannel(client: ParleyClient, team: CsTeam, customer: CsUse
     createText: (text) => team.createTextMessage({ text, to: { id: customerId, data: customer.data } }),
     send: (message) => client.im.sendMessage({ message }),
     markRead: () => team.markMessageAsRead({ customerId }),
+    typing: (on) => void (on ? team.keystroke({ customerId }) : team.stopTyping({ customerId })).catch(() => undefined),
+    watchTyping: (listener) =>
+      client.im.on('TYPING', ({ conversation, users }) => {
+        if (conversation.type === 'cs' && conversation.id === customerId && conversation.teamId === team.teamId) {
+          listener(users.length > 0);
+        }
+      }),
   };
 }

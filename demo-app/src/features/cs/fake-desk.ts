@@ -27,6 +27,9 @@ interface Session {
   messages: CsMessage[];
   status: CustomerStatus;
   watchers: Set<CsChatListener>;
+  /** Who hears whether the customer types; and what I told them of my typing, in order. */
+  typingWatchers: Set<(typing: boolean) => void>;
+  told: boolean[];
 }
 
 /** A team with me (`me`) and `others`, the other online agents; I start offline. */
@@ -52,6 +55,16 @@ export class FakeDesk implements CsDesk {
     const session = this.#session(customer);
     const accepted = session.status.status === 'ACCEPTED';
     this.#add(session, { type: 'text', senderId: customer.id, senderData: customer.data, payload: { text }, accepted });
+  }
+
+  /** A customer starts or stops typing. */
+  customerTypes(customerId: string, typing: boolean): void {
+    for (const listener of this.#sessions.get(customerId)?.typingWatchers ?? []) listener(typing);
+  }
+
+  /** What I told a customer of my typing, in order. */
+  toldTyping(customerId: string): readonly boolean[] {
+    return this.#sessions.get(customerId)?.told ?? [];
   }
 
   /** Another agent accepts a customer: they leave my pending list. */
@@ -129,6 +142,11 @@ export class FakeDesk implements CsDesk {
         message.timestamp = this.#add(session, message).timestamp;
       },
       markRead: () => Promise.resolve(),
+      typing: (on) => void session.told.push(on),
+      watchTyping: (listener) => {
+        session.typingWatchers.add(listener);
+        return () => session.typingWatchers.delete(listener);
+      },
     };
     return new LiveCsChat(channel, ALWAYS_ONLINE);
   }
@@ -136,7 +154,14 @@ export class FakeDesk implements CsDesk {
   #session(customer: CsUser): Session {
     let session = this.#sessions.get(customer.id);
     if (!session) {
-      session = { customer, messages: [], status: { status: 'FREE' }, watchers: new Set() };
+      session = {
+        customer,
+        messages: [],
+        status: { status: 'FREE' },
+        watchers: new Set(),
+        typingWatchers: new Set(),
+        told: [],
+      };
       this.#sessions.set(customer.id, session);
     }
     return session;
