@@ -172,6 +172,8 @@ export class Typing {
   }
 
   #wrote(message: Message): void {
+    // Every delivered message passes here: nothing to look up while nobody types.
+    if (this.#others.size === 0) return;
     this.#stopped(conversationOf(message, this.#state.me.id), message.senderId);
   }
 
