@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
 import { request, startServer } from './helpers.js';
-import { accept, goOnline } from './cs-support.js';
+import { accept, customerSays, goOnline } from './cs-support.js';
 import { collect, content, login, settled } from './im-support.js';
 
 describe('IM: typing (TYPING-1, TYPING-2)', () => {
@@ -112,5 +112,33 @@ describe('IM: typing (TYPING-1, TYPING-2)', () => {
         },
       ],
     ]);
+  });
+
+  it('TYPING-4: a waiting customer is heard typing by every online agent of the team, as their messages are', async () => {
+    const { url } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const carol = await login(url, 'carol');
+    const erin = await login(url, 'erin');
+    await goOnline(alice, 'team1', 'Alice');
+    await goOnline(bob, 'team1', 'Bob');
+    // An agent of another team hears nothing of team1's customers.
+    await goOnline(erin, 'team2', 'Erin');
+    const heard = [alice, bob, erin].map((s) => collect(s, 'IM_TYPING'));
+    await customerSays(carol, 'team1');
+    await content(carol, 'IM_TYPING', { scene: 'cs', targetId: 'team1', typing: true });
+    // Once accepted, only the agent who took her.
+    await accept(alice, 'team1', 'carol');
+    await content(carol, 'IM_TYPING', { scene: 'cs', targetId: 'team1', typing: false });
+    await settled(alice, bob, carol, erin);
+    const typing = (on: boolean) => ({
+      scene: 'cs',
+      targetId: 'carol',
+      teamId: 'team1',
+      userId: 'carol',
+      userData: '{"name":"carol"}',
+      typing: on,
+    });
+    expect(heard).toEqual([[typing(true), typing(false)], [typing(true)], []]);
   });
 });

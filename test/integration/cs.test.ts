@@ -125,6 +125,33 @@ describe('customer service end to end', () => {
     ]);
   });
 
+  it('TYPING-4: every online agent sees a waiting customer type; once accepted, only their agent', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP] });
+    const { alice, bob } = await agents(url);
+    const carol = await imUser(url, 'carol');
+    await customerSays(carol, 'Anyone there?');
+    const typers = (agent: ParleyClient) =>
+      agent.im
+        .csteam(TEAM)
+        .typingUsers({ customerId: 'carol' })
+        .map((u) => u.id);
+    const bothSee = (ids: string[]) =>
+      eventually(() => [alice, bob].every((agent) => typers(agent).join() === ids.join()), `typers ${ids.join()}`);
+    await carol.im.keystroke({ type: 'cs', id: TEAM });
+    await bothSee(['carol']);
+    await carol.im.stopTyping({ type: 'cs', id: TEAM });
+    await bothSee([]);
+
+    await alice.im.csteam(TEAM).accept({ customer: { id: 'carol', data: { name: 'Carol' } } });
+    const bobHeard = collectIm(bob, 'TYPING');
+    await carol.im.keystroke({ type: 'cs', id: TEAM });
+    await eventually(() => typers(alice).join() === 'carol', 'alice sees carol type');
+    expect(alice.im.csteam(TEAM).typingUsers({ customerId: 'carol' })).toEqual([
+      { id: 'carol', data: { name: 'carol' } },
+    ]);
+    expect(bobHeard).toEqual([]);
+  });
+
   it('CS-2: an agent holding a customer cannot go offline; offline empties the pending list', async () => {
     const { url } = await startServer({ apps: [OPEN_APP] });
     const { alice } = await agents(url);

@@ -44,8 +44,8 @@ export interface CsConversationService {
   /** `imData` with type `cs`. */
   data(actor: Actor, request: CsRef): Promise<string>;
   /**
-   * `IM_TYPING` with scene `cs` (TYPING-4): a customer's typing reaches the agent who accepted them, an agent's the
-   * customer they accepted.
+   * `IM_TYPING` with scene `cs` (TYPING-4): a customer's typing reaches the agent who accepted them, or while they
+   * wait every online agent of the team; an agent's, the customer they accepted.
    */
   typing(actor: Actor, request: CsRef & { typing: boolean }): Promise<void>;
   /** `CS_PENDING_CONVERSATION`: the pending customers of every team the actor is online in. */
@@ -111,8 +111,17 @@ export function createCsConversationService(deps: {
       if (!customer && agentId !== actor.userId) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.csNotYourCustomer);
       }
-      // A customer not yet accepted has nobody to tell: any agent of the team may answer.
-      if (agentId === null) return;
+      // The agent who accepted the customer; while the customer waits (CS-6), every online agent of the team, as
+      // their messages reach; a customer with nothing open yet, nobody.
+      let userIds: string[];
+      if (!customer) userIds = [key.customerId];
+      else if (agentId !== null) userIds = [agentId];
+      else if (session?.status === 'PENDING') {
+        userIds = (await cs.onlineAgents(key.appkey, key.teamId))
+          .map((a) => a.agentId)
+          .filter((id) => id !== actor.userId);
+      } else return;
+      if (userIds.length === 0) return;
       // The conversation as the receiver names it: the team for the customer, the customer for the agent.
       const payload: WireTyping = {
         scene: 'cs',
@@ -124,7 +133,7 @@ export function createCsConversationService(deps: {
       };
       deps.pusher.toUsers({
         appkey: key.appkey,
-        userIds: [customer ? agentId : key.customerId],
+        userIds,
         event: SERVER_PUSHES.imTyping,
         payload,
       });

@@ -218,7 +218,10 @@ export class CsTeam {
     await this.#deps.im.stopTyping(this.#typingRef(options));
   }
 
-  /** Whether the customer I accepted is typing to me now: them, or nobody (TYPING-4). */
+  /**
+   * Whether the customer is typing to me now: them, or nobody (TYPING-4). I hear a customer I accepted, and one who
+   * waits for an agent of the team while I am online in it.
+   */
   typingUsers(options: { customerId: string | number }): OnlineUser[] {
     return this.#deps.im.typingUsers(this.#typingRef(options));
   }

@@ -261,7 +261,8 @@ export class Im extends ImGroupsAndPresence {
    * Tells the other side of a private chat, or the group's other members, that I am typing there (TYPING-1): call it
    * on every keystroke. It goes out at most once every 3 seconds per conversation; 5 seconds after the last
    * keystroke, or at {@link stopTyping}, they hear I stopped, and a message I send there ends it too. As a customer,
-   * `{type: 'cs', id: teamId}` tells the agent who accepted me (TYPING-4; agents use their csteam's `keystroke`).
+   * `{type: 'cs', id: teamId}` tells the agent who accepted me, or while I wait for one every online agent of the
+   * team (TYPING-4; agents use their csteam's `keystroke`).
    * Only while connected (otherwise rejects with 409 `Please connect first`); group typing needs membership (401).
    */
   async keystroke(options: TypingOptions): Promise<void> {

@@ -96,7 +96,7 @@ describe('agent console', () => {
     expect(desk.toldTyping('c1')).toEqual([true, false]);
   });
 
-  it('shows a waiting customer before accepting, and drops them when another agent accepts first', async () => {
+  it('shows a waiting customer and their typing before accepting, and drops them when another agent accepts first', async () => {
     const desk = new FakeDesk(ME, [BOB]);
     await open(desk);
     await goOnline();
@@ -105,10 +105,15 @@ describe('agent console', () => {
     expect(status()).toBe('Waiting for an agent');
     // Not mine yet: no composer until accepted.
     expect(screen.queryByPlaceholderText('Say something…')).toBeNull();
+    // Every online agent hears a waiting customer type (TYPING-4).
+    await step(() => desk.customerTypes('c1', true));
+    expect(screen.getByText('The customer is typing…')).toBeTruthy();
 
     await step(() => desk.otherAgentAccepts('c1', BOB));
     expect(pendingRows()).toHaveLength(0);
     expect(status()).toBe('Served by Bob');
+    // Bob's customer now: what they type is his to hear.
+    expect(screen.queryByText('The customer is typing…')).toBeNull();
     expect(within(screen.getByTestId('cs-chat')).queryByRole('button', { name: 'Accept' })).toBeNull();
   });
 

@@ -41,6 +41,8 @@ export function DeskChat({
   const state = useLive(chat);
   const view = state.status ? agentView(state.status, state.messages.length > 0) : undefined;
   const serving = view?.kind === 'served' && view.agent?.id === desk.me;
+  // A waiting customer's typing reaches every online agent (TYPING-4), as their messages do; a customer another agent
+  // serves is theirs to hear.
   const markRead = useMemo(() => () => (serving ? chat.markRead() : Promise.resolve()), [chat, serving]);
   useReadMarks(state, desk.me, markRead);
   const run = (work: Promise<unknown>) => work.catch((e: unknown) => toastError(errorText(e, t)));
@@ -112,7 +114,7 @@ export function DeskChat({
         onLoadMore={() => void chat.loadMore()}
         onRetry={(m) => void run(chat.retry(m))}
       />
-      {serving && state.typing && (
+      {(serving || view?.kind === 'waiting') && state.typing && (
         <div className="typing-line" role="status">
           {t('cs.customerTyping')}
         </div>
