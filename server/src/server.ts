@@ -166,6 +166,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     agentPolicy: productAgentPolicy({ ...productAgents, fallback: tokenAgentPolicy(now) }),
     roster: productRoster(productAgents),
     turns: shared && redisCsTurns({ client: shared.client, prefix: shared.prefix, logger }),
+    events: hooks.cs,
   });
   const messages = createMessageService({
     messages: store.messages,

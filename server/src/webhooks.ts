@@ -1,11 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { AppConfig } from './config.js';
+import type { CsEvents } from './cs/sessions.js';
 import { messageEventOf, parseJsonOr } from './im/wire.js';
 import type { MessageEvents } from './im/messages.js';
 import type { Logger } from './logger.js';
 import type { MembershipAction } from './presence/service.js';
-import type { WirePresenceEvent } from './protocol.js';
+import { CS_MESSAGE_TYPES, type WirePresenceEvent } from './protocol.js';
 import type { Actor } from './push.js';
+import type { CsStoredMessage } from './store/index.js';
 
 /** Bounds of webhook deliveries (HOOK-1..HOOK-3; docs/limits.md). */
 export const WEBHOOK_LIMITS = {
@@ -20,7 +22,7 @@ export const WEBHOOK_LIMITS = {
 } as const;
 
 /**
- * The events an app's server can hear of (HOOK-1, HOOK-4..HOOK-6); an app's `webhookEvents` picks some, all by default.
+ * The events an app's server can hear of (HOOK-1, HOOK-4..HOOK-7); an app's `webhookEvents` picks some, all by default.
  */
 export const WEBHOOK_EVENTS = [
   'im.message',
@@ -30,6 +32,10 @@ export const WEBHOOK_EVENTS = [
   'group.leave',
   'user.online',
   'user.offline',
+  'cs.message',
+  'cs.accept',
+  'cs.transfer',
+  'cs.end',
 ] as const;
 
 /** One of {@link WEBHOOK_EVENTS}. */
@@ -192,12 +198,13 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
 /** What the services tell {@link webhookListeners}' hooks of, by the service that tells it. */
 export interface WebhookListeners {
   messages: MessageEvents;
+  cs: CsEvents;
   membership: (actor: Actor, groupIds: readonly string[], action: MembershipAction) => void;
   presence: (appkey: string, event: WirePresenceEvent) => void;
 }
 
 /**
- * The services' hooks that post to apps' webhooks (HOOK-1, HOOK-4..HOOK-6): each event in the SDK's names, the
+ * The services' hooks that post to apps' webhooks (HOOK-1, HOOK-4..HOOK-7): each event in the SDK's names, the
  * users' data parsed. An app without a webhook costs one check.
  */
 export function webhookListeners(
@@ -225,6 +232,12 @@ export function webhookListeners(
         webhooks.send(actor.app, 'im.read', { scene, readerId: actor.userId, to: targetId, timestamp: time });
       },
     },
+    cs: {
+      stored(actor, message) {
+        if (actor.app.webhookUrl === undefined) return;
+        webhooks.send(actor.app, CS_EVENTS.get(message.type) ?? 'cs.message', csMessageEventOf(message));
+      },
+    },
     membership(actor, groupIds, action) {
       if (actor.app.webhookUrl === undefined) return;
       webhooks.send(actor.app, action === 'join' ? 'group.join' : 'group.leave', {
@@ -242,5 +255,29 @@ export function webhookListeners(
         timestamp: event.time,
       });
     },
+  };
+}
+
+/** HOOK-7: the session events' message types (CS-14) and the webhook events they are posted as. */
+const CS_EVENTS: ReadonlyMap<string, WebhookEventName> = new Map([
+  [CS_MESSAGE_TYPES.accept, 'cs.accept'],
+  [CS_MESSAGE_TYPES.transfer, 'cs.transfer'],
+  [CS_MESSAGE_TYPES.end, 'cs.end'],
+]);
+
+/** HOOK-7: a stored customer-service message or session event as an app's server hears of it. */
+function csMessageEventOf(message: CsStoredMessage) {
+  return {
+    teamId: message.teamId,
+    customerId: message.customerId,
+    sessionId: message.sessionId,
+    messageId: message.messageId,
+    timestamp: message.ts,
+    senderId: message.senderId,
+    senderData: parseJsonOr(message.senderData, {}),
+    type: message.type,
+    payload: parseJsonOr(message.payload, null),
+    // Whether an agent had accepted the customer when it was stored.
+    accepted: message.accepted,
   };
 }

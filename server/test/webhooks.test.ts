@@ -6,6 +6,7 @@ import { silentLogger } from '../src/logger.js';
 import { createParleyServer } from '../src/server.js';
 import { createWebhooks, webhookSignature, WEBHOOK_LIMITS } from '../src/webhooks.js';
 import { OPEN_APP, defer, testConfig } from './helpers.js';
+import { accept, agentSays, csPublishParams, customerSays, goOnline } from './cs-support.js';
 import { content, leave, login, send, settled } from './im-support.js';
 import { eventually } from './pubsub-support.js';
 import { redisPrefix, redisUrl } from './redis-support.js';
@@ -53,7 +54,7 @@ function dataOf(posts: ReadonlyArray<{ body: string }>, event: string): Array<Re
     .map((b) => b.data);
 }
 
-describe('webhooks (HOOK-1..HOOK-6)', () => {
+describe('webhooks (HOOK-1..HOOK-7)', () => {
   it('HOOK-1, HOOK-2: an app’s server hears of each message, signed with the app’s secret key', async () => {
     const hook = await receiver();
     const url = await serverWith(hook.url, { webhookEvents: ['im.message'] });
@@ -191,6 +192,54 @@ describe('webhooks (HOOK-1..HOOK-6)', () => {
     expect(online).toEqual({ userId: 'alice', userData: { name: 'alice' }, timestamp: expect.any(Number) });
     expect(offline).toEqual({ userId: 'alice', userData: { name: 'alice' }, timestamp: expect.any(Number) });
     expect(offline?.['timestamp']).toBeGreaterThanOrEqual(online?.['timestamp'] as number);
+  });
+
+  it('HOOK-7: an app’s server hears of customer-service messages and of sessions accepted, handed over and ended', async () => {
+    const hook = await receiver();
+    const url = await serverWith(hook.url);
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const carol = await login(url, 'carol');
+    await goOnline(alice, 'team1', 'Alice');
+    await goOnline(bob, 'team1', 'Bob');
+    const params = csPublishParams('team1', { guid: 'cs-1', p: JSON.stringify({ text: 'help' }) });
+    const asked = await content<{ timestamp: number; sessionId: number }>(carol, 'publishIM', params);
+    // Sent again after a lost ack: stored once, told once.
+    await content(carol, 'publishIM', params);
+    await accept(alice, 'team1', 'carol');
+    expect(await agentSays(alice, 'team1', 'carol', 'on it')).toMatchObject({ code: 200 });
+    await content(alice, 'CS_TRANSFER', { teamId: 'team1', customerId: 'carol', agentId: 'bob' });
+    await content(bob, 'CS_END', { teamId: 'team1', customerId: 'carol' });
+    // Sent again after a lost ack: the same end, told once.
+    await content(bob, 'CS_END', { teamId: 'team1', customerId: 'carol' });
+    await customerSays(carol, 'team1', 'one more thing');
+    await eventually(() => dataOf(hook.posts, 'cs.message').length === 3, 'the messages');
+    await settled(alice, bob, carol);
+    const session = { teamId: 'team1', customerId: 'carol', sessionId: asked.sessionId };
+    const [first, reply, later] = dataOf(hook.posts, 'cs.message');
+    expect(first).toEqual({
+      ...session,
+      messageId: 'cs-1',
+      timestamp: asked.timestamp,
+      senderId: 'carol',
+      senderData: { name: 'carol' },
+      type: 'text',
+      payload: { text: 'help' },
+      accepted: false,
+    });
+    expect(reply).toMatchObject({ ...session, senderId: 'alice', payload: { text: 'on it' }, accepted: true });
+    // The session ended: the next message opens another.
+    expect(later).toMatchObject({ teamId: 'team1', customerId: 'carol', senderId: 'carol', accepted: false });
+    expect(later?.['sessionId']).not.toBe(asked.sessionId);
+    expect(dataOf(hook.posts, 'cs.accept')).toEqual([
+      expect.objectContaining({ ...session, senderId: 'alice', senderData: { name: 'Alice' }, type: 'CS_ACCEPT' }),
+    ]);
+    expect(dataOf(hook.posts, 'cs.transfer')).toEqual([
+      expect.objectContaining({ ...session, senderId: 'alice', type: 'CS_TRANSFER' }),
+    ]);
+    expect(dataOf(hook.posts, 'cs.end')).toEqual([
+      expect.objectContaining({ ...session, senderId: 'bob', type: 'CS_END' }),
+    ]);
   });
 
   it('HOOK-4: an app’s webhookEvents choose what its server hears of', async () => {

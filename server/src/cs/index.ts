@@ -2,14 +2,14 @@ import type { Pusher } from '../push.js';
 import type { CsStore, MessageStore } from '../store/index.js';
 import { createCsConversationService, type CsConversationService } from './conversations.js';
 import { createLiveWatchers, type LiveWatchers } from './live.js';
-import { createCsSessionService, csTurns, type CsSessionService, type CsTurns } from './sessions.js';
+import { createCsSessionService, csTurns, type CsEvents, type CsSessionService, type CsTurns } from './sessions.js';
 import { withRoster, type AgentRoster } from './roster.js';
 import { createTeamService, type AgentPolicy, type TeamService } from './teams.js';
 
 export type { CsConversationService } from './conversations.js';
 export type { LiveWatchers } from './live.js';
 export type { AgentRoster } from './roster.js';
-export type { CsSessionService, CsTurns } from './sessions.js';
+export type { CsEvents, CsSessionService, CsTurns } from './sessions.js';
 export { redisCsTurns } from './redis-turns.js';
 export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js';
 
@@ -42,6 +42,8 @@ export function createCsServices(deps: {
   roster?: AgentRoster | undefined;
   /** The turns of each conversation (CS-3); with several nodes, shared through Redis (CS-17). @default this node's */
   turns?: CsTurns | undefined;
+  /** Told of each stored message and session event (HOOK-7). @default nobody */
+  events?: CsEvents | undefined;
 }): CsServices {
   const cs = deps.roster ? withRoster(deps.cs, deps.roster) : deps.cs;
   const shared = { ...deps, cs };

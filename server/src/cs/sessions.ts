@@ -76,6 +76,14 @@ export interface CsSessionServiceDeps {
   now: () => number;
   /** Shared with the conversation service, whose history pages wait for the sends under way (CS-8). */
   turns?: CsTurns;
+  /** Told of each message once it is stored and pushed (HOOK-7: what an app's webhook hears of). */
+  events?: CsEvents | undefined;
+}
+
+/** What the session service tells of, once it is stored and pushed. None may throw. */
+export interface CsEvents {
+  /** A customer's or an agent's message, or a session event (accept, transfer, end), was stored. */
+  stored?(actor: Actor, message: CsStoredMessage): void;
 }
 
 /** The fields of a message the caller decides; the rest follow from the conversation and the clock. */
@@ -146,6 +154,7 @@ export function createCsSessionService(deps: CsSessionServiceDeps): CsSessionSer
       exceptUserIds: audience,
       exceptConnectionId: actor.connectionId,
     });
+    deps.events?.stored?.(actor, message);
   };
 
   const onlineAgentIds = async (appkey: string, teamId: string) =>
