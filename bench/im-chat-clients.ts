@@ -3,8 +3,11 @@
  * forked with an IPC channel. It connects the clients `[from, to)` of one side (whole groups, so every delivery it
  * waits for is to its own clients), runs each rate step it is told to at its share of the rate, and reports how many
  * messages it sent, the latency of every delivery, measured on its own clock from the send call to the event, and the
- * CPU time the process used over the step.
+ * CPU time the process used over the step. With `BENCH_DELIVERIES=<dir>` it also writes each step's deliveries there
+ * (see bench/late-spans.ts).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../src/index.js';
 import { CLIENT_EVENTS, SERVER_PUSHES } from '../src/protocol/events.js';
@@ -35,9 +38,14 @@ type Send = (i: number, key: string) => string;
 
 const sentAt = new Map<string, number>();
 let latencies: number[] = [];
+/** With `BENCH_DELIVERIES`: when each delivery's message was sent, beside `latencies`. */
+const DELIVERIES_DIR = process.env.BENCH_DELIVERIES;
+let sentTimes: number[] = [];
 const deliver = (key: string) => {
   const at = sentAt.get(key);
-  if (at !== undefined) latencies.push(performance.now() - at);
+  if (at === undefined) return;
+  latencies.push(performance.now() - at);
+  if (DELIVERIES_DIR) sentTimes.push(at);
 };
 
 async function inBatches(from: number, to: number, size: number, make: (i: number) => Promise<void>): Promise<void> {
@@ -146,12 +154,26 @@ async function connectParley(url: string, from: number, to: number, groupSize: n
 
 const reply = (message: FromClients) => process.send?.(message);
 let side: { send: Send; close(): Promise<void> } | undefined;
+let sideName = '';
 let range = { from: 0, to: 0 };
 let seq = 0;
+let steps = 0;
+
+/**
+ * `BENCH_DELIVERIES`: one step's deliveries as `<dir>/<side>-<pid>-<step>-<rate>.json`, `{side, rate, origin,
+ * sent, latency}`: each delivery's send time in ms from `origin` (this process's `performance.timeOrigin`, so that
+ * `origin + sent` is the wall clock of `BENCH_SERVER_TIMINGS`' records) and its latency in ms.
+ */
+function writeDeliveries(dir: string, rate: number): void {
+  const file = join(dir, `${sideName}-${process.pid}-${steps++}-${rate}.json`);
+  const body = { side: sideName, rate, origin: performance.timeOrigin, sent: sentTimes, latency: latencies };
+  writeFileSync(file, JSON.stringify(body));
+}
 
 /** Sends at `rate` for `ms` from random clients of this process, drains, and reports. */
 async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number; drainMs: number; tickMs: number }) {
   latencies = [];
+  sentTimes = [];
   sentAt.clear();
   pauses.take();
   const cpuBefore = process.cpuUsage();
@@ -171,6 +193,7 @@ async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number
   }
   await new Promise((resolve) => setTimeout(resolve, drainMs));
   const cpu = process.cpuUsage(cpuBefore);
+  if (DELIVERIES_DIR) writeDeliveries(DELIVERIES_DIR, rate);
   reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system, pauses: pauses.take() });
 }
 
@@ -180,6 +203,7 @@ process.on('message', (message: ToClients) => {
   void (async () => {
     if ('kind' in message) {
       range = { from: message.from, to: message.to };
+      sideName = message.kind;
       const connect =
         message.kind === 'raw' ? connectRaw : message.clients === 'wire' ? connectParleyWire : connectParley;
       side = await connect(message.url, message.from, message.to, message.groupSize);
