@@ -166,6 +166,8 @@ describe('CS: sessions', () => {
     await goOnline(bob, 'team1', 'Bob');
     const first = await customerSays(carol, 'team1');
     await accept(alice, 'team1', 'carol');
+    // Bob, online in the team, is told of the accept too (CS-7): let that arrive before listening.
+    await settled(bob);
     const bobGot = collect<WireCs>(bob, 'imMessage');
     const params = { teamId: 'team1', customerId: 'carol', agentId: 'bob' };
     const { message } = await content<{ message: WireCs }>(alice, 'CS_TRANSFER', params);

@@ -213,7 +213,12 @@ describe('webhooks (HOOK-1..HOOK-7)', () => {
     // Sent again after a lost ack: the same end, told once.
     await content(bob, 'CS_END', { teamId: 'team1', customerId: 'carol' });
     await customerSays(carol, 'team1', 'one more thing');
-    await eventually(() => dataOf(hook.posts, 'cs.message').length === 3, 'the messages');
+    // Up to 8 deliveries are under way at once, so they may arrive in any order.
+    const posted = (event: string) => dataOf(hook.posts, event).length;
+    await eventually(
+      () => posted('cs.message') === 3 && posted('cs.accept') + posted('cs.transfer') + posted('cs.end') === 3,
+      'the messages and session events',
+    );
     await settled(alice, bob, carol);
     const session = { teamId: 'team1', customerId: 'carol', sessionId: asked.sessionId };
     const [first, reply, later] = dataOf(hook.posts, 'cs.message');
