@@ -43,6 +43,7 @@ export function DeskChat({
   const serving = view?.kind === 'served' && view.agent?.id === desk.me;
   // A waiting customer's typing reaches every online agent (TYPING-4), as their messages do; a customer another agent
   // serves is theirs to hear.
+  const hearsTyping = serving || view?.kind === 'waiting';
   const markRead = useMemo(() => () => (serving ? chat.markRead() : Promise.resolve()), [chat, serving]);
   useReadMarks(state, desk.me, markRead);
   const run = (work: Promise<unknown>) => work.catch((e: unknown) => toastError(errorText(e, t)));
@@ -114,7 +115,7 @@ export function DeskChat({
         onLoadMore={() => void chat.loadMore()}
         onRetry={(m) => void run(chat.retry(m))}
       />
-      {(serving || view?.kind === 'waiting') && state.typing && (
+      {hearsTyping && state.typing && (
         <div className="typing-line" role="status">
           {t('cs.customerTyping')}
         </div>
