@@ -8,11 +8,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { createClient, type ParleyClient } from '../src/index.js';
 import { CLIENT_EVENTS, SERVER_PUSHES } from '../src/protocol/events.js';
 import { BENCH_APP } from './parley-server.js';
-import { type Pauses, watchPauses } from './stats.js';
+import { gcKind, type Pauses, watchPauses } from './stats.js';
+import { sendPaced } from './paced.js';
 import { rawClient } from './raw-im.js';
 
 /**
@@ -24,12 +25,15 @@ export type ParleyClients = 'sdk' | 'wire';
 /** What the scenario sends to a clients process. */
 export type ToClients =
   | { kind: 'raw' | 'parley'; clients: ParleyClients; url: string; from: number; to: number; groupSize: number }
-  | { step: { rate: number; ms: number; drainMs: number; tickMs: number } }
+  | { step: { rate: number; leadMs: number; ms: number; drainMs: number; tickMs: number } }
   | { close: true };
 
 /** What a clients process answers. */
 export type FromClients =
-  { ready: true } | { sent: number; latencies: Float64Array; cpuMicros: number; pauses: Pauses } | { closed: true };
+  | { ready: true }
+  | { measuring: true }
+  | { sent: number; latencies: Float64Array; cpuMicros: number; pauses: Pauses }
+  | { closed: true };
 
 const pauses = watchPauses();
 
@@ -41,6 +45,16 @@ let latencies: number[] = [];
 /** With `BENCH_DELIVERIES`: when each delivery's message was sent, beside `latencies`. */
 const DELIVERIES_DIR = process.env.BENCH_DELIVERIES;
 let sentTimes: number[] = [];
+/** With `BENCH_DELIVERIES`: this process's collections over the step, when each started (ms from the origin). */
+let collections: { at: number; ms: number; kind: string }[] = [];
+if (DELIVERIES_DIR) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = gcKind((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind);
+      collections.push({ at: entry.startTime, ms: entry.duration, kind });
+    }
+  }).observe({ entryTypes: ['gc'] });
+}
 const deliver = (key: string) => {
   const at = sentAt.get(key);
   if (at === undefined) return;
@@ -161,40 +175,80 @@ let steps = 0;
 
 /**
  * `BENCH_DELIVERIES`: one step's deliveries as `<dir>/<side>-<pid>-<step>-<rate>.json`, `{side, rate, origin,
- * sent, latency}`: each delivery's send time in ms from `origin` (this process's `performance.timeOrigin`, so that
- * `origin + sent` is the wall clock of `BENCH_SERVER_TIMINGS`' records) and its latency in ms.
+ * sent, latency, gc}`: each delivery's send time in ms from `origin` (this process's `performance.timeOrigin`, so
+ * that `origin + sent` is the wall clock of `BENCH_SERVER_TIMINGS`' records) and its latency in ms, and this
+ * process's collections over the step (`{at, ms, kind}`, `at` from `origin` too).
  */
 function writeDeliveries(dir: string, rate: number): void {
   const file = join(dir, `${sideName}-${process.pid}-${steps++}-${rate}.json`);
-  const body = { side: sideName, rate, origin: performance.timeOrigin, sent: sentTimes, latency: latencies };
+  const body = {
+    side: sideName,
+    rate,
+    origin: performance.timeOrigin,
+    sent: sentTimes,
+    latency: latencies,
+    gc: collections,
+  };
   writeFileSync(file, JSON.stringify(body));
 }
 
-/** Sends at `rate` for `ms` from random clients of this process, drains, and reports. */
-async function runStep({ rate, ms, drainMs, tickMs }: { rate: number; ms: number; drainMs: number; tickMs: number }) {
-  latencies = [];
-  sentTimes = [];
-  sentAt.clear();
-  pauses.take();
-  const cpuBefore = process.cpuUsage();
+/**
+ * Sends at `rate` from random clients of this process: for `leadMs` unmeasured (then it says `measuring`), then for
+ * `ms` measured; drains, and reports the measured part. The lead-in's own deliveries are not counted: its keys are
+ * forgotten when the measured part starts, while its traffic goes on without a pause.
+ */
+async function runStep({
+  rate,
+  leadMs,
+  ms,
+  drainMs,
+  tickMs,
+}: {
+  rate: number;
+  leadMs: number;
+  ms: number;
+  drainMs: number;
+  tickMs: number;
+}) {
   const count = range.to - range.from;
-  const start = performance.now();
-  let sent = 0;
-  while (performance.now() - start < ms) {
-    const due = Math.floor(((performance.now() - start) / 1000) * rate);
-    while (sent < due) {
+  let cpuBefore = process.cpuUsage();
+  const measure = () => {
+    latencies = [];
+    sentTimes = [];
+    collections = [];
+    sentAt.clear();
+    pauses.take();
+    cpuBefore = process.cpuUsage();
+  };
+  measure();
+  const sent = await sendPaced({
+    rate,
+    leadMs,
+    ms,
+    tickMs,
+    now: () => performance.now(),
+    sleep: (wait) => new Promise((resolve) => setTimeout(resolve, wait)),
+    send() {
       // The clock starts before the send call, on both sides.
       const at = performance.now();
       const i = range.from + Math.floor(Math.random() * count);
       sentAt.set((side as { send: Send }).send(i, `${process.pid}-${seq++}`), at);
-      sent++;
-    }
-    await new Promise((resolve) => setTimeout(resolve, tickMs));
-  }
+    },
+    measure() {
+      if (leadMs <= 0) return;
+      measure();
+      reply({ measuring: true });
+    },
+  });
   await new Promise((resolve) => setTimeout(resolve, drainMs));
   const cpu = process.cpuUsage(cpuBefore);
   if (DELIVERIES_DIR) writeDeliveries(DELIVERIES_DIR, rate);
-  reply({ sent, latencies: Float64Array.from(latencies), cpuMicros: cpu.user + cpu.system, pauses: pauses.take() });
+  reply({
+    sent,
+    latencies: Float64Array.from(latencies),
+    cpuMicros: cpu.user + cpu.system,
+    pauses: pauses.take(),
+  });
 }
 
 /** True once the scenario asked us to close: the channel then closes by our own hand. */

@@ -7,7 +7,8 @@
  *
  * For each step it prints the deliveries, p50 and p99, how many were over the budget, and the spans of `--span` ms
  * (by send time) that held them, each with the server's records of those moments: turns of its loop 10 ms late or
- * more, collections of 5 ms or more, batches of sends that took 10 ms or more (with their cost per message). A tail
+ * more, collections of 5 ms or more, batches of sends that took 10 ms or more (with their cost per message), and the
+ * clients process's own collections of 5 ms or more (kept with its deliveries). A tail
  * made of a few such spans is a few holds of the machine; one spread over the whole step is a side at its limit.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,6 +26,8 @@ export interface Deliveries {
   sent: readonly number[];
   /** Each delivery's latency, ms. */
   latency: readonly number[];
+  /** The clients process's collections over the step, `at` in ms from `origin` (absent in older files). */
+  gc?: readonly { at: number; ms: number; kind: string }[];
 }
 
 /** A span of send times that holds late deliveries. */
@@ -51,12 +54,18 @@ export interface StepTail {
   spans: LateSpan[];
 }
 
+/** When the step's first message was sent, ms from its origin. */
+function firstSent(step: Deliveries): number {
+  let first = Infinity;
+  for (const t of step.sent) if (t < first) first = t;
+  return first;
+}
+
 /** Groups a step's deliveries over `budgetMs` by the `spanMs` span of their send time. */
 export function lateSpans(step: Deliveries, options: { budgetMs?: number; spanMs?: number } = {}): StepTail {
   const budgetMs = options.budgetMs ?? 50;
   const spanMs = options.spanMs ?? 100;
-  let first = Infinity;
-  for (const t of step.sent) if (t < first) first = t;
+  const first = firstSent(step);
   const bySpan = new Map<number, { late: number; maxMs: number }>();
   let late = 0;
   step.latency.forEach((ms, i) => {
@@ -111,6 +120,11 @@ export function holdsNear(records: readonly TimingRecord[], span: LateSpan, span
   });
 }
 
+/** A step's own collections (its clients process's) as records on the wall clock, for {@link holdsNear}. */
+export function clientRecords(step: Deliveries): TimingRecord[] {
+  return (step.gc ?? []).map((c) => ({ at: step.origin + c.at, kind: 'gc', gc: c.kind, ms: c.ms }));
+}
+
 /** One record, short: `loop-late 23ms`, `gc minor 8ms`, `batch 64 msgs 22ms (340 us/msg)`. */
 export function describeHold(r: TimingRecord): string {
   if (r.kind === 'send-batch') {
@@ -154,12 +168,21 @@ function main(argv: readonly string[]): void {
         `p99 ${round3(tail.p99)} ms, ${tail.late} over ${budgetMs} ms (${(tail.lateShare * 100).toFixed(2)}%) ` +
         `in ${tail.spans.length} spans of ${spanMs} ms\n`,
     );
+    const first = firstSent(step);
+    const full = (step.gc ?? []).filter((c) => c.kind === 'major');
+    if (full.length > 0) {
+      const when = full.map((c) => `+${((c.at - first) / 1000).toFixed(1)} s ${Math.round(c.ms)}ms`);
+      process.stdout.write(`  clients' full collections: ${when.join(', ')}\n`);
+    }
     const records = timings.get(step.side) ?? [];
+    const clients = clientRecords(step);
     for (const span of tail.spans) {
       const holds = holdsNear(records, span, spanMs).map(describeHold);
+      const clientHolds = holdsNear(clients, span, spanMs).map(describeHold);
       process.stdout.write(
         `  +${(span.offsetMs / 1000).toFixed(1)} s: ${span.late} late, up to ${Math.round(span.maxMs)} ms` +
-          `${holds.length > 0 ? `; server: ${holds.join(', ')}` : ''}\n`,
+          `${holds.length > 0 ? `; server: ${holds.join(', ')}` : ''}` +
+          `${clientHolds.length > 0 ? `; clients: ${clientHolds.join(', ')}` : ''}\n`,
       );
     }
   }

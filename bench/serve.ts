@@ -12,11 +12,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { PerformanceObserver, constants, performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { ServerUsage } from './server-process.js';
 import { startBenchServer } from './parley-server.js';
 import { startRawServer } from './raw-im.js';
-import { processWrites, threadCpuMicros, watchPauses } from './stats.js';
+import { gcKind, processWrites, threadCpuMicros, watchPauses } from './stats.js';
 
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
@@ -42,15 +42,6 @@ async function startProfiler(dir: string | undefined) {
       writeFileSync(join(dir, `${kind}-${process.pid}.cpuprofile`), JSON.stringify(profile));
     },
   };
-}
-
-/** The collection's kind, from a `gc` performance entry's `detail.kind`. */
-function gcKind(flag: number | undefined): string {
-  if (flag === constants.NODE_PERFORMANCE_GC_MAJOR) return 'major';
-  if (flag === constants.NODE_PERFORMANCE_GC_MINOR) return 'minor';
-  if (flag === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental';
-  if (flag === constants.NODE_PERFORMANCE_GC_WEAKCB) return 'weak callbacks';
-  return 'unknown';
 }
 
 /**
@@ -105,6 +96,7 @@ process.on('message', (message) => {
     mainThreadCpuMicros: threadCpuMicros(),
     writes: processWrites(),
     pauses: pauses.take(),
+    heapUsedBytes: process.memoryUsage().heapUsed,
   };
   process.send?.(usage);
 });

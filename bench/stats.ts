@@ -1,6 +1,6 @@
 /** Small statistics helpers shared by the scenarios. */
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 
 /** The q-quantile (0..1) of `values`, by nearest rank. */
@@ -16,6 +16,15 @@ export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/** The collection's kind, from a `gc` performance entry's `detail.kind`. */
+export function gcKind(flag: number | undefined): string {
+  if (flag === constants.NODE_PERFORMANCE_GC_MAJOR) return 'major';
+  if (flag === constants.NODE_PERFORMANCE_GC_MINOR) return 'minor';
+  if (flag === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental';
+  if (flag === constants.NODE_PERFORMANCE_GC_WEAKCB) return 'weak callbacks';
+  return 'unknown';
+}
+
 /**
  * What held a process's event loop over a span, milliseconds: its longest delay and the collector's pauses (all of
  * them together and the longest). A latency tail that lines up with these comes from that process. With them, the
@@ -27,6 +36,8 @@ export interface Pauses {
   gcMs: number;
   gcMaxMs: number;
   promotedBytes: number;
+  /** Full collections (mark-sweep-compact) over the span: each marks the whole heap, with the helpers' threads. */
+  fullCollections: number;
 }
 
 /**
@@ -41,6 +52,11 @@ export function promotedBytes(statistics: ReturnType<GCProfiler['stop']>['statis
     if (gc.gcType === 'Scavenge') promoted += Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC));
   }
   return promoted;
+}
+
+/** How many of `statistics` (a `GCProfiler`'s) were full collections. */
+export function fullCollections(statistics: ReturnType<GCProfiler['stop']>['statistics']): number {
+  return statistics.filter((gc) => gc.gcType === 'MarkSweepCompact').length;
 }
 
 /** Watches this process's event loop and collector; `take()` returns what held them since the last `take()`. */
@@ -59,10 +75,16 @@ export function watchPauses(): { take(): Pauses } {
   collections.start();
   return {
     take() {
-      const promoted = promotedBytes(collections.stop().statistics);
+      const { statistics } = collections.stop();
       collections = new GCProfiler();
       collections.start();
-      const pauses = { loopMaxMs: loop.max / 1e6, gcMs, gcMaxMs, promotedBytes: promoted };
+      const pauses = {
+        loopMaxMs: loop.max / 1e6,
+        gcMs,
+        gcMaxMs,
+        promotedBytes: promotedBytes(statistics),
+        fullCollections: fullCollections(statistics),
+      };
       loop.reset();
       gcMs = 0;
       gcMaxMs = 0;

@@ -41,6 +41,14 @@ const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 10_000);
  * measure them filling (the heap growing, the collector's first full passes) or the compiler's first minutes.
  */
 const WARMUP_RATE = Number(process.env.BENCH_WARMUP_RATE ?? 800);
+/**
+ * Each step first sends at its rate this long unmeasured, then measures `STEP_MS` without a pause between. A side
+ * idles while the other measures, and V8 shrinks an idle process's young generation and, through its memory reducer,
+ * the limit its old generation may grow to; the first seconds back at full rate then promote more and end in a full
+ * collection, in the clients' process (whose heap holds a thousand clients' caches on Parley's side) or the server's.
+ * The target is about a rate held, not about those seconds (see docs/benchmarks.md, "The first seconds of a step").
+ */
+const LEAD_MS = Number(process.env.BENCH_LEAD_MS ?? 5000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 30_000);
 const DRAIN_MS = 1500;
 const TICK_MS = 10;
@@ -69,11 +77,16 @@ interface StepRun {
   clientsPauses: Pauses;
   /** What held the server's event loop over the step. */
   serverPauses: Pauses;
+  /** The server's JavaScript heap in use at the step's end, bytes. */
+  serverHeapBytes: number;
 }
 
 interface Side {
-  /** Runs one step at `rate` across the processes; returns every process's figures together. */
-  step(rate: number, ms?: number): Promise<StepRun>;
+  /**
+   * Runs one step at `rate` across the processes, `leadMs` unmeasured then `ms` measured; returns every process's
+   * figures of the measured part together.
+   */
+  step(rate: number, ms?: number, leadMs?: number): Promise<StepRun>;
   /** Starts the server's profile over, when there is one (`BENCH_SERVER_PROFILE`). */
   restartProfile(): void;
   close(): Promise<void>;
@@ -125,11 +138,16 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
     await proc.next();
   }
   return {
-    async step(rate, ms = STEP_MS) {
-      const before = await server.usage();
+    async step(rate, ms = STEP_MS, leadMs = LEAD_MS) {
       for (const proc of procs) {
-        proc.send({ step: { rate: rate * proc.share, ms, drainMs: DRAIN_MS, tickMs: TICK_MS } });
+        proc.send({ step: { rate: rate * proc.share, leadMs, ms, drainMs: DRAIN_MS, tickMs: TICK_MS } });
       }
+      // The server's figures cover the measured part: from when every clients process has said it measures.
+      if (leadMs > 0) {
+        const measuring = await Promise.all(procs.map((proc) => proc.next()));
+        if (!measuring.every((m) => 'measuring' in m)) throw new Error('im-chat clients answered out of turn');
+      }
+      const before = await server.usage();
       const answers = await Promise.all(procs.map((proc) => proc.next()));
       const after = await server.usage();
       const serverCpu = after.cpuMicros - before.cpuMicros;
@@ -144,7 +162,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
       let sent = 0;
       let clientsCpu = 0;
       const latencies: number[] = [];
-      const clientsPauses: Pauses = { loopMaxMs: 0, gcMs: 0, gcMaxMs: 0, promotedBytes: 0 };
+      const clientsPauses: Pauses = { loopMaxMs: 0, gcMs: 0, gcMaxMs: 0, promotedBytes: 0, fullCollections: 0 };
       for (const answer of answers) {
         if (!('sent' in answer)) throw new Error('im-chat clients answered out of turn');
         sent += answer.sent;
@@ -153,6 +171,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsPauses.gcMs += answer.pauses.gcMs;
         clientsPauses.gcMaxMs = Math.max(clientsPauses.gcMaxMs, answer.pauses.gcMaxMs);
         clientsPauses.promotedBytes += answer.pauses.promotedBytes;
+        clientsPauses.fullCollections += answer.pauses.fullCollections;
         for (const value of answer.latencies) latencies.push(value);
       }
       return {
@@ -164,6 +183,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         serverWrites,
         clientsPauses,
         serverPauses: after.pauses,
+        serverHeapBytes: after.heapUsedBytes,
       };
     },
     restartProfile: () => server.restartProfile(),
@@ -195,6 +215,8 @@ type Step = {
   pauses_ms: { clients: PausesMs; server: PausesMs };
   /** Bytes per message sent that each side's scavenges promoted to the old generation (see {@link Pauses}). */
   promoted_bytes_per_message: { clients: number; server: number };
+  /** The server's JavaScript heap in use at the step's end, MiB. */
+  server_heap_mib: number;
 };
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
@@ -213,7 +235,7 @@ interface Climb {
  */
 async function climbTogether(climbs: Climb[]): Promise<void> {
   for (const climb of climbs) {
-    const { sent } = await climb.side.step(WARMUP_RATE, WARMUP_MS);
+    const { sent } = await climb.side.step(WARMUP_RATE, WARMUP_MS, 0);
     console.log(`${climb.name}: warmed up with ${sent} messages at ${WARMUP_RATE}/s`);
   }
   // A server profile (BENCH_SERVER_PROFILE) covers the measured steps only.
@@ -231,17 +253,28 @@ async function climbTogether(climbs: Climb[]): Promise<void> {
   }
 }
 
-type PausesMs = { loop_max: number; gc: number; gc_max: number };
+type PausesMs = { loop_max: number; gc: number; gc_max: number; full_collections: number };
 const pausesMs = (p: Pauses): PausesMs => ({
   loop_max: round3(p.loopMaxMs),
   gc: Math.round(p.gcMs),
   gc_max: round3(p.gcMaxMs),
+  full_collections: p.fullCollections,
 });
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const { sent, latencies, clientsCpu, serverCpu, serverMainCpu, serverWrites, clientsPauses, serverPauses } =
-    await side.step(rate);
+  const {
+    sent,
+    latencies,
+    clientsCpu,
+    serverCpu,
+    serverMainCpu,
+    serverWrites,
+    clientsPauses,
+    serverPauses,
+    serverHeapBytes,
+  } = await side.step(rate);
+  const serverHeapMib = Math.round(serverHeapBytes / 2 ** 20);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
@@ -264,9 +297,10 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
       (cpu.server_main_thread === null ? '' : ` (${cpu.server_main_thread} us on its main thread)`) +
       (writes ? `, server writes per message ${writes.calls} (${writes.bytes} bytes)` : '') +
       `; loop held up to ${round3(clientsPauses.loopMaxMs)} ms in clients, ${round3(serverPauses.loopMaxMs)} ms in ` +
-      `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}) in clients, ` +
-      `${Math.round(serverPauses.gcMs)} ms (longest ${round3(serverPauses.gcMaxMs)}) in server; promoted per message ` +
-      `${promoted.clients} bytes in clients, ${promoted.server} in server`,
+      `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}, ` +
+      `${clientsPauses.fullCollections} full) in clients, ${Math.round(serverPauses.gcMs)} ms (longest ` +
+      `${round3(serverPauses.gcMaxMs)}, ${serverPauses.fullCollections} full) in server; promoted per message ` +
+      `${promoted.clients} bytes in clients, ${promoted.server} in server; server heap ${serverHeapMib} MiB`,
   );
   return {
     rate,
@@ -277,6 +311,7 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
     server_writes_per_message: writes,
     pauses_ms: { clients: pausesMs(clientsPauses), server: pausesMs(serverPauses) },
     promoted_bytes_per_message: promoted,
+    server_heap_mib: serverHeapMib,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeHold, holdsNear, lateSpans, type Deliveries } from '../../bench/late-spans.js';
+import { clientRecords, describeHold, holdsNear, lateSpans, type Deliveries } from '../../bench/late-spans.js';
 
 const step: Deliveries = {
   side: 'parley',
@@ -46,5 +46,21 @@ describe('late-spans', () => {
       'batch 64 msgs 22ms (345 us/msg)',
       'later-writes 14ms',
     ]);
+  });
+
+  it('puts the clients’ own collections on the wall clock, beside the server’s records', () => {
+    const withGc: Deliveries = {
+      ...step,
+      gc: [
+        { at: 100, ms: 21.4, kind: 'major' },
+        { at: 120, ms: 3, kind: 'minor' },
+        { at: 5_000, ms: 9, kind: 'minor' },
+      ],
+    };
+    const records = clientRecords(withGc);
+    expect(records[0]).toEqual({ at: 1_000_100, kind: 'gc', gc: 'major', ms: 21.4 });
+    const [span] = lateSpans(withGc).spans;
+    expect(holdsNear(records, span as NonNullable<typeof span>).map(describeHold)).toEqual(['gc major 21ms']);
+    expect(clientRecords(step)).toEqual([]);
   });
 });

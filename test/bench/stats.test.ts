@@ -1,6 +1,6 @@
 import type { GCProfiler } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { promotedBytes } from '../../bench/stats.js';
+import { fullCollections, promotedBytes } from '../../bench/stats.js';
 
 type Statistics = ReturnType<GCProfiler['stop']>['statistics'];
 type Collection = Statistics[number];
@@ -33,5 +33,18 @@ describe('bench/stats promotedBytes', () => {
 
   it('is zero without collections', () => {
     expect(promotedBytes([])).toBe(0);
+  });
+});
+
+describe('bench/stats fullCollections', () => {
+  it('counts the mark-sweep-compact collections only', () => {
+    const statistics: Statistics = [
+      collection('Scavenge', 10_000, 12_500),
+      collection('MarkSweepCompact', 12_500, 4_000),
+      collection('Scavenge', 4_000, 4_600),
+      collection('MarkSweepCompact', 4_600, 4_100),
+    ];
+    expect(fullCollections(statistics)).toBe(2);
+    expect(fullCollections(statistics.slice(0, 1))).toBe(0);
   });
 });
