@@ -263,26 +263,17 @@ const pausesMs = (p: Pauses): PausesMs => ({
 
 /** Runs one step; returns its p99 (infinite when deliveries are missing). */
 async function runStep(side: Side, name: string, rate: number): Promise<Step> {
-  const {
-    sent,
-    latencies,
-    clientsCpu,
-    serverCpu,
-    serverMainCpu,
-    serverWrites,
-    clientsPauses,
-    serverPauses,
-    serverHeapBytes,
-  } = await side.step(rate);
-  const serverHeapMib = Math.round(serverHeapBytes / 2 ** 20);
+  const run = await side.step(rate);
+  const { sent, latencies, clientsPauses, serverPauses, serverWrites } = run;
+  const serverHeapMib = Math.round(run.serverHeapBytes / 2 ** 20);
   const expected = sent * (GROUP_SIZE - 1);
   // Deliveries still missing after the drain count as over budget.
   const p99 = latencies.length >= expected * 0.99 ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY;
   const p50 = quantile(latencies, 0.5);
   const cpu: CpuPerMessage = {
-    clients: Math.round(clientsCpu / sent),
-    server: Math.round(serverCpu / sent),
-    server_main_thread: serverMainCpu === null ? null : Math.round(serverMainCpu / sent),
+    clients: Math.round(run.clientsCpu / sent),
+    server: Math.round(run.serverCpu / sent),
+    server_main_thread: run.serverMainCpu === null ? null : Math.round(run.serverMainCpu / sent),
   };
   const writes = serverWrites
     ? { calls: round3(serverWrites.calls / sent), bytes: Math.round(serverWrites.bytes / sent) }
