@@ -212,15 +212,6 @@ async function runStep({
 }) {
   const count = range.to - range.from;
   let cpuBefore = process.cpuUsage();
-  const measure = () => {
-    latencies = [];
-    sentTimes = [];
-    collections = [];
-    sentAt.clear();
-    pauses.take();
-    cpuBefore = process.cpuUsage();
-  };
-  measure();
   const sent = await sendPaced({
     rate,
     leadMs,
@@ -235,9 +226,13 @@ async function runStep({
       sentAt.set((side as { send: Send }).send(i, `${process.pid}-${seq++}`), at);
     },
     measure() {
-      if (leadMs <= 0) return;
-      measure();
-      reply({ measuring: true });
+      latencies = [];
+      sentTimes = [];
+      collections = [];
+      sentAt.clear();
+      pauses.take();
+      cpuBefore = process.cpuUsage();
+      if (leadMs > 0) reply({ measuring: true });
     },
   });
   await new Promise((resolve) => setTimeout(resolve, drainMs));

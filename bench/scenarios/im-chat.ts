@@ -41,6 +41,7 @@ const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 10_000);
  * measure them filling (the heap growing, the collector's first full passes) or the compiler's first minutes.
  */
 const WARMUP_RATE = Number(process.env.BENCH_WARMUP_RATE ?? 800);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 30_000);
 /**
  * Each step first sends at its rate this long unmeasured, then measures `STEP_MS` without a pause between. A side
  * idles while the other measures, and V8 shrinks an idle process's young generation and, through its memory reducer,
@@ -49,7 +50,6 @@ const WARMUP_RATE = Number(process.env.BENCH_WARMUP_RATE ?? 800);
  * The target is about a rate held, not about those seconds (see docs/benchmarks.md, "The first seconds of a step").
  */
 const LEAD_MS = Number(process.env.BENCH_LEAD_MS ?? 5000);
-const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 30_000);
 const DRAIN_MS = 1500;
 const TICK_MS = 10;
 const BUDGET_P99_MS = 50;
