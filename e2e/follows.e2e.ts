@@ -55,7 +55,7 @@ describe('follows end to end', () => {
     await alice.page.goto(`${app.server.url}/h5/#/user/home?id=${bobId}`);
     await alice.page.getByRole('button', { name: 'Block', exact: true }).click();
     await alice.page.getByText(/You blocked this user/).waitFor();
-    expect(await alice.page.getByTestId('count-fans').locator('strong').textContent()).toBe('0');
+    await expect.poll(() => alice.page.getByTestId('count-fans').locator('strong').textContent()).toBe('0');
     await alice.page.goto(`${app.server.url}/h5/#/member/guanzhu`);
     await alice.page.getByText('Not following anyone yet').waitFor();
     await bob.page.goto(`${app.server.url}/h5/#/user/home?id=${aliceId}`);

@@ -54,6 +54,12 @@ export function useFollow(): (id: string, follow: boolean) => Promise<boolean | 
   );
 }
 
+/** A profile as a block (or unblock) leaves it: blocking also ends the signed-in member's follow of them. */
+export function afterBlock(profile: PublicProfile, blocked: boolean): PublicProfile {
+  if (!blocked || profile.followed !== true) return { ...profile, blocked };
+  return { ...profile, blocked, followed: false, fans: Math.max(0, (profile.fans ?? 1) - 1) };
+}
+
 /**
  * Blocking and unblocking, as every page does it (spec §2 member/lahei): the change reaches the member's profile,
  * the block list and, since a block ends the follows between the two, the follow lists and the signed-in member's
@@ -68,7 +74,8 @@ export function useBlock(): (id: string, block: boolean) => Promise<boolean | un
     async (id, block) => {
       try {
         const now = await setBlocked(id, block, { token, locale: i18n.language });
-        queryClient.setQueryData<PublicProfile>(profileKey(id), (old) => old && { ...old, blocked: now });
+        // A block ends the follows between the two: the profile shows it at once, before its refetch answers.
+        queryClient.setQueryData<PublicProfile>(profileKey(id), (old) => old && afterBlock(old, now));
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: profileKey(id) }),
           queryClient.invalidateQueries({ queryKey: [BLOCKS_QUERY] }),

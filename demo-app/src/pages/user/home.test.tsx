@@ -38,6 +38,8 @@ const BOB = {
 let bob = { ...BOB };
 const blockCalls: unknown[] = [];
 const followCalls: unknown[] = [];
+/** Profile answers wait for this to settle. */
+let profileGate: Promise<void> = Promise.resolve();
 /** Whose articles were asked for; whether the server has any. */
 const articleAuthors: unknown[] = [];
 let withArticles = false;
@@ -84,6 +86,7 @@ const api = setupServer(
   }),
   http.post('*/index.php/api/member/profile', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
+    await profileGate;
     if (body['id'] !== BOB.id)
       return HttpResponse.json({ err: 'user does not exist or is blocked', code: 'user_missing' });
     return HttpResponse.json({ ret: bob });
@@ -117,6 +120,7 @@ beforeEach(() => {
   withArticles = false;
   postAuthors.length = 0;
   bob = { ...BOB };
+  profileGate = Promise.resolve();
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
@@ -229,6 +233,22 @@ describe('user/home', () => {
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Message' }).disabled).toBe(false),
     );
     expect(blockCalls).toEqual([true, false]);
+  });
+
+  it('a block of a member one follows unfollows them and drops their fan count at once, before the profile reloads', async () => {
+    bob = { ...BOB, followed: true, fans: 3 };
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('Bob');
+    expect(count('fans')).toBe('3');
+    let reload = () => {};
+    profileGate = new Promise((resolve) => (reload = resolve));
+    await click('Block');
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toContain('You blocked this user'));
+    expect(count('fans')).toBe('2');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Follow' }).disabled).toBe(true);
+    reload();
+    await vi.waitFor(() => expect(blockCalls).toEqual([true]));
+    expect(count('fans')).toBe('2');
   });
 
   it('marks a certified member with the Verified badge, and no one else', async () => {
