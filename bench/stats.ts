@@ -123,3 +123,61 @@ export function processWrites(): { calls: number; bytes: number } | null {
     return null;
   }
 }
+
+/** The machine's CPU time so far, all cores together, in milliseconds (`/proc/stat`'s first line). */
+export interface HostCpu {
+  /** Time the cores ran anything: user, nice, system, interrupts. */
+  busyMs: number;
+  /** Time the hypervisor ran something else while this machine had work (`steal`). */
+  stealMs: number;
+  /** All of it: busy, idle, waiting on I/O, and stolen. */
+  totalMs: number;
+}
+
+/**
+ * Parses `/proc/stat`'s aggregate `cpu` line, whose fields are user, nice, system, idle, iowait, irq, softirq, steal
+ * (then guest time, already counted in user); null when the text has none. Linux counts them in ticks of 10 ms.
+ */
+export function parseHostCpu(stat: string): HostCpu | null {
+  const line = stat.split('\n').find((l) => l.startsWith('cpu '));
+  if (!line) return null;
+  const ms = line
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map((field) => Number(field) * 10);
+  if (ms.length < 7 || !ms.every(Number.isFinite)) return null;
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = ms;
+  const busyMs = user + nice + system + irq + softirq;
+  return { busyMs, stealMs: steal, totalMs: busyMs + idle + iowait + steal };
+}
+
+/** The machine's CPU time so far (see {@link parseHostCpu}); null off Linux. */
+export function readHostCpu(): HostCpu | null {
+  try {
+    return parseHostCpu(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the rest of the machine did over a span measured from `before` to `after`: the share of all the cores' time
+ * the hypervisor took (`steal_pct`), and how many cores' worth of work ran besides the measured side's own processes
+ * (`others_cores`: other services, and the scenario and the idle side), given those processes' CPU time over the span
+ * in microseconds. A step run while either is high met a busy host, not only the other processes' code.
+ */
+export function hostBesides(
+  before: HostCpu,
+  after: HostCpu,
+  sideCpuMicros: number,
+  spanMs: number,
+): { steal_pct: number; others_cores: number } {
+  const total = after.totalMs - before.totalMs;
+  const steal = after.stealMs - before.stealMs;
+  const others = after.busyMs - before.busyMs - sideCpuMicros / 1000;
+  return {
+    steal_pct: total > 0 ? Math.round((steal / total) * 1000) / 10 : 0,
+    others_cores: spanMs > 0 ? Math.round((Math.max(0, others) / spanMs) * 100) / 100 : 0,
+  };
+}

@@ -13,7 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FromClients, ParleyClients, ToClients } from '../im-chat-clients.js';
 import { startServerProcess } from '../server-process.js';
-import { type Pauses, quantile, round3 } from '../stats.js';
+import { hostBesides, type Pauses, quantile, readHostCpu, round3 } from '../stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const GROUP_SIZE = 10;
@@ -79,6 +79,8 @@ interface StepRun {
   serverPauses: Pauses;
   /** The server's JavaScript heap in use at the step's end, bytes. */
   serverHeapBytes: number;
+  /** What the rest of the machine did over the step (see {@link hostBesides}); null off Linux. */
+  host: HostBesides | null;
 }
 
 interface Side {
@@ -147,9 +149,13 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         const measuring = await Promise.all(procs.map((proc) => proc.next()));
         if (!measuring.every((m) => 'measuring' in m)) throw new Error('im-chat clients answered out of turn');
       }
+      const hostBefore = readHostCpu();
+      const startedAt = performance.now();
       const before = await server.usage();
       const answers = await Promise.all(procs.map((proc) => proc.next()));
       const after = await server.usage();
+      const hostAfter = readHostCpu();
+      const spanMs = performance.now() - startedAt;
       const serverCpu = after.cpuMicros - before.cpuMicros;
       const serverMainCpu =
         before.mainThreadCpuMicros !== null && after.mainThreadCpuMicros !== null
@@ -174,6 +180,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsPauses.fullCollections += answer.pauses.fullCollections;
         for (const value of answer.latencies) latencies.push(value);
       }
+      const host = hostBefore && hostAfter ? hostBesides(hostBefore, hostAfter, clientsCpu + serverCpu, spanMs) : null;
       return {
         sent,
         latencies,
@@ -184,6 +191,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
         clientsPauses,
         serverPauses: after.pauses,
         serverHeapBytes: after.heapUsedBytes,
+        host,
       };
     },
     restartProfile: () => server.restartProfile(),
@@ -203,6 +211,7 @@ async function startSide(kind: 'raw' | 'parley'): Promise<Side> {
 type CpuPerMessage = { clients: number; server: number; server_main_thread: number | null };
 /** The server's writes per message sent (sockets and storage together): what storing a message adds shows here. */
 type WritesPerMessage = { calls: number; bytes: number } | null;
+type HostBesides = ReturnType<typeof hostBesides>;
 type Step = {
   rate: number;
   /** The median says whether a side is saturated (queues everywhere) or only paused now and then (a tail). */
@@ -217,6 +226,11 @@ type Step = {
   promoted_bytes_per_message: { clients: number; server: number };
   /** The server's JavaScript heap in use at the step's end, MiB. */
   server_heap_mib: number;
+  /**
+   * The hypervisor's share of the machine's time and the cores busy besides this side's processes, over the step:
+   * a step that met a busy host says so here.
+   */
+  host: HostBesides | null;
 };
 
 /** One side's climb: the highest rate whose p99 stayed within budget so far, and each step's figures. */
@@ -291,7 +305,8 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
       `server; collector ${Math.round(clientsPauses.gcMs)} ms (longest ${round3(clientsPauses.gcMaxMs)}, ` +
       `${clientsPauses.fullCollections} full) in clients, ${Math.round(serverPauses.gcMs)} ms (longest ` +
       `${round3(serverPauses.gcMaxMs)}, ${serverPauses.fullCollections} full) in server; promoted per message ` +
-      `${promoted.clients} bytes in clients, ${promoted.server} in server; server heap ${serverHeapMib} MiB`,
+      `${promoted.clients} bytes in clients, ${promoted.server} in server; server heap ${serverHeapMib} MiB` +
+      (run.host ? `; host ${run.host.steal_pct} % stolen, ${run.host.others_cores} cores busy besides` : ''),
   );
   return {
     rate,
@@ -303,6 +318,7 @@ async function runStep(side: Side, name: string, rate: number): Promise<Step> {
     pauses_ms: { clients: pausesMs(clientsPauses), server: pausesMs(serverPauses) },
     promoted_bytes_per_message: promoted,
     server_heap_mib: serverHeapMib,
+    host: run.host,
   };
 }
 
