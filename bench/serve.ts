@@ -5,8 +5,9 @@
  *
  * With `BENCH_SERVER_PROFILE=<dir>` it profiles its CPU from the moment it listens (module loading and compiling
  * left out), starts the profile over on `'restart-profile'` (a scenario sends it once warm), and writes
- * `<dir>/<kind>-<pid>.cpuprofile` when it closes. With `BENCH_SERVER_TIMINGS=<dir>` it records what held its thread
- * (see {@link recordTimings}).
+ * `<dir>/<kind>-<pid>.cpuprofile` when it closes. With `BENCH_SERVER_HEAP_PROFILE=<dir>` it samples, over the same
+ * span, the allocations that outlived the young generation (see {@link startHeapSampling}). With
+ * `BENCH_SERVER_TIMINGS=<dir>` it records what held its thread (see {@link recordTimings}).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -21,6 +22,7 @@ import { gcKind, processWrites, threadCpuMicros, watchPauses } from './stats.js'
 const kind = process.argv[2];
 const server = kind === 'raw' ? await startRawServer() : await startBenchServer();
 const profiler = await startProfiler(process.env.BENCH_SERVER_PROFILE);
+const heapSampler = await startHeapSampling(process.env.BENCH_SERVER_HEAP_PROFILE);
 const timings = recordTimings(process.env.BENCH_SERVER_TIMINGS);
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 
@@ -40,6 +42,40 @@ async function startProfiler(dir: string | undefined) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${kind}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
+/**
+ * With `dir`, samples the allocations that scavenges did not take back: those promoted to the old generation, which
+ * only full collections free (whether they died later or not), and those still young at the end. Written as
+ * `<dir>/<kind>-<pid>.heapprofile` (DevTools' Memory panel reads it): where the server's full collections come from.
+ */
+async function startHeapSampling(dir: string | undefined) {
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  const start = () =>
+    session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: false,
+    });
+  await start();
+  return {
+    async restart() {
+      await session.post('HeapProfiler.stopSampling');
+      await start();
+    },
+    async write() {
+      // What the young generation holds is in the profile until a scavenge takes it back: with `--expose-gc` among
+      // the server's flags, two scavenges leave only what outlives them (whatever that is, it would be promoted).
+      const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+      gc?.({ type: 'minor' });
+      gc?.({ type: 'minor' });
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${kind}-${process.pid}.heapprofile`), JSON.stringify(profile));
     },
   };
 }
@@ -88,7 +124,10 @@ const pauses = watchPauses();
 
 // The scenario asks what the process has used so far, to tell each step's cost per message.
 process.on('message', (message) => {
-  if (message === 'restart-profile') void profiler?.restart();
+  if (message === 'restart-profile') {
+    void profiler?.restart();
+    void heapSampler?.restart();
+  }
   if (message !== 'usage') return;
   const { user, system } = process.cpuUsage();
   const usage: ServerUsage = {
@@ -104,7 +143,9 @@ process.on('message', (message) => {
 const shutDown = () => {
   setTimeout(() => process.exit(1), 5000).unref();
   timings?.write();
-  void (profiler?.write() ?? Promise.resolve()).then(() => server.close()).then(() => process.exit(0));
+  void Promise.all([profiler?.write(), heapSampler?.write()])
+    .then(() => server.close())
+    .then(() => process.exit(0));
 };
 process.once('SIGTERM', shutDown);
 // The scenario is gone (it ended or was killed without closing this server): do not outlive it.

@@ -72,7 +72,7 @@ export async function startServerProcess(kind: 'parley' | 'raw'): Promise<Server
         child.send('usage');
       }),
     restartProfile() {
-      if (process.env.BENCH_SERVER_PROFILE) child.send('restart-profile');
+      if (process.env.BENCH_SERVER_PROFILE || process.env.BENCH_SERVER_HEAP_PROFILE) child.send('restart-profile');
     },
     async close() {
       child.kill('SIGTERM');

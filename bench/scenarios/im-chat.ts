@@ -61,6 +61,8 @@ const CLIENTS_ENTRY = fileURLToPath(new URL('../im-chat-clients.ts', import.meta
 const PARLEY_CLIENTS: ParleyClients = process.env.BENCH_IM_CLIENTS === 'wire' ? 'wire' : 'sdk';
 /** `BENCH_CLIENTS_PROFILE=<dir>` writes each clients process's CPU profile there. */
 const CLIENTS_PROFILE = process.env.BENCH_CLIENTS_PROFILE;
+/** `BENCH_CLIENTS_NODE_FLAGS`: Node's flags for both sides' clients processes (space-separated; none by default). */
+const CLIENTS_NODE_FLAGS = (process.env.BENCH_CLIENTS_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** What one step of one side measured. */
 interface StepRun {
@@ -97,7 +99,12 @@ interface Side {
 /** One clients process: its messages in order, as promises. */
 function clientsProcess(): { child: ChildProcess; next(): Promise<FromClients>; send(m: ToClients): void } {
   const child = fork(CLIENTS_ENTRY, [], {
-    execArgv: [...(CLIENTS_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${CLIENTS_PROFILE}`] : []), '--import', 'tsx'],
+    execArgv: [
+      ...CLIENTS_NODE_FLAGS,
+      ...(CLIENTS_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${CLIENTS_PROFILE}`] : []),
+      '--import',
+      'tsx',
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
