@@ -165,6 +165,50 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     expect(later.readOffset('app', 'group:g0', 'u2500')).toBeUndefined();
   });
 
+  it('writes a key again after it was written, and marks below the oldest write left among kept and new keys', async () => {
+    const { raw, later } = await laterOnMemory();
+    const offsets = () =>
+      raw.prepare('select user_id, read_ts from im_read_offsets order by user_id').all() as Array<{
+        user_id: string;
+        read_ts: number;
+      }>;
+    const mark = () =>
+      (raw.prepare("select value from store_marks where name = 'im_later_writes'").get() as { value: number }).value;
+    const read = (userId: string, ts: number, rowid: number) =>
+      later.raiseRead({ appkey: 'app', convKey: 'group:g1', userId, ts }, rowid);
+    read('u1', 10, 1);
+    read('u2', 20, 2);
+    expect(later.flush()).toBe(true);
+    expect(later.readOffset('app', 'group:g1', 'u1')).toBeUndefined();
+    // u1 again, and a newcomer: both pending, u1 with its new time.
+    read('u3', 30, 3);
+    read('u1', 40, 4);
+    expect([later.readOffset('app', 'group:g1', 'u1'), later.readOffset('app', 'group:g1', 'u2')]).toEqual([
+      40,
+      undefined,
+    ]);
+    // One write a turn: u1's key is the oldest kept, so it goes first, and u3's message (rowid 3) is the oldest left.
+    expect(later.flush(1)).toBe(true);
+    expect(mark()).toBe(2);
+    expect(offsets()).toEqual([
+      { user_id: 'u1', read_ts: 40 },
+      { user_id: 'u2', read_ts: 20 },
+    ]);
+    expect(later.flush()).toBe(true);
+    expect(mark()).toBe(4);
+    expect(offsets()[2]).toEqual({ user_id: 'u3', read_ts: 30 });
+    // A pending time only rises; nothing is pending once all is written.
+    read('u2', 50, 5);
+    read('u2', 45, 6);
+    expect(later.readOffset('app', 'group:g1', 'u2')).toBe(50);
+    expect(later.flush()).toBe(true);
+    expect([offsets()[1], later.readOffset('app', 'group:g1', 'u2'), mark()]).toEqual([
+      { user_id: 'u2', read_ts: 50 },
+      undefined,
+      6,
+    ]);
+  });
+
   it('keeps apart ids that would run together', async () => {
     const { later } = await laterOnMemory();
     later.raiseRead({ appkey: 'app', convKey: 'group:g', userId: 'u1', ts: 1 }, 1);

@@ -69,8 +69,8 @@ export class LaterWrites {
   readonly #sync: SyncSqlite;
   readonly #onError: (err: unknown) => void;
   /** Pending writes, each with the rowid of the newest message it stands for. */
-  readonly #reads = new Map<string, { read: SenderRead; rowid: number }>();
-  readonly #heads = new Map<string, { head: HeadMove; rowid: number }>();
+  readonly #reads = new PendingWrites<SenderRead>();
+  readonly #heads = new PendingWrites<HeadMove>();
   /** The data of group heads as last written, by appkey and conversation. */
   readonly #headData = new Map<string, string>();
   /** The rowid of the newest message whose writes are pending. */
@@ -86,17 +86,13 @@ export class LaterWrites {
 
   /** Raises a sender's read offset, for a message (`rowid`) just committed; written within {@link FLUSH_MS}. */
   raiseRead(read: SenderRead, rowid: number): void {
-    const key = keyOf(read.appkey, read.convKey, read.userId);
-    const known = this.#reads.get(key);
-    if (!known || known.read.ts < read.ts) this.#reads.set(key, { read, rowid });
+    this.#reads.raise(keyOf(read.appkey, read.convKey, read.userId), read, rowid);
     this.#pending(rowid);
   }
 
   /** Moves a group's head to a message (`rowid`) just committed; written within {@link FLUSH_MS}. */
   moveHead(head: HeadMove, rowid: number): void {
-    const key = keyOf(head.appkey, head.convKey);
-    const known = this.#heads.get(key);
-    if (!known || known.head.ts < head.ts) this.#heads.set(key, { head, rowid });
+    this.#heads.raise(keyOf(head.appkey, head.convKey), head, rowid);
     this.#pending(rowid);
   }
 
@@ -129,7 +125,7 @@ export class LaterWrites {
 
   /** The read offset of `userId` a send raised and that is not written yet, if any. */
   readOffset(appkey: string, convKey: string, userId: string): number | undefined {
-    return this.#reads.get(keyOf(appkey, convKey, userId))?.read.ts;
+    return this.#reads.pendingTs(keyOf(appkey, convKey, userId));
   }
 
   /**
@@ -138,20 +134,21 @@ export class LaterWrites {
    * connection, or the write failed): the timer tries again.
    */
   flush(limit = Infinity): boolean {
-    if (this.#reads.size === 0 && this.#heads.size === 0) return true;
-    const reads = take(this.#reads, limit);
-    const heads = take(this.#heads, limit - reads.length);
-    const left = this.#reads.size + this.#heads.size - reads.length - heads.length;
+    if (this.#reads.pending === 0 && this.#heads.pending === 0) return true;
+    const reads = this.#reads.take(limit);
+    const heads = this.#heads.take(limit - reads.length);
+    const left = this.#reads.pending + this.#heads.pending - reads.length - heads.length;
     // The writes left stand for messages after the mark: a crash now has recover() make them.
-    const mark = left === 0 ? this.#upTo : this.#oldestLeft(reads, heads) - 1;
+    const mark =
+      left === 0 ? this.#upTo : Math.min(this.#reads.oldestLeft(reads), this.#heads.oldestLeft(heads), this.#upTo) - 1;
     let written: { value: void } | undefined;
     const started = timingStart();
     try {
       written = this.#sync.transaction(() => {
         const raise = this.#sync.prepare(SQL.raiseRead);
-        for (const [, { read: r }] of reads) raise.run(r.appkey, r.convKey, r.userId, r.ts);
+        for (const { value: r } of reads) raise.run(r.appkey, r.convKey, r.userId, r.ts);
         const move = this.#sync.prepare(SQL.moveHead);
-        for (const [, { head: h }] of heads) move.run(h.appkey, h.convKey, h.ts);
+        for (const { value: h } of heads) move.run(h.appkey, h.convKey, h.ts);
         this.#sync.prepare(SQL.setMark).run(MARK, mark);
       });
     } catch (err) {
@@ -163,8 +160,8 @@ export class LaterWrites {
     }
     publishTiming(started, (ms) => ({ kind: 'later-writes', writes: reads.length + heads.length, ms }));
     // Nothing ran between the copies and the commit: the transaction is synchronous.
-    for (const [key] of reads) this.#reads.delete(key);
-    for (const [key] of heads) this.#heads.delete(key);
+    this.#reads.written(reads);
+    this.#heads.written(heads);
     if (left > 0 && !this.#closed) setImmediate(() => this.flush(CHUNK));
     return true;
   }
@@ -209,15 +206,6 @@ export class LaterWrites {
     this.flush();
   }
 
-  /** The rowid of the oldest message among the writes not taken. */
-  #oldestLeft(reads: ReadonlyArray<[string, unknown]>, heads: ReadonlyArray<[string, unknown]>): number {
-    const taken = new Set([...reads.map(([key]) => key), ...heads.map(([key]) => `h${key}`)]);
-    let oldest = this.#upTo;
-    for (const [key, { rowid }] of this.#reads) if (!taken.has(key) && rowid < oldest) oldest = rowid;
-    for (const [key, { rowid }] of this.#heads) if (!taken.has(`h${key}`) && rowid < oldest) oldest = rowid;
-    return oldest;
-  }
-
   #pending(rowid: number): void {
     if (rowid > this.#upTo) this.#upTo = rowid;
     this.#schedule();
@@ -234,15 +222,85 @@ export class LaterWrites {
   }
 }
 
-/** The first `limit` entries of a map, in the order they came. */
-function take<V>(map: ReadonlyMap<string, V>, limit: number): Array<[string, V]> {
-  const taken: Array<[string, V]> = [];
-  if (limit <= 0) return taken;
-  for (const entry of map) {
-    taken.push(entry);
-    if (taken.length >= limit) break;
+/** Entries kept once written, at most; past it, when nothing is pending, they are let go at once. */
+const WRITTEN_KEPT = 10_000;
+
+/** One pending write: the newest value of its key, the rowid of the message it stands for, and whether it is made. */
+interface PendingEntry<V> {
+  value: V;
+  rowid: number;
+  pending: boolean;
+}
+
+/**
+ * The pending writes of one kind, by key, each the newest of its key. A written entry stays, marked made, so that a
+ * busy key's entry is changed in place from one flush to the next rather than removed and made again, and the map's
+ * table is not rebuilt every second (a rebuilt table outlives the young generation, and only a full collection takes
+ * it back); up to {@link WRITTEN_KEPT} of them.
+ */
+class PendingWrites<V extends { ts: number }> {
+  readonly #entries = new Map<string, PendingEntry<V>>();
+  #pending = 0;
+
+  /** How many writes are pending. */
+  get pending(): number {
+    return this.#pending;
   }
-  return taken;
+
+  /**
+   * `value` for `key`, for the message `rowid`: pending now, unless a higher one is already pending. Over one made,
+   * it is pending whatever its time, as if nothing had been kept.
+   */
+  raise(key: string, value: V, rowid: number): void {
+    const known = this.#entries.get(key);
+    if (known === undefined) {
+      this.#entries.set(key, { value: { ...value }, rowid, pending: true });
+      this.#pending += 1;
+    } else if (!known.pending) {
+      known.value.ts = value.ts;
+      known.rowid = rowid;
+      known.pending = true;
+      this.#pending += 1;
+    } else if (known.value.ts < value.ts) {
+      known.value.ts = value.ts;
+      known.rowid = rowid;
+    }
+  }
+
+  /** The time pending for `key`, if a write of it is. */
+  pendingTs(key: string): number | undefined {
+    const known = this.#entries.get(key);
+    return known?.pending ? known.value.ts : undefined;
+  }
+
+  /** The first `limit` pending entries, in the order their keys came. */
+  take(limit: number): Array<PendingEntry<V>> {
+    const taken: Array<PendingEntry<V>> = [];
+    if (limit <= 0) return taken;
+    for (const entry of this.#entries.values()) {
+      if (!entry.pending) continue;
+      taken.push(entry);
+      if (taken.length >= limit) break;
+    }
+    return taken;
+  }
+
+  /** The rowid of the oldest message among the pending entries not `taken`; Infinity when there is none. */
+  oldestLeft(taken: ReadonlyArray<PendingEntry<V>>): number {
+    const set = new Set(taken);
+    let oldest = Infinity;
+    for (const entry of this.#entries.values()) {
+      if (entry.pending && !set.has(entry) && entry.rowid < oldest) oldest = entry.rowid;
+    }
+    return oldest;
+  }
+
+  /** The `taken` entries are made, in a committed transaction. */
+  written(taken: ReadonlyArray<PendingEntry<V>>): void {
+    for (const entry of taken) entry.pending = false;
+    this.#pending -= taken.length;
+    if (this.#pending === 0 && this.#entries.size > WRITTEN_KEPT) this.#entries.clear();
+  }
 }
 
 /**
