@@ -209,6 +209,27 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     ]);
   });
 
+  it('keeps written entries for the next messages, up to 10 000 once nothing is pending', async () => {
+    const { later } = await laterOnMemory();
+    const raise = (n: number, ts: number) => {
+      for (let i = 0; i < n; i += 1) later.raiseRead({ appkey: 'app', convKey: 'group:g1', userId: `u${i}`, ts }, ts);
+    };
+    raise(10_000, 1);
+    expect(later.flush()).toBe(true);
+    expect(later.kept).toBe(10_000);
+    // The same senders again: their entries serve, none is added.
+    raise(10_000, 2);
+    expect(later.kept).toBe(10_000);
+    expect(later.flush()).toBe(true);
+    // One sender more is past the bound: once all is written, the written entries go.
+    raise(10_001, 3);
+    expect(later.flush(10_000)).toBe(true);
+    expect(later.kept).toBe(10_001);
+    expect(later.flush()).toBe(true);
+    expect(later.kept).toBe(0);
+    expect(later.readOffset('app', 'group:g1', 'u10000')).toBeUndefined();
+  });
+
   it('keeps apart ids that would run together', async () => {
     const { later } = await laterOnMemory();
     later.raiseRead({ appkey: 'app', convKey: 'group:g', userId: 'u1', ts: 1 }, 1);

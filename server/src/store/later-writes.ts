@@ -123,6 +123,11 @@ export class LaterWrites {
     this.#headData.delete(keyOf(appkey, convKey));
   }
 
+  /** Entries held in memory, pending and written: at most {@link WRITTEN_KEPT} once nothing is pending. */
+  get kept(): number {
+    return this.#reads.kept + this.#heads.kept;
+  }
+
   /** The read offset of `userId` a send raised and that is not written yet, if any. */
   readOffset(appkey: string, convKey: string, userId: string): number | undefined {
     return this.#reads.pendingTs(keyOf(appkey, convKey, userId));
@@ -245,6 +250,11 @@ class PendingWrites<V extends { ts: number }> {
   /** How many writes are pending. */
   get pending(): number {
     return this.#pending;
+  }
+
+  /** How many entries are held, pending and written. */
+  get kept(): number {
+    return this.#entries.size;
   }
 
   /**

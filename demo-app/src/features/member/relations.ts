@@ -57,7 +57,7 @@ export function useFollow(): (id: string, follow: boolean) => Promise<boolean | 
 /** A profile as a block (or unblock) leaves it: blocking also ends the signed-in member's follow of them. */
 export function afterBlock(profile: PublicProfile, blocked: boolean): PublicProfile {
   if (!blocked || profile.followed !== true) return { ...profile, blocked };
-  return { ...profile, blocked, followed: false, fans: Math.max(0, (profile.fans ?? 1) - 1) };
+  return { ...profile, blocked, followed: false, fans: Math.max(0, (profile.fans ?? 0) - 1) };
 }
 
 /**
