@@ -8,8 +8,9 @@
  * garbage only a full collection takes back). On `im-chat`'s two cores what the whole process spends is what limits
  * the ratio (docs/benchmarks.md); the main thread's share says what a change of thread would move. Thread CPU is
  * read in clock ticks of 10 ms (Linux's usual 100 Hz). Message ids are the SDK's (`timeOrderedHexId`);
- * `STORE_COST_IDS=random` sends random ones, as the reference client does. Run it more than once
- * (`STORE_COST_RUNS`), on a quiet machine.
+ * `STORE_COST_IDS=random` sends random ones, as the reference client does. `STORE_COST_SCENE=private` stores the
+ * private messages of one pair instead, as `im-latency` does (with `STORE_COST_BATCH=1`: one message a commit, what
+ * its server gathers at 1 000/s). Run it more than once (`STORE_COST_RUNS`), on a quiet machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ const WARMUP = Number(process.env.STORE_COST_WARMUP ?? 30_000);
 const MESSAGES = Number(process.env.STORE_COST_MESSAGES ?? 60_000);
 const RUNS = Number(process.env.STORE_COST_RUNS ?? 3);
 const IDS = process.env.STORE_COST_IDS === 'random' ? 'random' : 'sdk';
+const SCENE = process.env.STORE_COST_SCENE === 'private' ? 'private' : 'group';
 const newId = IDS === 'random' ? () => randomBytes(16).toString('hex') : () => timeOrderedHexId();
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-store-cost-'));
@@ -38,8 +40,37 @@ const store = await openStore({
   databaseSchema: undefined,
 });
 
+/**
+ * One private message of `alice` and `bob`, either way at random, as the message service hands it to the store
+ * (`STORE_COST_SCENE=private`: what `im-latency` stores).
+ */
+function sendPrivate(): Promise<unknown> {
+  const [senderId, targetId] = Math.random() < 0.5 ? ['alice', 'bob'] : ['bob', 'alice'];
+  const senderData = `{"n":"${senderId}"}`;
+  return store.messages.send({
+    message: {
+      appkey: 'bench',
+      convKey: 'private:alice:bob',
+      scene: 'private',
+      messageId: newId(),
+      senderId,
+      targetId,
+      type: 'text',
+      payload: '{"text":"hi"}',
+      senderData,
+    },
+    now: Date.now(),
+    rows: [
+      { ownerId: senderId, targetId, data: null },
+      { ownerId: targetId, targetId: senderId, data: senderData },
+    ],
+    readerId: senderId,
+    stored: () => undefined,
+  });
+}
+
 /** One group message from a random member of a random group, as the message service hands it to the store. */
-function sendOne(): Promise<unknown> {
+function sendGroup(): Promise<unknown> {
   const group = Math.floor(Math.random() * GROUPS);
   const sender = `u${group * GROUP_SIZE + Math.floor(Math.random() * GROUP_SIZE)}`;
   const rows = Array.from({ length: GROUP_SIZE }, (_, k) => ({
@@ -68,7 +99,9 @@ function sendOne(): Promise<unknown> {
 
 async function sendMany(count: number): Promise<void> {
   for (let sent = 0; sent < count; sent += BATCH) {
-    await Promise.all(Array.from({ length: Math.min(BATCH, count - sent) }, sendOne));
+    await Promise.all(
+      Array.from({ length: Math.min(BATCH, count - sent) }, SCENE === 'private' ? sendPrivate : sendGroup),
+    );
   }
 }
 
@@ -102,6 +135,7 @@ console.log(
   JSON.stringify({
     bench: 'store-cost',
     batch: BATCH,
+    scene: SCENE,
     ids: IDS,
     messages: MESSAGES,
     runs: RUNS,

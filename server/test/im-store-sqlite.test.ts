@@ -5,6 +5,7 @@ import { createConversationStore } from '../src/store/conversations.js';
 import { createMessageStore, type NewMessage, type SendParams } from '../src/store/im.js';
 import { LaterWrites } from '../src/store/later-writes.js';
 import { migrationProvider } from '../src/store/migrations.js';
+import { PrivateRows } from '../src/store/shown-rows.js';
 import type { Database } from '../src/store/schema.js';
 import { withStatementCache } from '../src/store/statement-cache.js';
 import { createSyncSqlite } from '../src/store/sync-sqlite.js';
@@ -83,6 +84,53 @@ describe('the SQLite message store', () => {
     // The synchronous path knew the head's data as x: it must not take x for unchanged.
     await messages.send(withData('m3', 3000, '{"n":"x"}'));
     expect(head()).toEqual([{ last_ts: 3000, data: '{"n":"x"}' }]);
+    later.close();
+  });
+
+  it("writes a private row's new data even after a send the slow way changed it", async () => {
+    const raw = new BetterSqlite3(':memory:');
+    const cached = withStatementCache(raw);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+    const sync = createSyncSqlite(cached);
+    const later = new LaterWrites(sync, (err) => {
+      throw err;
+    });
+    later.recover();
+    const privateRows = new PrivateRows();
+    const conversations = createConversationStore(db, undefined, later, privateRows);
+    const messages = createMessageStore(db, 'sqlite', conversations, sync, undefined, later, privateRows);
+    const fromAlice = (messageId: string, now: number, senderData: string): SendParams => ({
+      ...sendParams(
+        newMessage({ convKey: 'private:alice:bob', scene: 'private', messageId, senderId: 'alice', targetId: 'bob' }),
+        {
+          now,
+        },
+      ),
+      rows: [
+        { ownerId: 'alice', targetId: 'bob', data: null },
+        { ownerId: 'bob', targetId: 'alice', data: senderData },
+      ],
+      readerId: 'alice',
+    });
+    const bobsRow = () => raw.prepare("select last_ts, data from im_conversations where owner_id = 'bob'").all();
+    await messages.send(fromAlice('m1', 1000, '{"n":"x"}'));
+    // An asynchronous transaction holds the connection: the next send goes the slow way, after it.
+    let release = () => undefined as void;
+    const held = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('im_messages').select('ts').execute();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const slow = messages.send(fromAlice('m2', 2000, '{"n":"y"}'));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await held;
+    await slow;
+    expect(bobsRow()).toEqual([{ last_ts: 2000, data: '{"n":"y"}' }]);
+    // The synchronous path knew bob's row with x: it must not take x for unchanged.
+    await messages.send(fromAlice('m3', 3000, '{"n":"x"}'));
+    expect(bobsRow()).toEqual([{ last_ts: 3000, data: '{"n":"x"}' }]);
     later.close();
   });
 

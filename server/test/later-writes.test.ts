@@ -91,7 +91,32 @@ const groupSend = (messageId: string, senderId: string, now: number, data: strin
   stored: () => undefined,
 });
 
-describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head times (IM-6)", () => {
+/** A private message from `senderId` to `targetId` with the sender's user data, as the message service sends it. */
+const privateSend = (messageId: string, senderId: string, targetId: string, now: number, senderData: string) => ({
+  message: {
+    appkey: 'app',
+    convKey: `private:${[senderId, targetId].sort().join(':')}`,
+    scene: 'private' as const,
+    messageId,
+    senderId,
+    targetId,
+    type: 'text',
+    payload: '{"text":"hi"}',
+    senderData,
+  },
+  now,
+  rows: [
+    { ownerId: senderId, targetId, data: null },
+    { ownerId: targetId, targetId: senderId, data: senderData },
+  ],
+  readerId: senderId,
+  stored: () => undefined,
+});
+
+const storedRows = (file: string) =>
+  inFile(file, 'select owner_id, target_id, removed, data, last_ts from im_conversations order by owner_id, target_id');
+
+describe("SQLite's later writes: senders' read offsets (IM-7) and conversations' head times (IM-6)", () => {
   it('answers read offsets at once, and writes them within a second, each once', async () => {
     const file = tempFile();
     const store = await open(file);
@@ -147,6 +172,59 @@ describe("SQLite's later writes: senders' read offsets (IM-7) and groups' head t
     await store.messages.send(groupSend('m4', 'u1', 4000, '{"name":"h"}'));
     const found = await store.conversations.find({ appkey: 'app', ownerId: 'u2', scene: 'group', targetId: 'g1' });
     expect([found?.lastTs, found?.data]).toEqual([4000, '{"name":"h"}']);
+  });
+
+  it("leaves a private conversation's known rows as they are, moves its head later, and lists it in order", async () => {
+    const file = tempFile();
+    const store = await open(file);
+    await store.messages.send(privateSend('p1', 'alice', 'bob', 1000, '{"n":"A"}'));
+    // Bob's own row is new to the store; alice's row gets bob's data: both written.
+    await store.messages.send(privateSend('p2', 'bob', 'alice', 2000, '{"n":"B"}'));
+    await store.messages.send(privateSend('c1', 'carol', 'bob', 2500, '{"n":"C"}'));
+    // Both rows are known, with the data this message would give them: neither is written, and no head yet.
+    await store.messages.send(privateSend('p3', 'alice', 'bob', 3000, '{"n":"A"}'));
+    expect(storedRows(file)).toEqual([
+      { owner_id: 'alice', target_id: 'bob', removed: 0, data: '{"n":"B"}', last_ts: 2000 },
+      { owner_id: 'bob', target_id: 'alice', removed: 0, data: '{"n":"A"}', last_ts: 2000 },
+      { owner_id: 'bob', target_id: 'carol', removed: 0, data: '{"n":"C"}', last_ts: 2500 },
+      { owner_id: 'carol', target_id: 'bob', removed: 0, data: '{}', last_ts: 2500 },
+    ]);
+    expect(storedHeads(file)).toEqual([]);
+    // Listed with the head written first: alice's conversation is the newest again, with her data.
+    const listed = await store.conversations.list('app', 'bob', 10);
+    expect(listed.map((c) => [c.targetId, c.lastTs, c.data])).toEqual([
+      ['alice', 3000, '{"n":"A"}'],
+      ['carol', 2500, '{"n":"C"}'],
+    ]);
+    expect(storedHeads(file)).toEqual([{ conv_key: 'private:alice:bob', last_ts: 3000, data: null }]);
+    const found = await store.conversations.find({
+      appkey: 'app',
+      ownerId: 'alice',
+      scene: 'private',
+      targetId: 'bob',
+    });
+    expect([found?.lastTs, found?.data]).toEqual([3000, '{"n":"B"}']);
+  });
+
+  it('writes a private row again when its data changes or after it was removed', async () => {
+    const file = tempFile();
+    const store = await open(file);
+    await store.messages.send(privateSend('p1', 'alice', 'bob', 1000, '{"n":"A"}'));
+    await store.messages.send(privateSend('p2', 'bob', 'alice', 2000, '{"n":"B"}'));
+    // Alice's user data changed: bob's row shows it at once.
+    await store.messages.send(privateSend('p3', 'alice', 'bob', 3000, '{"n":"A2"}'));
+    const bobsRow = () => storedRows(file).find((r) => r.owner_id === 'bob');
+    expect(bobsRow()).toMatchObject({ data: '{"n":"A2"}', last_ts: 3000 });
+    // Bob removes the conversation; alice's next message shows it to him again.
+    expect(
+      await store.conversations.remove({ appkey: 'app', ownerId: 'bob', scene: 'private', targetId: 'alice' }),
+    ).toBe(true);
+    expect(await store.conversations.list('app', 'bob', 10)).toEqual([]);
+    await store.messages.send(privateSend('p4', 'alice', 'bob', 4000, '{"n":"A2"}'));
+    expect(bobsRow()).toMatchObject({ removed: 0, last_ts: 4000 });
+    expect((await store.conversations.list('app', 'bob', 10)).map((c) => [c.targetId, c.lastTs])).toEqual([
+      ['alice', 4000],
+    ]);
   });
 
   it('makes a long backlog a thousand writes a turn, the mark below the oldest write left', async () => {
@@ -265,6 +343,18 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 await send('a2', 'u1', 'group:g1', 'g1', 2000);
 await send('a3', 'u2', 'group:g1', 'g1', 3000);
 await send('b1', 'u1', 'group:g2', 'g2', 4000);
+// A private conversation whose rows are written by its first messages, and whose third message moves only its head.
+const sendPrivate = (messageId, senderId, targetId, now) =>
+  store.messages.send({
+    message: { appkey: 'app', convKey: 'private:u1:u2', scene: 'private', messageId, senderId, targetId, type: 'text', payload: '{}', senderData: '{}' },
+    now,
+    rows: [{ ownerId: senderId, targetId, data: null }, { ownerId: targetId, targetId: senderId, data: '{}' }],
+    readerId: senderId,
+    stored: () => undefined,
+  });
+await sendPrivate('c1', 'u1', 'u2', 5000);
+await sendPrivate('c2', 'u2', 'u1', 6000);
+await sendPrivate('c3', 'u1', 'u2', 7000);
 process.kill(process.pid, 'SIGKILL');
 `,
     );
@@ -289,12 +379,24 @@ process.kill(process.pid, 'SIGKILL');
     expect(storedHeads(file)).toEqual([
       { conv_key: 'group:g1', last_ts: 3000, data: '{}' },
       { conv_key: 'group:g2', last_ts: 4000, data: '{}' },
+      { conv_key: 'private:u1:u2', last_ts: 7000, data: null },
     ]);
     // Written at start, not only remembered.
     expect(storedOffsets(file)).toEqual([
       { conv_key: 'group:g1', user_id: 'u1', read_ts: 2000 },
       { conv_key: 'group:g1', user_id: 'u2', read_ts: 5000 },
       { conv_key: 'group:g2', user_id: 'u1', read_ts: 4000 },
+      { conv_key: 'private:u1:u2', user_id: 'u1', read_ts: 7000 },
+      { conv_key: 'private:u1:u2', user_id: 'u2', read_ts: 6000 },
+    ]);
+    // The private rows kept the time of the message before; listed, the conversation has its newest.
+    const privateRows = storedRows(file).filter((r) => String(r.target_id).startsWith('u'));
+    expect(privateRows.map((r) => [r.owner_id, r.last_ts])).toEqual([
+      ['u1', 6000],
+      ['u2', 6000],
+    ]);
+    expect((await store.conversations.list('app', 'u2', 10)).map((c) => [c.targetId, c.lastTs])).toEqual([
+      ['u1', 7000],
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { LaterWrites } from './later-writes.js';
 import type { Database, ImConversationsTable } from './schema.js';
-import type { ShownRows } from './shown-rows.js';
+import type { PrivateRows, ShownRows } from './shown-rows.js';
 
 /** One user's view of one conversation. */
 export interface ConversationRecord {
@@ -85,8 +85,9 @@ export function ownerMayRead(eb: ExpressionBuilder<Database & { c: ImConversatio
 const CHUNK = 500;
 
 /**
- * A group conversation's row as listed: the newer of the member's row and the group's head (0006), and the head's
- * data once a sender gave some. Private rows have no head.
+ * A conversation's row as listed: the newer of the row and the conversation's head (0006), and the head's data once
+ * a sender gave some. A group's head moves with each message; a private conversation's only while its rows are left
+ * as they were (SQLite, shown-rows.ts), and it has no data.
  */
 function withHead(db: Kysely<Database>) {
   return db
@@ -112,6 +113,7 @@ export function createConversationStore(
   db: Kysely<Database>,
   shown?: ShownRows,
   later?: Pick<LaterWrites, 'flush'>,
+  privateRows?: PrivateRows,
 ): ConversationStore {
   const upsert = async (rows: ImConversationsTable[], replaceData: boolean) => {
     for (let i = 0; i < rows.length; i += CHUNK) {
@@ -181,7 +183,7 @@ export function createConversationStore(
       await upsert(rows.filter((r) => r.data === null).map(toRow), false);
     },
     async find({ appkey, ownerId, scene, targetId }) {
-      // Groups' heads move a moment after their messages on SQLite (later-writes.ts): written first.
+      // Heads move a moment after their messages on SQLite (later-writes.ts): written first.
       later?.flush();
       const row = await withHead(db)
         .where('c.appkey', '=', appkey)
@@ -262,8 +264,10 @@ export function createConversationStore(
       return Number(result.numUpdatedRows) > 0;
     },
     async remove({ appkey, ownerId, scene, targetId }) {
-      // Before and after: a group message stored while the update runs may have marked the row shown again.
-      if (scene === 'group') shown?.forget(appkey, ownerId, targetId);
+      // Before and after: a message stored while the update runs may have marked the row shown again.
+      const forget = () =>
+        scene === 'group' ? shown?.forget(appkey, ownerId, targetId) : privateRows?.forget(appkey, ownerId, targetId);
+      forget();
       // IM-18: removing also unpins, so a conversation that comes back comes back unpinned, as the SDK shows it.
       const result = await db
         .updateTable('im_conversations')
@@ -273,7 +277,7 @@ export function createConversationStore(
         .where('scene', '=', scene)
         .where('target_id', '=', targetId)
         .executeTakeFirst();
-      if (scene === 'group') shown?.forget(appkey, ownerId, targetId);
+      forget();
       return Number(result.numUpdatedRows) > 0;
     },
   };

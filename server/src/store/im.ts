@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { ownerMayRead, type ConversationStore, type ConversationTouch } from './conversations.js';
 import type { Database, ImMessagesTable } from './schema.js';
 import type { LaterWrites } from './later-writes.js';
-import type { ShownRows } from './shown-rows.js';
+import type { PrivateRows, ShownRows } from './shown-rows.js';
 import type { SyncSqlite } from './sync-sqlite.js';
 import { publishTiming, timingStart } from './timing.js';
 
@@ -192,15 +192,20 @@ export const HOT_SQL = {
 /** A group conversation row a send created or showed again: appkey, owner, group. */
 type ShownRow = [appkey: string, ownerId: string, targetId: string];
 
+/** A private conversation row a send wrote, shown: appkey, owner, target, data (null: kept as it was). */
+type PrivateRow = [appkey: string, ownerId: string, targetId: string, data: string | null];
+
 /** What one send of a batch leaves to do once the batch commits (the rows it made were rolled back otherwise). */
 interface AfterCommit {
   /** Group conversation rows the send created or showed again. */
   shown: ShownRow[];
+  /** Private conversation rows the send wrote. */
+  privateRows: PrivateRow[];
   /** The message's rowid, when its bookkeeping is left to {@link LaterWrites}. */
   later?: number;
   /** The group's head was written with this data. */
   headWritten?: { data: string | null };
-  /** The group's head is to move to the message, later. */
+  /** The conversation's head is to move to the message, later. */
   moveHead?: boolean;
 }
 
@@ -222,6 +227,7 @@ export function createMessageStore(
   sync?: SyncSqlite,
   shown?: ShownRows,
   later?: LaterWrites,
+  privateRows?: PrivateRows,
 ): MessageStore {
   const byGuid = async (appkey: string, senderId: string, messageId: string) => {
     const row = await byGuidQuery(db, appkey, senderId, messageId).executeTakeFirst();
@@ -286,6 +292,9 @@ export function createMessageStore(
         // Marked by the caller once the batch commits: rows of a rolled back send are not there.
         for (const r of missing) after.shown.push([appkey, r.ownerId, r.targetId]);
       }
+    } else if (deferred && privateRows?.allShown(appkey, rows)) {
+      // IM-6: both rows are there, shown, with this data: only the conversation's time moves, on its head, later.
+      after.moveHead = true;
     } else {
       const withData = rows.filter((r) => r.data !== null).map((r) => [r.ownerId, r.targetId, r.data]);
       const keepData = rows.filter((r) => r.data === null).map((r) => [r.ownerId, r.targetId]);
@@ -295,6 +304,8 @@ export function createMessageStore(
       if (keepData.length > 0) {
         s.prepare(HOT_SQL.touchKeepData).run(appkey, scene, convKey, ts, JSON.stringify(keepData));
       }
+      // Known once the batch commits: rows of a rolled back send are not there.
+      for (const r of rows) after.privateRows.push([appkey, r.ownerId, r.targetId, r.data]);
     }
     // IM-7: written with others a moment later (later-writes.ts), or here when nothing keeps it.
     if (!deferred) s.prepare(HOT_SQL.raiseOffset).run(appkey, convKey, readerId, ts);
@@ -309,9 +320,15 @@ export function createMessageStore(
     const { appkey, convKey, scene } = message;
     const result = await store.append(message, now);
     if (result.duplicate) return result;
-    // Its head's data may change here, where the synchronous path does not see it.
+    // Its head's data, or its rows', may change here, where the synchronous path does not see it: before and after,
+    // as a synchronous send may write the rows meanwhile.
     later?.forgetHead(appkey, convKey);
+    const forgetRows = () => {
+      if (scene === 'private') for (const r of rows) privateRows?.forget(appkey, r.ownerId, r.targetId);
+    };
+    forgetRows();
     await conversations.touch({ appkey, scene, convKey, lastTs: result.message.ts, rows });
+    forgetRows();
     await store.raiseReadOffset({ appkey, convKey, userId: readerId, ts: result.message.ts });
     stored(result.message);
     return result;
@@ -329,7 +346,7 @@ export function createMessageStore(
     const items = queued;
     queued = [];
     let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
-    const afters = items.map((): AfterCommit => ({ shown: [] }));
+    const afters = items.map((): AfterCommit => ({ shown: [], privateRows: [] }));
     try {
       outcomes = sync?.batch(
         items.map(
@@ -363,6 +380,7 @@ export function createMessageStore(
       if ('value' in outcome) {
         const after = afters[i] as AfterCommit;
         for (const row of after.shown) shown?.add(...row);
+        for (const row of after.privateRows) privateRows?.add(...row);
         const { appkey, convKey } = params.message;
         if (after.headWritten) later?.headWritten(appkey, convKey, after.headWritten.data);
         if (later && after.later !== undefined && !outcome.value.duplicate) {

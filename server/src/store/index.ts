@@ -11,7 +11,7 @@ import { LaterWrites } from './later-writes.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
 import type { Database } from './schema.js';
 import { createConversationStore, type ConversationStore } from './conversations.js';
-import { ShownRows } from './shown-rows.js';
+import { PrivateRows, ShownRows } from './shown-rows.js';
 import { createCsStore, type CsStore } from './cs.js';
 import { createGroupStore, type GroupStore } from './groups.js';
 import { createMessageStore, type MessageStore } from './im.js';
@@ -332,18 +332,20 @@ function wrap(
   let closed = false;
   // SQLite is one process: what it wrote can be remembered (shown-rows.ts). Several nodes share PostgreSQL.
   const shown = sync ? new ShownRows() : undefined;
-  // SQLite: senders' read offsets and groups' head times are written a moment after their messages (later-writes.ts).
+  const privateRows = sync ? new PrivateRows() : undefined;
+  // SQLite: senders' read offsets and conversations' head times are written a moment after their messages
+  // (later-writes.ts).
   const later = sync
     ? new LaterWrites(sync, (err) =>
         process.emitWarning(`Writing IM bookkeeping failed: ${err instanceof Error ? err.message : String(err)}`),
       )
     : undefined;
-  const conversations = createConversationStore(db, shown, later);
+  const conversations = createConversationStore(db, shown, later, privateRows);
   return {
     dialect,
     sessions: createSessionStore(db),
     users: createUserStore(db),
-    messages: createMessageStore(db, dialect, conversations, sync, shown, later),
+    messages: createMessageStore(db, dialect, conversations, sync, shown, later, privateRows),
     conversations,
     groups: createGroupStore(db, sync),
     presenceSubscriptions: createPresenceSubscriptionStore(db),

@@ -32,10 +32,9 @@ const SQL = {
   sendersAfter:
     'select appkey, conv_key, sender_id, max(ts) as ts from im_messages where rowid > ? ' +
     'group by appkey, conv_key, sender_id',
-  // Each group's newest message, among the messages stored after the mark.
-  groupsAfter:
-    "select appkey, conv_key, max(ts) as ts from im_messages where rowid > ? and scene = 'group' " +
-    'group by appkey, conv_key',
+  // Each conversation's newest message, among the messages stored after the mark: group heads, and the heads of
+  // private conversations whose rows a send left as they were (shown-rows.ts, PrivateRows).
+  headsAfter: 'select appkey, conv_key, max(ts) as ts from im_messages where rowid > ? group by appkey, conv_key',
 } as const;
 
 /** A sender's read offset to raise: IM-7, sending reads everything before the message. */
@@ -46,7 +45,7 @@ export interface SenderRead {
   ts: number;
 }
 
-/** A group head to move to its newest message (IM-6). */
+/** A conversation's head to move to its newest message (IM-6): a group's, or a private conversation's. */
 export interface HeadMove {
   appkey: string;
   convKey: string;
@@ -55,7 +54,8 @@ export interface HeadMove {
 
 /**
  * SQLite only: bookkeeping of a send made a moment after the message, many at once: the sender's read offset (IM-7)
- * and, while its data stays the same, the group head's time (IM-6). Made in the message's own transaction, each
+ * and, while its data stays the same, the group head's time (IM-6), or a private conversation's while both its rows
+ * are known to be there with the message's data (shown-rows.ts, `PrivateRows`). Made in the message's own transaction, each
  * dirtied a page of the log per message (together two of the five pages a message alone in its commit writes); made
  * once a second, a busy sender's offset and a busy group's head are written once, and all of them share a few pages. Meanwhile the store answers offsets from memory ({@link readOffset}) and makes the writes before it
  * lists conversations ({@link flush}), so nobody sees the difference.
@@ -90,7 +90,10 @@ export class LaterWrites {
     this.#pending(rowid);
   }
 
-  /** Moves a group's head to a message (`rowid`) just committed; written within {@link FLUSH_MS}. */
+  /**
+   * Moves a conversation's head to a message (`rowid`) just committed; written within {@link FLUSH_MS}. A private
+   * conversation's head has no data: its rows keep theirs, and the head gives them only its time when newer.
+   */
   moveHead(head: HeadMove, rowid: number): void {
     this.#heads.raise(keyOf(head.appkey, head.convKey), head, rowid);
     this.#pending(rowid);
@@ -191,12 +194,12 @@ export class LaterWrites {
         }>;
         for (const s of senders) raise.run(s.appkey, s.conv_key, s.sender_id, Number(s.ts));
         const move = this.#sync.prepare(SQL.moveHead);
-        const groups = this.#sync.prepare(SQL.groupsAfter).all(after) as Array<{
+        const heads = this.#sync.prepare(SQL.headsAfter).all(after) as Array<{
           appkey: string;
           conv_key: string;
           ts: number | bigint;
         }>;
-        for (const g of groups) move.run(g.appkey, g.conv_key, Number(g.ts));
+        for (const h of heads) move.run(h.appkey, h.conv_key, Number(h.ts));
         upTo = Math.max(upTo, after);
       }
       this.#sync.prepare(SQL.setMark).run(MARK, upTo);

@@ -56,3 +56,59 @@ export class ShownRows {
 function targetKey(appkey: string, targetId: string): string {
   return `${appkey}\n${targetId}`;
 }
+
+/**
+ * SQLite only: the private conversation rows known to exist, to be shown (not removed) and, when known, the data
+ * they hold. A private message touches both sides' rows: it creates them, shows them again after a remove, gives
+ * the receiver's row the sender's user data (IM-6) and moves both rows' time. Once both rows are known to be there
+ * and shown with the data the message would write, only the conversation's time moves, and that is left to its
+ * head (see `LaterWrites.moveHead`), which spares each message two upserts and their pages of the log.
+ *
+ * The rows' data changes only through a send and their `removed` only through a send or
+ * {@link ConversationStore.remove}; the store's asynchronous send path and `remove` forget the rows they write.
+ */
+export class PrivateRows {
+  /** By row key: the row's data as last written, or null when a write kept whatever data the row had. */
+  readonly #rows = new Map<string, string | null>();
+  readonly #max: number;
+
+  /** `max`: rows remembered at most; past it the memory starts over (the rows are then touched once again). */
+  constructor(max = 200_000) {
+    this.#max = max;
+  }
+
+  /** How many rows are remembered. */
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  /**
+   * Whether each row is known to be there and shown, with its `data` when it has one (null: a message that keeps
+   * the row's data).
+   */
+  allShown(appkey: string, rows: readonly { ownerId: string; targetId: string; data: string | null }[]): boolean {
+    for (const { ownerId, targetId, data } of rows) {
+      const known = this.#rows.get(rowKey(appkey, ownerId, targetId));
+      if (known === undefined || (data !== null && known !== data)) return false;
+    }
+    return true;
+  }
+
+  /** The row was just written, shown, with `data` (null: its data was kept, whatever it was). */
+  add(appkey: string, ownerId: string, targetId: string, data: string | null): void {
+    const key = rowKey(appkey, ownerId, targetId);
+    if (data === null && this.#rows.has(key)) return;
+    if (this.#rows.size >= this.#max && !this.#rows.has(key)) this.#rows.clear();
+    this.#rows.set(key, data);
+  }
+
+  /** The row may be hidden now, or hold other data. */
+  forget(appkey: string, ownerId: string, targetId: string): void {
+    this.#rows.delete(rowKey(appkey, ownerId, targetId));
+  }
+}
+
+/** Every part but the last led by its length, so that ids holding any character cannot collide. */
+function rowKey(appkey: string, ownerId: string, targetId: string): string {
+  return `${appkey.length}:${appkey}${ownerId.length}:${ownerId}${targetId}`;
+}
