@@ -65,6 +65,24 @@ describe('synchronous SQLite transactions', () => {
     raw.exec('rollback');
   });
 
+  it('commit a lone work without a savepoint, and report its failure as its own', () => {
+    const statements: string[] = [];
+    const raw = new BetterSqlite3(':memory:', { verbose: (sql) => statements.push(String(sql)) });
+    raw.exec('create table t (id integer primary key, v text)');
+    const sync = createSyncSqlite(withStatementCache(raw));
+    const insert = (id: number) => () => raw.prepare('insert into t (id, v) values (?, ?)').run(id, `v${id}`).changes;
+    statements.length = 0;
+    expect(sync.batch([insert(1)])).toEqual([{ value: 1 }]);
+    expect(statements.filter((sql) => !sql.startsWith('insert'))).toEqual(['BEGIN', 'COMMIT']);
+    expect(sync.batch([insert(1)])).toEqual([{ error: expect.any(Error) as Error }]);
+    expect(raw.inTransaction).toBe(false);
+    // Two or more: each in a savepoint of its own.
+    statements.length = 0;
+    expect(sync.batch([insert(2), insert(3)])).toEqual([{ value: 1 }, { value: 1 }]);
+    expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(2);
+    expect(raw.prepare('select id from t order by id').all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
   it('prepare each distinct SQL once', () => {
     const { raw, cached } = setup();
     let prepared = 0;

@@ -12,7 +12,8 @@ export interface SyncSqlite {
   transaction<T>(work: () => T): { value: T } | undefined;
   /**
    * Group commit: runs every work in one transaction, each in a savepoint of its own, so that a failing one is
-   * undone alone and reported as its `error`. Undefined when an asynchronous Kysely transaction is open.
+   * undone alone and reported as its `error` (a lone work needs none: the transaction is its own). Undefined when an
+   * asynchronous Kysely transaction is open.
    */
   batch<T>(works: ReadonlyArray<() => T>): Array<{ value: T } | { error: unknown }> | undefined;
   /** The first row of a query. */
@@ -62,6 +63,18 @@ export function createSyncSqlite(database: BetterSqlite3.Database): SyncSqlite {
     },
     batch<T>(works: ReadonlyArray<() => T>) {
       if (database.inTransaction) return undefined;
+      const [only] = works;
+      if (works.length === 1 && only) {
+        // Alone, a work needs no savepoint: the transaction is undone with it, and its failure is its own.
+        current = only;
+        try {
+          return [{ value: inTransaction() as T }];
+        } catch (error) {
+          return [{ error }];
+        } finally {
+          current = undefined;
+        }
+      }
       current = () => runAll(works);
       try {
         return inTransaction() as Array<{ value: T } | { error: unknown }>;
