@@ -22,6 +22,37 @@ async function setup() {
   return { raw, messages };
 }
 
+/** The SQLite message store with its later writes and known rows, as a server has it. */
+async function withLaterWrites() {
+  const raw = new BetterSqlite3(':memory:');
+  const cached = withStatementCache(raw);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+  const sync = createSyncSqlite(cached);
+  const later = new LaterWrites(sync, (err) => {
+    throw err;
+  });
+  later.recover();
+  const privateRows = new PrivateRows();
+  const conversations = createConversationStore(db, undefined, later, privateRows);
+  const messages = createMessageStore(db, 'sqlite', conversations, sync, undefined, later, privateRows);
+  /** Sends while an asynchronous transaction holds the connection: the send goes the slow way, after it. */
+  const slowly = async (params: SendParams) => {
+    let release = () => undefined as void;
+    const held = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('im_messages').select('ts').execute();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const slow = messages.send(params);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await held;
+    return slow;
+  };
+  return { raw, messages, later, slowly };
+}
+
 const message = (messageId: string): NewMessage => newMessage({ convKey: 'g:g1', messageId });
 
 const send = (messageId: string, now: number): SendParams => sendParams(message(messageId), { now });
@@ -51,35 +82,14 @@ describe('the SQLite message store', () => {
   });
 
   it("writes a group head's new data even after a send the slow way changed it", async () => {
-    const raw = new BetterSqlite3(':memory:');
-    const cached = withStatementCache(raw);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
-    const sync = createSyncSqlite(cached);
-    const later = new LaterWrites(sync, (err) => {
-      throw err;
-    });
-    later.recover();
-    const conversations = createConversationStore(db, undefined, later);
-    const messages = createMessageStore(db, 'sqlite', conversations, sync, undefined, later);
+    const { raw, messages, later, slowly } = await withLaterWrites();
     const withData = (messageId: string, now: number, data: string): SendParams => ({
       ...send(messageId, now),
       rows: [{ ownerId: 'u1', targetId: 'g1', data }],
     });
     const head = () => raw.prepare('select last_ts, data from im_conversation_heads').all();
     await messages.send(withData('m1', 1000, '{"n":"x"}'));
-    // An asynchronous transaction holds the connection: the next send goes the slow way, after it.
-    let release = () => undefined as void;
-    const held = db.transaction().execute(async (trx) => {
-      await trx.selectFrom('im_messages').select('ts').execute();
-      await new Promise<void>((resolve) => (release = resolve));
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    const slow = messages.send(withData('m2', 2000, '{"n":"y"}'));
-    await new Promise((resolve) => setImmediate(resolve));
-    release();
-    await held;
-    await slow;
+    await slowly(withData('m2', 2000, '{"n":"y"}'));
     expect(head()).toEqual([{ last_ts: 2000, data: '{"n":"y"}' }]);
     // The synchronous path knew the head's data as x: it must not take x for unchanged.
     await messages.send(withData('m3', 3000, '{"n":"x"}'));
@@ -88,24 +98,11 @@ describe('the SQLite message store', () => {
   });
 
   it("writes a private row's new data even after a send the slow way changed it", async () => {
-    const raw = new BetterSqlite3(':memory:');
-    const cached = withStatementCache(raw);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
-    const sync = createSyncSqlite(cached);
-    const later = new LaterWrites(sync, (err) => {
-      throw err;
-    });
-    later.recover();
-    const privateRows = new PrivateRows();
-    const conversations = createConversationStore(db, undefined, later, privateRows);
-    const messages = createMessageStore(db, 'sqlite', conversations, sync, undefined, later, privateRows);
+    const { raw, messages, later, slowly } = await withLaterWrites();
     const fromAlice = (messageId: string, now: number, senderData: string): SendParams => ({
       ...sendParams(
         newMessage({ convKey: 'private:alice:bob', scene: 'private', messageId, senderId: 'alice', targetId: 'bob' }),
-        {
-          now,
-        },
+        { now },
       ),
       rows: [
         { ownerId: 'alice', targetId: 'bob', data: null },
@@ -115,18 +112,7 @@ describe('the SQLite message store', () => {
     });
     const bobsRow = () => raw.prepare("select last_ts, data from im_conversations where owner_id = 'bob'").all();
     await messages.send(fromAlice('m1', 1000, '{"n":"x"}'));
-    // An asynchronous transaction holds the connection: the next send goes the slow way, after it.
-    let release = () => undefined as void;
-    const held = db.transaction().execute(async (trx) => {
-      await trx.selectFrom('im_messages').select('ts').execute();
-      await new Promise<void>((resolve) => (release = resolve));
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    const slow = messages.send(fromAlice('m2', 2000, '{"n":"y"}'));
-    await new Promise((resolve) => setImmediate(resolve));
-    release();
-    await held;
-    await slow;
+    await slowly(fromAlice('m2', 2000, '{"n":"y"}'));
     expect(bobsRow()).toEqual([{ last_ts: 2000, data: '{"n":"y"}' }]);
     // The synchronous path knew bob's row with x: it must not take x for unchanged.
     await messages.send(fromAlice('m3', 3000, '{"n":"x"}'));
