@@ -114,6 +114,12 @@ export interface ServerConfig {
   dataDir: string;
   /** SQLite file path or `:memory:`. Env `PARLEY_SQLITE`. @default `<dataDir>/parley.db` */
   sqlite: string | undefined;
+  /**
+   * Let other processes open the SQLite file while the server runs (a `sqlite3` shell, a backup or replication
+   * tool); by default it is the server's alone, which spares file locks in every transaction and stops a second
+   * server on the same file at its start. Env `PARLEY_SQLITE_SHARED`. @default false
+   */
+  sqliteShared: boolean;
   /** Env `LOG_LEVEL`. @default 'info' */
   logLevel: LogLevel;
   /** Apps served. Env `PARLEY_APPS` (JSON array). @default one demo app, see {@link DEMO_APP} */
@@ -289,6 +295,7 @@ const configSchema = z.object({
   ),
   dataDir: z._default(nonEmpty('a directory path'), './data'),
   sqlite: z.optional(nonEmpty('a file path or :memory:')),
+  sqliteShared: z._default(z.boolean({ error: 'must be true or false' }), false),
   logLevel: z._default(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   apps: z.optional(z.array(appSchema, { error: 'must be an array of apps' })),
   sessionTtlMs: z._default(intIn(1000, 2_592_000_000), 600_000),
@@ -405,6 +412,7 @@ const ENV_NAMES: Record<string, string> = {
   redisPrefix: 'PARLEY_REDIS_PREFIX',
   dataDir: 'PARLEY_DATA_DIR',
   sqlite: 'PARLEY_SQLITE',
+  sqliteShared: 'PARLEY_SQLITE_SHARED',
   logLevel: 'LOG_LEVEL',
   apps: 'PARLEY_APPS',
   sessionTtlMs: 'PARLEY_SESSION_TTL_MS',
@@ -493,6 +501,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
     redisPrefix: c.redisPrefix,
     dataDir: c.dataDir,
     sqlite: c.sqlite,
+    sqliteShared: c.sqliteShared,
     logLevel: c.logLevel,
     apps,
     sessionTtlMs: c.sessionTtlMs,
@@ -559,6 +568,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     redisPrefix: get('PARLEY_REDIS_PREFIX'),
     dataDir: get('PARLEY_DATA_DIR'),
     sqlite: get('PARLEY_SQLITE'),
+    sqliteShared: booleanFromEnv(get('PARLEY_SQLITE_SHARED')),
     logLevel: get('LOG_LEVEL'),
     sessionTtlMs: num('PARLEY_SESSION_TTL_MS'),
     authorizeTimeoutMs: num('PARLEY_AUTHORIZE_TIMEOUT_MS'),
@@ -569,7 +579,7 @@ function readEnv(env: Environment): Record<string, unknown> {
     uploads: readUploadEnv(get),
     productAppkey: get('PARLEY_PRODUCT_APPKEY'),
     // Kept as text when not a boolean word, so that the error shows what was given.
-    appShow: ((v) => (v === 'true' ? true : v === 'false' ? false : v))(get('PARLEY_APP_SHOW')),
+    appShow: booleanFromEnv(get('PARLEY_APP_SHOW')),
     weather: { forecastUrl: get('PARLEY_WEATHER_URL'), geocodingUrl: get('PARLEY_GEOCODING_URL') },
     epidemic: { url: get('PARLEY_EPIDEMIC_URL') },
     dayOffsetMinutes: num('PARLEY_DAY_OFFSET_MINUTES'),
@@ -636,6 +646,11 @@ function checkAppKeysUnique(apps: readonly AppConfig[]): void {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `true` or `false` as a boolean; anything else as it is, for the schema to refuse with the variable's name. */
+function booleanFromEnv(value: string | undefined): unknown {
+  return value === 'true' ? true : value === 'false' ? false : value;
 }
 
 /** `PARLEY_TRUST_PROXY`: `true`/`false`, a hop count, or a comma list of addresses (the schema judges the result). */

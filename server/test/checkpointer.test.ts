@@ -1,10 +1,11 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCheckpointer, type Checkpointer } from '../src/store/checkpointer.js';
+import { openSqliteFile } from '../src/store/sqlite-file.js';
 import type { StoreTiming } from '../src/store/timing.js';
 
 const dirs: string[] = [];
@@ -19,21 +20,21 @@ afterEach(async () => {
 });
 
 /**
- * A writer set up as the store sets up its connection, with the checkpointer running every `intervalMs` and the
- * writer checkpointing itself past `maxLogBytes`.
+ * A writer set up as the store sets up its connection (the file this process's alone unless `shared`), with the
+ * checkpointer running every `intervalMs` and the writer checkpointing itself past `maxLogBytes`.
  */
-function writer(intervalMs?: number, maxLogBytes?: number) {
+function writer(intervalMs?: number, maxLogBytes?: number, shared = false) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-ckpt-'));
   dirs.push(dir);
   const file = join(dir, 'test.db');
-  const db = new BetterSqlite3(file);
+  const { database: db, name } = openSqliteFile(file, { shared });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('wal_autocheckpoint = 0');
   db.exec('create table t (id integer primary key, v text)');
   const errors: string[] = [];
-  const checkpointer = startCheckpointer(file, {
+  const checkpointer = startCheckpointer(name, {
     writer: db,
     onError: (message) => errors.push(message),
     ...(intervalMs === undefined ? {} : { intervalMs }),
@@ -86,19 +87,22 @@ function countRestarts(db: BetterSqlite3.Database): () => number {
 }
 
 describe('the SQLite checkpointer', () => {
-  it('keeps the write-ahead log from growing while another connection writes without a pause', async () => {
-    const { file, batch, errors } = writer(50);
-    // About 5 MB a second into the log for 1.5 s: what steady chat traffic does; longer on a busy machine, whose
-    // slower writes must not leave too little written for the bound below to tell anything.
-    const written = await writeSteadily(batch, 1500, VOLUME);
-    const walBytes = statSync(`${file}-wal`).size;
-    expect(errors).toEqual([]);
-    // A log that never starts over holds everything written (more, with page overhead); one that does holds a
-    // few checkpoint intervals' worth. The file keeps its largest size, so one late pass on a busy machine (the test
-    // suite's other files running on the same two cores) shows: half of what was written leaves room for that.
-    expect(written).toBeGreaterThanOrEqual(VOLUME);
-    expect(walBytes).toBeLessThan(written / 2);
-  });
+  it.each(['exclusive', 'shared'])(
+    'keeps the write-ahead log from growing while another connection writes without a pause (%s file)',
+    async (mode) => {
+      const { file, batch, errors } = writer(50, undefined, mode === 'shared');
+      // About 5 MB a second into the log for 1.5 s: what steady chat traffic does; longer on a busy machine, whose
+      // slower writes must not leave too little written for the bound below to tell anything.
+      const written = await writeSteadily(batch, 1500, VOLUME);
+      const walBytes = statSync(`${file}-wal`).size;
+      expect(errors).toEqual([]);
+      // A log that never starts over holds everything written (more, with page overhead); one that does holds a
+      // few checkpoint intervals' worth. The file keeps its largest size, so one late pass on a busy machine (the test
+      // suite's other files running on the same two cores) shows: half of what was written leaves room for that.
+      expect(written).toBeGreaterThanOrEqual(VOLUME);
+      expect(walBytes).toBeLessThan(written / 2);
+    },
+  );
 
   it('by default starts the log over several times a second, so that it stays short', async () => {
     const { file, batch, errors } = writer();
@@ -138,26 +142,29 @@ describe('the SQLite checkpointer', () => {
     expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(maxLogBytes);
   });
 
-  it('never makes a transaction of the writer that reads, waits and then writes fail', async () => {
-    const { db, file, errors } = writer(10);
-    // Kysely's transactions on SQLite: a deferred BEGIN, a read, awaits, then the write.
-    const count = db.prepare('select count(*) as n from t');
-    const insert = db.prepare('insert into t (v) values (?)');
-    const until = Date.now() + 1500;
-    let transactions = 0;
-    while (Date.now() < until) {
-      db.exec('begin');
-      count.get();
-      await new Promise((resolve) => setImmediate(resolve));
-      for (let i = 0; i < 20; i++) insert.run('x'.repeat(1000));
-      db.exec('commit');
-      transactions += 1;
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    expect(errors).toEqual([]);
-    expect(transactions).toBeGreaterThan(100);
-    expect(statSync(`${file}-wal`).size).toBeLessThan(transactions * 20 * 1000);
-  });
+  it.each(['exclusive', 'shared'])(
+    'never makes a transaction of the writer that reads, waits and then writes fail (%s file)',
+    async (mode) => {
+      const { db, file, errors } = writer(10, undefined, mode === 'shared');
+      // Kysely's transactions on SQLite: a deferred BEGIN, a read, awaits, then the write.
+      const count = db.prepare('select count(*) as n from t');
+      const insert = db.prepare('insert into t (v) values (?)');
+      const until = Date.now() + 1500;
+      let transactions = 0;
+      while (Date.now() < until) {
+        db.exec('begin');
+        count.get();
+        await new Promise((resolve) => setImmediate(resolve));
+        for (let i = 0; i < 20; i++) insert.run('x'.repeat(1000));
+        db.exec('commit');
+        transactions += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      expect(errors).toEqual([]);
+      expect(transactions).toBeGreaterThan(100);
+      expect(statSync(`${file}-wal`).size).toBeLessThan(transactions * 20 * 1000);
+    },
+  );
 
   it('copies a steadily written log from the worker alone, never holding the writer for it', async () => {
     const { db, file, batch, errors } = writer(50);

@@ -141,6 +141,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads PARLEY_SQLITE_SHARED as true or false, false by default', () => {
+    expect(loadConfig({}).sqliteShared).toBe(false);
+    expect(loadConfig({ PARLEY_SQLITE_SHARED: 'true' }).sqliteShared).toBe(true);
+    expect(loadConfig({ PARLEY_SQLITE_SHARED: 'false' }).sqliteShared).toBe(false);
+    expect(() => loadConfig({ PARLEY_SQLITE_SHARED: 'yes' })).toThrow(
+      /sqliteShared \(from PARLEY_SQLITE_SHARED\): must be true or false/,
+    );
+  });
+
   it('reads where the product app days begin, PARLEY_DAY_OFFSET_MINUTES, within a day of UTC', () => {
     expect(loadConfig({}).dayOffsetMinutes).toBe(480);
     expect(loadConfig({ PARLEY_DAY_OFFSET_MINUTES: '-300' }).dayOffsetMinutes).toBe(-300);

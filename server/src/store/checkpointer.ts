@@ -130,8 +130,10 @@ function restartLog(database: BetterSqlite3.Database, onError: (message: string)
 }
 
 /**
- * Starts checkpointing `file` from a worker thread. The caller turns the connection's own automatic checkpoints
- * off (`wal_autocheckpoint = 0`), so that no write on the server's thread ever waits for the disk.
+ * Starts checkpointing `file` from a worker thread, whose connection opens `file` by the name the writer was opened
+ * by (a `file:` URI naming the writer's VFS, see sqlite-file.ts), so that the two share the file's locks. The caller
+ * turns the connection's own automatic checkpoints off (`wal_autocheckpoint = 0`), so that no write on the server's
+ * thread ever waits for the disk.
  */
 export function startCheckpointer(
   file: string,

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { ServerConfig } from '../config.js';
 import { migrationProvider } from './migrations.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { openSqliteFile } from './sqlite-file.js';
 import { withStatementCache } from './statement-cache.js';
 import { LaterWrites } from './later-writes.js';
 import { createSyncSqlite, type SyncSqlite } from './sync-sqlite.js';
@@ -254,7 +255,8 @@ export interface Store {
 }
 
 /** The config fields a store needs. */
-export type StoreConfig = Pick<ServerConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'sqlite'>;
+export type StoreConfig = Pick<ServerConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'sqlite'> &
+  Partial<Pick<ServerConfig, 'sqliteShared'>>;
 
 /** PostgreSQL `int8` (bigint); we keep ms timestamps in it, which fit a JS number until the year 287396. */
 const PG_INT8_OID = 20;
@@ -285,8 +287,13 @@ export async function openStore(config: StoreConfig): Promise<Store> {
 function createSqliteStore(config: StoreConfig): Store {
   const file = config.sqlite ?? join(config.dataDir, 'parley.db');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const database = new BetterSqlite3(file);
-  // WAL lets readers proceed while a write commits; busy_timeout rides out a second process holding the lock.
+  const warn = (message: string) => process.emitWarning(message);
+  // By default the file is this process's alone (sqlite-file.ts): no file locks in its transactions.
+  const { database, name } =
+    file === ':memory:'
+      ? { database: new BetterSqlite3(file), name: file }
+      : openSqliteFile(file, { shared: config.sqliteShared, onWarning: warn });
+  // WAL lets readers proceed while a write commits; busy_timeout rides out another connection holding the lock.
   database.pragma('journal_mode = WAL');
   // In WAL mode NORMAL never corrupts and survives a process crash; it only skips the fsync per commit, which
   // would otherwise bound the message rate by the disk's flush latency.
@@ -297,10 +304,10 @@ function createSqliteStore(config: StoreConfig): Store {
     // Checkpoints run on a connection of their own in a worker thread (see checkpointer.ts).
     database.pragma('wal_autocheckpoint = 0');
     // The worker copies the log; this connection starts it over when asked, and keeps its file small.
-    checkpointer = startCheckpointer(file, {
+    checkpointer = startCheckpointer(name, {
       writer: database,
       // A failed checkpoint is retried on the next tick of the worker; the log only grows meanwhile.
-      onError: (message) => process.emitWarning(`SQLite checkpoint failed: ${message}`),
+      onError: (message) => warn(`SQLite checkpoint failed: ${message}`),
     });
   }
   const cached = withStatementCache(database);
