@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createParleyServer } from './server.js';
+import { SqliteFileInUseError } from './store/sqlite-file.js';
 
 async function main(): Promise<void> {
   let config;
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Parley failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // A file another process holds is the operator's to sort out: its message says how, and a stack adds nothing.
+  const told =
+    err instanceof SqliteFileInUseError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`Parley failed to start: ${told}\n`);
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { openSqliteFile } from '../src/store/sqlite-file.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SQLITE_FILE_MODULE = fileURLToPath(new URL('../src/store/sqlite-file.ts', import.meta.url));
+const MAIN_MODULE = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 const dirs: string[] = [];
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -119,6 +120,23 @@ try {
     );
     expect(outcome).toMatch(/^The SQLite file .*parley\.db is in use by another process\. One server process serves/);
     expect(outcome).toMatch(/PARLEY_SQLITE_SHARED=true/);
+  });
+
+  it('has a server started on a held file fail with the message alone, no stack', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'parley.db');
+    await storeAt(file);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', MAIN_MODULE], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PARLEY_SQLITE: file, PARLEY_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
+      timeout: 20_000,
+    });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toMatch(
+      /^Parley failed to start: The SQLite file .*parley\.db is in use by another process\./,
+    );
+    expect(child.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('with shared, lets another process read it while it is open', () => {

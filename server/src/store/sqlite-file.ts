@@ -13,6 +13,11 @@ const DEFAULT_LOCK_WAIT_MS = 5000;
 /** The VFS that keeps a file to one process: one lock taken once, the log's index in this process's memory. */
 const EXCLUSIVE_VFS = 'unix-excl';
 
+/** The file is held by another process (another server, a tool) longer than the open waits. */
+export class SqliteFileInUseError extends Error {
+  override readonly name = 'SqliteFileInUseError';
+}
+
 /** How {@link openSqliteFile} opens a file. */
 export interface SqliteFileOptions {
   /**
@@ -51,7 +56,7 @@ export interface SqliteFile {
  * file it fails at start instead, with a message saying so. Where an exclusive open is not possible (Windows, or a
  * process whose SQLite already runs without URI file names), the file is opened shared, and `onWarning` says why.
  *
- * @throws Error when another process holds the file for longer than `lockWaitMs`.
+ * @throws SqliteFileInUseError when another process holds the file for longer than `lockWaitMs`.
  */
 export function openSqliteFile(file: string, options: SqliteFileOptions = {}): SqliteFile {
   const { shared = false, lockWaitMs = DEFAULT_LOCK_WAIT_MS, onWarning } = options;
@@ -73,7 +78,7 @@ export function openSqliteFile(file: string, options: SqliteFileOptions = {}): S
   } catch (err) {
     opened.database.close();
     if ((err as { code?: unknown }).code !== 'SQLITE_BUSY') throw err;
-    throw new Error(
+    throw new SqliteFileInUseError(
       `The SQLite file ${path} is in use by another process. One server process serves an SQLite file: stop the ` +
         'other one, or give this one a file of its own (PARLEY_SQLITE); several nodes share PostgreSQL ' +
         '(DATABASE_URL). Tools that open the file while the server runs need PARLEY_SQLITE_SHARED=true.',
