@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/index.js';
@@ -85,7 +86,6 @@ describe('the SQLite file of a server', () => {
     expect(other.prepare('select count(*) as n from t').get()).toEqual({ n: 2 });
     // No index of the log on disk: it is in this process's memory.
     expect(existsSync(`${file}-shm`)).toBe(false);
-    const { Worker } = await import('node:worker_threads');
     const worker = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
