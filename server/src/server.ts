@@ -136,7 +136,13 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     ? createRedisConnection({ url: config.redisUrl, prefix: config.redisPrefix, logger })
     : undefined;
   const shared = redis && { client: redis.client, prefix: config.redisPrefix, nodeId };
-  const webhooks: Webhooks = createWebhooks({ logger, now, retryDelaysMs: options.webhookRetryDelaysMs });
+  const webhooks: Webhooks = createWebhooks({
+    logger,
+    now,
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    // HOOK-8: deliveries wait in the store until answered, so that a restart, or another node, sends what this one left.
+    keeping: { store: store.webhookDeliveries, nodeId, appOf: (appkey) => apps.byAppkey(appkey) },
+  });
   // HOOK-1, HOOK-4..HOOK-6: what each app's server hears of, when it has a webhook.
   const hooks = webhookListeners(webhooks, (appkey) => apps.byAppkey(appkey));
   const presence = createPresenceService({
@@ -319,6 +325,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     async listen() {
       await store.migrate();
       await pubsub.start();
+      await webhooks.start();
       if (redis) {
         await redis.connect();
         io.adapter(redis.adapter({ excluded: lateChannelJoins(lateJoins) }));

@@ -7,9 +7,9 @@ import type { Logger } from './logger.js';
 import type { MembershipAction } from './presence/service.js';
 import { CS_MESSAGE_TYPES, type WirePresenceEvent } from './protocol.js';
 import type { Actor } from './push.js';
-import type { CsStoredMessage } from './store/index.js';
+import type { CsStoredMessage, WebhookDeliveryStore, WebhookDeliveryWrites } from './store/index.js';
 
-/** Bounds of webhook deliveries (HOOK-1..HOOK-3; docs/limits.md). */
+/** Bounds of webhook deliveries (HOOK-1..HOOK-3, HOOK-8; docs/limits.md). */
 export const WEBHOOK_LIMITS = {
   /** An app's server has this long to answer one attempt. */
   timeoutMs: 5_000,
@@ -17,8 +17,17 @@ export const WEBHOOK_LIMITS = {
   retryDelaysMs: [1_000, 5_000, 25_000],
   /** Deliveries to one app under way at once. */
   concurrency: 8,
-  /** Deliveries one app may have waiting on a node; past it the oldest waiting is dropped (and logged). */
+  /**
+   * Deliveries one app may have waiting in a node's memory. Past it the rest wait in the store, held by no node,
+   * until a node has room for them (HOOK-8); a sender without a store drops the oldest waiting (logged).
+   */
   queueMax: 10_000,
+  /** How often a node says it is alive and takes the deliveries no live node holds (HOOK-8). */
+  sweepMs: 10_000,
+  /** How long a node counts as alive after it last said so: past it, another node takes what it held. */
+  aliveMs: 30_000,
+  /** Deliveries a node takes at once. */
+  claimMax: 500,
 } as const;
 
 /**
@@ -59,8 +68,29 @@ export interface Webhooks {
    * `event` out. Never throws, never waits.
    */
   send(app: AppConfig, event: WebhookEventName, data: unknown): void;
-  /** Stops: what waits is dropped (logged), attempts under way are let finish. */
+  /**
+   * HOOK-8, with a store: says this node is alive and takes the deliveries no live node holds (those a stopped node
+   * left), now and every {@link WEBHOOK_LIMITS.sweepMs}. Nothing without a store.
+   */
+  start(): Promise<void>;
+  /**
+   * Stops: attempts under way are let finish. With a store, what waits stays there for the next node to start
+   * (HOOK-8); without one, it is dropped (logged).
+   */
   close(): Promise<void>;
+}
+
+/** HOOK-8: where a node keeps its deliveries until they are answered or given up. */
+export interface WebhookKeeping {
+  store: WebhookDeliveryStore;
+  /** This node, as its heartbeat names it. */
+  nodeId: string;
+  /** The app of a kept delivery this node takes; one gone, or without a webhook now, has its deliveries dropped. */
+  appOf: (appkey: string) => AppConfig | undefined;
+  /** @default {@link WEBHOOK_LIMITS.sweepMs} */
+  sweepMs?: number;
+  /** @default {@link WEBHOOK_LIMITS.aliveMs} */
+  aliveMs?: number;
 }
 
 /** What {@link createWebhooks} needs. */
@@ -71,6 +101,8 @@ export interface WebhookDeps {
   fetch?: typeof fetch;
   /** @default {@link WEBHOOK_LIMITS.retryDelaysMs} */
   retryDelaysMs?: readonly number[];
+  /** HOOK-8: keeps deliveries in the store; without it they live in this node's memory only. */
+  keeping?: WebhookKeeping;
 }
 
 /**
@@ -81,15 +113,75 @@ export function webhookSignature(secretKey: string, timestamp: string, body: str
   return `sha256=${createHmac('sha256', secretKey).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
 }
 
+/** A delivery in a node's memory: its body as posted, and the attempts made so far (by any node). */
+interface Delivery {
+  id: string;
+  event: string;
+  text: string;
+  attempts: number;
+}
+
+/** The event a kept body names. */
+function eventOf(text: string): string {
+  const event = (parseJsonOr(text, {}) as { event?: unknown }).event;
+  return typeof event === 'string' ? event : '';
+}
+
+const noWrites = (): WebhookDeliveryWrites => ({ added: [], tried: [], done: [] });
+
 /** Creates the webhook sender of one node. */
 export function createWebhooks(deps: WebhookDeps): Webhooks {
-  const { logger } = deps;
+  const { logger, keeping } = deps;
   const delays = deps.retryDelaysMs ?? WEBHOOK_LIMITS.retryDelaysMs;
   const post = deps.fetch ?? fetch;
-  const queues = new Map<string, { app: AppConfig; waiting: WebhookBody[]; running: number }>();
+  const queues = new Map<string, { app: AppConfig; waiting: Delivery[]; running: number }>();
   const timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   const running = new Set<Promise<void>>();
   let closed = false;
+  let closing: Promise<void> | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> = Promise.resolve();
+
+  // HOOK-8: what changes in the store is gathered over a turn of the event loop and written in one transaction,
+  // batch after batch in order, so that a busy app costs one write a turn rather than one a message.
+  let writes = noWrites();
+  let flushQueued = false;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushQueued = false;
+    if (!keeping) return;
+    const batch = writes;
+    writes = noWrites();
+    // A delivery answered before it was written is never written.
+    const done = new Set(batch.done);
+    const tried = new Map(batch.tried.map((t) => [t.id, t.attempts]));
+    const added: WebhookDeliveryWrites['added'] = [];
+    for (const row of batch.added) {
+      const attempts = tried.get(row.id);
+      tried.delete(row.id);
+      if (done.delete(row.id)) continue;
+      added.push(attempts === undefined ? row : { ...row, attempts });
+    }
+    const next = { added, tried: [...tried].map(([id, attempts]) => ({ id, attempts })), done: [...done] };
+    writing = writing
+      .then(() => keeping.store.write(next))
+      .catch((err: unknown) => logger.warn({ err }, 'keeping webhook deliveries failed'));
+  };
+  const changed = () => {
+    if (flushQueued) return;
+    flushQueued = true;
+    setImmediate(flush);
+  };
+  const markDone = (id: string) => {
+    if (!keeping) return;
+    writes.done.push(id);
+    changed();
+  };
+  const markTried = (id: string, attempts: number) => {
+    if (!keeping) return;
+    writes.tried.push({ id, attempts });
+    changed();
+  };
 
   /** Waits `ms`, or less when the sender closes. */
   const pause = (ms: number) =>
@@ -105,8 +197,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     });
 
   /** One attempt: true once the app's server answered 2xx. */
-  const attempt = async (app: AppConfig, url: string, body: WebhookBody): Promise<boolean> => {
-    const text = JSON.stringify(body);
+  const attempt = async (app: AppConfig, url: string, delivery: Delivery): Promise<boolean> => {
     const timestamp = String(deps.now());
     try {
       const res = await post(url, {
@@ -114,12 +205,12 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'parley-webhooks',
-          'x-parley-event': body.event,
-          'x-parley-delivery': body.id,
+          'x-parley-event': delivery.event,
+          'x-parley-delivery': delivery.id,
           'x-parley-timestamp': timestamp,
-          'x-parley-signature': webhookSignature(app.secretKey, timestamp, text),
+          'x-parley-signature': webhookSignature(app.secretKey, timestamp, delivery.text),
         },
-        body: text,
+        body: delivery.text,
         signal: AbortSignal.timeout(WEBHOOK_LIMITS.timeoutMs),
         redirect: 'manual',
       });
@@ -130,21 +221,41 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     }
   };
 
-  /** HOOK-3: a delivery, tried again after each wait while it fails; given up (logged) after the last. */
-  const deliver = async (app: AppConfig, url: string, body: WebhookBody) => {
-    for (let tries = 0; ; tries++) {
-      if (await attempt(app, url, body)) return;
-      const wait = delays[tries];
-      if (wait === undefined || closed) {
-        logger.warn({ appkey: app.appkey, id: body.id, tries: tries + 1 }, 'a webhook delivery failed; given up');
-        return;
+  /**
+   * HOOK-3: a delivery, tried again after each wait while it fails; given up (logged) after the last. HOOK-8: a
+   * delivery another node began goes on from the attempts it made.
+   */
+  const deliver = async (app: AppConfig, url: string, delivery: Delivery) => {
+    for (;;) {
+      const ok = await attempt(app, url, delivery);
+      delivery.attempts += 1;
+      if (ok) return markDone(delivery.id);
+      const wait = delays[delivery.attempts - 1];
+      if (wait === undefined || (closed && !keeping)) {
+        logger.warn(
+          { appkey: app.appkey, id: delivery.id, tries: delivery.attempts },
+          'a webhook delivery failed; given up',
+        );
+        return markDone(delivery.id);
       }
+      markTried(delivery.id, delivery.attempts);
+      // Kept: it waits in the store for the next node to start.
+      if (closed) return;
       await pause(wait);
       if (closed) {
-        logger.warn({ appkey: app.appkey, id: body.id }, 'a webhook delivery left unsent at close');
+        if (!keeping) logger.warn({ appkey: app.appkey, id: delivery.id }, 'a webhook delivery left unsent at close');
         return;
       }
     }
+  };
+
+  const queueOf = (app: AppConfig) => {
+    let queue = queues.get(app.appkey);
+    if (!queue) {
+      queue = { app, waiting: [], running: 0 };
+      queues.set(app.appkey, queue);
+    }
+    return queue;
   };
 
   const pump = (appkey: string) => {
@@ -152,10 +263,10 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     const url = queue?.app.webhookUrl;
     if (!queue || url === undefined) return;
     while (!closed && queue.running < WEBHOOK_LIMITS.concurrency) {
-      const body = queue.waiting.shift();
-      if (!body) break;
+      const delivery = queue.waiting.shift();
+      if (!delivery) break;
       queue.running += 1;
-      const work: Promise<void> = deliver(queue.app, url, body).finally(() => {
+      const work: Promise<void> = deliver(queue.app, url, delivery).finally(() => {
         running.delete(work);
         queue.running -= 1;
         pump(appkey);
@@ -164,33 +275,106 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     }
   };
 
+  /** HOOK-8: says this node is alive, then takes what no live node holds, as far as its queues have room. */
+  const sweep = async () => {
+    if (!keeping || closed) return;
+    const now = deps.now();
+    await keeping.store.heartbeat(keeping.nodeId, now + (keeping.aliveMs ?? WEBHOOK_LIMITS.aliveMs));
+    let fullest = 0;
+    for (const queue of queues.values()) fullest = Math.max(fullest, queue.waiting.length);
+    const limit = Math.min(WEBHOOK_LIMITS.claimMax, WEBHOOK_LIMITS.queueMax - fullest);
+    if (limit <= 0) return;
+    // This node's own changes first: what it finished is not taken again.
+    await writing;
+    const taken = await keeping.store.claim(keeping.nodeId, now, limit);
+    // Closed meanwhile: what was taken is let go with the rest at close.
+    if (closed) return;
+    for (const row of taken) {
+      const app = keeping.appOf(row.appkey);
+      const event = eventOf(row.body);
+      const wanted = app?.webhookEvents === undefined || app.webhookEvents.some((e) => e === event);
+      if (app?.webhookUrl === undefined || !wanted) {
+        logger.warn({ appkey: row.appkey, id: row.id }, 'a kept webhook delivery its app no longer takes; dropped');
+        markDone(row.id);
+        continue;
+      }
+      queueOf(app).waiting.push({ id: row.id, event, text: row.body, attempts: row.attempts });
+      pump(app.appkey);
+    }
+  };
+  const runSweep = () => {
+    sweeping = sweeping
+      .then(sweep)
+      .catch((err: unknown) => logger.warn({ err }, 'taking kept webhook deliveries failed'));
+    return sweeping;
+  };
+
   return {
     send(app, event, data) {
       if (closed || app.webhookUrl === undefined) return;
       if (app.webhookEvents !== undefined && !app.webhookEvents.includes(event)) return;
-      let queue = queues.get(app.appkey);
-      if (!queue) {
-        queue = { app, waiting: [], running: 0 };
-        queues.set(app.appkey, queue);
-      }
-      if (queue.waiting.length >= WEBHOOK_LIMITS.queueMax) {
+      const id = randomUUID();
+      const time = deps.now();
+      const body: WebhookBody = { id, event, appkey: app.appkey, time, data };
+      const delivery: Delivery = { id, event, text: JSON.stringify(body), attempts: 0 };
+      const queue = queueOf(app);
+      const room = queue.waiting.length < WEBHOOK_LIMITS.queueMax;
+      if (keeping) {
+        // HOOK-8: past the queue it waits in the store, held by no node, until one has room for it.
+        writes.added.push({
+          id,
+          appkey: app.appkey,
+          body: delivery.text,
+          attempts: 0,
+          owner: room ? keeping.nodeId : null,
+          createdAt: time,
+        });
+        changed();
+        if (!room) return;
+      } else if (!room) {
         const dropped = queue.waiting.shift();
         logger.warn({ appkey: app.appkey, id: dropped?.id }, 'webhook deliveries pile up; the oldest waiting dropped');
       }
-      queue.waiting.push({ id: randomUUID(), event, appkey: app.appkey, time: deps.now(), data });
+      queue.waiting.push(delivery);
       pump(app.appkey);
     },
-    async close() {
-      closed = true;
-      for (const entry of timers) {
-        clearTimeout(entry.timer);
-        entry.resolve();
-      }
-      timers.clear();
-      const left = [...queues.values()].reduce((sum, q) => sum + q.waiting.length, 0);
-      if (left > 0) logger.warn({ deliveries: left }, 'webhook deliveries left unsent at close');
-      for (const queue of queues.values()) queue.waiting.length = 0;
-      await Promise.all(running);
+    async start() {
+      if (!keeping || closed) return;
+      await runSweep();
+      sweepTimer = setInterval(() => void runSweep(), keeping.sweepMs ?? WEBHOOK_LIMITS.sweepMs);
+      sweepTimer.unref();
+    },
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        if (sweepTimer) clearInterval(sweepTimer);
+        for (const entry of timers) {
+          clearTimeout(entry.timer);
+          entry.resolve();
+        }
+        timers.clear();
+        const left = [...queues.values()].reduce((sum, q) => sum + q.waiting.length, 0);
+        for (const queue of queues.values()) queue.waiting.length = 0;
+        await Promise.all(running);
+        await sweeping;
+        if (!keeping) {
+          if (left > 0) logger.warn({ deliveries: left }, 'webhook deliveries left unsent at close');
+          return;
+        }
+        flush();
+        await writing;
+        try {
+          // HOOK-8: what this node held is any node's to take, its own next start's first.
+          await keeping.store.leave(keeping.nodeId);
+          if (left > 0) logger.info({ deliveries: left }, 'webhook deliveries kept for the next start');
+        } catch (err) {
+          logger.warn(
+            { err },
+            'letting go of webhook deliveries failed; another node takes them once this one is gone',
+          );
+        }
+      })();
+      return closing;
     },
   };
 }

@@ -1,11 +1,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createParleyServer } from '../src/server.js';
 import { createWebhooks, webhookSignature, WEBHOOK_LIMITS } from '../src/webhooks.js';
-import { OPEN_APP, defer, testConfig } from './helpers.js';
+import { OPEN_APP, defer, tempDir, testConfig } from './helpers.js';
 import { accept, agentSays, csPublishParams, customerSays, goOnline } from './cs-support.js';
 import { content, leave, login, send, settled } from './im-support.js';
 import { eventually } from './pubsub-support.js';
@@ -125,6 +126,33 @@ describe('webhooks (HOOK-1..HOOK-7)', () => {
     await webhooks.close();
     expect(warnings).toContain('webhook deliveries left unsent at close');
     expect(hook.posts.length).toBeLessThanOrEqual(3 + WEBHOOK_LIMITS.concurrency);
+  });
+
+  it('HOOK-8: a delivery its app’s server did not answer before a restart is posted after it', async () => {
+    const hook = await receiver([503]);
+    const sqlite = join(tempDir(), 'parley.db');
+    const start = async () => {
+      const app = { ...OPEN_APP, webhookUrl: hook.url, webhookEvents: ['im.message' as const] };
+      const server = createParleyServer(testConfig({ sqlite, apps: [app] }), {
+        logger: silentLogger(),
+        // The first attempt fails, and the next would come after the restart.
+        webhookRetryDelaysMs: [60_000],
+      });
+      defer(() => server.close());
+      return { server, url: (await server.listen()).url };
+    };
+    const first = await start();
+    const alice = await login(first.url, 'alice');
+    await send(alice, 'bob', { guid: 'kept-1' });
+    await eventually(() => hook.posts.length === 1, 'the first attempt');
+    await first.server.close();
+    await start();
+    await eventually(() => hook.posts.length === 2, 'the delivery after the restart');
+    const [before, after] = hook.posts.map((p) => p.headers['x-parley-delivery']);
+    expect(after).toBe(before);
+    expect(JSON.parse(hook.posts[1]?.body ?? '')).toMatchObject({ event: 'im.message', data: { messageId: 'kept-1' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hook.posts).toHaveLength(2);
   });
 
   it('HOOK-4: an app’s server hears of recalls and read marks', async () => {

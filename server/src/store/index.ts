@@ -50,6 +50,7 @@ import { createUploadDeletionStore, type UploadDeletionStore } from './upload-de
 import { createPubsubSessionStore, type PubsubSessionStore } from './pubsub-sessions.js';
 import { createSessionStore, type SessionStore } from './sessions.js';
 import { createUserStore, type UserStore } from './users.js';
+import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './webhook-deliveries.js';
 
 export type { ConversationRecord, ConversationStore, ConversationTouch } from './conversations.js';
 export type { CsAgentRecord, CsConversationRecord, CsConversationTouch, CsSessionRecord, CsStore } from './cs.js';
@@ -164,6 +165,7 @@ export type {
 export type { SessionRecord, SessionStore } from './sessions.js';
 export type { UploadDeletion, UploadDeletionStore } from './upload-deletions.js';
 export type { UserRecord, UserStore } from './users.js';
+export type { StoredWebhookDelivery, WebhookDeliveryStore, WebhookDeliveryWrites } from './webhook-deliveries.js';
 
 /** Which database a store runs on. */
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -248,6 +250,8 @@ export interface Store {
   readonly liveLinks: LiveLinkStore;
   /** The files of cancelled accounts, waiting to be deleted from the upload storage (MEM-7). */
   readonly uploadDeletions: UploadDeletionStore;
+  /** Webhook deliveries not yet answered nor given up, and which node holds each (HOOK-8). */
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** Brings the schema up to date; safe to run again and from several nodes at once. */
   migrate(): Promise<void>;
   /** Releases the connection or pool; later calls do nothing. */
@@ -388,6 +392,7 @@ function wrap(
     live: createLiveStore(db, dialect),
     liveLinks: createLiveLinkStore(db, dialect),
     uploadDeletions: createUploadDeletionStore(db),
+    webhookDeliveries: createWebhookDeliveryStore(db, dialect),
     async migrate() {
       if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
       // With a schema, the migrator must look for its own tables there: by default it would take a

@@ -49,6 +49,7 @@ import { pubsubMigration } from './pubsub-migration.js';
 import { pubsubTimeMigration } from './pubsub-time-migration.js';
 import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
 import { storeMarksMigration } from './store-marks-migration.js';
+import { webhookDeliveriesMigration } from './webhook-deliveries-migration.js';
 
 /**
  * The one migration set, valid on SQLite and PostgreSQL: only portable column types (`varchar`, `bigint`) and
@@ -247,6 +248,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0050_live_link_stream_lost': liveLinkStreamMigration,
   '0051_upload_deletions': uploadDeletionsMigration,
   '0052_search_index': searchIndexMigration,
+  '0053_webhook_deliveries': webhookDeliveriesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */
