@@ -15,14 +15,16 @@ const stores: Array<[string, () => Promise<Store>]> = [
   ['SQLite', () => opened({ sqlite: join(tempDir(), 'parley.db') })],
 ];
 if (pgUrl) {
-  stores.push([
-    'PostgreSQL',
-    () => opened({ databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl), sqlite: undefined }),
-  ]);
+  stores.push(['PostgreSQL', () => opened({ databaseUrl: pgUrl, databaseSchema: freshPgSchema(pgUrl) })]);
 }
 
 async function opened(config: { sqlite?: string; databaseUrl?: string; databaseSchema?: string }): Promise<Store> {
-  const store = await openStore({ dataDir: tmpdir(), databaseUrl: undefined, databaseSchema: undefined, ...config });
+  const store = await openStore({
+    dataDir: tmpdir(),
+    sqlite: config.sqlite,
+    databaseUrl: config.databaseUrl,
+    databaseSchema: config.databaseSchema,
+  });
   defer(() => store.close());
   return store;
 }
@@ -88,6 +90,9 @@ describe.runIf(Boolean(pgUrl))('kept webhook deliveries on PostgreSQL, two nodes
     const b = await opened({ databaseUrl: pgUrl, databaseSchema });
     const added = Array.from({ length: 40 }, (_, n) => row(`d${String(n).padStart(2, '0')}`, n, null));
     await a.webhookDeliveries.write({ added, tried: [], done: [] });
+    // Both alive: what one takes, the other must leave.
+    await a.webhookDeliveries.heartbeat('a', 10_000);
+    await a.webhookDeliveries.heartbeat('b', 10_000);
     const [fromA, fromB] = await Promise.all([
       a.webhookDeliveries.claim('a', 100, 25),
       b.webhookDeliveries.claim('b', 100, 25),
