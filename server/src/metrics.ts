@@ -15,6 +15,17 @@ export interface GatewayMetrics {
   pushed(event: string): void;
 }
 
+/** How a webhook delivery ended on this node (METRICS-5). */
+export type WebhookOutcome = 'answered' | 'given_up' | 'dropped';
+
+/** What the webhook sender tells the metrics (METRICS-5): counts in maps, labelled at the scrape. */
+export interface WebhookMetrics {
+  /** An attempt to post to `appkey`'s webhook was answered 2xx (`ok`) or failed. */
+  webhookAttempted(appkey: string, ok: boolean): void;
+  /** A delivery to `appkey`'s webhook ended. */
+  webhookFinished(appkey: string, outcome: WebhookOutcome): void;
+}
+
 /** The node's connections as the gateway knows them, read at each scrape. */
 export interface ConnectionCounts {
   /** Open socket.io connections, authorized or not. */
@@ -25,12 +36,14 @@ export interface ConnectionCounts {
   users: number;
 }
 
-/** The server's metrics, in Prometheus' text format (METRICS-1..METRICS-4). */
-export interface ServerMetrics extends GatewayMetrics {
+/** The server's metrics, in Prometheus' text format (METRICS-1..METRICS-5). */
+export interface ServerMetrics extends GatewayMetrics, WebhookMetrics {
   /** An HTTP request was answered with `status` after `seconds`; `route` is its route's pattern. */
   answered(method: string, route: string, status: number, seconds: number): void;
   /** Where the connection gauges are read from; set once the gateway exists. */
   connections: () => ConnectionCounts;
+  /** Webhook deliveries waiting in this node's memory, read at each scrape; set once the sender exists. */
+  webhooksWaiting: () => number;
   /** The text `GET /metrics` answers. */
   scrape(): Promise<string>;
   /** Stops listening to the store's timings. */
@@ -53,6 +66,8 @@ export function createMetrics(): ServerMetrics {
   collectDefaultMetrics({ register: registry, prefix: 'parley_' });
   const requests = new Map<string, number>();
   const pushes = new Map<string, number>();
+  const webhookAttempts = new Map<string, number>();
+  const webhookDeliveries = new Map<string, number>();
   const registers = [registry];
 
   const httpSeconds = new Histogram({
@@ -74,6 +89,15 @@ export function createMetrics(): ServerMetrics {
     },
     pushed(event) {
       pushes.set(event, (pushes.get(event) ?? 0) + 1);
+    },
+    webhooksWaiting: () => 0,
+    webhookAttempted(appkey, ok) {
+      const key = `${appkey} ${ok ? 'ok' : 'failed'}`;
+      webhookAttempts.set(key, (webhookAttempts.get(key) ?? 0) + 1);
+    },
+    webhookFinished(appkey, outcome) {
+      const key = `${appkey} ${outcome}`;
+      webhookDeliveries.set(key, (webhookDeliveries.get(key) ?? 0) + 1);
     },
     scrape: () => registry.metrics(),
     close() {
@@ -102,6 +126,41 @@ export function createMetrics(): ServerMetrics {
     collect() {
       this.reset();
       for (const [event, count] of pushes) this.inc({ event }, count);
+    },
+  });
+  /** A counter by app and one more label, from a map keyed `<appkey> <value>` (the value holds no space). */
+  const byApp = (name: string, help: string, label: string, counts: Map<string, number>) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['appkey', label],
+      registers,
+      collect() {
+        this.reset();
+        for (const [key, count] of counts) {
+          const space = key.lastIndexOf(' ');
+          this.inc({ appkey: key.slice(0, space), [label]: key.slice(space + 1) }, count);
+        }
+      },
+    });
+  byApp(
+    'parley_webhook_attempts_total',
+    "Attempts to post to apps' webhooks, by app and result (ok: answered 2xx).",
+    'result',
+    webhookAttempts,
+  );
+  byApp(
+    'parley_webhook_deliveries_total',
+    'Webhook deliveries this node ended, by app and outcome (answered, given_up, dropped).',
+    'outcome',
+    webhookDeliveries,
+  );
+  new Gauge({
+    name: 'parley_webhook_deliveries_waiting',
+    help: "Webhook deliveries waiting in this node's memory; past its queue they wait in the store.",
+    registers,
+    collect() {
+      this.set(metrics.webhooksWaiting());
     },
   });
   const connectionGauge = (name: string, help: string, read: (counts: ConnectionCounts) => number) =>

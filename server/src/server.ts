@@ -142,7 +142,9 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     retryDelaysMs: options.webhookRetryDelaysMs,
     // HOOK-8: deliveries wait in the store until answered, so that a restart, or another node, sends what this one left.
     keeping: { store: store.webhookDeliveries, nodeId, appOf: (appkey) => apps.byAppkey(appkey) },
+    metrics,
   });
+  if (metrics) metrics.webhooksWaiting = () => webhooks.waiting();
   // HOOK-1, HOOK-4..HOOK-6: what each app's server hears of, when it has a webhook.
   const hooks = webhookListeners(webhooks, (appkey) => apps.byAppkey(appkey));
   const presence = createPresenceService({

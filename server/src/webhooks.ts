@@ -4,6 +4,7 @@ import type { CsEvents } from './cs/sessions.js';
 import { messageEventOf, parseJsonOr } from './im/wire.js';
 import type { MessageEvents } from './im/messages.js';
 import type { Logger } from './logger.js';
+import type { WebhookMetrics, WebhookOutcome } from './metrics.js';
 import type { MembershipAction } from './presence/service.js';
 import { CS_MESSAGE_TYPES, type WirePresenceEvent } from './protocol.js';
 import type { Actor } from './push.js';
@@ -68,6 +69,8 @@ export interface Webhooks {
    * `event` out. Never throws, never waits.
    */
   send(app: AppConfig, event: WebhookEventName, data: unknown): void;
+  /** Deliveries waiting in this node's memory, of every app (METRICS-5). */
+  waiting(): number;
   /**
    * HOOK-8, with a store: says this node is alive and takes the deliveries no live node holds (those a stopped node
    * left), now and every {@link WEBHOOK_LIMITS.sweepMs}. Nothing without a store.
@@ -103,6 +106,8 @@ export interface WebhookDeps {
   retryDelaysMs?: readonly number[];
   /** HOOK-8: keeps deliveries in the store; without it they live in this node's memory only. */
   keeping?: WebhookKeeping;
+  /** METRICS-5: told of each attempt and of how each delivery ended. */
+  metrics?: WebhookMetrics;
 }
 
 /**
@@ -131,7 +136,7 @@ const noWrites = (): WebhookDeliveryWrites => ({ added: [], tried: [], done: [] 
 
 /** Creates the webhook sender of one node. */
 export function createWebhooks(deps: WebhookDeps): Webhooks {
-  const { logger, keeping } = deps;
+  const { logger, keeping, metrics } = deps;
   const delays = deps.retryDelaysMs ?? WEBHOOK_LIMITS.retryDelaysMs;
   const post = deps.fetch ?? fetch;
   const queues = new Map<string, { app: AppConfig; waiting: Delivery[]; running: number }>();
@@ -172,7 +177,8 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     flushQueued = true;
     setImmediate(flush);
   };
-  const markDone = (id: string) => {
+  const markDone = (appkey: string, id: string, outcome: WebhookOutcome) => {
+    metrics?.webhookFinished(appkey, outcome);
     if (!keeping) return;
     writes.done.push(id);
     changed();
@@ -215,8 +221,10 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
         redirect: 'manual',
       });
       await res.body?.cancel();
+      metrics?.webhookAttempted(app.appkey, res.ok);
       return res.ok;
     } catch {
+      metrics?.webhookAttempted(app.appkey, false);
       return false;
     }
   };
@@ -229,14 +237,14 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     for (;;) {
       const ok = await attempt(app, url, delivery);
       delivery.attempts += 1;
-      if (ok) return markDone(delivery.id);
+      if (ok) return markDone(app.appkey, delivery.id, 'answered');
       const wait = delays[delivery.attempts - 1];
       if (wait === undefined || (closed && !keeping)) {
         logger.warn(
           { appkey: app.appkey, id: delivery.id, tries: delivery.attempts },
           'a webhook delivery failed; given up',
         );
-        return markDone(delivery.id);
+        return markDone(app.appkey, delivery.id, 'given_up');
       }
       markTried(delivery.id, delivery.attempts);
       // Kept: it waits in the store for the next node to start.
@@ -295,7 +303,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
       const wanted = app?.webhookEvents === undefined || app.webhookEvents.some((e) => e === event);
       if (app?.webhookUrl === undefined || !wanted) {
         logger.warn({ appkey: row.appkey, id: row.id }, 'a kept webhook delivery its app no longer takes; dropped');
-        markDone(row.id);
+        markDone(row.appkey, row.id, 'dropped');
         continue;
       }
       queueOf(app).waiting.push({ id: row.id, event, text: row.body, attempts: row.attempts });
@@ -333,10 +341,16 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
         if (!room) return;
       } else if (!room) {
         const dropped = queue.waiting.shift();
+        metrics?.webhookFinished(app.appkey, 'dropped');
         logger.warn({ appkey: app.appkey, id: dropped?.id }, 'webhook deliveries pile up; the oldest waiting dropped');
       }
       queue.waiting.push(delivery);
       pump(app.appkey);
+    },
+    waiting() {
+      let waiting = 0;
+      for (const queue of queues.values()) waiting += queue.waiting.length;
+      return waiting;
     },
     async start() {
       if (!keeping || closed) return;

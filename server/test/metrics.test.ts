@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { connect, request, startServer } from './helpers.js';
+import { silentLogger } from '../src/logger.js';
+import { createParleyServer } from '../src/server.js';
+import { OPEN_APP, connect, defer, request, startServer, testConfig } from './helpers.js';
 import { login, send, settled } from './im-support.js';
 import { eventually, publishParams as pubsubPublish, rawUser, received } from './pubsub-support.js';
 
@@ -23,7 +27,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-describe('metrics (METRICS-1..METRICS-4)', () => {
+describe('metrics (METRICS-1..METRICS-5)', () => {
   it('METRICS-1: GET /metrics answers Prometheus text with the token, 401 without it, and nothing when unset', async () => {
     const { url } = await startServer({ metricsToken: TOKEN });
     const res = await scrape(url);
@@ -98,6 +102,46 @@ describe('metrics (METRICS-1..METRICS-4)', () => {
     expect(sample(text, 'parley_store_step_seconds_count', { step: 'send_batch_store' })).toBe(3);
     expect(sample(text, 'parley_store_step_seconds_count', { step: 'send_batch_push' })).toBe(3);
     expect(sample(text, 'parley_store_step_seconds_count', { step: 'log_restart' })).toBeGreaterThanOrEqual(0);
+  });
+
+  it('METRICS-5: counts webhook attempts by result, deliveries by outcome, and what waits', async () => {
+    // The app's server fails twice, then answers.
+    const statuses = [500, 500];
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(statuses.shift() ?? 200);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    defer(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+    const webhookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`;
+    const app = { ...OPEN_APP, webhookUrl, webhookEvents: ['im.message' as const] };
+    // Two attempts in all: one wait.
+    const server = createParleyServer(testConfig({ metricsToken: TOKEN, apps: [app] }), {
+      logger: silentLogger(),
+      webhookRetryDelaysMs: [10],
+    });
+    defer(() => server.close());
+    const { url } = await server.listen();
+    const counted = async (name: string, labels: Record<string, string>, value: number) => {
+      for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+        if (sample(await (await scrape(url)).text(), name, labels) === value) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`${name} ${JSON.stringify(labels)} never reached ${value}`);
+    };
+    const alice = await login(url, 'alice');
+    const appkey = OPEN_APP.appkey;
+    await send(alice, 'bob');
+    await counted('parley_webhook_deliveries_total', { appkey, outcome: 'given_up' }, 1);
+    await send(alice, 'bob');
+    await counted('parley_webhook_deliveries_total', { appkey, outcome: 'answered' }, 1);
+    const text = await (await scrape(url)).text();
+    expect(sample(text, 'parley_webhook_attempts_total', { appkey, result: 'failed' })).toBe(2);
+    expect(sample(text, 'parley_webhook_attempts_total', { appkey, result: 'ok' })).toBe(1);
+    expect(sample(text, 'parley_webhook_deliveries_waiting')).toBe(0);
   });
 
   it('reads PARLEY_METRICS_TOKEN: at least 16 characters', () => {
