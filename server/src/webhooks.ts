@@ -147,14 +147,16 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> = Promise.resolve();
 
-  // HOOK-8: what changes in the store is gathered over a turn of the event loop and written in one transaction,
-  // batch after batch in order, so that a busy app costs one write a turn rather than one a message.
+  // HOOK-8: what changes in the store is gathered and written in one transaction at a time, in order: the changes of
+  // a turn of the event loop, or, while a write is under way, of every turn until it ends. A busy app then costs one
+  // write per turn at most, and a slow database fewer, larger ones rather than a queue of them.
   let writes = noWrites();
   let flushQueued = false;
-  let writing: Promise<void> = Promise.resolve();
+  let writing: Promise<void> | undefined;
+  const pendingWrites = () => writes.added.length + writes.tried.length + writes.done.length > 0;
   const flush = () => {
     flushQueued = false;
-    if (!keeping) return;
+    if (!keeping || writing || !pendingWrites()) return;
     const batch = writes;
     writes = noWrites();
     // A delivery answered before it was written is never written.
@@ -168,9 +170,18 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
       added.push(attempts === undefined ? row : { ...row, attempts });
     }
     const next = { added, tried: [...tried].map(([id, attempts]) => ({ id, attempts })), done: [...done] };
-    writing = writing
-      .then(() => keeping.store.write(next))
-      .catch((err: unknown) => logger.warn({ err }, 'keeping webhook deliveries failed'));
+    writing = keeping.store
+      .write(next)
+      .catch((err: unknown) => logger.warn({ err }, 'keeping webhook deliveries failed'))
+      .finally(() => {
+        writing = undefined;
+        flush();
+      });
+  };
+  /** Until everything gathered so far is written (or failed, logged). */
+  const written = async () => {
+    flush();
+    while (writing) await writing;
   };
   const changed = () => {
     if (flushQueued) return;
@@ -293,7 +304,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
     const limit = Math.min(WEBHOOK_LIMITS.claimMax, WEBHOOK_LIMITS.queueMax - fullest);
     if (limit <= 0) return;
     // This node's own changes first: what it finished is not taken again.
-    await writing;
+    await written();
     const taken = await keeping.store.claim(keeping.nodeId, now, limit);
     // Closed meanwhile: what was taken is let go with the rest at close.
     if (closed) return;
@@ -375,8 +386,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
           if (left > 0) logger.warn({ deliveries: left }, 'webhook deliveries left unsent at close');
           return;
         }
-        flush();
-        await writing;
+        await written();
         try {
           // HOOK-8: what this node held is any node's to take, its own next start's first.
           await keeping.store.leave(keeping.nodeId);

@@ -228,6 +228,38 @@ describe('webhook deliveries kept across a node’s restart (HOOK-8)', () => {
     expect(await stillKept(store)).toEqual([]);
   });
 
+  it('while a write to the store is under way, what follows is gathered into the next one', async () => {
+    const store = await opened({ sqlite: join(tempDir(), 'parley.db') });
+    const batches: number[] = [];
+    // A slow database: each write takes 40 ms.
+    const slowStore = {
+      ...store,
+      webhookDeliveries: {
+        ...store.webhookDeliveries,
+        async write(writes: Parameters<Store['webhookDeliveries']['write']>[0]) {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          await store.webhookDeliveries.write(writes);
+          batches.push(writes.added.length);
+        },
+      },
+    };
+    const held: Array<() => void> = [];
+    const hang = receiver(() => new Promise<number>((resolve) => held.push(() => resolve(500))));
+    const webhooks = node(slowStore, 'slow', hang.fetch, { retryDelaysMs: [60_000] });
+    defer(() => held.splice(0).forEach((answer) => answer()));
+    await webhooks.start();
+    // One delivery a turn, for twenty turns.
+    for (let n = 0; n < 20; n++) {
+      webhooks.send(HOOKED, 'im.message', { n });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await eventually(() => batches.reduce((a, b) => a + b, 0) === 20, 'all twenty written');
+    expect(batches.length).toBeLessThan(5);
+    // All of them kept (taken here as if the node had gone long ago).
+    const kept = await store.webhookDeliveries.claim('inspector', Date.now() + 10 * WEBHOOK_LIMITS.aliveMs, 100);
+    expect(kept).toHaveLength(20);
+  });
+
   it('past a node’s queue, deliveries wait in the store for any node with room, none dropped', async () => {
     const store = await opened({ sqlite: join(tempDir(), 'parley.db') });
     const answers: Array<() => void> = [];
