@@ -145,7 +145,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
   let closed = false;
   let closing: Promise<void> | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> = Promise.resolve();
+  let sweeping: Promise<void> | undefined;
 
   // HOOK-8: what changes in the store is gathered and written in one transaction at a time, in order: the changes of
   // a turn of the event loop, or, while a write is under way, of every turn until it ends. A busy app then costs one
@@ -298,7 +298,7 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
   const sweep = async () => {
     if (!keeping || closed) return;
     const now = deps.now();
-    await keeping.store.heartbeat(keeping.nodeId, now + (keeping.aliveMs ?? WEBHOOK_LIMITS.aliveMs));
+    await keeping.store.heartbeat(keeping.nodeId, now + (keeping.aliveMs ?? WEBHOOK_LIMITS.aliveMs), now);
     let fullest = 0;
     for (const queue of queues.values()) fullest = Math.max(fullest, queue.waiting.length);
     const limit = Math.min(WEBHOOK_LIMITS.claimMax, WEBHOOK_LIMITS.queueMax - fullest);
@@ -321,10 +321,13 @@ export function createWebhooks(deps: WebhookDeps): Webhooks {
       pump(app.appkey);
     }
   };
+  /** One sweep at a time: a timer firing while one is under way (a slow database) is skipped, not queued. */
   const runSweep = () => {
-    sweeping = sweeping
-      .then(sweep)
-      .catch((err: unknown) => logger.warn({ err }, 'taking kept webhook deliveries failed'));
+    sweeping ??= sweep()
+      .catch((err: unknown) => logger.warn({ err }, 'taking kept webhook deliveries failed'))
+      .finally(() => {
+        sweeping = undefined;
+      });
     return sweeping;
   };
 

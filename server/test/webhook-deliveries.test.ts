@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/config.js';
@@ -40,8 +41,8 @@ const ids = (rows: readonly StoredWebhookDelivery[]) => rows.map((r) => r.id);
 describe.each(stores)('kept webhook deliveries on %s (HOOK-8)', (_name, open) => {
   it('takes, oldest first, what no node holds or what a gone node held, never what a live node holds', async () => {
     const store = await open();
-    await store.webhookDeliveries.heartbeat('live', 2_000);
-    await store.webhookDeliveries.heartbeat('gone', 500);
+    await store.webhookDeliveries.heartbeat('live', 2_000, 0);
+    await store.webhookDeliveries.heartbeat('gone', 500, 0);
     await store.webhookDeliveries.write({
       added: [row('d3', 30, 'gone', 2), row('d1', 10, null), row('d2', 20, 'live'), row('d4', 40, 'never-seen')],
       tried: [],
@@ -53,33 +54,49 @@ describe.each(stores)('kept webhook deliveries on %s (HOOK-8)', (_name, open) =>
     expect(taken.find((r) => r.id === 'd3')).toMatchObject({ attempts: 2, createdAt: 30 });
     expect(JSON.parse(taken[0]?.body ?? '')).toMatchObject({ id: 'd1', event: 'im.message' });
     // Taken is held: nobody takes it again while its node is alive.
-    await store.webhookDeliveries.heartbeat('me', 2_000);
+    await store.webhookDeliveries.heartbeat('me', 2_000, 1_000);
     expect(await store.webhookDeliveries.claim('other', 1_000, 10)).toEqual([]);
     // Once the live node is past its time, what it held is anyone's.
     expect(ids(await store.webhookDeliveries.claim('other', 3_000, 10))).toEqual(['d1', 'd2', 'd3', 'd4']);
   });
 
-  it('takes no more than asked; tried, done and released deliveries change as told', async () => {
+  it('takes no more than asked; tried and done deliveries change as told; leaving lets go', async () => {
     const store = await open();
     const kept = store.webhookDeliveries;
     await kept.write({ added: [1, 2, 3, 4, 5].map((n) => row(`d${n}`, n, null)), tried: [], done: [] });
-    await kept.heartbeat('me', 10_000);
+    await kept.heartbeat('me', 10_000, 0);
+    await kept.heartbeat('other', 10_000, 0);
     expect(ids(await kept.claim('me', 100, 2))).toEqual(['d1', 'd2']);
     await kept.write({ added: [], tried: [{ id: 'd1', attempts: 3 }], done: ['d2'] });
-    await kept.release('me', ['d1']);
-    expect(await kept.claim('me', 100, 10)).toEqual([
+    expect(ids(await kept.claim('other', 100, 10))).toEqual(['d3', 'd4', 'd5']);
+    // Leaving lets go of everything the node held, and of its heartbeat; the other node keeps what it holds.
+    await kept.leave('me');
+    expect(await kept.claim('next', 100, 10)).toEqual([expect.objectContaining({ id: 'd1', attempts: 3 })]);
+    // Written twice (a retried batch), a delivery is kept once, as it is.
+    await kept.write({ added: [row('d1', 1, null)], tried: [], done: [] });
+    await kept.leave('next');
+    await kept.leave('other');
+    expect(await kept.claim('last', 100, 10)).toEqual([
       expect.objectContaining({ id: 'd1', attempts: 3 }),
       expect.objectContaining({ id: 'd3' }),
       expect.objectContaining({ id: 'd4' }),
       expect.objectContaining({ id: 'd5' }),
     ]);
-    // Leaving lets go of everything the node held, and of its heartbeat.
-    await kept.leave('me');
-    expect(ids(await kept.claim('next', 100, 10))).toEqual(['d1', 'd3', 'd4', 'd5']);
-    // Written twice (a retried batch), a delivery is kept once.
-    await kept.write({ added: [row('d1', 1, null)], tried: [], done: [] });
-    await kept.leave('next');
-    expect(ids(await kept.claim('last', 100, 10))).toEqual(['d1', 'd3', 'd4', 'd5']);
+  });
+});
+
+describe('kept webhook deliveries’ heartbeats (HOOK-8)', () => {
+  it('a heartbeat removes those of nodes gone by then', async () => {
+    const file = join(tempDir(), 'parley.db');
+    const store = await opened({ sqlite: file });
+    await store.webhookDeliveries.heartbeat('gone', 500, 0);
+    await store.webhookDeliveries.heartbeat('live', 5_000, 0);
+    await store.webhookDeliveries.heartbeat('me', 5_000, 1_000);
+    await store.close();
+    const db = new BetterSqlite3(file, { readonly: true });
+    const nodes = db.prepare('select node_id from webhook_nodes order by node_id').pluck().all();
+    db.close();
+    expect(nodes).toEqual(['live', 'me']);
   });
 });
 
@@ -91,8 +108,8 @@ describe.runIf(Boolean(pgUrl))('kept webhook deliveries on PostgreSQL, two nodes
     const added = Array.from({ length: 40 }, (_, n) => row(`d${String(n).padStart(2, '0')}`, n, null));
     await a.webhookDeliveries.write({ added, tried: [], done: [] });
     // Both alive: what one takes, the other must leave.
-    await a.webhookDeliveries.heartbeat('a', 10_000);
-    await a.webhookDeliveries.heartbeat('b', 10_000);
+    await a.webhookDeliveries.heartbeat('a', 10_000, 0);
+    await a.webhookDeliveries.heartbeat('b', 10_000, 0);
     const [fromA, fromB] = await Promise.all([
       a.webhookDeliveries.claim('a', 100, 25),
       b.webhookDeliveries.claim('b', 100, 25),
@@ -202,7 +219,7 @@ describe('webhook deliveries kept across a node’s restart (HOOK-8)', () => {
   it('what a node that stopped without closing held is taken once its heartbeat is past', async () => {
     const store = await opened({ sqlite: join(tempDir(), 'parley.db') });
     let now = 1_000_000;
-    await store.webhookDeliveries.heartbeat('crashed', now + WEBHOOK_LIMITS.aliveMs);
+    await store.webhookDeliveries.heartbeat('crashed', now + WEBHOOK_LIMITS.aliveMs, now);
     await store.webhookDeliveries.write({ added: [row('left-1', now, 'crashed', 1)], tried: [], done: [] });
     const up = receiver(() => 200);
     const next = node(store, 'next', up.fetch, { now: () => now, keeping: { sweepMs: 20 } });
@@ -258,6 +275,35 @@ describe('webhook deliveries kept across a node’s restart (HOOK-8)', () => {
     // All of them kept (taken here as if the node had gone long ago).
     const kept = await store.webhookDeliveries.claim('inspector', Date.now() + 10 * WEBHOOK_LIMITS.aliveMs, 100);
     expect(kept).toHaveLength(20);
+  });
+
+  it('a sweep due while one is under way (a slow database) is skipped, not queued', async () => {
+    const store = await opened({ sqlite: join(tempDir(), 'parley.db') });
+    let claims = 0;
+    let release: (() => void) | undefined;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    // The second claim hangs until released.
+    const slowStore = {
+      ...store,
+      webhookDeliveries: {
+        ...store.webhookDeliveries,
+        async claim(...args: Parameters<Store['webhookDeliveries']['claim']>) {
+          claims += 1;
+          if (claims === 2) await stuck;
+          return store.webhookDeliveries.claim(...args);
+        },
+      },
+    };
+    const webhooks = node(slowStore, 'slow', receiver(() => 200).fetch, { keeping: { sweepMs: 5 } });
+    await webhooks.start();
+    await eventually(() => claims === 2, 'the stuck sweep');
+    // Twenty timer ticks pass while it hangs.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(claims).toBe(2);
+    release?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Ticks missed meanwhile are not run one after another: a few sweeps at most in those 20 ms.
+    expect(claims).toBeLessThan(8);
   });
 
   it('past a node’s queue, deliveries wait in the store for any node with room, none dropped', async () => {

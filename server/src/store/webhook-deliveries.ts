@@ -44,15 +44,16 @@ export interface WebhookDeliveryWrites {
  */
 export interface WebhookDeliveryStore {
   write(writes: WebhookDeliveryWrites): Promise<void>;
-  /** `nodeId` is alive until `until` (ms): nobody else takes what it holds before then. */
-  heartbeat(nodeId: string, until: number): Promise<void>;
+  /**
+   * `nodeId` is alive until `until` (ms): nobody else takes what it holds before then. The heartbeats of nodes gone
+   * by `now` are removed: a gone node and one never heard of are alike to {@link claim}.
+   */
+  heartbeat(nodeId: string, until: number, now: number): Promise<void>;
   /**
    * Takes for `nodeId`, oldest first, up to `limit` deliveries that no node holds or whose node is no longer alive
    * at `now`. Two nodes asking at once never take the same one.
    */
   claim(nodeId: string, now: number, limit: number): Promise<StoredWebhookDelivery[]>;
-  /** Lets go of deliveries `nodeId` holds, the ones named or all of them, so that any node may take them. */
-  release(nodeId: string, ids?: readonly string[]): Promise<void>;
   /** `nodeId` stops: it lets go of everything it holds and of its heartbeat. */
   leave(nodeId: string): Promise<void>;
 }
@@ -99,12 +100,16 @@ export function createWebhookDeliveryStore(base: Kysely<Database>, dialect: Stor
         }
       });
     },
-    async heartbeat(nodeId, until) {
-      await db
-        .insertInto('webhook_nodes')
-        .values({ node_id: nodeId, alive_until: until })
-        .onConflict((oc) => oc.column('node_id').doUpdateSet({ alive_until: until }))
-        .execute();
+    async heartbeat(nodeId, until, now) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('webhook_nodes')
+          .values({ node_id: nodeId, alive_until: until })
+          .onConflict((oc) => oc.column('node_id').doUpdateSet({ alive_until: until }))
+          .execute();
+        // Nodes that stopped without leaving would otherwise stay here for good, one row per crash.
+        await trx.deleteFrom('webhook_nodes').where('alive_until', '<', now).execute();
+      });
     },
     async claim(nodeId, now, limit) {
       const { rows } = await sql<{ id: string; appkey: string; body: string; attempts: number; created_at: number }>`
@@ -127,20 +132,6 @@ export function createWebhookDeliveryStore(base: Kysely<Database>, dialect: Stor
           createdAt: Number(r.created_at),
         }))
         .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    },
-    async release(nodeId, ids) {
-      if (ids === undefined) {
-        await db.updateTable('webhook_deliveries').set({ owner: null }).where('owner', '=', nodeId).execute();
-        return;
-      }
-      for (const part of chunks(ids)) {
-        await db
-          .updateTable('webhook_deliveries')
-          .set({ owner: null })
-          .where('owner', '=', nodeId)
-          .where('id', 'in', part)
-          .execute();
-      }
     },
     async leave(nodeId) {
       await db.transaction().execute(async (trx) => {
