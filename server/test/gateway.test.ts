@@ -29,10 +29,10 @@ describe('gateway: authorize', () => {
       sid: expect.any(String),
       enablePublish: true,
       enableSubscribe: true,
-      mD: { GIM: { ack: false } },
+      mD: { GIM: { a: true, ack: false } },
     });
     const both = await request(await connect(url), 'authorize', authorizeParams({ mP: { GIM: null, GWS: null } }));
-    expect(both['mD']).toEqual({ GIM: { ack: false }, GWS: { redelivered: true } });
+    expect(both['mD']).toEqual({ GIM: { a: true, ack: false }, GWS: { redelivered: true } });
     const none = await request(await connect(url), 'authorize', authorizeParams({ mP: undefined }));
     expect(none['mD']).toEqual({});
   });

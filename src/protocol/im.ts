@@ -363,9 +363,12 @@ export function privateConversationId(a: string, b: string): string {
 
 /**
  * What a Parley server says about IM in the authorize reply (`mD.GIM`). `ack: false`: it does not use `imAck`,
- * so Parley's SDK does not send one per received message (the reference client sends them regardless).
+ * so Parley's SDK does not send one per received message (the reference client sends them regardless). `a: true`:
+ * the module is active, which the reference client needs to reload an agent's pending customer-service conversations
+ * on `RECONNECTED` (AUTH-8).
  */
 export interface ImModuleData {
+  a?: boolean;
   ack?: boolean;
 }
 

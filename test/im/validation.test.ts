@@ -62,6 +62,11 @@ describe('IM validation (product spec §5, the spec messages verbatim)', () => {
       code: 400,
       content: 'message-length limit 3kb',
     });
+    // IMC-2: refused at send like any refused send, it ends `fail` and stays in the history as such.
+    expect(message.status).toBe('fail');
+    const held = await api.history({ type: to.type, id: to.id });
+    expect(held.map((m) => [m.messageId, m.status])).toEqual([[message.messageId, 'fail']]);
+    await expect(api.sendMessage({ message })).rejects.toMatchObject({ code: 400 });
   });
 
   it('IM-27: the type counts towards the 3 KB', async () => {

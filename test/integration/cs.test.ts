@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConversationList, CsMessage, ParleyClient } from '../../src/index.js';
 import { OPEN_APP, startServer, tempDir } from '../../server/test/helpers.js';
-import { collectIm, eventually, imUser, nextIm } from './support.js';
+import { collectIm, eventually, imUser, lossyTransport, nextIm, untilStatus } from './support.js';
 
 const TEAM = 'support';
 const text = (m: { payload: unknown }) => (m.payload as { text?: string }).text;
@@ -150,6 +150,41 @@ describe('customer service end to end', () => {
       { id: 'carol', data: { name: 'carol' } },
     ]);
     expect(bobHeard).toEqual([]);
+  });
+
+  it('IMC-18: a live session goes on after the link comes back, with what was missed meanwhile, in order and once', async () => {
+    const { url } = await startServer({ apps: [OPEN_APP] });
+    const link = lossyTransport();
+    const alice = await imUser(url, 'alice', { name: 'Alice' }, link.transport);
+    const bob = await imUser(url, 'bob');
+    await alice.im.csteam(TEAM).online({ teamData: { name: 'Support' }, agentData: { name: 'Alice' } });
+    await bob.im.csteam(TEAM).online({ teamData: { name: 'Support' }, agentData: { name: 'Bob' } });
+    const carol = await imUser(url, 'carol');
+    await customerSays(carol, 'before the watch');
+    await bob.im.csteam(TEAM).accept({ customer: { id: 'carol', data: { name: 'Carol' } } });
+
+    const seen: string[] = [];
+    const statuses: string[] = [];
+    await alice.im.csteam(TEAM).liveSession({
+      customerId: 'carol',
+      onNewMessage: (m) => seen.push(text(m) ?? m.type),
+      onStatusUpdated: (s) => statuses.push(s.status),
+    });
+    await customerSays(carol, 'one');
+    await eventually(() => seen.length === 1, 'the first message at the watching agent');
+
+    link.lose();
+    await untilStatus(alice, 'reconnecting');
+    await customerSays(carol, 'two');
+    await bob.im.csteam(TEAM).end({ id: 'carol' });
+    link.restore();
+    await untilStatus(alice, 'reconnected');
+    await eventually(() => statuses.length === 2, 'the status after the reconnect');
+    await customerSays(carol, 'three');
+    await eventually(() => seen.length === 4, 'every message at the watching agent');
+    expect(seen).toEqual(['one', 'two', 'CS_END', 'three']);
+    // Carol's last message opened a new session.
+    expect(statuses).toEqual(['ACCEPTED', 'FREE', 'PENDING']);
   });
 
   it('CS-2: an agent holding a customer cannot go offline; offline empties the pending list', async () => {

@@ -150,6 +150,36 @@ describe('pub/sub: SDK against the server', () => {
     ]);
   });
 
+  it('PUB-19: a watcher back on its session reads the members again, so its next event lists who joined and left meanwhile', async () => {
+    const { url } = await startServer();
+    const link = lossyTransport();
+    const watcher = await pubsubUser(url, 'watcher', { transport: link.transport });
+    const events: ChannelPresenceEvent[] = [];
+    await watcher.pubsub.subscribePresence({ channel: 'room', onPresence: (e) => events.push(e) });
+    const join = async (id: string) => {
+      const client = await pubsubUser(url, id);
+      await client.pubsub.subscribe({ channel: 'room', presence: { enable: true }, onMessage: () => undefined });
+      return client;
+    };
+    const alice = await join('alice');
+    await eventually(() => events.length === 1, 'join alice');
+
+    link.lose();
+    await untilStatus(watcher, 'reconnecting');
+    await alice.pubsub.unsubscribe({ channel: 'room' });
+    await join('carol');
+    link.restore();
+    await untilStatus(watcher, 'reconnected');
+    // A request after the SDK's own here-now: its answer comes after that one's.
+    await watcher.pubsub.hereNow({ channel: 'room' });
+    await join('dave');
+    await eventually(() => events.length === 2, 'join dave');
+    expect(events.map((e) => [e.action, e.member.id, e.amount, e.members.map((m) => m.id)])).toEqual([
+      ['join', 'alice', 1, ['alice']],
+      ['join', 'dave', 2, ['dave', 'carol']],
+    ]);
+  });
+
   it('PUB-1: a client on the subscribe-only key subscribes, receives, and is refused publishing with 401', async () => {
     const { url } = await startServer();
     const reader = await pubsubUser(url, 'reader', { appkey: OPEN_APP.subscribeKey as string });

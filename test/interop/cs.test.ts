@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type CsMessage, type ParleyClient } from '../../src/index.js';
 import { OPEN_APP, defer, startServer } from '../../server/test/helpers.js';
-import { GoEasy, call, connectReference, eventually } from './support.js';
+import { GoEasy, call, connectReference, eventually, referenceLink } from './support.js';
 
 const TEAM = 'support';
 
@@ -176,5 +176,32 @@ describe('reference client: customer service', () => {
       atCarol.filter((m) => m.senderId === 'ref').map((m) => m.senderData),
       'CS_MESSAGE_RECEIVED at the customer (from the reference): senderData',
     ).toEqual([{ name: 'Ref' }, { name: 'Ref' }, { name: 'Ref' }]);
+  });
+
+  it('INTEROP-22: the reference agent reloads its pending list on reconnect (mD.GIM.a), so a customer who wrote while its link was down shows', async () => {
+    const { url, port } = await startServer({ apps: [OPEN_APP] });
+    await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['im']);
+    await call((o) => refTeam().isOnline(o));
+    await call((o) => refTeam().online(o), { teamData: { name: 'Support' }, agentData: { name: 'Ref' } });
+    const pending: Array<{ conversations: Array<{ id: string }> }> = [];
+    GoEasy.im.on(GoEasy.IM_EVENT.PENDING_CONVERSATIONS_UPDATED ?? 'PENDING_CONVERSATIONS_UPDATED', (l) =>
+      pending.push(l as { conversations: Array<{ id: string }> }),
+    );
+    await call((o) => GoEasy.im.pendingConversations!(o));
+    const shows = (id: string) => pending.some((l) => l.conversations.some((c) => c.id === id));
+
+    referenceLink.lose();
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnecting', "getConnectionStatus() 'reconnecting'");
+    const dave = await parley(url, 'dave');
+    await dave.im.sendMessage({
+      message: dave.im.createTextMessage({
+        text: 'anyone there?',
+        to: { type: 'cs', id: TEAM, data: { name: 'Support' } },
+      }),
+    });
+    expect(shows('dave'), 'PENDING_CONVERSATIONS_UPDATED at the reference while its link is down').toBe(false);
+    referenceLink.restore();
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnected', "getConnectionStatus() 'reconnected'");
+    await eventually(() => shows('dave'), 'PENDING_CONVERSATIONS_UPDATED at the reference after the reconnect (dave)');
   });
 });

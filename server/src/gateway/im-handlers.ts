@@ -37,8 +37,9 @@ export interface ImServices {
  * `IM_MARK_AS_READ` and `subscribeGroups` need only read: a subscribe-only client may still read and listen.
  */
 export function registerImHandlers(gateway: Gateway, im: ImServices): void {
-  // IM-23: imAck is accepted but not used; Parley's SDK may skip it (half the packets of a busy group).
-  const imModuleData: ImModuleData = { ack: false };
+  // IM-23: imAck is accepted but not used; Parley's SDK may skip it (half the packets of a busy group). AUTH-8: `a`
+  // marks the module active, without which the reference client does not reload pending conversations on reconnect.
+  const imModuleData: ImModuleData = { a: true, ack: false };
   gateway.moduleData(WIRE_MODULES.im, () => Promise.resolve({ ...imModuleData }));
   gateway.onConnection({
     async authorized(ctx) {

@@ -2,6 +2,7 @@ import {
   CLIENT_EVENTS,
   CLIENT_NOTICES,
   CS_MESSAGE_TYPES,
+  LIMITS,
   SERVER_PUSHES,
   nextCustomerStatus,
   readWireImMessage,
@@ -59,6 +60,21 @@ export function statusFromWire(wire: Partial<WireCustomerStatus> | undefined): C
   return wire?.sessionId === undefined ? { status: 'FREE' } : { status: 'FREE', sessionId: Number(wire.sessionId) };
 }
 
+/** Pages of history read to catch a live session up after a reconnect: 300 messages at most. */
+const LIVE_CATCH_UP_PAGES = 10;
+
+/** A live session as this client keeps it. */
+type LiveWatch = LiveSessionOptions & {
+  status: CustomerStatus;
+  /**
+   * The server time of the newest message handed to `onNewMessage`, else of the conversation's newest when the session
+   * started; undefined when that could not be read (then a reconnect restores the session without a catch-up).
+   */
+  newest: number | undefined;
+  /** Messages pushed while the session is being restored, handed over with the catch-up, in order. */
+  held: CsMessage[] | undefined;
+};
+
 /**
  * The agent side of customer service behind `client.im`: the teams this user is online in, the pending list, the
  * live session, and the customer-service pushes. `csteam(teamId)` objects are thin views over it.
@@ -70,7 +86,7 @@ export class CsAgent {
   /** The pending customers of my teams; loaded on first ask, kept current from pushes. */
   readonly pending = new ConversationStore();
   #teams: Promise<Set<string>> | undefined;
-  #live: (LiveSessionOptions & { status: CustomerStatus }) | undefined;
+  #live: LiveWatch | undefined;
 
   constructor(connection: Connection, state: ImState, wire: ImWire) {
     this.#connection = connection;
@@ -83,6 +99,7 @@ export class CsAgent {
       if ((status === 'reconnected' || status === 'expired_reconnected') && this.pending.loaded) {
         void this.loadPending().catch(() => undefined);
       }
+      if (status === 'reconnected' || status === 'expired_reconnected') void this.#restoreLive();
       if (status === 'disconnected' || status === 'connect_failed') {
         this.#teams = undefined;
         this.#live = undefined;
@@ -152,14 +169,76 @@ export class CsAgent {
 
   /** Starts watching a customer; the previous live session, if any, ends here. */
   async liveSession(options: LiveSessionOptions): Promise<void> {
+    // The conversation's newest message before the watch starts: what a catch-up after a reconnect starts from.
+    const ref = { type: 'cs' as const, id: options.customerId, teamId: options.teamId };
+    const newest = await this.#wire.history(ref, undefined, 1).then(
+      ({ messages }) => messages.at(-1)?.timestamp ?? 0,
+      () => undefined,
+    );
     const content = await this.#wire.call<{ customerStatus?: WireCustomerStatus }>(
       CLIENT_EVENTS.csLiveSession,
       { teamId: options.teamId, customerId: options.customerId },
       'write',
     );
     const status = statusFromWire(content?.customerStatus);
-    this.#live = { ...options, status };
+    this.#live = { ...options, status, newest, held: undefined };
     options.onStatusUpdated(status);
+  }
+
+  /**
+   * IMC-18: the server keeps a live session per connection, so after the link comes back it is asked again; the
+   * customer's status, if it changed meanwhile, goes to `onStatusUpdated`, and the messages missed go to
+   * `onNewMessage` in order, each once, before those pushed since.
+   */
+  async #restoreLive(): Promise<void> {
+    const live = this.#live;
+    if (!live) return;
+    const heard = JSON.stringify(live.status);
+    live.held = [];
+    try {
+      const content = await this.#wire.call<{ customerStatus?: WireCustomerStatus }>(
+        CLIENT_EVENTS.csLiveSession,
+        { teamId: live.teamId, customerId: live.customerId },
+        'write',
+      );
+      const missed = await this.#missedBy(live);
+      if (this.#live !== live) return;
+      const status = statusFromWire(content?.customerStatus);
+      const held = live.held;
+      live.held = undefined;
+      const seen = new Set<string>();
+      const messages = [...missed, ...held]
+        .filter((m) => !seen.has(m.messageId) && seen.add(m.messageId))
+        .sort((a, b) => a.timestamp - b.timestamp);
+      for (const message of messages) this.#handLive(live, message, false);
+      // The server's status now, told once if it is not the one last told (whatever the missed messages did).
+      live.status = status;
+      if (JSON.stringify(status) !== heard) live.onStatusUpdated(status);
+    } catch {
+      // The link went again, or the session was refused: the next reconnect tries again; pushes flow meanwhile.
+      if (live.held) {
+        const held = live.held;
+        live.held = undefined;
+        for (const message of held) this.#handLive(live, message, true);
+      }
+    }
+  }
+
+  /** The customer's messages newer than the last one the live session handed over, oldest first. */
+  async #missedBy(live: LiveWatch): Promise<CsMessage[]> {
+    const ref = { type: 'cs' as const, id: live.customerId, teamId: live.teamId };
+    const missed: CsMessage[] = [];
+    const after = live.newest;
+    if (after === undefined) return missed;
+    let before: number | undefined;
+    for (let page = 0; page < LIVE_CATCH_UP_PAGES; page++) {
+      const { messages } = await this.#wire.history(ref, before, LIMITS.historyMaxLimit);
+      const newer = (messages as CsMessage[]).filter((m) => m.timestamp > after);
+      missed.unshift(...newer);
+      if (newer.length < messages.length || messages.length < LIMITS.historyMaxLimit) break;
+      before = messages[0]?.timestamp;
+    }
+    return missed;
   }
 
   /** Stops the live session. */
@@ -216,7 +295,16 @@ export class CsAgent {
   #updateLive(message: CsMessage): void {
     const live = this.#live;
     if (!live || live.teamId !== message.teamId || live.customerId !== customerOf(message)) return;
+    if (live.held) live.held.push(message);
+    else this.#handLive(live, message, true);
+  }
+
+  /** Hands one message to the live session, once and in order (a conversation's server times only go up). */
+  #handLive(live: LiveWatch, message: CsMessage, follow: boolean): void {
+    if (live.newest !== undefined && message.timestamp <= live.newest) return;
+    live.newest = message.timestamp;
     live.onNewMessage(message);
+    if (!follow) return;
     const next = nextCustomerStatus(live.status, transitionOf(message));
     if (next === live.status) return;
     live.status = next;

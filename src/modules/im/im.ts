@@ -157,7 +157,6 @@ export class Im extends ImGroupsAndPresence {
     if (message.status !== 'new' || !to) throw ParleyError.badRequest('sentOnce');
     const upload = this.#uploads.get(message);
     const notification = this.#notifications.get(message);
-    const request = upload ? undefined : toPublishRequest(message, to, options.accessToken, notification);
     message.status = 'sending';
     this.#typing.sent(conversationOf(message, message.senderId));
     this.#state.record(copyMessage(message), { incoming: false, data: to.data ?? {} });
@@ -170,7 +169,9 @@ export class Im extends ImGroupsAndPresence {
         message.payload = await upload.run(this.uploader);
         this.#state.replace(copyMessage(message));
       }
-      ack = await this.#outbox.send(request ?? toPublishRequest(message, to, options.accessToken, notification));
+      // A payload over the 3 KB is refused here, after `sending`, so that the message ends `fail` like any refused
+      // send (IMC-2). Without an upload nothing is awaited before the outbox takes it, which keeps the sends' order.
+      ack = await this.#outbox.send(toPublishRequest(message, to, options.accessToken, notification));
       message.status = 'success';
       message.timestamp = ack.timestamp;
       if (message.scene === 'cs' && ack.sessionId !== undefined) message.sessionId = Number(ack.sessionId);

@@ -72,6 +72,7 @@ export class Pubsub {
     connection.events.on('connectionStatus', ({ status }) => {
       if (isOnline(status)) this.#hold.authorized(marksRedeliveries(connection.moduleData));
       if (status === 'expired_reconnected') this.#restore();
+      if (status === 'reconnected') this.#refreshPresence();
       if (status === 'reconnecting') this.#hold.linkLost();
       if (status === 'disconnected') {
         this.#subscriptions.clear();
@@ -289,6 +290,22 @@ export class Pubsub {
       }
     }
     for (const watch of this.#presence.values()) this.#watch(watch).catch(() => undefined);
+  }
+
+  /**
+   * PUB-19: after a reconnect to the same session the server still has the watches, but the joins and leaves of the
+   * outage were not stored: each watched channel's members are read again, so that the next event lists them right.
+   */
+  #refreshPresence(): void {
+    for (const watch of this.#presence.values()) {
+      const accessToken = watch.accessToken ?? this.#subscriptions.get(watch.channel)?.accessToken;
+      this.#hereNow(watch.channel, watch.membersLimit, accessToken).then(
+        (now) => {
+          if (this.#presence.get(watch.channel) === watch) watch.reset(now.members, now.amount);
+        },
+        () => undefined,
+      );
+    }
   }
 
   /**
