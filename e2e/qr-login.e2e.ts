@@ -11,6 +11,9 @@ describe('sign-in by QR code end to end', () => {
     await desktop.page.goto(`${app.server.url}/h5/#/user/login?redirect=${encodeURIComponent('/member/notify')}`);
     // A desktop's screen shows the phone form and the code side by side.
     await desktop.page.getByPlaceholder('Mobile number').waitFor();
+    // The code shows once the user and privacy agreements are ticked, as a code login needs them.
+    await desktop.page.getByText('Agree to the user agreement and privacy policy first').waitFor();
+    await desktop.page.locator('.login-agree .adm-checkbox-icon').click();
     const code = desktop.page.getByRole('img', { name: 'QR code to sign in' });
     await code.waitFor();
     const link = (await code.getAttribute('data-link')) ?? '';

@@ -67,14 +67,14 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
     const upload = await p.call('member/qiniu_token', { token });
     const img = `${upload.url_prefix as string}${upload.key_prefix as string}${'a'.repeat(32)}.png`;
     const common = { app: 'h5', i18n: 'en' };
-    const qr = (await p.call('member/qr_login', {})).ret as { ticket: string; key: string };
+    const qr = (await p.call('member/qr_login', { agree: true })).ret as { ticket: string; key: string };
     // The calls as the app makes them; `member/logout` last, since it ends the session the others use.
     const product: Array<[path: string, bases: Array<Record<string, unknown>>]> = [
       ['index/config', [common]],
       ['member/send_code', [{ ...common, phone: '13900139000', quhao: '86' }]],
       ['member/login', [{ ...common, phone: PHONE, code: '123456', agree: true, quhao: '86' }]],
       ['member/info', [{ ...common, token }]],
-      ['member/qr_login', [common]],
+      ['member/qr_login', [{ ...common, agree: true }]],
       ['member/qr_login_status', [{ ...common, ticket: qr.ticket, key: qr.key }]],
       ['member/qr_login_scan', [{ ...common, token, ticket: qr.ticket }]],
       ['member/qr_login_confirm', [{ ...common, token, ticket: qr.ticket }]],

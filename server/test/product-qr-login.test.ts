@@ -10,7 +10,7 @@ async function showCode(p: ProductServer): Promise<{ ticket: string; key: string
   const res = await fetch(`${p.url}/index.php/api/member/qr_login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': CHROME_ON_WINDOWS },
-    body: '{}',
+    body: '{"agree":true}',
   });
   return ((await res.json()) as { ret: { ticket: string; key: string; expires_at: number } }).ret;
 }
@@ -185,14 +185,25 @@ describe('sign-in by QR code: member/qr_login and the calls around it (user/scan
     expect((await poll(p, code)).ret).toEqual({ status: 'expired' });
   });
 
+  it('a code needs the user and privacy agreements, as a code login does (spec §5)', async () => {
+    const p = await productServer();
+    for (const body of [{}, { agree: false }, { agree: 'true' }, { agree: 1 }]) {
+      expect(await p.call('member/qr_login', body), JSON.stringify(body)).toMatchObject({
+        err: 'please agree to the user and privacy agreements',
+        code: 'agreement_required',
+      });
+    }
+    expect((await p.call('member/qr_login', { agree: true })).ret).toMatchObject({ ticket: expect.any(String) });
+  });
+
   it('MEM-3: one address asks for at most 30 codes at once, then 30 a minute', async () => {
     const p = await productServer();
     const answers = [];
-    for (let i = 0; i < 31; i++) answers.push(await p.call('member/qr_login', {}));
+    for (let i = 0; i < 31; i++) answers.push(await p.call('member/qr_login', { agree: true }));
     expect(answers.slice(0, 30).every((a) => typeof a.ret?.ticket === 'string')).toBe(true);
     expect(answers[30]).toMatchObject({ code: 'too_frequent' });
     p.advance(2_000);
-    expect((await p.call('member/qr_login', {})).ret).toMatchObject({ ticket: expect.any(String) });
+    expect((await p.call('member/qr_login', { agree: true })).ret).toMatchObject({ ticket: expect.any(String) });
   });
 });
 

@@ -1,4 +1,4 @@
-import { Toast } from 'antd-mobile';
+import { toast } from '../ui/toast';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -104,10 +104,10 @@ export function useNavigateTo(): (target: string | null | undefined) => void {
       const action = resolveTarget(target, user !== null);
       switch (action.kind) {
         case 'missing':
-          Toast.show({ content: t('common.linkMissing'), duration: 1500 });
+          toast(t('common.linkMissing'));
           return;
         case 'login':
-          Toast.show({ content: t('common.pleaseSignIn'), duration: 1500 });
+          toast(t('common.pleaseSignIn'));
           void navigate(action.path);
           return;
         case 'tab':

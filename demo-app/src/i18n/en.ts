@@ -211,6 +211,7 @@ export const en: Dictionary = {
     expired: 'The QR code has expired',
     cancelled: 'Sign-in was cancelled on the phone',
     refresh: 'Refresh',
+    agreeFirst: 'Agree to the user agreement and privacy policy first, and the code shows here.',
   },
   scanLogin: {
     title: 'Sign in on another device',

@@ -209,6 +209,7 @@ export const zhCN = {
     expired: '二维码已过期',
     cancelled: '已在手机上取消登录',
     refresh: '刷新',
+    agreeFirst: '请先同意用户协议和隐私政策，二维码将显示在这里',
   },
   scanLogin: {
     title: '登录确认',

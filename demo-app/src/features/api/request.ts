@@ -1,4 +1,5 @@
 import { Toast } from 'antd-mobile';
+import { maskStyle } from '../../ui/toast';
 
 /** Base of the product API: the site host followed by `index.php/api/` (spec §7). */
 export const API_BASE = '/index.php/api/';
@@ -53,7 +54,7 @@ export async function apiPost<T extends { ret: unknown }>(
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   const loading = options.loading
-    ? setTimeout(() => Toast.show({ icon: 'loading', duration: 0 }), LOADING_DELAY_MS)
+    ? setTimeout(() => Toast.show({ icon: 'loading', duration: 0, maskStyle }), LOADING_DELAY_MS)
     : undefined;
   try {
     const body = {

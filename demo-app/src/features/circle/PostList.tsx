@@ -11,7 +11,7 @@ import { useThumbnail } from '../api/thumbnail';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
 import { toast, toastError } from '../../ui/toast';
-import { like } from '../content/articles';
+import { imageGridClass, like } from '../content/articles';
 import { Hideable } from '../content/Hideable';
 import { ReportSheet } from '../content/ReportSheet';
 import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
@@ -184,7 +184,7 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
           </button>
         )}
         {post.imgs.length > 0 && (
-          <div className={post.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
+          <div className={imageGridClass(post.imgs.length)}>
             {post.imgs.map((url, index) => (
               <img
                 key={url}

@@ -8,7 +8,7 @@ import { PagedList } from '../api/PagedList';
 import { useThumbnail } from '../api/thumbnail';
 import { relativeTime } from '../im/time';
 import { useNow } from '../im/useNow';
-import { ARTICLES_QUERY, articlePage, collectionPage, type ArticleCard } from './articles';
+import { ARTICLES_QUERY, articlePage, collectionPage, imageGridClass, type ArticleCard } from './articles';
 import { Hideable } from './Hideable';
 import { VideoLine } from './VideoList';
 import './articles.css';
@@ -28,7 +28,7 @@ function ArticleLine({ article, now, hide }: { article: ArticleCard; now: number
         <div className="article-card">
           <p className="article-summary">{article.summary}</p>
           {article.imgs.length > 0 && (
-            <div className={article.imgs.length === 1 ? 'article-images article-images-one' : 'article-images'}>
+            <div className={imageGridClass(article.imgs.length)}>
               {article.imgs.map((url) => (
                 <img key={url} src={thumb(url, width)} alt="" loading="lazy" />
               ))}

@@ -180,3 +180,13 @@ export async function collectionPage(before: string | undefined, context: CallCo
 export async function deleteArticle(id: string, context: CallContext): Promise<void> {
   await apiPost<{ ret: boolean }>('member/article_del', { id }, context, { loading: true });
 }
+
+/**
+ * The class of a list's image grid (spec §9 image grid): one image alone, 480 of the design's 750 units wide; four as
+ * two columns of two (235 units each, the cells of a row of three); any other count in rows of three.
+ */
+export function imageGridClass(count: number): string {
+  if (count === 1) return 'article-images article-images-one';
+  if (count === 4) return 'article-images article-images-four';
+  return 'article-images';
+}

@@ -27,9 +27,16 @@ function useQrImage(link: string | undefined): string | undefined {
 /**
  * Sign-in by QR code, the device's side (docs/product-app.md): shows a code for the phone where the member is signed
  * in, polls it every {@link QR_POLL_MS}, shows who scanned it, and calls `onSignedIn` once the phone confirms. An
- * expired or cancelled code is replaced with Refresh.
+ * expired or cancelled code is replaced with Refresh. Like a code login it needs the user and privacy agreements
+ * (spec §5): until `agreed`, no code is asked for and the panel says so.
  */
-export function QrLoginPanel({ onSignedIn }: { onSignedIn: (user: StoredUser, otp: string | null) => void }) {
+export function QrLoginPanel({
+  agreed,
+  onSignedIn,
+}: {
+  agreed: boolean;
+  onSignedIn: (user: StoredUser, otp: string | null) => void;
+}) {
   const { t, i18n } = useTranslation();
   const context = { locale: i18n.language };
   // Each Refresh asks for a new code.
@@ -37,6 +44,7 @@ export function QrLoginPanel({ onSignedIn }: { onSignedIn: (user: StoredUser, ot
   const code = useQuery({
     queryKey: ['qr-login', round],
     queryFn: () => createQrCode(context),
+    enabled: agreed,
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
@@ -44,12 +52,12 @@ export function QrLoginPanel({ onSignedIn }: { onSignedIn: (user: StoredUser, ot
   const poll = useQuery({
     queryKey: ['qr-login-status', code.data?.ticket],
     queryFn: () => pollQrCode(code.data as NonNullable<typeof code.data>, context),
-    enabled: code.data !== undefined,
+    enabled: agreed && code.data !== undefined,
     gcTime: 0,
     retry: false,
     refetchInterval: (query) => (isSettled(query.state.data?.state) ? false : QR_POLL_MS),
   });
-  const link = code.data && qrLoginLink(code.data.ticket);
+  const link = agreed && code.data ? qrLoginLink(code.data.ticket) : undefined;
   const image = useQrImage(link);
   const state = poll.data?.state;
 
@@ -65,7 +73,9 @@ export function QrLoginPanel({ onSignedIn }: { onSignedIn: (user: StoredUser, ot
   const refresh = () => setRound((r) => r + 1);
 
   let cover: ReactNode = null;
-  if (failure) {
+  if (!agreed) {
+    cover = <p>{t('qrLogin.agreeFirst')}</p>;
+  } else if (failure) {
     cover = (
       <>
         <p>{errorText(failure, t)}</p>
@@ -95,12 +105,16 @@ export function QrLoginPanel({ onSignedIn }: { onSignedIn: (user: StoredUser, ot
   }
 
   return (
-    <div className="qr-login" data-testid="qr-login" data-status={failure ? 'failed' : (state?.status ?? 'loading')}>
+    <div
+      className="qr-login"
+      data-testid="qr-login"
+      data-status={!agreed ? 'unagreed' : failure ? 'failed' : (state?.status ?? 'loading')}
+    >
       <div className="qr-login-code">
         {image ? (
           <img src={image} alt={t('qrLogin.alt')} data-link={link} width={200} height={200} />
         ) : (
-          !failure && <DotLoading color="primary" />
+          agreed && !failure && <DotLoading color="primary" />
         )}
         {cover && (
           <div className="qr-login-cover" role="status">

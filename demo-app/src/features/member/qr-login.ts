@@ -44,7 +44,8 @@ export function qrLoginLink(ticket: string, where: Pick<Location, 'origin' | 'pa
 
 /** Asks for a new code for this device, which is not signed in. */
 export async function createQrCode(context: CallContext): Promise<QrCode> {
-  return (await apiPost<{ ret: QrCode }>('member/qr_login', {}, context)).ret;
+  // The user and privacy agreements, ticked on the login page before a code is asked for (spec §5).
+  return (await apiPost<{ ret: QrCode }>('member/qr_login', { agree: true }, context)).ret;
 }
 
 /** Where this device's code stands. */

@@ -135,6 +135,20 @@ export default function Login() {
     }
   };
 
+  // One box for both ways of signing in: on a wide screen the code beside the form needs it ticked too.
+  const agreement = (
+    <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
+      {t('login.agreePrefix')}
+      <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
+        {t('login.userAgreement')}
+      </a>
+      {t('login.and')}
+      <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
+        {t('login.privacyPolicy')}
+      </a>
+    </Checkbox>
+  );
+
   const form = (
     <>
       <List>
@@ -167,16 +181,7 @@ export default function Login() {
           />
         </List.Item>
       </List>
-      <Checkbox className="login-agree" checked={agree} onChange={setAgree}>
-        {t('login.agreePrefix')}
-        <a href="#/public/agreement" onClick={openDocument('/public/agreement')}>
-          {t('login.userAgreement')}
-        </a>
-        {t('login.and')}
-        <a href="#/public/privacy" onClick={openDocument('/public/privacy')}>
-          {t('login.privacyPolicy')}
-        </a>
-      </Checkbox>
+      {agreement}
       <Button block color="primary" size="large" loading={busy} onClick={() => void onSubmit()}>
         {t('login.submit')}
       </Button>
@@ -203,7 +208,14 @@ export default function Login() {
               {t('login.invited', { code: invite })}
             </p>
           )}
-          {byQr && !wide ? <QrLoginPanel onSignedIn={finish} /> : form}
+          {byQr && !wide ? (
+            <>
+              <QrLoginPanel agreed={agree} onSignedIn={finish} />
+              {agreement}
+            </>
+          ) : (
+            form
+          )}
           {!wide && (
             <Button block fill="none" color="primary" onClick={() => setByQr((qr) => !qr)}>
               {byQr ? t('qrLogin.byPhone') : t('qrLogin.byQr')}
@@ -213,7 +225,7 @@ export default function Login() {
         {wide && (
           <aside className="login-side">
             <h2>{t('qrLogin.title')}</h2>
-            <QrLoginPanel onSignedIn={finish} />
+            <QrLoginPanel agreed={agree} onSignedIn={finish} />
           </aside>
         )}
       </div>

@@ -45,10 +45,15 @@ beforeEach(() => {
   codes = 0;
   polls.length = 0;
 });
-afterEach(() => cleanupShell());
+afterEach(() => {
+  cleanupShell();
+  api.resetHandlers();
+});
 afterAll(() => api.close());
 
 const codeImage = () => screen.getByRole<HTMLImageElement>('img', { name: 'QR code to sign in' });
+/** Ticks the user and privacy agreements, which a code needs as a code login does. */
+const agree = () => fireEvent.click(screen.getByText('I have read and agree to the', { exact: false }));
 
 describe('login: sign-in by QR code (user/scan-login)', () => {
   it('shows a code linking to the scan page, who scanned it, and signs in once the phone confirms', async () => {
@@ -60,6 +65,7 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
     renderShell({ path: `/user/login?redirect=${encodeURIComponent('/member/feedback')}` });
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in with QR code' }, POLLS));
     expect(screen.getByText('Scan to sign in')).toBeTruthy();
+    agree();
     // The phone form is gone while the code shows.
     expect(screen.queryByRole('textbox', { name: 'Mobile number' })).toBeNull();
     await waitFor(() => expect(codeImage().src).toMatch(/^data:image\/svg\+xml/), POLLS);
@@ -75,11 +81,37 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
     expect(polls).toHaveLength(settled);
   }, 20_000);
 
+  it('asks for no code until the user and privacy agreements are ticked, then asks with agree: true (spec §5)', async () => {
+    const asked: unknown[] = [];
+    api.use(
+      http.post('*/index.php/api/member/qr_login', async ({ request }) => {
+        asked.push(await request.json());
+        codes += 1;
+        return HttpResponse.json({ ret: { ticket: ticketOf(codes), key: `key${'k'.repeat(29)}`, expires_at: 0 } });
+      }),
+    );
+    renderShell({ path: '/user/login' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with QR code' }, POLLS));
+    await screen.findByText('Agree to the user agreement and privacy policy first, and the code shows here.');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked).toEqual([]);
+    expect(screen.queryByRole('img', { name: 'QR code to sign in' })).toBeNull();
+    expect(screen.getByTestId('qr-login').dataset['status']).toBe('unagreed');
+
+    agree();
+    await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(1)), POLLS);
+    expect(asked).toEqual([expect.objectContaining({ agree: true })]);
+    expect(
+      screen.queryByText('Agree to the user agreement and privacy policy first, and the code shows here.'),
+    ).toBeNull();
+  }, 20_000);
+
   it('a cancelled or expired code is replaced by a new one with Refresh; back to the phone form', async () => {
     answers[ticketOf(1)] = [{ status: 'cancelled' }];
     answers[ticketOf(2)] = [{ status: 'expired' }];
     renderShell({ path: '/user/login' });
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in with QR code' }, POLLS));
+    agree();
     await screen.findByText('Sign-in was cancelled on the phone', {}, POLLS);
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(2)), POLLS);
@@ -102,6 +134,13 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
     }));
     try {
       renderShell({ path: '/user/login' });
+      // One box for both: the form's agreement lets the code beside it show.
+      await screen.findByText(
+        'Agree to the user agreement and privacy policy first, and the code shows here.',
+        {},
+        POLLS,
+      );
+      agree();
       await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(1)), POLLS);
       expect(screen.getByRole('textbox', { name: 'Mobile number' })).toBeTruthy();
       expect(screen.getByText('Scan to sign in')).toBeTruthy();
@@ -130,6 +169,8 @@ describe('login: sign-in by QR code (user/scan-login)', () => {
       });
     try {
       renderShell({ path: '/user/login' });
+      await screen.findByText('I have read and agree to the', { exact: false }, POLLS);
+      agree();
       await waitFor(() => expect(codeImage().dataset['link']).toContain(ticketOf(1)), POLLS);
       expect(screen.queryByRole('button', { name: 'Sign in with QR code' })).toBeNull();
 

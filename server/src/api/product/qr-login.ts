@@ -8,8 +8,10 @@ import { refuse, type ProductPost } from './reply.js';
  * session of its own.
  */
 export function qrLoginRoutes(post: ProductPost, deps: ProductApiDeps): void {
-  // -> {ret: {ticket, key, expires_at}}: the code shows `ticket`; `key` stays on the device, for its polls.
-  post('member/qr_login', async (_body, request) => {
+  // {agree: true} -> {ret: {ticket, key, expires_at}}: the code shows `ticket`; `key` stays on the device, for its
+  // polls. The device's user agrees to the user and privacy agreements first, as for a code login (spec §5).
+  post('member/qr_login', async (body, request) => {
+    if (body['agree'] !== true) return refuse('agreement_required');
     const { ticket, key, expiresAt } = await deps.qrLogin.create({
       userAgent: request.headers['user-agent'],
       address: request.ip,
