@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { alipayAmount, alipayTime, signedAnswer, signedContent } from '../src/payments/alipay.js';
 import { CLOSED_REASONS } from '../src/payments/service.js';
 import { defer } from './helpers.js';
-import { productServer, signIn, type ProductServer } from './product-support.js';
+import { operator, productServer, signIn, type ProductServer } from './product-support.js';
 
 /** A merchant's key pair and Alipay's, as Alipay's tools give them: bare base64, PKCS#1 and SPKI. */
 function keys() {
@@ -174,7 +174,7 @@ describe('payments: Alipay', () => {
     expect(await balance()).toBe(50);
   });
 
-  it('PAY-2: a notification not Alipay’s, of another app, amount or order credits nothing', async () => {
+  it('PAY-2: a notification not Alipay’s, of another app or order credits nothing', async () => {
     const { notify, recharge, balance, status } = await alipayServer();
     const { id } = await recharge(50);
     const paid = { out_trade_no: String(id), total_amount: '50.00', trade_status: 'TRADE_SUCCESS' };
@@ -182,14 +182,53 @@ describe('payments: Alipay', () => {
     expect(await notify(paid, { total_amount: '5000.00' })).toBe('failure');
     expect(await notify(paid, { sign: 'bm90IGEgc2lnbmF0dXJl' })).toBe('failure');
     expect(await notify(paid, { sign_type: 'RSA' })).toBe('failure');
-    // Signed, but for another application, or another amount, or no recharge of ours.
+    // Signed, but for another application, or no recharge of ours.
     expect(await notify({ ...paid, app_id: '2021000000000002' })).toBe('failure');
-    expect(await notify({ ...paid, total_amount: '0.01' })).toBe('failure');
     expect(await notify({ ...paid, out_trade_no: 'ffffffffffffffff' })).toBe('failure');
     const wechat = await recharge(20, 'wechat');
     expect(await notify({ ...paid, out_trade_no: String(wechat.id), total_amount: '20.00' })).toBe('failure');
     expect(await balance()).toBe(0);
     expect(await status(id)).toMatchObject({ status: 'unpaid' });
+  });
+
+  it('PAY-8: another amount paid makes the recharge abnormal, credits nothing, and the operator settles it', async () => {
+    const { p, notify, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(50);
+    const paid = { out_trade_no: String(id), trade_no: '2026120122001404000000000008', trade_status: 'TRADE_SUCCESS' };
+    // Recorded for the operator, so Alipay hears success and stops posting it; posted again, nothing more.
+    expect(await notify({ ...paid, total_amount: '0.01' })).toBe('success');
+    expect(await notify({ ...paid, total_amount: '0.01' })).toBe('success');
+    expect(await balance()).toBe(0);
+    expect(await status(id)).toMatchObject({
+      status: 'abnormal',
+      reason: 'paid 0.01 yuan for a recharge of 50.00',
+      payable: false,
+    });
+    // Even the right amount posted later credits nothing by itself: the operator looks first.
+    expect(await notify({ ...paid, total_amount: '50.00' })).toBe('success');
+    expect(await balance()).toBe(0);
+    const queue = await operator(p, 'recharges', 'GET', '?status=abnormal');
+    expect((queue.content as Array<{ id: string }>).map((r) => r.id)).toEqual([String(id)]);
+    expect((queue.content as unknown[])[0]).toMatchObject({ status: 'abnormal', reference: paid.trade_no });
+    expect((await operator(p, 'recharges', 'POST', `/${String(id)}/review`, { paid: true })).content).toMatchObject({
+      status: 'success',
+    });
+    expect(await balance()).toBe(50);
+  });
+
+  it('PAY-8: a payment for a recharge that had failed makes it abnormal; the operator may fail it again', async () => {
+    const { p, notify, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(30);
+    await notify({ out_trade_no: String(id), total_amount: '30.00', trade_status: 'TRADE_CLOSED' });
+    expect(await status(id)).toMatchObject({ status: 'failed' });
+    expect(await notify({ out_trade_no: String(id), total_amount: '30.00', trade_status: 'TRADE_SUCCESS' })).toBe(
+      'success',
+    );
+    expect(await status(id)).toMatchObject({ status: 'abnormal', reason: 'paid after the recharge had failed' });
+    expect(await balance()).toBe(0);
+    const review = await operator(p, 'recharges', 'POST', `/${String(id)}/review`, { paid: false, reason: 'refunded' });
+    expect(review.content).toMatchObject({ status: 'failed', reason: 'refunded' });
+    expect(await balance()).toBe(0);
   });
 
   it('PAY-3: a payment Alipay closed unpaid fails the recharge; one still waiting changes nothing', async () => {
@@ -310,7 +349,16 @@ describe('payments: Alipay', () => {
     expect(await status(id)).toMatchObject({ status: 'success' });
   });
 
-  it('PAY-7: an answer Alipay did not sign, or of another order or amount, changes nothing', async () => {
+  it('PAY-7, PAY-8: an answer of another amount makes the recharge abnormal, as a notification would', async () => {
+    const { gateway, recharge, balance, status } = await alipayServer();
+    const { id } = await recharge(50);
+    const paid = { out_trade_no: String(id), trade_no: '2026120122001404000000000009', trade_status: 'TRADE_SUCCESS' };
+    gateway.trades.set(String(id), { ...paid, total_amount: '0.50' });
+    expect(await status(id)).toMatchObject({ status: 'abnormal', reason: 'paid 0.50 yuan for a recharge of 50.00' });
+    expect(await balance()).toBe(0);
+  });
+
+  it('PAY-7: an answer Alipay did not sign, or of another order, changes nothing', async () => {
     const { p, gateway, recharge, balance, status } = await alipayServer();
     const { id } = await recharge(50);
     const paid = { out_trade_no: String(id), trade_no: '2026113022001404000000000004', trade_status: 'TRADE_SUCCESS' };
@@ -319,9 +367,6 @@ describe('payments: Alipay', () => {
     expect(await status(id)).toMatchObject({ status: 'unpaid' });
     gateway.state.signed = true;
     gateway.trades.set(String(id), { ...paid, out_trade_no: 'ffffffffffffffff', total_amount: '50.00' });
-    p.advance(10_000);
-    expect(await status(id)).toMatchObject({ status: 'unpaid' });
-    gateway.trades.set(String(id), { ...paid, total_amount: '0.50' });
     p.advance(10_000);
     expect(await status(id)).toMatchObject({ status: 'unpaid' });
     expect(await balance()).toBe(0);

@@ -708,6 +708,36 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect((await store.wallet.balance('m1')).balance).toBe(paid ? 2_500 : 1_500);
   });
 
+  it('wallet, PAY-8: a payment that cannot be credited makes a recharge abnormal once; the operator settles it', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    const ask = (id: string, at: number) =>
+      store.wallet.recharge({ id, memberId: 'm1', amount: 1_000, method: 'wechat', createdAt: at }, 5);
+    for (const [i, id] of ['r1', 'r2', 'r3', 'r4'].entries()) expect(await ask(id, 100 + i)).toBe('ok');
+    await store.wallet.cancel('m1', 'r2', 150);
+    await store.wallet.settle('r3', { paid: false, reason: 'closed', reference: '', now: 160 });
+    await store.wallet.settle('r4', { paid: true, reason: '', reference: 'T4', now: 170 });
+    const flag = (id: string, now: number) => store.wallet.flag(id, { reason: 'paid 0.01', reference: `X${id}`, now });
+    // Unpaid, cancelled and failed ones become abnormal, at once only once; a paid one never.
+    const flagged = await Promise.all([flag('r1', 200), flag('r1', 200)]);
+    expect(flagged.filter((r) => r !== undefined)).toHaveLength(1);
+    expect(await flag('r2', 210)).toMatchObject({ status: 'abnormal', reason: 'paid 0.01', reference: 'Xr2' });
+    expect(await flag('r3', 220)).toMatchObject({ status: 'abnormal', closedAt: 220 });
+    expect(await flag('r4', 230)).toBeUndefined();
+    expect(await flag('nope', 230)).toBeUndefined();
+    expect((await store.wallet.list({ status: 'abnormal', limit: 10 }))?.map((r) => r.id)).toEqual(['r1', 'r2', 'r3']);
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 1_000, unpaid: 0 });
+    // The operator credits one and fails another; either lands once.
+    expect(await store.wallet.settle('r1', { paid: true, reason: '', reference: 'T1', now: 300 })).toMatchObject({
+      status: 'success',
+    });
+    expect(await store.wallet.settle('r1', { paid: true, reason: '', reference: 'T1', now: 300 })).toBeUndefined();
+    expect(await store.wallet.settle('r2', { paid: false, reason: 'refunded', reference: '', now: 310 })).toMatchObject(
+      { status: 'failed', reason: 'refunded' },
+    );
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 2_000, unpaid: 0 });
+  });
+
   it('shops: certified members only, one application at a time, a name once among live shops even asked at once', async () => {
     const { store } = await fresh();
     for (const [i, id] of ['m1', 'm2', 'm3'].entries()) await store.members.insert(newMember(id, `1370013700${i}`));

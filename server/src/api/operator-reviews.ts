@@ -142,11 +142,12 @@ interface ReviewQueue<T> {
  *   `after` a withdrawal id; the review `{paid, reason?}` of withdrawal `:id`: `paid` true once the money is sent,
  *   or false with a `reason` (1 to 100 characters), which returns the coins, or a shop withdrawal's yuan to the
  *   seller's wallet (spec §2 shop/business-tixian). Each item says its `source`: `coins` or `shop`.
- * - `recharges` (spec §2 member/recharge, §4 payment): `status` `unpaid` (the default), `success`, `failed` or
- *   `cancelled`, fifty at a time, `after` a recharge id; the payment `{paid, reference?, reason?}` of recharge `:id`,
- *   as the deployment's payment service reports it: `paid` true (with the provider's `reference`, up to 64
- *   characters) credits the member's wallet, for an unpaid recharge or one cancelled after it was paid; false with a
- *   `reason` (1 to 100 characters) fails an unpaid one. A payment reported twice is 404 the second time, credited once.
+ * - `recharges` (spec §2 member/recharge, §4 payment): `status` `unpaid` (the default), `success`, `abnormal`,
+ *   `failed` or `cancelled`, fifty at a time, `after` a recharge id; the payment `{paid, reference?, reason?}` of
+ *   recharge `:id`, as the deployment's payment service reports it: `paid` true (with the provider's `reference`, up
+ *   to 64 characters) credits the member's wallet, for an unpaid or abnormal recharge or one cancelled after it was
+ *   paid; false with a `reason` (1 to 100 characters) fails an unpaid or abnormal one. A payment reported twice is 404
+ *   the second time, credited once. `abnormal` ones (PAY-8) had a payment the server could not credit by itself.
  * - `shops` (spec §2 shop/user-add, §4: under review, rejected, approved): `status` `pending` (the default),
  *   `rejected` or `approved`, fifty at a time, `after` a shop id; the review `{pass, reason?, submittedAt}` of shop
  *   `:id`'s application: `reason` (1 to 100 characters) when rejecting, `submittedAt` the time of the application

@@ -63,6 +63,12 @@ export interface WalletService {
     id: string,
     review: { paid: unknown; reason: unknown; reference: unknown },
   ): Promise<{ ok: true; value: RechargeRecord } | { ok: false; failure: RechargeReviewFailure; message: string }>;
+  /**
+   * PAY-8: a payment that arrived for recharge `id` but cannot be credited as it came (`reason` says why) makes it
+   * `abnormal`, for the operator to settle with {@link review}; the member is told. Undefined when it is paid or
+   * abnormal already, or there is none.
+   */
+  flag(id: string, payment: { reason: string; reference: string }): Promise<RechargeRecord | undefined>;
   /** The operator's queue: recharges in `status` (default unpaid), oldest first; `after` the last id seen. */
   queue(
     status: unknown,
@@ -70,13 +76,13 @@ export interface WalletService {
   ): Promise<{ ok: true; value: RechargeRecord[] } | { ok: false; message: string }>;
 }
 
-const STATUSES: readonly RechargeStatus[] = ['unpaid', 'success', 'failed', 'cancelled'];
+const STATUSES: readonly RechargeStatus[] = ['unpaid', 'success', 'abnormal', 'failed', 'cancelled'];
 
 /** Creates the wallet service over the store. */
 export function createWalletService(deps: {
   wallet: WalletStore;
   now: () => number;
-  /** Told of each payment settled, after it is stored. */
+  /** Told of each payment settled or flagged abnormal, after it is stored. */
   onSettled?: (record: RechargeRecord) => Promise<void>;
 }): WalletService {
   const { wallet } = deps;
@@ -139,10 +145,19 @@ export function createWalletService(deps: {
       await deps.onSettled?.(settled);
       return { ok: true, value: settled };
     },
+    async flag(id, { reason, reference }) {
+      const flagged = await wallet.flag(id, {
+        reason: reason.slice(0, WALLET_LIMITS.reasonMaxLength),
+        reference: reference.slice(0, WALLET_LIMITS.referenceMaxLength),
+        now: deps.now(),
+      });
+      if (flagged) await deps.onSettled?.(flagged);
+      return flagged;
+    },
     async queue(status, after) {
       const wanted = status ?? 'unpaid';
       if (!STATUSES.includes(wanted as RechargeStatus)) {
-        return { ok: false, message: 'status must be unpaid, success, failed or cancelled.' };
+        return { ok: false, message: 'status must be unpaid, success, abnormal, failed or cancelled.' };
       }
       if (!isRowKey(after)) return { ok: false, message: 'after must be a recharge id listed.' };
       const page = await wallet.list({ status: wanted as RechargeStatus, after, limit: WALLET_LIMITS.queuePageSize });

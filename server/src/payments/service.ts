@@ -36,6 +36,9 @@ export const CLOSED_REASONS: Record<RechargeMethod, string> = {
   wechat: 'the WeChat Pay payment was closed unpaid',
 };
 
+/** Fen as yuan with two decimals, as a reason shows them. */
+const yuanText = (fen: number) => (fen / 100).toFixed(2);
+
 /** What a payment page of the member's is asked with. */
 export interface PayContext {
   /** The member's address, which WeChat Pay asks for. */
@@ -53,7 +56,7 @@ export interface PaymentService {
   payUrl(record: RechargeRecord, context: PayContext): Promise<string | undefined>;
   /**
    * PAY-2: a notification Alipay posted. `success` (what Alipay wants back, or it posts again) once it is handled or
-   * needs nothing; `failure` when it is not Alipay's, or names no Alipay recharge of ours, or another amount.
+   * needs nothing, or recorded abnormal (PAY-8); `failure` when it is not Alipay's, or names no Alipay recharge of ours.
    */
   alipayNotified(fields: Readonly<Record<string, string>>): Promise<'success' | 'failure'>;
   /**
@@ -114,19 +117,32 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
   };
 
   /**
-   * Settles a paid recharge once: credited as the operator's report does; a recharge paid already needs nothing. False
-   * when another amount was paid, or the recharge failed before (both logged, for the operator).
+   * PAY-8: a payment that cannot be credited as it came makes its recharge `abnormal`, for the operator (logged too).
+   * True once it is recorded so, or was: the provider may stop posting it.
+   */
+  const abnormal = async (record: RechargeRecord, reason: string, reference: string): Promise<boolean> => {
+    logger.error({ id: record.id, method: record.method, status: record.status, reason }, 'an abnormal payment');
+    if (record.status === 'abnormal') return true;
+    if (await deps.wallet.flag(record.id, { reason, reference })) return true;
+    const now = await deps.recharges.find(record.id);
+    return now?.status === 'abnormal' || now?.status === 'success';
+  };
+
+  /**
+   * Settles a paid recharge once: credited as the operator's report does; a recharge paid already needs nothing.
+   * Another amount, or a payment for a recharge that had failed, makes it abnormal instead (PAY-8).
    */
   const paid = async (record: RechargeRecord, amountFen: number, reference: string): Promise<boolean> => {
-    if (amountFen !== record.amount) {
-      logger.error(
-        { id: record.id, method: record.method, paid: amountFen, asked: record.amount },
-        'a payment is not the amount of its recharge; not credited',
-      );
-      return false;
-    }
     // Paid once: a notification posted again (providers do, until they hear success) credits nothing more.
     if (record.status === 'success') return true;
+    if (amountFen !== record.amount) {
+      return abnormal(
+        record,
+        `paid ${yuanText(amountFen)} yuan for a recharge of ${yuanText(record.amount)}`,
+        reference,
+      );
+    }
+    if (record.status === 'abnormal') return true;
     const settled = await deps.wallet.review(record.id, {
       paid: true,
       reason: undefined,
@@ -135,8 +151,8 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
     if (settled.ok) return true;
     const now = await deps.recharges.find(record.id);
     if (now?.status === 'success') return true;
-    logger.error({ id: record.id, status: now?.status }, 'a payment names a recharge that failed; not credited');
-    return false;
+    if (now?.status !== 'failed') return false;
+    return abnormal(now, 'paid after the recharge had failed', reference);
   };
 
   /** PAY-7: when each recharge was last asked after, by id. */

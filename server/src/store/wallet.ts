@@ -8,10 +8,11 @@ import type { Database } from './schema.js';
 export type RechargeMethod = 'alipay' | 'wechat';
 
 /**
- * Where a recharge stands (spec §4 payment: unpaid, success, failed): waiting for its payment, paid and in the
- * balance, failed with a reason, or cancelled by the member before it was paid.
+ * Where a recharge stands (spec §4 payment: unpaid, success, abnormal, failed): waiting for its payment, paid and in
+ * the balance, failed with a reason, cancelled by the member before it was paid, or abnormal: a payment arrived that
+ * could not be credited as it came (another amount, or after the recharge had failed), and waits for the operator.
  */
-export type RechargeStatus = 'unpaid' | 'success' | 'failed' | 'cancelled';
+export type RechargeStatus = 'unpaid' | 'success' | 'abnormal' | 'failed' | 'cancelled';
 
 /** One recharge of a member's wallet. */
 export interface RechargeRecord {
@@ -21,7 +22,7 @@ export interface RechargeRecord {
   amount: number;
   method: RechargeMethod;
   status: RechargeStatus;
-  /** Why it failed; empty otherwise. */
+  /** Why it failed, or why it is abnormal; empty otherwise. */
   reason: string;
   /** The payment's reference at the payment provider, as the operator gave it when it was paid; empty otherwise. */
   reference: string;
@@ -81,10 +82,10 @@ export interface WalletStore {
   /** Cancels the member's recharge `id` if it is unpaid; undefined, and nothing changed, otherwise. */
   cancel(memberId: string, id: string, now: number): Promise<RechargeRecord | undefined>;
   /**
-   * The payment of recharge `id`, as the operator reports it. Paid: an unpaid or cancelled recharge (money that
-   * arrives after a cancel is still the member's) becomes `success` with `reference`, and its amount enters the
-   * ledger (a `recharge` line) in the same transaction. Not paid: an unpaid one becomes `failed` with `reason`.
-   * Undefined, and nothing changed, otherwise; so a payment reported twice is credited once.
+   * The payment of recharge `id`, as the operator reports it. Paid: an unpaid, cancelled or abnormal recharge (money
+   * that arrives after a cancel is still the member's) becomes `success` with `reference`, and its amount enters the
+   * ledger (a `recharge` line) in the same transaction. Not paid: an unpaid or abnormal one becomes `failed` with
+   * `reason`. Undefined, and nothing changed, otherwise; so a payment reported twice is credited once.
    */
   settle(
     id: string,
@@ -109,6 +110,11 @@ export interface WalletStore {
   }): Promise<RechargeRecord[] | undefined>;
   /** Recharge `id`, whatever its status; undefined when there is none. */
   find(id: string): Promise<RechargeRecord | undefined>;
+  /**
+   * PAY-8: recharge `id` becomes `abnormal` with `reason` and the payment's `reference`, if it is not paid, not
+   * abnormal already; undefined, and nothing changed, otherwise.
+   */
+  flag(id: string, params: { reason: string; reference: string; now: number }): Promise<RechargeRecord | undefined>;
 }
 
 type WalletTables = {
@@ -235,7 +241,7 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
               : { status: 'failed', reason, closed_at: now },
           )
           .where('id', '=', id)
-          .where('status', 'in', paid ? ['unpaid', 'cancelled'] : ['unpaid'])
+          .where('status', 'in', paid ? ['unpaid', 'cancelled', 'abnormal'] : ['unpaid', 'abnormal'])
           .returningAll()
           .executeTakeFirst();
         if (!row) return undefined;
@@ -244,6 +250,16 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
           await addMoneyLine(trx, { memberId: record.memberId, amount: record.amount, kind: 'recharge', ref: id, now });
         return record;
       });
+    },
+    async flag(id, { reason, reference, now }) {
+      const row = await db
+        .updateTable('member_recharges')
+        .set({ status: 'abnormal', reason, reference, closed_at: now })
+        .where('id', '=', id)
+        .where('status', 'in', ['unpaid', 'cancelled', 'failed'])
+        .returningAll()
+        .executeTakeFirst();
+      return row && recordOf(row);
     },
     async recharges(memberId, { before, limit }) {
       const cursor = await keysetOf(db, 'member_recharges', before, { column: 'member_id', value: memberId });

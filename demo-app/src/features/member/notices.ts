@@ -48,6 +48,7 @@ export interface Notice {
       | 'paid'
       | 'rejected'
       | 'success'
+      | 'abnormal'
       | 'approved'
       | 'on_sale'
       | 'banned'

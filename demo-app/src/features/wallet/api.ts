@@ -6,8 +6,11 @@ export const WALLET_QUERY = 'wallet';
 /** How a recharge is paid. */
 export type RechargeType = 'alipay' | 'wechat';
 
-/** Where a recharge stands: waiting for its payment, paid, failed with a reason, or cancelled by the member. */
-export type RechargeStatus = 'unpaid' | 'success' | 'failed' | 'cancelled';
+/**
+ * Where a recharge stands (spec §4 payment): waiting for its payment, paid, abnormal (a payment came that the server
+ * could not credit by itself, checked by the operator), failed with a reason, or cancelled by the member.
+ */
+export type RechargeStatus = 'unpaid' | 'success' | 'abnormal' | 'failed' | 'cancelled';
 
 /** The wallet as `member/money` answers it; money in yuan. */
 export interface Wallet {

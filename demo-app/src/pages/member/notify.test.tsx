@@ -195,9 +195,15 @@ describe('member/notify', () => {
     notices = [
       recharge('r2', { amount: 50, status: 'success', reason: '' }),
       recharge('r1', { amount: 20, status: 'failed', reason: 'payment timed out' }),
+      recharge('r0', { amount: 8, status: 'abnormal', reason: 'paid 0.01 yuan for a recharge of 8.00' }),
     ];
     renderAt('/member/notify');
     await shows('Your recharge of 50 yuan has arrived in your wallet');
+    expect(
+      screen.getByText(
+        'The payment of your recharge of 8 yuan was abnormal and is being checked: paid 0.01 yuan for a recharge of 8.00',
+      ),
+    ).toBeTruthy();
     expect(screen.getByText('Your recharge of 20 yuan failed: payment timed out')).toBeTruthy();
     await act(async () => {
       fireEvent.click(screen.getByText('Your recharge of 20 yuan failed: payment timed out'));

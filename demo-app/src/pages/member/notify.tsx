@@ -65,10 +65,13 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
     }
     if (notice.kind === 'recharge') {
       const amount = notice.data.amount ?? 0;
+      const reason = notice.data.reason ?? '';
       const text =
         notice.data.status === 'success'
           ? t('notify.rechargePaid', { amount })
-          : t('notify.rechargeFailed', { amount, reason: notice.data.reason ?? '' });
+          : notice.data.status === 'abnormal'
+            ? t('notify.rechargeAbnormal', { amount, reason })
+            : t('notify.rechargeFailed', { amount, reason });
       return { text, target: 'member/recharge-records' };
     }
     if (notice.kind === 'product') {

@@ -22,6 +22,7 @@ import './wallet.css';
 const STATUS_COLOR: Record<RechargeStatus, 'warning' | 'success' | 'danger' | 'default'> = {
   unpaid: 'warning',
   success: 'success',
+  abnormal: 'warning',
   failed: 'danger',
   cancelled: 'default',
 };
@@ -82,7 +83,9 @@ export default function RechargeRecords() {
                 description={
                   <>
                     <div>{new Date(item.created_at).toLocaleString(i18n.language)}</div>
-                    {item.status === 'failed' && <div>{t('wallet.reason', { reason: item.reason })}</div>}
+                    {(item.status === 'failed' || item.status === 'abnormal') && (
+                      <div>{t('wallet.reason', { reason: item.reason })}</div>
+                    )}
                     {item.status === 'unpaid' && (
                       <span className="recharge-actions">
                         {item.payable && (

@@ -195,10 +195,24 @@ describe('member/money: the wallet', () => {
         closed_at: 3,
         payable: false,
       },
+      {
+        id: 'r0',
+        amount: 8,
+        type: 'alipay',
+        status: 'abnormal',
+        reason: 'paid 0.01 yuan for a recharge of 8.00',
+        created_at: 0,
+        closed_at: 4,
+        payable: false,
+      },
     ];
     renderPages('/member/recharge-records');
     await shows('Failed');
     expect(screen.getByText('Reason: payment timed out')).toBeTruthy();
+    // PAY-8: a payment the server could not credit by itself, checked by the operator.
+    expect(screen.getByText('Abnormal: being checked')).toBeTruthy();
+    expect(screen.getByText('Reason: paid 0.01 yuan for a recharge of 8.00')).toBeTruthy();
+    expect(within(screen.getAllByTestId('recharge')[2] as HTMLElement).queryByRole('button')).toBeNull();
     const rows = () => screen.getAllByTestId('recharge');
     expect(within(rows()[1] as HTMLElement).queryByRole('button', { name: 'Cancel' })).toBeNull();
     await step(() => fireEvent.click(within(rows()[0] as HTMLElement).getByRole('button', { name: 'Cancel' })));
