@@ -174,7 +174,11 @@ export class CsTeam {
     return statusFromWire(wire);
   }
 
-  /** Watches a customer: every new message of theirs, and their status now and after each change. */
+  /**
+   * Watches a customer: every new message of theirs, and their status now and after each change. The watch goes on
+   * across a lost link: once reconnected, the messages missed meanwhile come first, in order and once, and a status
+   * that changed meanwhile is told (IMC-18).
+   */
   async liveSession(options: {
     customerId: string | number;
     onNewMessage: (message: CsMessage) => void;

@@ -153,7 +153,8 @@ export class Pubsub {
 
   /**
    * Watches a channel's presence (PUB-13): `onPresence` gets every join, leave, timeout and back, with the amount
-   * and up to `membersLimit` members (default 10, at most 300), newest first.
+   * and up to `membersLimit` members (default 10, at most 300), newest first. After a lost link the members are read
+   * again (PUB-19), so the first event after it lists them as they are.
    */
   async subscribePresence(options: SubscribePresenceOptions): Promise<void> {
     this.#ready();
