@@ -11,7 +11,12 @@ describe('circle end to end', () => {
     await alice.page.getByText('Nothing in the circle yet: be the first to post').waitFor();
     await alice.page.getByRole('button', { name: 'Post' }).click();
     await alice.page.waitForURL(/#\/member\/add-quanzi$/);
+    // A title is needed first, of 5 characters at least (spec §5).
+    await alice.page.getByLabel('Title').fill('Lake');
     await alice.page.getByLabel('Text').fill('Spring at the lake');
+    await alice.page.getByRole('button', { name: 'Post' }).last().click();
+    await alice.page.getByText('The title must not be less than 5 characters').waitFor();
+    await alice.page.getByLabel('Title').fill('A spring walk');
     const chooser = alice.page.waitForEvent('filechooser');
     await alice.page.getByRole('button', { name: 'Add an image' }).click();
     const photo = pngFile(640, 400, (x) => (x < 320 ? [40, 160, 90] : [250, 250, 250]));
@@ -25,6 +30,7 @@ describe('circle end to end', () => {
     await alice.page.getByRole('button', { name: 'Post' }).last().click();
     await alice.page.waitForURL(/#\/pages\/quanzi\/index$/);
     await alice.page.getByTestId('post').getByText('Spring at the lake').waitFor();
+    await alice.page.getByTestId('post').getByTestId('post-title').getByText('A spring walk').waitFor();
     // The list loads a thumbnail the server made for its width (UP-20), not the whole photo.
     const listed = alice.page
       .getByTestId('post')
@@ -37,6 +43,7 @@ describe('circle end to end', () => {
     expect(await listed.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(160);
 
     await alice.page.getByRole('button', { name: 'Post' }).click();
+    await alice.page.getByLabel('Title').fill('Hills or sea?');
     await alice.page.getByLabel('Text').fill('Where shall we go next?');
     await alice.page.getByText('Add a vote').click();
     await alice.page.getByRole('textbox', { name: 'Option 1' }).fill('Hills');
@@ -104,16 +111,17 @@ describe('circle end to end', () => {
     await page.waitForURL(/#\/topic\/list\?id=/);
     await page.getByText('这个话题还没有帖子').waitFor();
     await page.getByRole('button', { name: '发帖' }).click();
-    await page.getByLabel('正文').fill('山上的花开了');
+    await page.getByLabel('标题').fill('山上的花开了');
+    await page.getByLabel('正文').fill('山上的花开了，去看看吧');
     await page.getByRole('button', { name: '发布' }).click();
     await page.waitForURL(/#\/topic\/list\?id=/);
-    await page.getByTestId('post').getByText('山上的花开了').waitFor();
+    await page.getByTestId('post').getByTestId('post-title').getByText('山上的花开了').waitFor();
     await page.getByTestId('topic-head').getByText('1 条帖子').waitFor();
     await page.screenshot({ path: `${SHOTS}topic-zh-CN.png` });
     // The member's home lists it under Posts.
     await page.goto(`${app.server.url}/h5/#/user/home`);
     await page.getByRole('tab', { name: '帖子' }).click();
-    await page.getByTestId('post').getByText('山上的花开了').waitFor();
+    await page.getByTestId('post').getByText('山上的花开了，去看看吧').waitFor();
     await context.close();
   });
 });

@@ -115,6 +115,7 @@ describe('videos end to end', () => {
     await page.goto(`${app.server.url}/h5/#/pages/quanzi/index`);
     await page.getByRole('button', { name: 'Post' }).click();
     await page.waitForURL(/#\/member\/add-quanzi$/);
+    await page.getByLabel('Title').fill('Ducks again');
     await page.getByLabel('Text').fill('The ducks again, from the circle');
     await page.getByText('Add a video').click();
     await page.getByLabel('Choose a video').setInputFiles({ name: 'ducks.mp4', mimeType: 'video/mp4', buffer: clip });

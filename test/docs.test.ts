@@ -155,6 +155,11 @@ describe('docs', () => {
     expect(section).toMatch(new RegExp(`article/list\` +\\| ${ARTICLE_LIMITS.pageSize}, newest first`));
     expect(section).toContain(`| 1 to ${CHANNEL_LIMITS.nameMax} characters after trimming, unique`);
     expect(section).toContain(`| ${CHANNEL_LIMITS.max}, even added at once`);
+    expect(section).toMatch(
+      new RegExp(
+        `a circle post's title +\\| ${CIRCLE_LIMITS.titleMin} to ${CIRCLE_LIMITS.titleMax} characters after trimming`,
+      ),
+    );
     expect(section).toContain(`| 1 to ${thousands(CIRCLE_LIMITS.contentMax)} characters after trimming`);
     expect(section).toContain(`| at most ${CIRCLE_LIMITS.imagesMax}, never with a vote`);
     const { optionsMin, optionsMax, optionMax, voteDays } = CIRCLE_LIMITS;

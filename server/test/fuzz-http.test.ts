@@ -241,8 +241,14 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       [
         'member/quanzi_add',
         [
-          { ...common, token, content: 'Spring', imgs: [], topic: 'abc' },
-          { ...common, token, content: 'Where next?', vote: { options: ['Hills', 'Sea'], days: 1 } },
+          { ...common, token, title: 'By the lake', content: 'Spring', imgs: [], topic: 'abc' },
+          {
+            ...common,
+            token,
+            title: 'Hills or sea?',
+            content: 'Where next?',
+            vote: { options: ['Hills', 'Sea'], days: 1 },
+          },
         ],
       ],
       ['quanzi/list', [{ ...common, token, uid: id, before: 'abc' }]],

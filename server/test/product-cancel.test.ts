@@ -90,7 +90,7 @@ describe('product account cancellation: member/out', () => {
       expect((await p.call(path, { token: alice.token, ...body })).ret, path).toBeTruthy();
     await set('member/profile_update', { img: avatar, background });
     await set('member/feedback_add', { phone: PHONE, content: 'bye', imgs: [shot] });
-    await set('member/quanzi_add', { content: 'Lake', imgs: [post] });
+    await set('member/quanzi_add', { title: 'By the lake', content: 'Lake', imgs: [post] });
     await set('member/renzheng_add', { type: 'personal', name: '王小明', number: '11010519491231002X', imgs: ids });
     await set('member/profile_update', { img: avatar });
     const named = [avatar, background, shot, post, ...ids] as string[];

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type ProductServer, productServer, signIn } from './product-support.js';
 
 async function circlePost(p: ProductServer, token: string): Promise<string> {
-  return (await p.call('member/quanzi_add', { token, content: 'Spring at the lake' })).id as string;
+  return (await p.call('member/quanzi_add', { token, title: 'By the lake', content: 'Spring at the lake' }))
+    .id as string;
 }
 const comments = async (p: ProductServer, body: Record<string, unknown>) =>
   (await p.call('quanzi/ping_list', body)).ret as Array<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import { operator, type ProductServer, productServer, signIn, uploadImage, uploa
 
 const DAY = 86_400_000;
 const post = (p: ProductServer, token: string, body: Record<string, unknown>) =>
-  p.call('member/quanzi_add', { token, content: 'Spring at the lake', ...body });
+  p.call('member/quanzi_add', { token, title: 'By the lake', content: 'Spring at the lake', ...body });
 const circle = async (p: ProductServer, body: Record<string, unknown> = {}) =>
   (await p.call('quanzi/list', body)).ret as Array<Record<string, unknown>>;
 
@@ -12,10 +12,11 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/view, quanzi/vo
     const p = await productServer();
     const alice = await signIn(p);
     const img = await uploadImage(p, alice.token);
-    const withImages = await post(p, alice.token, { content: '  Lake\r\nday  ', imgs: [img] });
+    const withImages = await post(p, alice.token, { title: '  A lake day ', content: '  Lake\r\nday  ', imgs: [img] });
     const author = { id: alice.id, username: 'user8000', img: '' };
     const first = {
       id: withImages.id,
+      title: 'A lake day',
       content: 'Lake\nday',
       imgs: [img],
       video: null,
@@ -31,11 +32,13 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/view, quanzi/vo
     expect(withImages).toEqual({ status: 200, ret: first, id: first.id });
     p.advance(1000);
     const voting = await post(p, alice.token, {
+      title: 'Hills or sea?',
       content: 'Where next?',
       vote: { options: [' Hills ', 'Sea', '山'], days: 3 },
     });
     const second = {
       id: voting.id,
+      title: 'Hills or sea?',
       content: 'Where next?',
       imgs: [],
       video: null,
@@ -66,6 +69,69 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/view, quanzi/vo
     expect(await circle(p, { token: alice.token, uid: alice.id })).toEqual([second, first]);
     expect(await circle(p, { before: second.id })).toEqual([{ ...first, mine: false }]);
     expect(await p.call('quanzi/list', { before: 'nope' })).toMatchObject({ code: 'bad_params' });
+  });
+
+  it('checks the title first, as an article’s: 5 to 30 characters on one line, in the spec words', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const refused = async (body: Record<string, unknown>, code: string, err: string) =>
+      expect(await post(p, alice.token, body), JSON.stringify(body)).toEqual({ status: 200, err, code });
+    const short = 'title must not be less than 5 characters';
+    await refused({ title: undefined }, 'post_title_short', short);
+    await refused({ title: '' }, 'post_title_short', short);
+    await refused({ title: 'Four' }, 'post_title_short', short);
+    await refused({ title: '  四个字啊  ' }, 'post_title_short', short);
+    await refused({ title: 12345 }, 'post_title_short', short);
+    await refused({ title: ['Spring walk'] }, 'post_title_short', short);
+    await refused({ title: 'Bad\u0001title' }, 'post_title_short', short);
+    await refused({ title: 'Two\nlines' }, 'post_title_short', short);
+    await refused({ title: 'x'.repeat(31) }, 'post_title_long', 'the title has at most 30 characters');
+    await refused({ title: '山'.repeat(31) }, 'post_title_long', 'the title has at most 30 characters');
+    // Before the text: a post wrong in both is refused for its title.
+    await refused({ title: 'Four', content: ' ' }, 'post_title_short', short);
+    await refused({ title: 'x'.repeat(31), content: ' ' }, 'post_title_long', 'the title has at most 30 characters');
+    expect(await circle(p)).toEqual([]);
+
+    // 5 and 30 characters, counted as code points (an emoji is one, though two UTF-16 units), after trimming.
+    for (const title of ['Five!', '  Five!  ', '春天的湖边', 'x'.repeat(30), '😀'.repeat(30)]) {
+      expect(await post(p, alice.token, { title }), title).toMatchObject({ ret: { title: title.trim() } });
+      p.advance(1000);
+    }
+    expect((await circle(p)).map((shown) => shown['title'])).toEqual([
+      '😀'.repeat(30),
+      'x'.repeat(30),
+      '春天的湖边',
+      'Five!',
+      'Five!',
+    ]);
+  });
+
+  it('still lists a post written before posts had titles, with the empty title', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    await p.server.store.circle.add(
+      {
+        id: 'old1',
+        memberId: alice.id,
+        title: '',
+        content: 'From before titles',
+        images: [],
+        vote: null,
+        video: null,
+        topicId: null,
+        createdAt: p.now(),
+      },
+      { since: 0, max: 20 },
+    );
+    p.advance(1000);
+    await post(p, alice.token, {});
+    expect((await circle(p)).map((shown) => [shown['title'], shown['content']])).toEqual([
+      ['By the lake', 'Spring at the lake'],
+      ['', 'From before titles'],
+    ]);
+    expect(await p.call('quanzi/view', { id: 'old1' })).toMatchObject({
+      ret: { id: 'old1', title: '', content: 'From before titles' },
+    });
   });
 
   it('checks the text, the images and the vote in the spec words, images and vote never together', async () => {

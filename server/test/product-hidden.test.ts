@@ -27,8 +27,14 @@ describe('not interested: member/yinbi/name/{name}/aid/{id} hides from the membe
       })
     ).vid as string;
     const topic = ((await operator(p, 'circle-topics', 'POST', '', { title: 'Lakes' })).content as { id: string }).id;
-    const post = (await p.call('member/quanzi_add', { token: alice.token, content: 'Spring at the lake', topic })).ret
-      .id as string;
+    const post = (
+      await p.call('member/quanzi_add', {
+        token: alice.token,
+        title: 'By the lake',
+        content: 'Spring at the lake',
+        topic,
+      })
+    ).ret.id as string;
 
     expect(await hide(p, bob.token, 'article', article)).toEqual({ status: 200, ret: { hidden: true } });
     expect(await hide(p, bob.token, 'video', vid)).toEqual({ status: 200, ret: { hidden: true } });

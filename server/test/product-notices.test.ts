@@ -124,6 +124,7 @@ describe('product notifications: member/notify', () => {
     const post = (
       await p.call('member/quanzi_add', {
         token: alice.token,
+        title: 'Ducks out early',
         content: 'Spring at the lake,\nwith the ducks out early today',
       })
     ).id as string;
@@ -140,7 +141,7 @@ describe('product notifications: member/notify', () => {
         id: expect.any(String) as unknown,
         kind: 'like',
         actor: { id: carol.id, username: 'user7000', img: '' },
-        data: { subject: 'quanzi', id: post, title: 'Spring at the lake, with the…' },
+        data: { subject: 'quanzi', id: post, title: 'Ducks out early' },
         created_at: p.now(),
         read: false,
       },
@@ -203,6 +204,33 @@ describe('product notifications: member/notify', () => {
         code: 'bad_params',
       });
     }
+  });
+
+  it('names a post written before posts had titles by the start of its text', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const old = {
+      id: 'old1',
+      memberId: alice.id,
+      title: '',
+      content: 'Spring at the lake,\nwith the ducks out early today',
+      images: [],
+      vote: null,
+      video: null,
+      topicId: null,
+      createdAt: p.now(),
+    };
+    await p.server.store.circle.add(old, { since: 0, max: 20 });
+    await p.call('quanzi/zan', { token: bob.token, id: 'old1', zan: true });
+    p.advance(1_000);
+    const comment = (await p.call('quanzi/ping_add', { token: bob.token, id: 'old1', content: 'Ducks!' })).ret as {
+      id: string;
+    };
+    expect((await list(p, alice.token)).map((n) => n['data'])).toEqual([
+      { subject: 'quanzi', id: 'old1', title: 'Spring at the lake, with the…', comment: comment.id, content: 'Ducks!' },
+      { subject: 'quanzi', id: 'old1', title: 'Spring at the lake, with the…' },
+    ]);
   });
 
   it('tells each device of the member of a new notification at once, with the unread count', async () => {

@@ -97,21 +97,15 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     expect((await reviews(p, 'GET', '?status=dismissed')).content).toMatchObject([{ id: first.id }]);
   });
 
-  it('reports a circle post, titled with the start of its text; upholding deletes the post', async () => {
+  it('reports a circle post, titled with its title; upholding deletes the post', async () => {
     const p = await productServer();
     const alice = await signIn(p);
     const bob = await signIn(p, '13900139000');
     const content = 'Cheap watches,\nbest prices in town: message me today for the list';
-    const id = (await p.call('member/quanzi_add', { token: alice.token, content })).id as string;
+    const title = 'Cheap watches for sale';
+    const id = (await p.call('member/quanzi_add', { token: alice.token, title, content })).id as string;
     const sent = await report(p, bob.token, id, 'Spam', 'quanzi');
-    expect(sent.ret).toMatchObject({
-      type: 'quanzi',
-      target_id: id,
-      title: 'Cheap watches, best prices in…',
-      content: 'Spam',
-      status: 'pending',
-    });
-    expect([...(sent.ret.title as string)]).toHaveLength(30);
+    expect(sent.ret).toMatchObject({ type: 'quanzi', target_id: id, title, content: 'Spam', status: 'pending' });
     expect(await report(p, bob.token, id, 'Spam', 'quanzi')).toMatchObject({ code: 'report_pending' });
     // An article is another content, though the id is the post's.
     expect(await report(p, bob.token, id)).toMatchObject({ code: 'article_missing' });
@@ -123,16 +117,36 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     expect(await p.call('quanzi/zan', { token: bob.token, id, zan: true })).toMatchObject({ code: 'post_missing' });
     expect(await report(p, bob.token, id, 'Spam', 'quanzi')).toMatchObject({ code: 'post_missing' });
     const notices = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];
-    expect(notices).toMatchObject([
-      { kind: 'report', data: { status: 'upheld', title: 'Cheap watches, best prices in…' } },
-    ]);
+    expect(notices).toMatchObject([{ kind: 'report', data: { status: 'upheld', title: 'Cheap watches for sale' } }]);
+  });
+
+  it('titles the report of a post written before posts had titles with the start of its text', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const old = {
+      id: 'old1',
+      memberId: alice.id,
+      title: '',
+      content: 'Cheap watches,\nbest prices in town: message me today for the list',
+      images: [],
+      vote: null,
+      video: null,
+      topicId: null,
+      createdAt: p.now(),
+    };
+    await p.server.store.circle.add(old, { since: 0, max: 20 });
+    const sent = await report(p, bob.token, 'old1', 'Spam', 'quanzi');
+    expect(sent.ret).toMatchObject({ type: 'quanzi', target_id: 'old1', title: 'Cheap watches, best prices in…' });
+    expect([...(sent.ret.title as string)]).toHaveLength(30);
   });
 
   it('refuses to report a circle post across a block, or one that is not', async () => {
     const p = await productServer();
     const alice = await signIn(p);
     const bob = await signIn(p, '13900139000');
-    const id = (await p.call('member/quanzi_add', { token: alice.token, content: 'Hello' })).id as string;
+    const id = (await p.call('member/quanzi_add', { token: alice.token, title: 'Say hello', content: 'Hello' }))
+      .id as string;
     expect(await report(p, bob.token, 'nope', 'Spam', 'quanzi')).toMatchObject({ code: 'post_missing' });
     await p.call(`member/lahei/uid_s/${bob.id}`, { token: alice.token });
     expect(await report(p, bob.token, id, 'Spam', 'quanzi')).toMatchObject({ code: 'post_missing' });

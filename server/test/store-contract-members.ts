@@ -1193,7 +1193,15 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));
     await store.members.insert(newMember('m2', '13300133001'));
-    const post = { memberId: 'm1', content: 'Buy now', images: [], vote: null, video: null, topicId: null };
+    const post = {
+      memberId: 'm1',
+      title: 'Watches for sale',
+      content: 'Buy now',
+      images: [],
+      vote: null,
+      video: null,
+      topicId: null,
+    };
     await store.circle.add({ ...post, id: 'p1', createdAt: 10 }, { since: 0, max: 10 });
     await store.articles.add(
       { id: 'p1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
@@ -1308,7 +1316,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.channels.chosen('m1')).toEqual([]);
   });
 
-  it('circle posts: newest first, at most max a window even at once, one vote per member until it ends', async () => {
+  it('circle posts: newest first, titled, at most max a window even at once, one vote per member until it ends', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));
     await store.members.insert(newMember('m2', '13300133001'));
@@ -1320,6 +1328,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     ) => ({
       id,
       memberId,
+      title: `Title of ${id}`,
       content: `Post ${id}`,
       images: vote ? [] : ['https://x/1.png'],
       vote,
@@ -1342,15 +1351,22 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.circle.add(filmed, quota)).toBe('ok');
     expect(await store.circle.byId('f1')).toEqual(filmed);
     expect((await store.circle.byId('p1'))?.video).toBeNull();
+    // A post written before posts had titles has the empty one, and reads and lists as any other.
+    const untitled = { ...post('u1', 'm2', 4), title: '' };
+    expect(await store.circle.add(untitled, { since: 0, max: 10 })).toBe('ok');
+    expect(await store.circle.byId('u1')).toEqual(untitled);
 
     const all = (await store.circle.list({ limit: 10 })) ?? [];
-    expect(all).toHaveLength(5);
-    expect(all[0]?.id).toBe('v1');
-    expect((await store.circle.list({ authorId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1']);
+    expect(all).toHaveLength(6);
+    expect(all[0]).toEqual(post('v1', 'm2', 100, vote));
+    expect(all.at(-1)?.id).toBe('u1');
+    expect(all.map((x) => x.title)).toEqual(all.map((x) => (x.id === 'u1' ? '' : `Title of ${x.id}`)));
+    expect((await store.circle.list({ authorId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1', 'u1']);
     expect((await store.circle.list({ before: 'v1', limit: 10 }))?.map((x) => x.memberId)).toEqual([
       'm1',
       'm1',
       'm1',
+      'm2',
       'm2',
     ]);
     expect(await store.circle.list({ before: 'nope', limit: 10 })).toBeUndefined();
@@ -1371,13 +1387,13 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.circle.tallies([], 'm2')).toEqual(new Map());
 
     await store.blocks.set('m1', 'm2', true, { now: 300, max: 10 });
-    expect((await store.circle.list({ viewerId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1']);
+    expect((await store.circle.list({ viewerId: 'm2', limit: 10 }))?.map((x) => x.id)).toEqual(['v1', 'f1', 'u1']);
     expect(await store.circle.remove('m1', 'v1', 400)).toBe(false);
     expect(await store.circle.remove('m2', 'v1', 400)).toBe(true);
     expect(await store.circle.byId('v1')).toBeUndefined();
     // A cancelled account's posts and votes go with it.
     expect(await store.members.cancel('m1', { reason: 'x', now: 500 })).toBe(true);
-    expect((await store.circle.list({ limit: 10 }))?.map((x) => x.id)).toEqual(['f1']);
+    expect((await store.circle.list({ limit: 10 }))?.map((x) => x.id)).toEqual(['f1', 'u1']);
     expect((await store.circle.tallies([{ id: 'v1', optionCount: 3 }], 'm1')).get('v1')).toEqual({
       counts: [0, 0, 1],
       mine: null,
@@ -1414,7 +1430,17 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     await store.members.insert(newMember('m1', '13300133000'));
     const post = (id: string, topicId: string | null, at: number) =>
       store.circle.add(
-        { id, memberId: 'm1', content: 'text', images: [], vote: null, video: null, topicId, createdAt: at },
+        {
+          id,
+          memberId: 'm1',
+          title: 'A title',
+          content: 'text',
+          images: [],
+          vote: null,
+          video: null,
+          topicId,
+          createdAt: at,
+        },
         { since: 0, max: 10 },
       );
     await post('p1', 't1', 10);

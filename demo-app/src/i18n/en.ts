@@ -107,6 +107,8 @@ export const en: Dictionary = {
     article_limit: 'You can publish 20 articles a day',
     article_missing: 'Content does not exist or was deleted by the author',
     channel_missing: 'The channel does not exist',
+    post_title_short: 'The title must not be less than 5 characters',
+    post_title_long: 'The title has at most 30 characters',
     post_content_invalid: 'The text cannot be blank',
     post_images_invalid: 'Those images cannot be used',
     post_media_exclusive: 'Images, video and vote are mutually exclusive: remove one before adding another',

@@ -105,6 +105,8 @@ export const zhCN = {
     article_limit: '每天最多发布 20 篇文章',
     article_missing: '内容不存在或已被作者删除',
     channel_missing: '频道不存在',
+    post_title_short: '标题不能少于 5 个字',
+    post_title_long: '标题最多 30 个字',
     post_content_invalid: '正文不能为空',
     post_images_invalid: '这些图片不能使用',
     post_media_exclusive: '图片、视频和投票只能选一种，请先删除再添加',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writtenText } from './text.js';
+import { writtenText, writtenTitle } from './text.js';
 import type { ArticleRecord, ArticleStore } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
@@ -179,12 +179,9 @@ export function createArticleService(deps: {
 
 /** The title and the text as stored (spec §5: title 5 to 30 characters, text not blank), or why not. */
 function writing(title: unknown, content: unknown): MemberResult<{ title: string; content: string }> {
-  if (typeof title !== 'string') return fail('article_title_short');
-  const heading = title.trim();
-  const length = [...heading].length;
-  if (length < ARTICLE_LIMITS.titleMin || /\p{Cc}/u.test(heading)) return fail('article_title_short');
-  if (length > ARTICLE_LIMITS.titleMax) return fail('article_title_long');
+  const heading = writtenTitle(title, { min: ARTICLE_LIMITS.titleMin, max: ARTICLE_LIMITS.titleMax });
+  if (!heading.ok) return fail(heading.problem === 'short' ? 'article_title_short' : 'article_title_long');
   const text = writtenText(content, ARTICLE_LIMITS.contentMax, { tabs: true });
   if (text === undefined) return fail('article_content_invalid');
-  return { ok: true, value: { title: heading, content: text } };
+  return { ok: true, value: { title: heading.title, content: text } };
 }

@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { lineStart, writtenText } from './text.js';
+import { ARTICLE_LIMITS } from './articles.js';
+import { lineStart, writtenText, writtenTitle } from './text.js';
 import type { CirclePostRecord, CircleStore, VoteTally } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 
 const fail = <T>(failure: MemberFailure): MemberResult<T> => ({ ok: false, failure });
 
-/** Bounds of circle posts (docs/limits.md; spec §5 "Images, video and vote are mutually exclusive in a post"). */
+/**
+ * Bounds of circle posts (docs/limits.md; spec §5 "Images, video and vote are mutually exclusive in a post"; §5, §9
+ * "Post title 5 to 30 characters", the rule an article's title follows too).
+ */
 export const CIRCLE_LIMITS = {
+  /** The title: this many characters (Unicode code points) after trimming, from... */
+  titleMin: ARTICLE_LIMITS.titleMin,
+  /** ...to. */
+  titleMax: ARTICLE_LIMITS.titleMax,
   /** The text: 1 to this many characters (Unicode code points) after trimming. */
   contentMax: 2000,
   /** Images the author uploaded, at most. */
@@ -28,6 +36,7 @@ export const CIRCLE_LIMITS = {
 
 /** A post as written, the images already checked as the author's own uploads. */
 export interface CirclePostInput {
+  title: unknown;
   content: unknown;
   images: readonly string[];
   /** `{options, days}`, or undefined for none. */
@@ -52,7 +61,7 @@ export interface CirclePostView {
  * "Images, video and vote are mutually exclusive in a post", "Blocked users cannot see each other's works"). No HTTP.
  */
 export interface CircleService {
-  /** Publishes a post of `memberId`: checked, then counted against the daily most. */
+  /** Publishes a post of `memberId`: checked (the title first, then the text), then counted against the daily most. */
   publish(memberId: string, input: CirclePostInput): Promise<MemberResult<CirclePostView>>;
   /** A page of the circle, or of `authorId`'s posts, newest first, as `viewerId` may see it, with their votes. */
   list(params: {
@@ -112,7 +121,9 @@ export function createCircleService(deps: {
     return { ok: true, value: post };
   };
   return {
-    async publish(memberId, { content, images, vote, video, topicId }) {
+    async publish(memberId, { title, content, images, vote, video, topicId }) {
+      const heading = writtenTitle(title, { min: CIRCLE_LIMITS.titleMin, max: CIRCLE_LIMITS.titleMax });
+      if (!heading.ok) return fail(heading.problem === 'short' ? 'post_title_short' : 'post_title_long');
       const text = writtenText(content, CIRCLE_LIMITS.contentMax, { tabs: true });
       if (text === undefined) return fail('post_content_invalid');
       if (images.length > CIRCLE_LIMITS.imagesMax || new Set(images).size !== images.length) {
@@ -129,6 +140,7 @@ export function createCircleService(deps: {
       const record: CirclePostRecord = {
         id: randomBytes(8).toString('hex'),
         memberId,
+        title: heading.title,
         content: text,
         images: [...images],
         vote: asked ? { options: asked.options, endsAt: now + asked.days * 86_400_000 } : null,
@@ -182,10 +194,13 @@ export function createCircleService(deps: {
   };
 }
 
-/** A post is named (in a report, a notification) by the start of its text, at most this many characters. */
+/** A post without a title is named by the start of its text, at most this many characters. */
 export const POST_TITLE_MAX = 30;
 
-/** What a post is named by: the start of its text on one line, cut at {@link POST_TITLE_MAX} characters. */
-export function postTitle(content: string): string {
-  return lineStart(content, POST_TITLE_MAX);
+/**
+ * What a post is named by (in a report, a notification): its title, or for one written before posts had titles, the
+ * start of its text on one line, cut at {@link POST_TITLE_MAX} characters.
+ */
+export function postTitle(post: Pick<CirclePostRecord, 'title' | 'content'>): string {
+  return post.title === '' ? lineStart(post.content, POST_TITLE_MAX) : post.title;
 }

@@ -22,7 +22,7 @@ export const REACTION_LIMITS = {
 export interface ReactionSubject {
   id: string;
   memberId: string;
-  /** The article's title, or the start of the post's text. */
+  /** The article's or the post's title (the start of the text of a post without one: see `postTitle`). */
   title: string;
 }
 

@@ -76,7 +76,7 @@ export function createReportService(deps: {
     },
     async quanzi(id, memberId) {
       const post = await deps.circle.view(id, memberId);
-      return post.ok ? { ok: true, value: { id: post.value.id, title: postTitle(post.value.content) } } : post;
+      return post.ok ? { ok: true, value: { id: post.value.id, title: postTitle(post.value) } } : post;
     },
   };
   return {

@@ -16,6 +16,23 @@ export function writtenText(
   return length === 0 || length > max || control.test(text) ? undefined : text;
 }
 
+/** A title as checked: trimmed, or why it is refused. */
+export type WrittenTitle = { ok: true; title: string } | { ok: false; problem: 'short' | 'long' };
+
+/**
+ * A title as stored (spec §5, §9 "Post title 5 to 30 characters"): trimmed, `min` to `max` characters (Unicode code
+ * points) on one line without control characters. Not a string, shorter, or holding a control character (a new line
+ * among them) is `short`; longer is `long`.
+ */
+export function writtenTitle(value: unknown, { min, max }: { min: number; max: number }): WrittenTitle {
+  if (typeof value !== 'string') return { ok: false, problem: 'short' };
+  const title = value.trim();
+  const length = [...title].length;
+  if (length < min || /\p{Cc}/u.test(title)) return { ok: false, problem: 'short' };
+  if (length > max) return { ok: false, problem: 'long' };
+  return { ok: true, title };
+}
+
 /**
  * The start of `text` on one line: each run of white space one space, cut to at most `max` characters, "…" ending
  * what was cut.

@@ -109,6 +109,8 @@ export type MemberFailure =
   | 'video_invalid'
   | 'video_cover_missing'
   | 'channel_missing'
+  | 'post_title_short'
+  | 'post_title_long'
   | 'post_content_invalid'
   | 'post_images_invalid'
   | 'post_media_exclusive'
@@ -259,6 +261,8 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   video_invalid: 'please upload a video',
   video_cover_missing: 'a video cover is required',
   channel_missing: 'the channel does not exist',
+  post_title_short: 'title must not be less than 5 characters',
+  post_title_long: 'the title has at most 30 characters',
   post_content_invalid: 'content cannot be blank',
   post_images_invalid: 'parameter error',
   post_media_exclusive: 'images, video and vote are mutually exclusive: remove one before adding another',

@@ -16,6 +16,8 @@ export interface CircleVote {
 export interface CirclePostRecord {
   id: string;
   memberId: string;
+  /** The title; empty for a post written before posts had one (migration 0054). */
+  title: string;
   content: string;
   /** URLs of the images the author uploaded, in their order. */
   images: string[];
@@ -73,6 +75,7 @@ type CircleTables = {
   circle_posts: {
     id: string;
     member_id: string;
+    title: string;
     content: string;
     images: string;
     vote_options: string | null;
@@ -90,6 +93,7 @@ type CircleTables = {
 const COLUMNS = [
   'circle_posts.id',
   'circle_posts.member_id',
+  'circle_posts.title',
   'circle_posts.content',
   'circle_posts.images',
   'circle_posts.vote_options',
@@ -103,6 +107,7 @@ const COLUMNS = [
 const recordOf = (row: Omit<CircleTables['circle_posts'], 'deleted_at'>): CirclePostRecord => ({
   id: row.id,
   memberId: row.member_id,
+  title: row.title,
   content: row.content,
   images: JSON.parse(row.images) as string[],
   vote:
@@ -137,6 +142,7 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
             .values({
               id: record.id,
               member_id: record.memberId,
+              title: record.title,
               content: record.content,
               images: JSON.stringify(record.images),
               vote_options: record.vote ? JSON.stringify(record.vote.options) : null,

@@ -32,6 +32,7 @@ import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
 import { shopWithdrawalsMigration } from './shop-withdrawals-migration.js';
 import { articleVideosMigration } from './article-videos-migration.js';
 import { circleVideosMigration } from './circle-videos-migration.js';
+import { circleTitlesMigration } from './circle-titles-migration.js';
 import { circleReactionsMigration } from './circle-reactions-migration.js';
 import { commentRepliesMigration } from './comment-replies-migration.js';
 import { loginTicketsMigration } from './login-tickets-migration.js';
@@ -249,6 +250,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0051_upload_deletions': uploadDeletionsMigration,
   '0052_search_index': searchIndexMigration,
   '0053_webhook_deliveries': webhookDeliveriesMigration,
+  '0054_circle_titles': circleTitlesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

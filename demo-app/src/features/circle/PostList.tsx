@@ -123,9 +123,9 @@ function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: 
 }
 
 /**
- * One post: its author (opening their home) and when, the text, the images, the video (its cover as the poster) or the
- * vote, its likes and comments; its author may delete it, and another member report it (a visitor is sent to sign
- * in).
+ * One post: its author (opening their home) and when, its title (none for a post written before posts had titles),
+ * the text, the images, the video (its cover as the poster) or the vote, its likes and comments; its author may
+ * delete it, and another member report it (a visitor is sent to sign in).
  */
 function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: ReactNode }) {
   const { t, i18n } = useTranslation();
@@ -173,6 +173,11 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
           <span>{name}</span>
           <small>{relativeTime(post.created_at, now, t, i18n.language)}</small>
         </button>
+        {post.title !== '' && (
+          <p className="post-title" data-testid="post-title">
+            {post.title}
+          </p>
+        )}
         <p className="post-content">{post.content}</p>
         {post.topic && (
           <button

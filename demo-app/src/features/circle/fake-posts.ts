@@ -6,6 +6,7 @@ const DAY = 86_400_000;
 export function fakePost(n: number, extra: Partial<CirclePost> = {}): CirclePost {
   return {
     id: `p${n}`,
+    title: `Title of post ${n}`,
     content: `Post number ${n}`,
     imgs: [],
     video: null,

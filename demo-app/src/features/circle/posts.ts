@@ -14,9 +14,11 @@ export interface PostVote {
   voted: number | null;
 }
 
-/** A circle post: the text with images, or with a video, or with a vote; and its likes and comments. */
+/** A circle post: its title, the text with images, or with a video, or with a vote; and its likes and comments. */
 export interface CirclePost extends ArticleCounts {
   id: string;
+  /** Empty for a post written before posts had titles. */
+  title: string;
   content: string;
   imgs: string[];
   /** The video and its cover, or null. */
@@ -94,6 +96,7 @@ export async function circlePage(
 /** Posts to the circle; resolves with the post. */
 export async function publishPost(
   draft: {
+    title: string;
     content: string;
     imgs: string[];
     vote?: VoteDraft | undefined;
@@ -104,6 +107,7 @@ export async function publishPost(
   context: CallContext,
 ): Promise<CirclePost> {
   const body = {
+    title: draft.title.trim(),
     content: draft.content.trim(),
     imgs: draft.imgs,
     ...(draft.video && { video: draft.video.video, img: draft.video.cover }),

@@ -1,8 +1,20 @@
 import { Dialog, Input, List, Selector, TextArea } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ARTICLE_LIMITS, articleProblem } from './articles';
+import { ARTICLE_LIMITS, articleProblem, titleProblem } from './articles';
 import { useChannels } from './channels';
+
+/**
+ * What is wrong with a title, in the spec's words (§5 "Post title 5 to 30 characters", "title must not be less than 5
+ * characters"), or undefined: an article's or a video's (`article`), or a circle post's (`post`), each kind with its
+ * own messages, as the server refuses them.
+ */
+export function titleError(title: string, t: TFunction, kind: 'article' | 'post'): string | undefined {
+  const problem = titleProblem(title);
+  if (problem === 'title_short') return t(`errors.${kind}_title_short`);
+  if (problem === 'title_long') return t(`errors.${kind}_title_long`);
+  return undefined;
+}
 
 /**
  * What is wrong with an article's or a video's title and text, in the spec's words (§5 "Post title 5 to 30 characters
@@ -10,14 +22,31 @@ import { useChannels } from './channels';
  */
 export function articleTextError(title: string, content: string, t: TFunction): string | undefined {
   const problem = articleProblem(title, content);
-  if (problem === 'title_short') return t('errors.article_title_short');
-  if (problem === 'title_long') return t('errors.article_title_long');
+  if (problem === 'title_short' || problem === 'title_long') return titleError(title, t, 'article');
   if (problem === 'content') {
     return content.trim() === ''
       ? t('errors.article_content_invalid')
       : t('article.contentLong', { max: ARTICLE_LIMITS.contentMax });
   }
   return undefined;
+}
+
+/** The title of an article, a video or a circle post, at most 30 characters: its field, labelled, with the bounds. */
+export function TitleField(props: { id: string; value: string; onChange: (title: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <List>
+      <List.Item title={<label htmlFor={props.id}>{t('article.title')}</label>}>
+        <Input
+          id={props.id}
+          value={props.value}
+          onChange={props.onChange}
+          maxLength={ARTICLE_LIMITS.titleMax}
+          placeholder={t('article.titlePlaceholder')}
+        />
+      </List.Item>
+    </List>
+  );
 }
 
 /** The title and the text of an article or a video, the text with its count (over the most in red). */
@@ -32,21 +61,10 @@ export function ArticleTextFields(props: {
   contentPlaceholder: string;
   rows: { minRows: number; maxRows: number };
 }) {
-  const { t } = useTranslation();
   const length = [...props.content.trim()].length;
   return (
     <>
-      <List>
-        <List.Item title={<label htmlFor={`${props.id}-title`}>{t('article.title')}</label>}>
-          <Input
-            id={`${props.id}-title`}
-            value={props.title}
-            onChange={props.onTitle}
-            maxLength={ARTICLE_LIMITS.titleMax}
-            placeholder={t('article.titlePlaceholder')}
-          />
-        </List.Item>
-      </List>
+      <TitleField id={`${props.id}-title`} value={props.title} onChange={props.onTitle} />
       <List header={<label htmlFor={`${props.id}-content`}>{props.contentLabel}</label>}>
         <List.Item>
           <TextArea

@@ -59,11 +59,21 @@ export interface Article extends ArticleCounts {
 /** The server's bounds (docs/limits.md; spec §5, §9). */
 export const ARTICLE_LIMITS = { titleMin: 5, titleMax: 30, contentMax: 5000, imagesMax: 9 } as const;
 
-/** What is wrong with an article before it is sent, or undefined; the server checks the same. */
-export function articleProblem(title: string, content: string): 'title_short' | 'title_long' | 'content' | undefined {
+/**
+ * What is wrong with a title (an article's, a video's or a circle post's: spec §5, §9 "Post title 5 to 30
+ * characters") before it is sent, or undefined; the server checks the same.
+ */
+export function titleProblem(title: string): 'title_short' | 'title_long' | undefined {
   const length = [...title.trim()].length;
   if (length < ARTICLE_LIMITS.titleMin) return 'title_short';
   if (length > ARTICLE_LIMITS.titleMax) return 'title_long';
+  return undefined;
+}
+
+/** What is wrong with an article before it is sent, or undefined; the server checks the same. */
+export function articleProblem(title: string, content: string): 'title_short' | 'title_long' | 'content' | undefined {
+  const wrong = titleProblem(title);
+  if (wrong !== undefined) return wrong;
   const text = content.trim();
   if (text === '' || [...text].length > ARTICLE_LIMITS.contentMax) return 'content';
   return undefined;

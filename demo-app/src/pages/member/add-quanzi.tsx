@@ -17,6 +17,7 @@ import {
   type VoteDraft,
 } from '../../features/circle/posts';
 import { useTopics } from '../../features/circle/topics';
+import { TitleField, titleError } from '../../features/content/ArticleForm';
 import { VideoFields, useVideoDraft } from '../../features/content/VideoFields';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
@@ -24,8 +25,9 @@ import '../../features/circle/circle.css';
 import './feedback.css';
 
 /**
- * A new circle post (spec §2 member/add-quanzi; §1 "circle posts (images, or a video, or a vote)"; §5 "Images, video
- * and vote are mutually exclusive in a post: remove one before adding another"): the text with up to nine images, each
+ * A new circle post (spec §2 member/add-quanzi, "Post creation: title, text, ..."; §1 "circle posts (images, or a
+ * video, or a vote)"; §5 "Post title 5 to 30 characters", "Images, video and vote are mutually exclusive in a post:
+ * remove one before adding another"): the title, checked as an article's, the text with up to nine images, each
  * uploaded as it is picked, or with a video and its cover, uploaded when it is posted (spec §4: the video, then the
  * cover, then the post), or with a vote of 2 to 10 options running 1, 3 or 7 days, and a topic if the member picks
  * one (`?topic=` picks one at first). Posted, the page closes.
@@ -36,6 +38,7 @@ export default function AddPost() {
   const close = useClosePage();
   const queryClient = useQueryClient();
   const uploader = useImageUpload();
+  const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [imgs, setImgs] = useState<string[]>([]);
   const [vote, setVote] = useState<VoteDraft | undefined>();
@@ -66,6 +69,8 @@ export default function AddPost() {
     setVote((draft) => draft && { ...draft, options: draft.options.map((o, i) => (i === index ? text : o)) });
 
   const publish = async () => {
+    const wrongTitle = titleError(title, t, 'post');
+    if (wrongTitle !== undefined) return toastError(wrongTitle);
     const problem = postProblem(content, vote);
     if (problem === 'content') {
       return toastError(
@@ -85,7 +90,7 @@ export default function AddPost() {
     setSending(true);
     try {
       const chosen = topics.some((item) => item.id === topic) ? topic : undefined;
-      const draft = { content, imgs, vote, video: files, topic: chosen };
+      const draft = { title, content, imgs, vote, video: files, topic: chosen };
       await publishPost(draft, { token: user.token, locale: i18n.language });
       if (files) video.setProgress(100);
     } catch (error) {
@@ -103,6 +108,7 @@ export default function AddPost() {
   return (
     <div className="page">
       <NavBar title={t('circle.addTitle')} />
+      <TitleField id="post-title" value={title} onChange={setTitle} />
       <List header={<label htmlFor="post-content">{t('circle.content')}</label>}>
         <List.Item>
           <TextArea

@@ -68,6 +68,7 @@ const api = setupServer(
     const vote = body['vote'] as { options: string[]; days: number } | undefined;
     const added: CirclePost = {
       ...post(posts.length + 1),
+      title: String(body['title']),
       content: String(body['content']),
       imgs: body['imgs'] as string[],
       video: typeof body['video'] === 'string' ? { url: body['video'], cover: String(body['img']) } : null,
@@ -229,6 +230,21 @@ describe('pages/quanzi/index: the circle', () => {
     await step(() => fireEvent.click(within(running).getByRole('button', { name: 'Hills' })));
     await vi.waitFor(() => expect(screen.getByTestId('where').textContent).toMatch(/^\/user\/login/));
     expect(sent).toEqual([]);
+  });
+
+  it('shows a post’s title above its text, and none for a post written before posts had titles', async () => {
+    posts = [post(2, { title: 'Spring walk' }), post(1, { title: '' })];
+    renderPages('/pages/quanzi/index');
+    await shows('Spring walk');
+    const [titled, untitled] = screen.getAllByTestId('post') as [HTMLElement, HTMLElement];
+    const title = within(titled).getByTestId('post-title');
+    expect(title.textContent).toBe('Spring walk');
+    expect(title.className).toBe('post-title');
+    // Above the text: the text comes after it in the page.
+    const text = within(titled).getByText('Post number 2');
+    expect(title.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(untitled).queryByTestId('post-title')).toBeNull();
+    expect(within(untitled).getByText('Post number 1')).toBeTruthy();
   });
 
   it('plays a post’s video, its cover the poster', async () => {
@@ -424,6 +440,9 @@ describe('member/add-quanzi', () => {
     renderPages('/member/add-quanzi');
     await shows('New post');
     await publish();
+    await shows('The title must not be less than 5 characters');
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Hills or sea?' } });
+    await publish();
     await shows('The text cannot be blank');
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: ' Where next? ' } });
     await step(() => fireEvent.click(screen.getByText('Add a vote')));
@@ -444,6 +463,7 @@ describe('member/add-quanzi', () => {
       {
         path: 'quanzi_add',
         body: expect.objectContaining({
+          title: 'Hills or sea?',
           content: 'Where next?',
           imgs: [],
           vote: { options: ['Sea', 'Town'], days: 3 },
@@ -462,6 +482,7 @@ describe('member/add-quanzi', () => {
     await shows('Images, video and vote are mutually exclusive: remove one before adding another');
     await step(() => fireEvent.click(screen.getByText('Remove the vote')));
     expect(screen.getByRole('button', { name: 'Add an image' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Just a title' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
     await publish();
     expect(sent.at(-1)?.body).not.toHaveProperty('vote');
@@ -490,6 +511,7 @@ describe('member/add-quanzi: a post with a video', () => {
     FakeXhr.sent = [];
     renderPages('/member/add-quanzi');
     await shows('New post');
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Ducks out tonight' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Ducks at dusk' } });
     await step(() => fireEvent.click(screen.getByText('Add a video')));
     // A video keeps images and a vote out.
@@ -514,7 +536,13 @@ describe('member/add-quanzi: a post with a video', () => {
     expect(sent).toEqual([
       {
         path: 'quanzi_add',
-        body: expect.objectContaining({ content: 'Ducks at dusk', imgs: [], video, img: cover }) as unknown,
+        body: expect.objectContaining({
+          title: 'Ducks out tonight',
+          content: 'Ducks at dusk',
+          imgs: [],
+          video,
+          img: cover,
+        }) as unknown,
       },
     ]);
     expect(sent[0]?.body).not.toHaveProperty('vote');
@@ -528,6 +556,7 @@ describe('member/add-quanzi: a post with a video', () => {
     await pick('Choose a video', mp4());
     await step(() => fireEvent.click(screen.getByText('Remove the video and cover')));
     expect(screen.getByRole('button', { name: 'Add an image' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Just a title' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Just text' } });
     await publish();
     await shows('Posted');
@@ -554,6 +583,7 @@ describe('topic/index and topic/list', () => {
     expect(screen.getByText('Post number 1')).toBeTruthy();
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Post' })));
     await shows('New post');
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Hill flowers' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Up the hill' } });
     await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
     expect(sent.find((s) => s.path === 'quanzi_add')?.body).toMatchObject({ content: 'Up the hill', topic: 't1' });
@@ -580,6 +610,7 @@ describe('topic/index and topic/list', () => {
     topics = [WALKS];
     renderPages('/member/add-quanzi');
     await shows('Topic');
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Nothing on topic' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'No topic here' } });
     await step(() => fireEvent.click(screen.getAllByRole('button', { name: 'Post' }).at(-1) as HTMLElement));
     expect(sent.find((s) => s.path === 'quanzi_add')?.body).not.toHaveProperty('topic');

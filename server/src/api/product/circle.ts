@@ -9,11 +9,13 @@ import { refuse, type ProductPost } from './reply.js';
 
 /**
  * Circle posts (spec §1 "circle posts (images, or a video, or a vote)", §2 pages/quanzi/index, member/add-quanzi):
- * - `member/quanzi_add` (`token`, `content` 1 to 2 000 characters, `imgs?`: up to 9 images the member uploaded, or
- *   `video?` and `img?`: a video the member uploaded and its cover, an image they uploaded, or `vote?`: `{options: 2 to
- *   10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never two of them (`post_media_exclusive`); `topic?`:
- *   the id of its topic) answers `{ret: post, id}`. A video that is not the member's own upload is `video_invalid`,
- *   one without a cover `video_cover_missing`.
+ * - `member/quanzi_add` (`token`, `title` 5 to 30 characters on one line, `content` 1 to 2 000 characters, `imgs?`:
+ *   up to 9 images the member uploaded, or `video?` and `img?`: a video the member uploaded and its cover, an image
+ *   they uploaded, or `vote?`: `{options: 2 to 10 different texts of 1 to 20 characters, days: 1, 3 or 7}`, never two
+ *   of them (`post_media_exclusive`); `topic?`: the id of its topic) answers `{ret: post, id}`. The title is checked
+ *   as an article's, before the text: `post_title_short` ("title must not be less than 5 characters"),
+ *   `post_title_long` past 30. A video that is not the member's own upload is `video_invalid`, one without a cover
+ *   `video_cover_missing`.
  * - `quanzi/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [post]}`,
  *   newest first, twenty at a time.
  * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
@@ -26,10 +28,11 @@ import { refuse, type ProductPost } from './reply.js';
  * - `topic/list` (`token?`, `id`, `before?`) answers a topic's posts as `quanzi/list` does, with `topic`; a topic that
  *   does not exist or was removed is `topic_missing` ("topic does not exist or was deleted").
  *
- * A post is `{id, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img}, created_at,
- * likes, comments, liked, mine}` (`liked` by the viewer); `video` is null or `{url, cover}`; `vote` is null or
- * `{options: [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or null). Visitors may read; a member
- * sees nothing of members one of the two has blocked, and cannot vote on their posts.
+ * A post is `{id, title, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img},
+ * created_at, likes, comments, liked, mine}` (`title` empty for a post written before posts had titles, `liked` by the
+ * viewer); `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
+ * voted}` (`voted`: the viewer's option, or null). Visitors may read; a member sees nothing of members one of the two
+ * has blocked, and cannot vote on their posts.
  */
 export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/quanzi_add', async (body) => {
@@ -47,6 +50,7 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
         }
       : undefined;
     const result = await deps.circle.publish(me.value.id, {
+      title: body['title'],
       content: body['content'],
       images: imgs,
       vote: body['vote'],
@@ -136,6 +140,7 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
     const reacted = reactions.get(post.id);
     return {
       id: post.id,
+      title: post.title,
       content: post.content,
       imgs: post.images,
       video: post.video,

@@ -641,7 +641,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
         if (!post.ok) return post;
         return {
           ok: true,
-          value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value.content) },
+          value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value) },
         };
       },
       blocked,

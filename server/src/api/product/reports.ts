@@ -26,7 +26,8 @@ export function reportObject(report: ReportRecord) {
  * - `member/jubao_view` (`id`) answers `{ret: report}`.
  *
  * A report is `{id, type, target_id, title, content, status (pending, upheld, dismissed), reason, created_at,
- * reviewed_at}`; `title` is the article's, or the start of the post's text, when it was reported.
+ * reviewed_at}`; `title` is the article's or the post's (the start of the text of a post without one) when it was
+ * reported.
  */
 export function reportRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/jubao_add/type/:type/aid/:id', async (body, request) => {
