@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SECURE_APP } from './helpers.js';
 import { collect, login as connectAs, settled } from './im-support.js';
-import { type ProductServer, productServer, signIn, uploadImage } from './product-support.js';
+import { type ProductServer, productServer, signIn, untitledPost, uploadImage } from './product-support.js';
 
 const list = async (p: ProductServer, token: string, before?: string) =>
   (await p.call('member/notify_list', { token, ...(before !== undefined && { before }) })).ret as Array<
@@ -210,18 +210,7 @@ describe('product notifications: member/notify', () => {
     const p = await productServer();
     const alice = await signIn(p);
     const bob = await signIn(p, '13900139000');
-    const old = {
-      id: 'old1',
-      memberId: alice.id,
-      title: '',
-      content: 'Spring at the lake,\nwith the ducks out early today',
-      images: [],
-      vote: null,
-      video: null,
-      topicId: null,
-      createdAt: p.now(),
-    };
-    await p.server.store.circle.add(old, { since: 0, max: 20 });
+    await untitledPost(p, alice.id, 'old1', 'Spring at the lake,\nwith the ducks out early today');
     await p.call('quanzi/zan', { token: bob.token, id: 'old1', zan: true });
     p.advance(1_000);
     const comment = (await p.call('quanzi/ping_add', { token: bob.token, id: 'old1', content: 'Ducks!' })).ret as {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operator, type ProductServer, productServer, signIn } from './product-support.js';
+import { operator, type ProductServer, productServer, signIn, untitledPost } from './product-support.js';
 
 async function article(p: ProductServer, token: string): Promise<string> {
   const answer = await p.call('member/article_add', { token, title: 'Buy cheap watches', content: 'Click here.' });
@@ -124,18 +124,7 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     const p = await productServer();
     const alice = await signIn(p);
     const bob = await signIn(p, '13900139000');
-    const old = {
-      id: 'old1',
-      memberId: alice.id,
-      title: '',
-      content: 'Cheap watches,\nbest prices in town: message me today for the list',
-      images: [],
-      vote: null,
-      video: null,
-      topicId: null,
-      createdAt: p.now(),
-    };
-    await p.server.store.circle.add(old, { since: 0, max: 20 });
+    await untitledPost(p, alice.id, 'old1', 'Cheap watches,\nbest prices in town: message me today for the list');
     const sent = await report(p, bob.token, 'old1', 'Spam', 'quanzi');
     expect(sent.ret).toMatchObject({ type: 'quanzi', target_id: 'old1', title: 'Cheap watches, best prices in…' });
     expect([...(sent.ret.title as string)]).toHaveLength(30);

@@ -134,6 +134,12 @@ export async function operator(
   return { status: res.status, ...((await res.json()) as { code: number; content: unknown }) };
 }
 
+/** Stores post `id` of `memberId` as one written before posts had titles: no title, only its text. */
+export async function untitledPost(p: ProductServer, memberId: string, id: string, content: string): Promise<void> {
+  const post = { id, memberId, title: '', content, images: [], vote: null, video: null, topicId: null };
+  await p.server.store.circle.add({ ...post, createdAt: p.now() }, { since: 0, max: 20 });
+}
+
 /** A member with an open shop: certified, applied, approved. */
 export async function openShop(p: ProductServer, phone?: string) {
   const member = await signIn(p, phone);
