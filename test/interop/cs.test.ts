@@ -35,6 +35,23 @@ function refTeam(): RefTeam {
   return (GoEasy.im.csteam as unknown as (teamId: string) => RefTeam)(TEAM);
 }
 
+/**
+ * Connects the reference client as agent `ref`, online in the team, and collects its pending lists (after loading
+ * the first). The client keeps its teams in a set it only creates when it first asks the server for them
+ * (isOnline): going online before that throws inside the client, so an app asks first.
+ */
+async function referenceAgent(port: number): Promise<Array<{ conversations: Array<{ id: string }> }>> {
+  await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['im']);
+  await call((o) => refTeam().isOnline(o));
+  await call((o) => refTeam().online(o), { teamData: { name: 'Support' }, agentData: { name: 'Ref' } });
+  const pending: Array<{ conversations: Array<{ id: string }> }> = [];
+  GoEasy.im.on(GoEasy.IM_EVENT.PENDING_CONVERSATIONS_UPDATED ?? 'PENDING_CONVERSATIONS_UPDATED', (l) =>
+    pending.push(l as { conversations: Array<{ id: string }> }),
+  );
+  await call((o) => GoEasy.im.pendingConversations!(o));
+  return pending;
+}
+
 /** A session event as it reaches either side: who caused it, and its payload. */
 const sessionEvents = (messages: ReadonlyArray<{ type: string; senderId: string; payload: unknown }>) =>
   messages.filter((m) => m.type.startsWith('CS_')).map((m) => [m.type, m.senderId, m.payload]);
@@ -109,16 +126,7 @@ describe('reference client: customer service', () => {
     const { url, port } = await startServer({ apps: [OPEN_APP] });
     const bob = await parley(url, 'bob');
     await bob.im.csteam(TEAM).online({ teamData: { name: 'Support' }, agentData: { name: 'Bob' } });
-    await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['im']);
-    // The client keeps its teams in a set it only creates when it first asks the server for them (isOnline):
-    // going online before that throws inside the client, so an app asks first.
-    await call((o) => refTeam().isOnline(o));
-    await call((o) => refTeam().online(o), { teamData: { name: 'Support' }, agentData: { name: 'Ref' } });
-    const pending: Array<{ conversations: Array<{ id: string }> }> = [];
-    GoEasy.im.on(GoEasy.IM_EVENT.PENDING_CONVERSATIONS_UPDATED ?? 'PENDING_CONVERSATIONS_UPDATED', (l) =>
-      pending.push(l as { conversations: Array<{ id: string }> }),
-    );
-    await call((o) => GoEasy.im.pendingConversations!(o));
+    const pending = await referenceAgent(port);
 
     const carol = await parley(url, 'carol');
     const atCarol: CsMessage[] = [];
@@ -180,14 +188,7 @@ describe('reference client: customer service', () => {
 
   it('INTEROP-22: the reference agent reloads its pending list on reconnect (mD.GIM.a), so a customer who wrote while its link was down shows', async () => {
     const { url, port } = await startServer({ apps: [OPEN_APP] });
-    await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['im']);
-    await call((o) => refTeam().isOnline(o));
-    await call((o) => refTeam().online(o), { teamData: { name: 'Support' }, agentData: { name: 'Ref' } });
-    const pending: Array<{ conversations: Array<{ id: string }> }> = [];
-    GoEasy.im.on(GoEasy.IM_EVENT.PENDING_CONVERSATIONS_UPDATED ?? 'PENDING_CONVERSATIONS_UPDATED', (l) =>
-      pending.push(l as { conversations: Array<{ id: string }> }),
-    );
-    await call((o) => GoEasy.im.pendingConversations!(o));
+    const pending = await referenceAgent(port);
     const shows = (id: string) => pending.some((l) => l.conversations.some((c) => c.id === id));
 
     referenceLink.lose();

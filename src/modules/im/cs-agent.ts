@@ -194,7 +194,8 @@ export class CsAgent {
     const live = this.#live;
     if (!live) return;
     const heard = JSON.stringify(live.status);
-    live.held = [];
+    // A link that drops again while a restore is under way: the pushes held so far stay held for this one.
+    live.held ??= [];
     try {
       const content = await this.#wire.call<{ customerStatus?: WireCustomerStatus }>(
         CLIENT_EVENTS.csLiveSession,
@@ -204,7 +205,7 @@ export class CsAgent {
       const missed = await this.#missedBy(live);
       if (this.#live !== live) return;
       const status = statusFromWire(content?.customerStatus);
-      const held = live.held;
+      const held = live.held ?? [];
       live.held = undefined;
       const seen = new Set<string>();
       const messages = [...missed, ...held]
