@@ -70,6 +70,7 @@ describe('public/vote: a post’s vote on a page of its own', () => {
     const page = open('?id=p1');
     await loaded(page);
     await shows('Where next?');
+    expect(screen.getByTestId('post-title').textContent).toBe('Title of post 1');
     expect(screen.getByText('Bob')).toBeTruthy();
     expect(asked[0]).toEqual({
       path: 'view',
@@ -104,9 +105,10 @@ describe('public/vote: a post’s vote on a page of its own', () => {
     await shows('Content does not exist or was deleted by the author');
     cleanup();
 
-    shown = post({ vote: null });
+    shown = post({ vote: null, title: '' });
     await loaded(open('?id=p1'));
     await shows('This post has no vote');
+    expect(screen.queryByTestId('post-title')).toBeNull();
     cleanup();
 
     open('');

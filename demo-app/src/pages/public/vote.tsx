@@ -12,8 +12,8 @@ import '../../features/content/articles.css';
 import '../../features/circle/circle.css';
 
 /**
- * A circle post's vote on a page of its own (spec §2 public/vote?id=): the post's text and author (opening their
- * home), then the vote, to cast while it runs (a visitor is sent to sign in) and its results after.
+ * A circle post's vote on a page of its own (spec §2 public/vote?id=): the post's title (none for a post written
+ * before posts had titles), text and author (opening their home), then the vote, to cast while it runs (a visitor is sent to sign in) and its results after.
  */
 export default function VotePage() {
   const { t, i18n } = useTranslation();
@@ -47,6 +47,11 @@ export default function VotePage() {
                 description={shown.author.username || t('im.user', { id: shown.author.id })}
                 onClick={() => open(`user/home?id=${encodeURIComponent(shown.author.id)}`)}
               >
+                {shown.title !== '' && (
+                  <p className="post-title" data-testid="post-title">
+                    {shown.title}
+                  </p>
+                )}
                 <span className="article-comment">{shown.content}</span>
               </List.Item>
               <List.Item>
