@@ -15,10 +15,12 @@ describe('articles end to end', () => {
     await page.getByRole('button', { name: 'Add an image' }).click();
     const photo = pngFile(64, 40, (x) => (x < 32 ? [40, 120, 200] : [250, 250, 250]));
     await (await chooser).setFiles({ name: 'lake.png', mimeType: 'image/png', buffer: photo });
-    await page.getByRole('img', { name: 'Image 1' }).waitFor();
+    // Shown from the device: nothing is uploaded before Publish (spec §4).
+    expect(await page.getByRole('img', { name: 'Image 1' }).getAttribute('src')).toMatch(/^blob:/);
     await page.screenshot({ path: `${SHOTS}article-form-en.png` });
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('Published').waitFor();
+    await page.getByTestId('article-progress').getByText('Publishing 100%').waitFor();
     await page.getByRole('button', { name: 'View content' }).click();
     await page.waitForURL(/#\/article\/view\?id=/);
     await page.getByRole('heading', { name: 'A day at the lake' }).waitFor();

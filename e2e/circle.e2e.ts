@@ -21,7 +21,8 @@ describe('circle end to end', () => {
     await alice.page.getByRole('button', { name: 'Add an image' }).click();
     const photo = pngFile(640, 400, (x) => (x < 320 ? [40, 160, 90] : [250, 250, 250]));
     await (await chooser).setFiles({ name: 'lake.png', mimeType: 'image/png', buffer: photo });
-    await alice.page.getByRole('img', { name: 'Image 1' }).waitFor();
+    // Shown from the device: nothing is uploaded before the post is sent (spec §4).
+    expect(await alice.page.getByRole('img', { name: 'Image 1' }).getAttribute('src')).toMatch(/^blob:/);
     // Images and a vote never go together.
     await alice.page.getByText('Add a vote').click();
     await alice.page

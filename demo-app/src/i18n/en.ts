@@ -22,6 +22,7 @@ export const en: Dictionary = {
     operationFailed: 'Operation failed',
     unknownError: 'Unknown error',
     empty: 'Nothing here yet',
+    publishing: 'Publishing {{percent}}%',
   },
   errors: {
     video_invalid: 'Please upload a video',

@@ -20,6 +20,7 @@ export const zhCN = {
     operationFailed: '操作失败',
     unknownError: '未知错误',
     empty: '暂无内容',
+    publishing: '发布中 {{percent}}%',
   },
   errors: {
     video_invalid: '请上传视频',

@@ -1,4 +1,4 @@
-import { useRef, type ChangeEvent } from 'react';
+import { useRef, type ChangeEvent, type ReactNode } from 'react';
 import { UploadProgress } from './ImagePicker';
 import type { useImageUpload } from './useImageUpload';
 
@@ -10,6 +10,92 @@ export interface ImageGridLabels {
   remove: (n: number) => string;
   /** The button, and the file input, that add one. */
   add: string;
+}
+
+/** One thumbnail of an image grid with its remove button; without `src` (no local preview) its name stands in. */
+export function ImageTile({
+  src,
+  alt,
+  removeLabel,
+  onRemove,
+  disabled = false,
+}: {
+  src: string | undefined;
+  alt: string;
+  removeLabel: string;
+  onRemove: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <div className="feedback-image">
+      {src !== undefined ? (
+        <img className="feedback-thumb" src={src} alt={alt} />
+      ) : (
+        <span className="feedback-thumb" role="img" aria-label={alt} />
+      )}
+      <button
+        type="button"
+        className="feedback-image-remove"
+        aria-label={removeLabel}
+        disabled={disabled}
+        onClick={onRemove}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The frame of an image grid: the tiles given as children, an add button while `canAdd` opening the device's
+ * chooser (several images at once with `multiple`), and the hidden file input handing the picked files to `onPick`.
+ */
+export function ImageTiles({
+  children,
+  canAdd,
+  addLabel,
+  onPick,
+  multiple = false,
+}: {
+  children: ReactNode;
+  canAdd: boolean;
+  addLabel: string;
+  onPick: (files: File[]) => void;
+  multiple?: boolean;
+}) {
+  const picker = useRef<HTMLInputElement>(null);
+  const picked = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.target.files ?? [])];
+    // Cleared so that picking the same file again still fires a change.
+    event.target.value = '';
+    if (files.length > 0) onPick(files);
+  };
+  return (
+    <>
+      <div className="feedback-images">
+        {children}
+        {canAdd && (
+          <button
+            type="button"
+            className="feedback-image-add"
+            aria-label={addLabel}
+            onClick={() => picker.current?.click()}
+          >
+            +
+          </button>
+        )}
+      </div>
+      <input
+        ref={picker}
+        type="file"
+        accept="image/jpeg,image/png,image/gif,.jpg,.jpeg,.png,.gif"
+        aria-label={addLabel}
+        multiple={multiple}
+        hidden
+        onChange={picked}
+      />
+    </>
+  );
 }
 
 /**
@@ -32,13 +118,10 @@ export function ImageGrid({
   labels: ImageGridLabels;
   progressTestId: string;
 }) {
-  const picker = useRef<HTMLInputElement>(null);
   const { progress, upload } = uploader;
   const uploading = progress !== undefined;
 
-  const add = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
+  const add = async ([file]: File[]) => {
     if (!file) return;
     const url = await upload(file);
     if (url !== undefined) onChange((list) => [...list, url].slice(0, max));
@@ -46,40 +129,18 @@ export function ImageGrid({
 
   return (
     <>
-      <div className="feedback-images">
+      <ImageTiles canAdd={images.length < max && !uploading} addLabel={labels.add} onPick={(files) => void add(files)}>
         {images.map((url, index) => (
-          <div className="feedback-image" key={`${url}-${index}`}>
-            <img className="feedback-thumb" src={url} alt={labels.image(index + 1)} />
-            <button
-              type="button"
-              className="feedback-image-remove"
-              aria-label={labels.remove(index + 1)}
-              onClick={() => onChange((list) => list.filter((_, i) => i !== index))}
-            >
-              ×
-            </button>
-          </div>
+          <ImageTile
+            key={`${url}-${index}`}
+            src={url}
+            alt={labels.image(index + 1)}
+            removeLabel={labels.remove(index + 1)}
+            onRemove={() => onChange((list) => list.filter((_, i) => i !== index))}
+          />
         ))}
-        {images.length < max && !uploading && (
-          <button
-            type="button"
-            className="feedback-image-add"
-            aria-label={labels.add}
-            onClick={() => picker.current?.click()}
-          >
-            +
-          </button>
-        )}
-      </div>
+      </ImageTiles>
       <UploadProgress percent={progress} testId={progressTestId} />
-      <input
-        ref={picker}
-        type="file"
-        accept="image/jpeg,image/png,image/gif,.jpg,.jpeg,.png,.gif"
-        aria-label={labels.add}
-        hidden
-        onChange={(event) => void add(event)}
-      />
     </>
   );
 }

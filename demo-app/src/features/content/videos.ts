@@ -52,6 +52,13 @@ export function videoProgress(part: 'video' | 'cover', percent: number): number 
   return start + Math.round((VIDEO_PROGRESS[part] * percent) / 100);
 }
 
+/**
+ * Publishing progress of a post's images (spec §4 "images are uploaded one by one, then the article is posted ...
+ * images 10 per image", §9 "Publishing progress: 10 per image"): each image's upload fills the next 10, the post the
+ * rest up to 100 (at most 9 images, so at most 90 before the post).
+ */
+export const IMAGE_PROGRESS_EACH = 10;
+
 /** The video types the storage takes (spec §5 "Video: avi, mov, rmvb, rm, flv, mp4, 3gp, quicktime"). */
 export const VIDEO_EXTENSIONS = ['avi', 'mov', 'rmvb', 'rm', 'flv', 'mp4', '3gp'] as const;
 

@@ -6,8 +6,6 @@ import { useSearchParams } from 'react-router';
 import { useClosePage } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
-import { ImageGrid } from '../../features/api/ImageGrid';
-import { useImageUpload } from '../../features/api/useImageUpload';
 import {
   CIRCLE_LIMITS,
   CIRCLE_QUERY,
@@ -18,6 +16,8 @@ import {
 } from '../../features/circle/posts';
 import { useTopics } from '../../features/circle/topics';
 import { TitleField, titleError } from '../../features/content/ArticleForm';
+import { ImageDraftGrid } from '../../features/content/ImageDraftGrid';
+import { useImageDraft } from '../../features/content/useImageDraft';
 import { VideoFields, useVideoDraft } from '../../features/content/VideoFields';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
@@ -27,20 +27,20 @@ import './feedback.css';
 /**
  * A new circle post (spec §2 member/add-quanzi, "Post creation: title, text, ..."; §1 "circle posts (images, or a
  * video, or a vote)"; §5 "Post title 5 to 30 characters", "Images, video and vote are mutually exclusive in a post:
- * remove one before adding another"): the title, checked as an article's, the text with up to nine images, each
- * uploaded as it is picked, or with a video and its cover, uploaded when it is posted (spec §4: the video, then the
- * cover, then the post), or with a vote of 2 to 10 options running 1, 3 or 7 days, and a topic if the member picks
- * one (`?topic=` picks one at first). Posted, the page closes.
+ * remove one before adding another"): the title, checked as an article's, the text with up to nine images, shown
+ * from the device and uploaded when it is posted (spec §4: one by one, then the post), or with a video and its cover,
+ * uploaded when it is posted (spec §4: the video, then the cover, then the post), or with a vote of 2 to 10 options
+ * running 1, 3 or 7 days, and a topic if the member picks one (`?topic=` picks one at first). Posted, the page
+ * closes.
  */
 export default function AddPost() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const close = useClosePage();
   const queryClient = useQueryClient();
-  const uploader = useImageUpload();
+  const images = useImageDraft({ max: CIRCLE_LIMITS.imagesMax });
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
-  const [imgs, setImgs] = useState<string[]>([]);
   const [vote, setVote] = useState<VoteDraft | undefined>();
   const [withVideo, setWithVideo] = useState(false);
   const video = useVideoDraft();
@@ -49,11 +49,12 @@ export default function AddPost() {
   const topics = useTopics().data ?? [];
   const [sending, setSending] = useState(false);
   if (!user) return null;
-  const uploading = uploader.progress !== undefined || video.progress !== undefined;
+  const busy = sending || images.progress !== undefined || video.progress !== undefined;
+  const withImages = images.images.length > 0;
   const exclusive = () => toastError(t('errors.post_media_exclusive'));
 
   const addVideo = () => {
-    if (imgs.length > 0 || uploading || vote) return exclusive();
+    if (withImages || busy || vote) return exclusive();
     setWithVideo(true);
   };
   const removeVideo = () => {
@@ -62,7 +63,7 @@ export default function AddPost() {
     setWithVideo(false);
   };
   const addVote = () => {
-    if (imgs.length > 0 || uploading || withVideo) return exclusive();
+    if (withImages || busy || withVideo) return exclusive();
     setVote({ options: ['', ''], days: CIRCLE_LIMITS.voteDays[0] });
   };
   const setOption = (index: number, text: string) =>
@@ -88,14 +89,19 @@ export default function AddPost() {
       if (!files) return;
     }
     setSending(true);
+    // Images, video and vote exclude each other: with a video or a vote there are no images to upload.
+    const imgs = await images.upload();
+    if (!imgs) return setSending(false);
     try {
       const chosen = topics.some((item) => item.id === topic) ? topic : undefined;
       const draft = { title, content, imgs, vote, video: files, topic: chosen };
       await publishPost(draft, { token: user.token, locale: i18n.language });
       if (files) video.setProgress(100);
+      if (imgs.length > 0) images.setProgress(100);
     } catch (error) {
       setSending(false);
       video.setProgress(undefined);
+      images.setProgress(undefined);
       return toastError(errorText(error, t));
     }
     await queryClient.invalidateQueries({ queryKey: [CIRCLE_QUERY] });
@@ -169,10 +175,8 @@ export default function AddPost() {
       ) : (
         <List header={t('circle.images', { max: CIRCLE_LIMITS.imagesMax })}>
           <List.Item>
-            <ImageGrid
-              uploader={uploader}
-              images={imgs}
-              onChange={setImgs}
+            <ImageDraftGrid
+              draft={images}
               max={CIRCLE_LIMITS.imagesMax}
               labels={{
                 image: (n) => t('circle.image', { n }),
@@ -208,7 +212,7 @@ export default function AddPost() {
         </List>
       )}
       <div className="page-actions">
-        <Button block color="primary" loading={sending} disabled={uploading} onClick={() => void publish()}>
+        <Button block color="primary" loading={busy} onClick={() => void publish()}>
           {t('circle.publish')}
         </Button>
       </div>
