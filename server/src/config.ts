@@ -516,6 +516,7 @@ export function loadConfig(env: Environment, fileReader: FileReader = (p) => rea
       dir: c.uploads.dir,
       s3: c.uploads.s3 ? { ...c.uploads.s3, publicUrl: c.uploads.s3.publicUrl } : undefined,
       ffmpeg: c.uploads.ffmpeg,
+      renditions: { ...c.uploads.renditions },
     },
     productAppkey: c.productAppkey,
     appShow: c.appShow,

@@ -240,6 +240,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     apps,
     publicUrl: () => publicUrl ?? `http://localhost:${config.port}`,
     now,
+    logger,
   });
   registerUploadHandlers(gateway, uploads);
   uploadRoutes(http, { uploads });
@@ -354,6 +355,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
         await io.close();
         await sweeping;
         await gateway.drain();
+        await uploads.close();
         await webhooks.close();
         await pubsub.close();
         await cluster?.close();

@@ -30,6 +30,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('UP-22: makes renditions one ffmpeg at a time unless told otherwise, and refuses a bad setting by its name', () => {
+    expect(loadConfig({}).uploads.renditions).toEqual({ concurrency: 1, timeoutMs: 600_000 });
+    const env = { PARLEY_RENDITION_CONCURRENCY: '0', PARLEY_RENDITION_TIMEOUT_MS: '30000' };
+    expect(loadConfig(env).uploads.renditions).toEqual({ concurrency: 0, timeoutMs: 30_000 });
+    expect(() => loadConfig({ PARLEY_RENDITION_CONCURRENCY: 'two' })).toThrow(
+      /uploads\.renditions\.concurrency \(from PARLEY_RENDITION_CONCURRENCY\)/,
+    );
+    expect(() => loadConfig({ PARLEY_RENDITION_TIMEOUT_MS: '10' })).toThrow(/PARLEY_RENDITION_TIMEOUT_MS.*1000/);
+  });
+
   it('reads environment overrides', () => {
     const config = loadConfig({
       PORT: '4100',

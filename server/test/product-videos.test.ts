@@ -18,7 +18,8 @@ describe('product videos: member/video_add, video/lists, and the article calls o
     const files = await media(p, alice.token);
     const published = await publish(p, alice.token, files);
     const vid = published['vid'] as string;
-    const video = { url: files.video, cover: files.img };
+    // The uploaded bytes are no video ffmpeg can read: it has no resolutions (UP-22).
+    const video = { url: files.video, cover: files.img, sources: [] };
     expect(published).toEqual({
       status: 200,
       vid,

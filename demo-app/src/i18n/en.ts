@@ -631,6 +631,11 @@ export const en: Dictionary = {
     publish: 'Publish',
     none: 'No videos yet',
     play: 'Play',
+    quality: 'Resolution',
+    quality_smooth: 'Smooth',
+    quality_sd: 'SD',
+    quality_hd: 'HD',
+    quality_bluray: 'Blu-ray',
   },
   svideo: {
     title: 'Short videos',

@@ -616,6 +616,11 @@ export const zhCN = {
     publish: '发布',
     none: '暂无视频',
     play: '播放',
+    quality: '清晰度',
+    quality_smooth: '流畅',
+    quality_sd: '标清',
+    quality_hd: '高清',
+    quality_bluray: '蓝光',
   },
   svideo: {
     title: '小视频',

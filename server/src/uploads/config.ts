@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { RENDITION_LIMITS } from './renditions.js';
 
 /** S3-compatible object storage that clients post to directly (an AWS SigV4 presigned POST). */
 export interface S3Config {
@@ -27,12 +28,30 @@ export interface UploadConfig {
    * `false` for none (snapshots are answered 404). Env `PARLEY_FFMPEG` (`off` for false). @default 'ffmpeg'
    */
   ffmpeg?: string | false | undefined;
+  /** UP-22: how the renditions of product videos are made in the server's own storage. */
+  renditions?: RenditionConfig | undefined;
+}
+
+/** UP-22: the background ffmpeg runs that make a product video's lower resolutions. */
+export interface RenditionConfig {
+  /** ffmpeg runs at once on a node, 0 to 8; 0 makes none. Env `PARLEY_RENDITION_CONCURRENCY`. @default 1 */
+  concurrency: number;
+  /** How long one rendition may take before ffmpeg is killed, in ms. Env `PARLEY_RENDITION_TIMEOUT_MS`. @default 600000 */
+  timeoutMs: number;
 }
 
 const nonEmpty = (what: string) => z.string({ error: `must be ${what}` }).check(z.minLength(1, `must be ${what}`));
 const httpUrl = z
   .string({ error: 'must be an http(s) URL' })
   .check(z.regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http(s) URL'));
+
+const intIn = (min: number, max: number) =>
+  z
+    .int({ error: `must be an integer from ${min} to ${max}` })
+    .check(
+      z.gte(min, `must be an integer from ${min} to ${max}`),
+      z.lte(max, `must be an integer from ${min} to ${max}`),
+    );
 
 /** Validates the `uploads` setting. */
 export const uploadConfigSchema = z._default(
@@ -49,8 +68,18 @@ export const uploadConfigSchema = z._default(
       }),
     ),
     ffmpeg: z._default(z.union([nonEmpty('a program path or name, or off'), z.literal(false)]), 'ffmpeg'),
+    renditions: z._default(
+      z.object({
+        concurrency: z._default(intIn(0, RENDITION_LIMITS.concurrencyMax), RENDITION_LIMITS.concurrency),
+        timeoutMs: z._default(intIn(1000, 86_400_000), RENDITION_LIMITS.timeoutMs),
+      }),
+      { concurrency: RENDITION_LIMITS.concurrency, timeoutMs: RENDITION_LIMITS.timeoutMs },
+    ),
   }),
-  { ffmpeg: 'ffmpeg' },
+  {
+    ffmpeg: 'ffmpeg',
+    renditions: { concurrency: RENDITION_LIMITS.concurrency, timeoutMs: RENDITION_LIMITS.timeoutMs },
+  },
 );
 
 /** Validates `PARLEY_PUBLIC_URL`. */
@@ -67,6 +96,8 @@ export const UPLOAD_ENV_NAMES: Record<string, string> = {
   'uploads.s3.secretKey': 'PARLEY_S3_SECRET_KEY',
   'uploads.s3.publicUrl': 'PARLEY_S3_PUBLIC_URL',
   'uploads.ffmpeg': 'PARLEY_FFMPEG',
+  'uploads.renditions.concurrency': 'PARLEY_RENDITION_CONCURRENCY',
+  'uploads.renditions.timeoutMs': 'PARLEY_RENDITION_TIMEOUT_MS',
 };
 
 /**
@@ -89,6 +120,15 @@ export function readUploadEnv(get: (name: string) => string | undefined): Record
   const out: Record<string, unknown> = {};
   if (dir !== undefined) out['dir'] = dir;
   if (ffmpeg !== undefined) out['ffmpeg'] = ffmpeg === 'off' ? false : ffmpeg;
+  // Kept as text when not a number, so that the error shows what was given.
+  const num = (v: string | undefined) => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v);
+  const renditions = Object.fromEntries(
+    Object.entries({
+      concurrency: num(get('PARLEY_RENDITION_CONCURRENCY')),
+      timeoutMs: num(get('PARLEY_RENDITION_TIMEOUT_MS')),
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (Object.keys(renditions).length > 0) out['renditions'] = renditions;
   if (Object.keys(s3).length > 0) out['s3'] = s3;
   return Object.keys(out).length > 0 ? out : undefined;
 }

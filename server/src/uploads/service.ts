@@ -2,17 +2,21 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AppRegistry } from '../auth/apps.js';
 import type { AppConfig } from '../config.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '../protocol.js';
 import { trimUrl, type UploadConfig } from './config.js';
 import { appTag, declarableTypes, extensionOf, isSafeKey, newStoredName, servedType } from './keys.js';
 import { LocalStorage, fileAt, type StoredFile } from './local-storage.js';
+import { Renditions } from './rendition-worker.js';
+import type { VideoSource } from './renditions.js';
 import { isVideoExtension, parseVideoSnapshot } from './snapshots.js';
 import { Thumbnails, parseImageProcess } from './thumbnails.js';
 import { checkPolicy, encodePolicy, signPolicy, signatureMatches, type PolicyDocument } from './policy.js';
 import {
   PRODUCT_CONTENT_TYPE_PATTERN,
   PRODUCT_UPLOAD_EXTENSIONS,
+  PRODUCT_VIDEO_EXTENSIONS,
   decodeUploadToken,
   encodeUploadToken,
   isProductKey,
@@ -93,6 +97,15 @@ export interface UploadService {
    * cannot be taken.
    */
   read(key: string, process?: unknown): Promise<ServedFile | undefined>;
+  /**
+   * UP-22: the resolutions of the product video at `url`, smallest first: its renditions made so far and the original
+   * for the quality it stands for; none with S3, for another file, or while nothing is known of it yet.
+   */
+  videoSources(url: string): Promise<VideoSource[]>;
+  /** Resolves once no video waits for its renditions or is worked on. */
+  renditionsSettled(): Promise<void>;
+  /** Stops making renditions: the ffmpeg running is stopped, the videos waiting are left (taken up when shown). */
+  close(): Promise<void>;
 }
 
 /** What {@link createUploadService} needs. */
@@ -105,7 +118,13 @@ export interface UploadDeps {
   now: () => number;
   /** @default {@link LIMITS.fileMaxBytes} */
   maxBytes?: number;
+  /** Where failed renditions are told. @default a silent logger */
+  logger?: Logger;
 }
+
+/** Whether `key` is a video uploaded through the product app, whose renditions are made (UP-22). */
+const isProductVideo = (key: string) =>
+  key.startsWith('product/') && PRODUCT_VIDEO_EXTENSIONS.includes(extensionOf(key));
 
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -133,6 +152,13 @@ export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
   const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
   const thumbnails = new Thumbnails(storage.root, { ffmpeg: deps.config.ffmpeg ?? 'ffmpeg' });
+  const renditions = new Renditions({
+    root: storage.root,
+    ffmpeg: deps.config.ffmpeg ?? 'ffmpeg',
+    concurrency: deps.config.renditions?.concurrency,
+    timeoutMs: deps.config.renditions?.timeoutMs,
+    logger: deps.logger ?? silentLogger(),
+  });
   const s3 = deps.config.s3;
   const ownHost = () => `${deps.publicUrl()}${UPLOAD_PATH}`;
   const s3Host = (config: NonNullable<typeof s3>) => `${trimUrl(config.endpoint)}/${config.bucket}`;
@@ -202,6 +228,8 @@ export function createUploadService(deps: UploadDeps): UploadService {
         if (s3) {
           await deleteS3Object({ config: s3, key, now: deps.now() });
         } else {
+          // Renditions first: the folder goes once the original, the last of its files, has gone.
+          await renditions.remove(key);
           await storage.remove(key);
           await thumbnails.forget(key);
         }
@@ -271,8 +299,26 @@ export function createUploadService(deps: UploadDeps): UploadService {
       return { key, ...limits, answer: { form: 'oss', successStatus } };
     },
 
-    store(form, file) {
-      return storage.save(form.key, file, form);
+    async store(form, file) {
+      const saved = await storage.save(form.key, file, form);
+      if (isProductVideo(form.key)) renditions.enqueue(form.key);
+      return saved;
+    },
+
+    async videoSources(url) {
+      const prefix = urlPrefix();
+      if (s3 || !url.startsWith(prefix)) return [];
+      const key = url.slice(prefix.length);
+      if (!isSafeKey(key) || !isProductVideo(key)) return [];
+      return renditions.sources(key, (k) => `${prefix}${k}`);
+    },
+
+    renditionsSettled() {
+      return renditions.settled();
+    },
+
+    close() {
+      return renditions.close();
     },
 
     async read(key, process) {

@@ -51,6 +51,11 @@ export function isVideoExtension(ext: string): boolean {
   return Object.hasOwn(DEMUXERS, ext);
 }
 
+/** ffmpeg's demuxer for files of extension `ext`, or undefined when they are no video (see {@link DEMUXERS}). */
+export function demuxerOf(ext: string): string | undefined {
+  return Object.hasOwn(DEMUXERS, ext) ? DEMUXERS[ext] : undefined;
+}
+
 /**
  * Parses OSS's `x-oss-process` value when it asks for a video snapshot: undefined when it does not (not a string,
  * or another operation), `'invalid'` when a parameter is unknown, repeated or out of bounds.

@@ -14,6 +14,7 @@ import { toast, toastError } from '../../ui/toast';
 import { imageGridClass, like } from '../content/articles';
 import { Hideable } from '../content/Hideable';
 import { ReportSheet } from '../content/ReportSheet';
+import { VideoPlayer } from '../content/VideoPlayer';
 import { CIRCLE_QUERY, circlePage, deletePost, votePost, type CirclePost } from './posts';
 import '../content/articles.css';
 import './circle.css';
@@ -201,14 +202,13 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
           </div>
         )}
         {post.video && (
-          <video
+          <VideoPlayer
             className="article-video"
-            data-testid="post-video"
-            controls
-            playsInline
+            testId="post-video"
             preload="none"
-            poster={post.video.cover}
-            src={post.video.url}
+            url={post.video.url}
+            cover={post.video.cover}
+            sources={post.video.sources}
           />
         )}
         <VoteBlock post={post} onVoted={replace} />

@@ -1,5 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
-import type { ArticleAuthor, ArticleCounts } from '../content/articles';
+import type { ArticleAuthor, ArticleCounts, ArticleVideo } from '../content/articles';
 
 /** The query key of the circle and its pages, which posting or deleting makes stale. */
 export const CIRCLE_QUERY = 'circle';
@@ -21,8 +21,8 @@ export interface CirclePost extends ArticleCounts {
   title: string;
   content: string;
   imgs: string[];
-  /** The video and its cover, or null. */
-  video: { url: string; cover: string } | null;
+  /** The video, its cover and its resolutions, or null. */
+  video: ArticleVideo | null;
   vote: PostVote | null;
   /** The topic it was posted under, or null. */
   topic: { id: string; title: string } | null;

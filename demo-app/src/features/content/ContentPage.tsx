@@ -17,6 +17,7 @@ import {
   type Article,
 } from '../../features/content/articles';
 import { ReportSheet } from '../../features/content/ReportSheet';
+import { VideoPlayer } from '../../features/content/VideoPlayer';
 import { relativeTime } from '../../features/im/time';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
@@ -143,13 +144,12 @@ function ArticleBody({ article }: { article: Article }) {
         <small>{relativeTime(article.created_at, Date.now(), t, i18n.language)}</small>
       </button>
       {article.video && (
-        <video
+        <VideoPlayer
           className="article-video"
-          data-testid="video-player"
-          controls
-          playsInline
-          poster={article.video.cover}
-          src={article.video.url}
+          testId="video-player"
+          url={article.video.url}
+          cover={article.video.cover}
+          sources={article.video.sources}
         />
       )}
       <p className="article-content">{article.content}</p>

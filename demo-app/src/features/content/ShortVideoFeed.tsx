@@ -19,6 +19,7 @@ import { errorText } from '../api/errors';
 import { usePagedList } from '../api/paged';
 import { ARTICLES_QUERY, articleView, like, type ArticleCard, type ArticleCounts, type ArticleVideo } from './articles';
 import { videoPage } from './videos';
+import { defaultSource } from './VideoPlayer';
 import './short-video.css';
 
 /** One video of the feed: what its slide shows. */
@@ -101,7 +102,7 @@ function Slide({
           ref={player}
           className="svideo-player"
           data-testid="svideo-player"
-          src={video.video.url}
+          src={defaultSource(video.video.sources ?? [])?.url ?? video.video.url}
           poster={video.video.cover}
           loop
           playsInline

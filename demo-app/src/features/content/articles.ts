@@ -1,5 +1,6 @@
 import { apiPost, type CallContext } from '../api/request';
 import type { Channel } from './channels';
+import type { VideoSource } from './VideoPlayer';
 
 /** The query key of every article list and page, which publishing or deleting makes stale. */
 export const ARTICLES_QUERY = 'articles';
@@ -32,10 +33,11 @@ export interface ArticleCard extends ArticleCounts {
   video?: ArticleVideo | null;
 }
 
-/** A video article's video and its cover image. */
+/** A video article's video, its cover image and its resolutions (none while the server has not made them). */
 export interface ArticleVideo {
   url: string;
   cover: string;
+  sources?: VideoSource[];
 }
 
 /** An article on its page. */

@@ -2,8 +2,10 @@ import { ARTICLE_LIMITS } from '../../content/articles.js';
 import type { ChannelChoice } from '../../content/channels.js';
 import type { MemberResult } from '../../members/service.js';
 import type { ArticleRecord, ChannelRecord, ReactionCounts } from '../../store/index.js';
+import type { VideoSource } from '../../uploads/renditions.js';
 import { ownImages } from './images.js';
 import { reactionRoutes } from './reactions.js';
+import { videoSourcesOf } from './video-sources.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
 
@@ -53,8 +55,9 @@ const choiceView = ({ mine, more }: ChannelChoice) => ({ mine: mine.map(channelV
  *   (the default ones for a visitor or a member who has not chosen) and the others, each `{id, name}`;
  *   `member/typeid_set` (`token`, `ids`: the channels chosen, in order, at least one) answers the same.
  * - `article/view` (`token?`, `id`) answers `{ret: article}`: `{id, title, content, imgs, author, channel, created_at,
- *   likes, comments, liked, video, collected, mine}`, `video` being `{url, cover}` for a video and null otherwise,
- *   or `article_missing` ("content does not exist or was deleted by the author").
+ *   likes, comments, liked, video, collected, mine}`, `video` being `{url, cover, sources}` for a video (`sources`: its
+ *   resolutions, UP-22) and null otherwise, or `article_missing` ("content does not exist or was deleted by the
+ *   author").
  * - `member/article_del` (`token`, `id`) deletes the member's own article: `{ret: true}`.
  * - `article/shoucang` (`token`, `id`, `shoucang`: true to collect, false to uncollect) answers `{ret: {collected}}`;
  *   `member/record` (`token`, `before?`) answers the member's collection as cards, the latest collected first.
@@ -82,7 +85,8 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     if (!result.ok) return refuse(result.failure);
     const authors = await membersOf(deps, [result.value.memberId]);
     const channels = new Map(channel.value ? [[channel.value.id, channel.value]] : []);
-    return { ret: { ...articleObject(result.value, authors, channels, undefined), mine: true }, id: result.value.id };
+    const article = articleObject(result.value, authors, channels, undefined, new Map());
+    return { ret: { ...article, mine: true }, id: result.value.id };
   });
 
   post('article/typeid', async (body) => ({
@@ -129,13 +133,14 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const viewerId = await viewerOf(deps, body);
     const result = await deps.articles.view(body['id'], viewerId);
     if (!result.ok) return refuse(result.failure);
-    const [authors, counts, collected, channels] = await Promise.all([
+    const [authors, counts, collected, channels, sources] = await Promise.all([
       membersOf(deps, [result.value.memberId]),
       deps.reactions.counts([result.value.id], viewerId),
       deps.articles.collected(viewerId, [result.value.id]),
       channelsById(deps),
+      videoSourcesOf(deps, [result.value.video?.url]),
     ]);
-    const article = articleObject(result.value, authors, channels, counts.get(result.value.id));
+    const article = articleObject(result.value, authors, channels, counts.get(result.value.id), sources);
     return { ret: { ...article, collected: collected.has(result.value.id), mine: result.value.memberId === viewerId } };
   });
 
@@ -152,16 +157,20 @@ export function articleRoutes(post: ProductPost, deps: ProductApiDeps): void {
 /** Feed cards of `articles` as `viewerId` sees them: the summary and at most three images in place of the text. */
 export async function cardsOf(deps: ProductApiDeps, articles: readonly ArticleRecord[], viewerId: string | undefined) {
   const ids = articles.map((article) => article.id);
-  const [authors, counts, channels] = await Promise.all([
+  const [authors, counts, channels, sources] = await Promise.all([
     membersOf(
       deps,
       articles.map((article) => article.memberId),
     ),
     deps.reactions.counts(ids, viewerId),
     channelsById(deps),
+    videoSourcesOf(
+      deps,
+      articles.map((article) => article.video?.url),
+    ),
   ]);
   return articles.map((article) => {
-    const { content, imgs, ...card } = articleObject(article, authors, channels, counts.get(article.id));
+    const { content, imgs, ...card } = articleObject(article, authors, channels, counts.get(article.id), sources);
     return { ...card, summary: [...content].slice(0, SUMMARY_LENGTH).join(''), imgs: imgs.slice(0, CARD_IMAGES) };
   });
 }
@@ -171,12 +180,16 @@ async function channelsById(deps: ProductApiDeps): Promise<Map<string, ChannelRe
   return new Map((await deps.channels.all()).map((channel) => [channel.id, channel]));
 }
 
-/** An article with its author, its channel (null for none, or one since removed) and counts, as its page shows it. */
+/**
+ * An article with its author, its channel (null for none, or one since removed), counts and its video's resolutions
+ * (from {@link videoSourcesOf}), as its page shows it.
+ */
 export function articleObject(
   article: ArticleRecord,
   authors: Map<string, { id: string; username: string; img: string }>,
   channels: Map<string, ChannelRecord>,
   counts: ReactionCounts | undefined,
+  sources: ReadonlyMap<string, VideoSource[]>,
 ) {
   const channel = article.channelId === null ? undefined : channels.get(article.channelId);
   return {
@@ -190,6 +203,8 @@ export function articleObject(
     likes: counts?.likes ?? 0,
     comments: counts?.comments ?? 0,
     liked: counts?.liked ?? false,
-    video: article.video ? { url: article.video.url, cover: article.video.cover } : null,
+    video: article.video
+      ? { url: article.video.url, cover: article.video.cover, sources: sources.get(article.video.url) ?? [] }
+      : null,
   };
 }

@@ -5,6 +5,7 @@ import { membersOf, viewerOf } from './articles.js';
 import { ownFile, ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { reactionRoutes } from './reactions.js';
+import { videoSourcesOf } from './video-sources.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
@@ -30,9 +31,10 @@ import { refuse, type ProductPost } from './reply.js';
  *
  * A post is `{id, title, content, imgs, video, vote, topic: {id, title} | null, author: {id, username, img},
  * created_at, likes, comments, liked, mine}` (`title` empty for a post written before posts had titles, `liked` by the
- * viewer); `video` is null or `{url, cover}`; `vote` is null or `{options: [{text, count}], total, ends_at, ended,
- * voted}` (`voted`: the viewer's option, or null). Visitors may read; a member sees nothing of members one of the two
- * has blocked, and cannot vote on their posts.
+ * viewer); `video` is null or `{url, cover, sources}` (`sources`: its resolutions, as `video/lists` gives them);
+ * `vote` is null or `{options: [{text, count}], total, ends_at, ended, voted}` (`voted`: the viewer's option, or
+ * null). Visitors may read; a member sees nothing of members one of the two has blocked, and cannot vote on their
+ * posts.
  */
 export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/quanzi_add', async (body) => {
@@ -123,7 +125,7 @@ async function topicOf(deps: ProductApiDeps, id: unknown): Promise<MemberResult<
 
 /** Posts as the app shows them to `viewerId`, with their authors, topics and how their votes stand. */
 async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], viewerId: string | undefined) {
-  const [authors, titles, reactions] = await Promise.all([
+  const [authors, titles, reactions, sources] = await Promise.all([
     membersOf(
       deps,
       views.map(({ post }) => post.memberId),
@@ -132,6 +134,10 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
     deps.circleReactions.counts(
       views.map(({ post }) => post.id),
       viewerId,
+    ),
+    videoSourcesOf(
+      deps,
+      views.map(({ post }) => post.video?.url),
     ),
   ]);
   const now = deps.now();
@@ -143,7 +149,7 @@ async function postsOf(deps: ProductApiDeps, views: readonly CirclePostView[], v
       title: post.title,
       content: post.content,
       imgs: post.images,
-      video: post.video,
+      video: post.video && { ...post.video, sources: sources.get(post.video.url) ?? [] },
       topic:
         post.topicId !== null && titles.has(post.topicId)
           ? { id: post.topicId, title: titles.get(post.topicId) }

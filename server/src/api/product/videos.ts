@@ -2,6 +2,7 @@ import { articleObject, cardsOf, channelOf, membersOf, viewerOf } from './articl
 import { ownFile } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
+import { videoSourcesOf } from './video-sources.js';
 
 /**
  * Videos (spec §2 video/view, member/add-video; §4 publish job: channel 2, `video_data`, `img`; §7
@@ -13,7 +14,8 @@ import { refuse, type ProductBody, type ProductPost } from './reply.js';
  *   most.
  * - `video/lists` (`token?`, `typeid?`: one channel's, `before?`: the id of the last one shown) and
  *   `video/lists/in/{typeid}` answer `{ret: [card]}`, newest first, twenty at a time, cards as `article/list`'s
- *   with `video: {url, cover}`.
+ *   with `video: {url, cover, sources}`, `sources` being its resolutions, smallest first: `{quality: 'smooth' | 'sd' |
+ *   'hd' | 'bluray', url, height}` (UP-22), none while they are not known.
  *
  * A video is read, commented on, liked, collected and deleted with the article calls.
  */
@@ -35,9 +37,13 @@ export function videoRoutes(post: ProductPost, deps: ProductApiDeps): void {
       channelId: channel.value?.id ?? null,
     });
     if (!result.ok) return refuse(result.failure);
-    const authors = await membersOf(deps, [result.value.memberId]);
+    const [authors, sources] = await Promise.all([
+      membersOf(deps, [result.value.memberId]),
+      videoSourcesOf(deps, [result.value.video?.url]),
+    ]);
     const channels = new Map(channel.value ? [[channel.value.id, channel.value]] : []);
-    return { ret: { ...articleObject(result.value, authors, channels, undefined), mine: true }, vid: result.value.id };
+    const article = articleObject(result.value, authors, channels, undefined, sources);
+    return { ret: { ...article, mine: true }, vid: result.value.id };
   });
 
   const list = async (body: ProductBody, typeid: unknown) => {
