@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVICE_GUARANTEES } from '../src/shop/guarantees.js';
 import { ORDER_LIMITS } from '../src/shop/orders.js';
 import {
   HOME,
@@ -95,6 +96,11 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       completed_at: null,
       closed_at: null,
       expires_at: p.now() + ORDER_LIMITS.unpaidMs,
+      ship_by: null,
+      return_until: null,
+      compensation: 0,
+      compensated_at: null,
+      settled_at: null,
     });
     // The stock is held: one is left.
     expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);
@@ -174,11 +180,17 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       expect.objectContaining({ data: { order: order?.id, status: 'shipped', total: 25, title: 'Green tea' } }),
     ]);
 
-    // The buyer confirms receipt; the seller is paid, once.
+    // The buyer confirms receipt; the seller is paid once its return window passed, once.
     await refused('shop/order_confirm', { id: order?.id }, 'order_missing', 'the order does not exist', seller.token);
     p.advance(1_000);
+    const completedAt = p.now();
     expect(await call('shop/order_confirm', { id: order?.id })).toMatchObject({
-      ret: { status: 'completed', completed_at: p.now() },
+      ret: {
+        status: 'completed',
+        completed_at: completedAt,
+        return_until: completedAt + SERVICE_GUARANTEES.returnWindowMs,
+        settled_at: null,
+      },
     });
     await refused(
       'shop/order_confirm',
@@ -186,7 +198,12 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       'order_state',
       'the order status has changed, refresh and try again',
     );
-    expect(((await call('member/money', {}, seller.token)).ret as { balance: number }).balance).toBe(25);
+    // An order call settles what time settled, then the wallet shows it.
+    const sellerBalance = async () => {
+      await call('shop/business_order', {}, seller.token);
+      return ((await call('member/money', {}, seller.token)).ret as { balance: number }).balance;
+    };
+    expect(await sellerBalance()).toBe(0);
     expect((await notices(p, seller.token)).map((n) => (n.data as { status: string }).status)).toEqual([
       'completed',
       'paid',
@@ -210,6 +227,14 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       ret: { status: 'cancelled', closed_at: p.now() },
     });
     expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);
+
+    p.advance(completedAt + SERVICE_GUARANTEES.returnWindowMs + 1 - p.now());
+    expect(await sellerBalance()).toBe(25);
+    expect(await call('shop/order_view', { id: order?.id })).toMatchObject({
+      ret: { return_until: null, settled_at: p.now() },
+    });
+    p.advance(SERVICE_GUARANTEES.returnWindowMs);
+    expect(await sellerBalance()).toBe(25);
   });
 
   it('cancels unpaid orders after 30 minutes and completes shipped ones after 10 days, by themselves', async () => {
@@ -242,7 +267,17 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
     expect(await call('shop/order_list', { status: 'shipped' })).toMatchObject({ ret: [{ id }] });
     p.advance(2);
     expect(await call('shop/business_order', { status: 'completed' }, seller.token)).toMatchObject({ ret: [{ id }] });
-    expect(((await call('member/money', {}, seller.token)).ret as { balance: number }).balance).toBe(12.5);
+    // An order call settles what time settled, then the wallet shows it.
+    const sellerBalance = async () => {
+      await call('shop/business_order', {}, seller.token);
+      return ((await call('member/money', {}, seller.token)).ret as { balance: number }).balance;
+    };
+    // Completed by time as by the buyer: the seller is paid once its return window passed.
+    expect(await sellerBalance()).toBe(0);
+    p.advance(SERVICE_GUARANTEES.returnWindowMs);
+    expect(await sellerBalance()).toBe(0);
+    p.advance(1);
+    expect(await sellerBalance()).toBe(12.5);
   });
 
   it('refunds: checked in spec §5 order; the seller agrees with return, the goods go back, the money too', async () => {
@@ -369,8 +404,9 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
     expect(await call('shop/order_view', { id: notReceived })).toMatchObject({
       ret: { status: 'refunded', refund: { status: 'refunded' } },
     });
-    // 100 - 3 x 12.5 + 2 x 12.5 back.
-    expect(((await call('member/money', {})).ret as { balance: number }).balance).toBe(87.5);
+    // 100 - 3 x 12.5 + 2 x 12.5 back, and 3 for the one that went on unshipped past its 48 hours.
+    expect(await call('shop/order_view', { id: notSent })).toMatchObject({ ret: { compensation: 3 } });
+    expect(((await call('member/money', {})).ret as { balance: number }).balance).toBe(90.5);
   });
 
   it('refunds: a refused one lets the order go on; the buyer may cancel one and ask again', async () => {
@@ -393,7 +429,12 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       ret: { status: 'shipped' },
     });
     expect(await call('shop/order_confirm', { id })).toMatchObject({ ret: { status: 'completed' } });
-    expect(await call('shop/drawback', ask)).toMatchObject({ code: 'refund_ended' });
+    // Past the 7 days of its no-reason return, a completed order has ended.
+    p.advance(SERVICE_GUARANTEES.returnWindowMs + 1);
+    expect(await call('shop/drawback', ask)).toMatchObject({
+      code: 'refund_ended',
+      err: 'the order has ended and refund cannot be applied for',
+    });
   });
 
   it('refuses to cancel an account while an order of it is under way', async () => {

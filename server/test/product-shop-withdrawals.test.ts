@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVICE_GUARANTEES } from '../src/shop/guarantees.js';
 import { ORDER_LIMITS } from '../src/shop/orders.js';
 import { market, operator, type Order, type ProductServer, productServer } from './product-support.js';
 
@@ -25,6 +26,11 @@ async function seller(p: ProductServer, { num = 2, recharge = 0 } = {}) {
   p.advance(ORDER_LIMITS.receiptMs + 1);
   // Reading the seller's orders settles the ones whose receipt time passed.
   await p.call('shop/business_order', { token: seller.token, status: 'completed' });
+  // The proceeds are withdrawable only once the order's return window passed.
+  expect(await info(p, seller.token)).toMatchObject({ balance: 0, withdrawable: 0 });
+  p.advance(SERVICE_GUARANTEES.returnWindowMs + 1);
+  // The withdrawal page settles what time settled: the window passed, the proceeds are the seller's.
+  expect(await info(p, seller.token)).toMatchObject({ balance: 12.5 * num, withdrawable: 12.5 * num });
   if (recharge > 0) {
     const asked = await p.call('member/recharge', {
       token: seller.token,

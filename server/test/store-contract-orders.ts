@@ -8,7 +8,7 @@ import type { OrderAddress, OrderLine, Store } from '../src/store/index.js';
 const ADDRESS: OrderAddress = { name: 'Li Lei', phone: '13800138000', region: 'Beijing', detail: '1 Road' };
 
 /** Three members: m1 and m2 sell (one product each unless told), m3 buys; m3 has `balance` fen. */
-async function market(store: Store, balance = 0) {
+export async function market(store: Store, balance = 0) {
   for (const [i, id] of ['m1', 'm2', 'm3'].entries()) {
     await store.members.insert({
       id,
@@ -61,9 +61,11 @@ async function market(store: Store, balance = 0) {
   return product;
 }
 
-const stock = async (store: Store, id: string) => (await store.products.byId(id))?.stock;
+/** The stock of product `id`. */
+export const stock = async (store: Store, id: string) => (await store.products.byId(id))?.stock;
 
-const place = (
+/** A checkout of m3's (unless told) of `lines` under `params.code`. */
+export const place = (
   store: Store,
   lines: OrderLine[],
   params: { code: string; buyerId?: string; now?: number; max?: number },
@@ -159,7 +161,7 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     });
   });
 
-  it('orders: paid from the balance once, all of a code or none; the seller ships, the buyer receives, the seller is paid', async () => {
+  it('orders: paid from the balance once, all of a code or none; the seller ships, the buyer receives, the seller is paid after the return window', async () => {
     const { store } = await fresh();
     await market(store, 12_000);
     const first = await place(
@@ -203,11 +205,17 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       shippedAt: 300,
     });
     expect(await store.orders.ship('m1', id, logistics, 301)).toBeUndefined();
-    // Only its buyer confirms receipt, once; the seller's ledger takes the sale.
+    // Only its buyer confirms receipt, once; the seller's ledger takes the sale once the return window passed.
     expect(await store.orders.confirm('m1', id, 400)).toBeUndefined();
     const both = await Promise.all([store.orders.confirm('m3', id, 400), store.orders.confirm('m3', id, 400)]);
     expect(both.filter((r) => r !== undefined)).toHaveLength(1);
     expect(await store.orders.byId(id)).toMatchObject({ status: 'completed', completedAt: 400 });
+    expect(await store.wallet.balance('m1')).toEqual({ balance: 0, unpaid: 0 });
+    const guarantees = { lateBefore: 0, compensation: 300, now: 500, limit: 10 };
+    expect(await store.orders.settleGuarantees({ ...guarantees, returnBefore: 400 })).toEqual([]);
+    expect(await store.orders.settleGuarantees({ ...guarantees, returnBefore: 401 })).toMatchObject([
+      { id, status: 'completed', settledAt: 500 },
+    ]);
     expect(await store.wallet.balance('m1')).toEqual({ balance: 1_250, unpaid: 0 });
     expect((await store.wallet.lines('m1', { limit: 10 }))?.[0]).toMatchObject({
       amount: 1_250,
@@ -247,7 +255,8 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
       ].sort(),
     );
     expect(await stock(store, 'tea')).toBe(5);
-    expect(await store.wallet.balance('m2')).toEqual({ balance: 10_000, unpaid: 0 });
+    // The seller is paid once the return window passed.
+    expect(await store.wallet.balance('m2')).toEqual({ balance: 0, unpaid: 0 });
     expect(await store.orders.settleStale({ unpaidBefore: 250, shippedBefore: 800, now: 950, limit: 10 })).toEqual([]);
 
     // Lists: the buyer's and each seller's, newest first, by status, a page at a time.
@@ -292,6 +301,7 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
         reason: 'Damaged',
         description: 'The box was crushed',
         images: ['https://x/proof.png'],
+        returnSince: 0,
         now,
       });
     const a = await order('k1', 'tea', 2, 100);
@@ -571,6 +581,9 @@ export function describeOrderStoreContract(fresh: () => Promise<{ store: Store }
     await store.orders.pay('m3', 'k1', 110);
     await store.orders.ship('m1', order?.id ?? '', { company: 'SF', number: 'SF1234' }, 120);
     await store.orders.confirm('m3', order?.id ?? '', 130);
+    // Not withdrawable while the order may still be returned.
+    expect(await store.withdrawals.income('m1')).toEqual({ balance: 0, withdrawable: 0 });
+    await store.orders.settleGuarantees({ returnBefore: 131, lateBefore: 0, compensation: 300, now: 135, limit: 10 });
     // m1 sold 2 500 fen and recharged 8 000: only the sales are withdrawable.
     await store.wallet.recharge({ id: 'r2', memberId: 'm1', amount: 8_000, method: 'alipay', createdAt: 140 }, 3);
     await store.wallet.settle('r2', { paid: true, reason: '', reference: 'T', now: 150 });

@@ -8,6 +8,7 @@ import { defer } from './helpers.js';
 import { describeAnnouncementStoreContract } from './store-contract-announcements.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
+import { describeGuaranteeStoreContract } from './store-contract-guarantees.js';
 import { describeLiveLinkStoreContract } from './store-contract-live-links.js';
 import { describeLiveStoreContract } from './store-contract-live.js';
 import { describeMemberStoreContract } from './store-contract-members.js';
@@ -99,6 +100,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeCsStoreContract(fresh);
     describeMemberStoreContract(fresh);
     describeOrderStoreContract(fresh);
+    describeGuaranteeStoreContract(fresh);
     describeAnnouncementStoreContract(fresh);
     describeLiveStoreContract(fresh);
     describeLiveLinkStoreContract(fresh);

@@ -85,6 +85,7 @@ export type MemberFailure =
   | 'refund_ended'
   | 'refund_open'
   | 'refund_state'
+  | 'refund_return_required'
   | 'refund_amount_invalid'
   | 'refund_reason_invalid'
   | 'refund_description_invalid'
@@ -237,6 +238,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   refund_ended: 'the order has ended and refund cannot be applied for',
   refund_open: 'a refund of this order is under way',
   refund_state: 'the refund status has changed, refresh and try again',
+  refund_return_required: 'the buyer has received the goods: agree to the refund with return of goods',
   refund_amount_invalid: 'the refund amount is required and cannot exceed the amount paid',
   refund_reason_invalid: 'please choose the refund reason',
   refund_description_invalid: 'please describe the problem: 1 to 100 characters',

@@ -13,6 +13,7 @@ import type {
   RefundApplyFailure,
   RefundDecision,
 } from '../store/index.js';
+import { SERVICE_GUARANTEES } from './guarantees.js';
 import { yuanInFen } from './products.js';
 import { REVIEW_LIMITS } from './reviews.js';
 
@@ -80,8 +81,19 @@ export interface RefundInput {
  * The shop's orders (spec §3 Order, §4 order states and "Payment flow: fetch an order code, then pay by balance", §8
  * "insufficient balance", "the product does not exist, return to the cart", "get order error"). No HTTP here. Each
  * call first settles what time settled: unpaid orders past {@link ORDER_LIMITS.unpaidMs} are cancelled, shipped ones
- * past {@link ORDER_LIMITS.receiptMs} complete, and refunds left by the seller or by the buyer move on
- * ({@link ORDER_LIMITS.refundReplyMs}, {@link ORDER_LIMITS.returnSendMs}, {@link ORDER_LIMITS.returnReceiveMs}).
+ * past {@link ORDER_LIMITS.receiptMs} complete, refunds left by the seller or by the buyer move on
+ * ({@link ORDER_LIMITS.refundReplyMs}, {@link ORDER_LIMITS.returnSendMs}, {@link ORDER_LIMITS.returnReceiveMs}), and
+ * the service guarantees (spec §9, {@link SERVICE_GUARANTEES}) are kept.
+ *
+ * The seller's money: the platform holds what the buyer paid until the order settles. A completed order may be
+ * returned for a refund for {@link SERVICE_GUARANTEES.returnWindowMs} after it completed ("No-reason return: 7 days"),
+ * so its seller is paid its proceeds (a `sale` line) only once that window passed with no refund under way; a refund
+ * that ends an order pays the seller what it left. So a refund never takes back money the seller already had, the
+ * platform never pays twice, and nothing a seller can withdraw or spend may still be refunded. An order paid and not
+ * shipped within {@link SERVICE_GUARANTEES.shipWithinMs} ("Shipping promise: within 48 hours") gives its buyer
+ * {@link SERVICE_GUARANTEES.lateCompensationFen} fen at once (a `compensation` line), once, when it is shipped late or
+ * while it waits unshipped with no refund under way; the seller pays it out of the order's proceeds when it settles (a
+ * `late_charge` line).
  */
 export interface OrderService {
   /**
@@ -91,22 +103,28 @@ export interface OrderService {
   checkout(buyerId: string, items: unknown, address: unknown): Promise<MemberResult<OrderRecord[]>>;
   /** Pays every order of checkout `code` by `type` (only `balance`: from the wallet). */
   pay(buyerId: string, code: unknown, type: unknown): Promise<MemberResult<OrderRecord[]>>;
+  /** Settles what time settled, as every call does first; for those who read money an order moves. */
+  settle(): Promise<void>;
   /** An order, to its buyer or its seller. */
   view(memberId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
   /** The buyer cancels their unpaid order. */
   cancel(buyerId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
-  /** The buyer confirms receipt of their shipped order; the seller is paid. */
+  /** The buyer confirms receipt of their shipped order; its seller is paid once its return window passed. */
   confirm(buyerId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
-  /** The seller ships their paid order: `company` 1 to 20 characters, `number` 4 to 40 letters, digits or '-'. */
+  /**
+   * The seller ships their paid order: `company` 1 to 20 characters, `number` 4 to 40 letters, digits or '-'; shipped
+   * late, its buyer gets the late-delivery compensation unless they did already.
+   */
   ship(
     sellerId: string,
     id: unknown,
     logistics: { company: unknown; number: unknown },
   ): Promise<MemberResult<OrderRecord>>;
   /**
-   * The buyer asks for a refund of their paid or shipped order (spec §5 "amount required and not above the paid
-   * amount; reason required; supplementary description required (up to 100 characters); proof images required (up
-   * to 3)"; §8 "the order has ended and refund cannot be applied for").
+   * The buyer asks for a refund of their paid or shipped order, or a return of their completed one within its return
+   * window (spec §5 "amount required and not above the paid amount; reason required; supplementary description
+   * required (up to 100 characters); proof images required (up to 3)"; §8 "the order has ended and refund cannot be
+   * applied for"; §9 "No-reason return: 7 days").
    */
   applyRefund(buyerId: string, id: unknown, input: RefundInput): Promise<MemberResult<OrderRecord>>;
   /** The buyer cancels the refund of their order, while it waits for the seller or for the goods. */
@@ -118,8 +136,9 @@ export interface OrderService {
     logistics: { company: unknown; number: unknown },
   ): Promise<MemberResult<OrderRecord>>;
   /**
-   * The seller decides on a refund: `agree` true refunds at once, or with `return` true waits for the goods first;
-   * `agree` false refuses it with a `reason`.
+   * The seller decides on a refund: `agree` true refunds at once, or with `return` true waits for the goods first
+   * (always for a completed order, whose goods the buyer has: `refund_return_required` without); `agree` false
+   * refuses it with a `reason`.
    */
   decideRefund(
     sellerId: string,
@@ -209,6 +228,13 @@ export function createOrderService(deps: {
       limit: ORDER_LIMITS.settleBatch,
     });
     for (const record of refunds) await deps.onRefund?.(record);
+    await orders.settleGuarantees({
+      returnBefore: now - SERVICE_GUARANTEES.returnWindowMs,
+      lateBefore: now - SERVICE_GUARANTEES.shipWithinMs,
+      compensation: SERVICE_GUARANTEES.lateCompensationFen,
+      now,
+      limit: ORDER_LIMITS.settleBatch,
+    });
     return now;
   };
   /** An order of the member's as `role`, or why not. */
@@ -282,6 +308,9 @@ export function createOrderService(deps: {
       await tell(paid.value);
       return paid;
     },
+    async settle() {
+      await settle();
+    },
     async view(memberId, id) {
       await settle();
       return mine(memberId, id, 'either');
@@ -291,7 +320,12 @@ export function createOrderService(deps: {
     async ship(sellerId, id, logistics) {
       const shipment = logisticsOf(logistics);
       if (!shipment) return { ok: false, failure: 'logistics_invalid' };
-      return step(sellerId, id, 'seller', (order, now) => orders.ship(sellerId, order, shipment, now));
+      return step(sellerId, id, 'seller', (order, now) =>
+        orders.ship(sellerId, order, shipment, now, {
+          paidBefore: now - SERVICE_GUARANTEES.shipWithinMs,
+          amount: SERVICE_GUARANTEES.lateCompensationFen,
+        }),
+      );
     },
     async applyRefund(buyerId, id, input) {
       const found = await mine(buyerId, id, 'buyer');
@@ -315,6 +349,7 @@ export function createOrderService(deps: {
         reason,
         description,
         images,
+        returnSince: now - SERVICE_GUARANTEES.returnWindowMs,
         now,
       });
       if (!applied.ok) return { ok: false, failure: REFUND_FAILURES[applied.failure] };
@@ -333,6 +368,10 @@ export function createOrderService(deps: {
         return { ok: false, failure: 'bad_params' };
       }
       let decision: RefundDecision = { agree: true, withReturn: withReturn === true };
+      if (agree && withReturn !== true) {
+        const found = await mine(sellerId, id, 'seller');
+        if (found.ok && found.value.status === 'completed') return { ok: false, failure: 'refund_return_required' };
+      }
       if (!agree) {
         const why = lineOf(reason, ORDER_LIMITS.refuseReasonMax);
         if (why === undefined) return { ok: false, failure: 'refund_refuse_reason_invalid' };

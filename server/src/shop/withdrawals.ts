@@ -28,7 +28,9 @@ export interface ShopWithdrawalInfo {
  * be agreed first"; §6 a shop owner needs an approved shop): the seller asks for whole yuan of their sales income to
  * the account bound for coin withdrawal; the yuan leave the money wallet at once, and the operator's withdrawal
  * queue pays them out or rejects the withdrawal, which returns them. Recharged money is not withdrawable: only sales
- * income not yet withdrawn, and never more than the balance. No HTTP here.
+ * income not yet withdrawn, less the late-delivery compensation charged, and never more than the balance. An order's
+ * proceeds are income only once it settled (spec §9 "No-reason return: 7 days": its return window passed with no
+ * refund under way, or a refund left the rest), so nothing withdrawn can still be refunded. No HTTP here.
  */
 export interface ShopWithdrawalService {
   /** What is bound, the balance and what is withdrawable; `shop_not_open` without an approved shop. */
@@ -51,9 +53,17 @@ export function createShopWithdrawalService(deps: {
   withdrawals: WithdrawalStore;
   shops: ShopStore;
   now: () => number;
+  /**
+   * Settles the orders time settled (`OrderService.settle`), so that proceeds whose return window just passed are
+   * withdrawable at once.
+   */
+  settleOrders?: () => Promise<void>;
 }): ShopWithdrawalService {
   const { withdrawals } = deps;
-  const selling = async (memberId: string) => (await deps.shops.byMember(memberId))?.status === 'approved';
+  const selling = async (memberId: string) => {
+    await deps.settleOrders?.();
+    return (await deps.shops.byMember(memberId))?.status === 'approved';
+  };
   return {
     async info(memberId) {
       if (!(await selling(memberId))) return fail('shop_not_open');

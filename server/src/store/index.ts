@@ -31,6 +31,7 @@ import { createWalletStore, type WalletStore } from './wallet.js';
 import { createShopStore, type ShopStore } from './shops.js';
 import { createProductStore, type ProductStore } from './products.js';
 import { createOrderSteps, type OrderStore } from './orders.js';
+import { createGuaranteeSteps } from './order-guarantees.js';
 import { createRefundSteps } from './order-refunds.js';
 import { createReviewStore, type ReviewStore } from './order-reviews.js';
 import { createAnnouncementStore, type AnnouncementStore } from './shop-announcements.js';
@@ -140,6 +141,7 @@ export type {
   RefundRecord,
   RefundStatus,
 } from './orders.js';
+export type { GuaranteeSteps, LateDelivery } from './order-guarantees.js';
 export type { RefundApplyFailure, RefundDecision } from './order-refunds.js';
 export type { ReviewFailure, ReviewRecord, ReviewStore, ReviewSummary } from './order-reviews.js';
 export type { AnnouncementRecord, AnnouncementStore, MemberAnnouncement } from './shop-announcements.js';
@@ -378,7 +380,7 @@ function wrap(
     wallet: createWalletStore(db, dialect),
     shops: createShopStore(db, dialect),
     products: createProductStore(db, dialect),
-    orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db) },
+    orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db), ...createGuaranteeSteps(db) },
     reviews: createReviewStore(db),
     announcements: createAnnouncementStore(db),
     invitations: createInvitationStore(db, dialect),

@@ -26,6 +26,7 @@ import { shopsMigration } from './shops-migration.js';
 import { productsMigration } from './products-migration.js';
 import { ordersMigration } from './orders-migration.js';
 import { orderRefundsMigration } from './order-refunds-migration.js';
+import { orderGuaranteesMigration } from './order-guarantees-migration.js';
 import { orderReviewsMigration } from './order-reviews-migration.js';
 import { productMarksMigration } from './product-marks-migration.js';
 import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
@@ -251,6 +252,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0052_search_index': searchIndexMigration,
   '0053_webhook_deliveries': webhookDeliveriesMigration,
   '0054_circle_titles': circleTitlesMigration,
+  '0055_order_guarantees': orderGuaranteesMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -11,13 +11,14 @@ import {
   restock,
   withItems,
 } from './orders.js';
+import { payProceeds } from './order-guarantees.js';
 import type { Database } from './schema.js';
 import { addMoneyLine } from './wallet.js';
 
 /**
  * Why a refund was refused, nothing changed: no such order of the buyer's (`missing`), one not paid yet (`unpaid`),
- * one that has ended (`ended`: completed, refunded or cancelled), one with a refund under way (`open`), or an
- * amount above what was paid (`amount`).
+ * one that has ended (`ended`: refunded, cancelled, or completed and past its return window), one with a refund under
+ * way (`open`), or an amount above what was paid (`amount`).
  */
 export type RefundApplyFailure = 'missing' | 'unpaid' | 'ended' | 'open' | 'amount';
 
@@ -27,8 +28,9 @@ export type RefundDecision = { agree: true; withReturn: boolean } | { agree: fal
 /** The refund steps of {@link OrderStore}: each one transaction, each taken once. */
 export interface RefundSteps {
   /**
-   * The buyer asks for a refund of `amount` fen of their paid or shipped order, none under way: the refund waits for
-   * the seller, and the order waits for the refund (it is neither shipped nor completed meanwhile).
+   * The buyer asks for a refund of `amount` fen of their paid or shipped order, or of their completed one completed
+   * at or after `returnSince` whose seller was not paid yet (spec §9 "No-reason return"), none under way: the refund
+   * waits for the seller, and the order waits for the refund (it is neither shipped, completed nor settled meanwhile).
    */
   applyRefund(params: {
     id: string;
@@ -38,6 +40,8 @@ export interface RefundSteps {
     reason: string;
     description: string;
     images: string[];
+    /** The earliest completion whose order may still be returned. */
+    returnSince: number;
     now: number;
   }): Promise<{ ok: true; value: OrderRecord } | { ok: false; failure: RefundApplyFailure }>;
   /** The buyer cancels the refund of their order, waiting for the seller or for the goods. */
@@ -46,7 +50,8 @@ export interface RefundSteps {
   sendBack(buyerId: string, orderId: string, logistics: Logistics, now: number): Promise<OrderRecord | undefined>;
   /**
    * The seller decides on the refund waiting for them: agreed without return, the money goes back (the order is
-   * refunded and ends); agreed with return, it waits for the goods; refused, with a reason.
+   * refunded and ends), never for a completed order, whose goods the buyer has (undefined then); agreed with return,
+   * it waits for the goods; refused, with a reason.
    */
   decideRefund(
     sellerId: string,
@@ -58,7 +63,8 @@ export interface RefundSteps {
   receiveReturn(sellerId: string, orderId: string, now: number): Promise<OrderRecord | undefined>;
   /**
    * What time settles, at most `limit` of each, each refund moved from the state it was found in: a refund waiting
-   * for the seller since before `repliedBefore` is agreed without return (the money goes back); one waiting for the
+   * for the seller since before `repliedBefore` is agreed, without return (the money goes back) or, for a completed
+   * order, with return; one waiting for the
    * goods since before `sentBefore` is cancelled; goods sent back before `receivedBefore` count as received (the
    * money goes back). Answers the orders it changed.
    */
@@ -81,9 +87,10 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
 
   /**
    * Moves the latest refund of the order `orderId` of `side` from one of `from` to `to`, with `set`; at `refunded`,
-   * the money goes back to the buyer (a `refund` line), what is left of the total to the seller (a `sale` line), and
-   * the order ends; its goods go back in stock when they are with the seller, the order never shipped or the goods
-   * sent back. The order's row after, or undefined, nothing changed.
+   * the money goes back to the buyer (a `refund` line), the seller is paid what is left (`payProceeds`), and the
+   * order ends; its goods go back in stock when they are with the seller, the order never shipped or the goods sent
+   * back. A completed order is refunded only from `returned`: its goods come back first. The order's row after, or
+   * undefined, nothing changed.
    */
   const step = (
     side: Side,
@@ -99,11 +106,16 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
         .$if('sellerId' in side, (q) => q.where('seller_id', '=', (side as { sellerId: string }).sellerId))
         .executeTakeFirst();
       if (!order || order.refund_id === '') return undefined;
+      const from =
+        order.status === 'completed' && move.to === 'refunded'
+          ? move.from.filter((status) => status === 'returned')
+          : move.from;
+      if (from.length === 0) return undefined;
       const refund = await trx
         .updateTable('order_refunds')
         .set({ ...move.set, status: move.to, updated_at: move.now })
         .where('id', '=', order.refund_id)
-        .where('status', 'in', move.from)
+        .where('status', 'in', from)
         .returningAll()
         .executeTakeFirst();
       if (!refund) return undefined;
@@ -118,16 +130,15 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
         const amount = Number(refund.amount);
         const now = move.now;
         await addMoneyLine(trx, { memberId: row.buyer_id, amount, kind: 'refund', ref: refund.id, now });
-        const rest = Number(row.total) - amount;
-        if (rest > 0)
-          await addMoneyLine(trx, { memberId: row.seller_id, amount: rest, kind: 'sale', ref: row.id, now });
+        await payProceeds(trx, row.id, amount, now);
         if (order.status === 'paid' || refund.return_number !== '') await restock(trx, row.id);
+        return { ...row, settled_at: now };
       }
       return row;
     });
 
   return {
-    async applyRefund({ id, orderId, buyerId, amount, reason, description, images, now }) {
+    async applyRefund({ id, orderId, buyerId, amount, reason, description, images, returnSince, now }) {
       const outcome = await db.transaction().execute(async (trx) => {
         const order = await trx
           .selectFrom('orders')
@@ -137,14 +148,18 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
           .executeTakeFirst();
         if (!order) return 'missing' as const;
         if (order.status === 'unpaid') return 'unpaid' as const;
-        if (order.status !== 'paid' && order.status !== 'shipped') return 'ended' as const;
+        const returnable =
+          order.status === 'completed' && order.settled_at === null && Number(order.completed_at) >= returnSince;
+        if (order.status !== 'paid' && order.status !== 'shipped' && !returnable) return 'ended' as const;
         if ((OPEN_REFUND as readonly string[]).includes(order.refund_status)) return 'open' as const;
         if (amount > Number(order.total)) return 'amount' as const;
         const row = await trx
           .updateTable('orders')
           .set({ refund_id: id, refund_status: 'pending' })
           .where('id', '=', orderId)
-          .where('status', 'in', ['paid', 'shipped'])
+          .where('status', 'in', ['paid', 'shipped', 'completed'])
+          // The seller's proceeds paid meanwhile end the return window.
+          .where('settled_at', 'is', null)
           .where('refund_status', 'not in', OPEN_REFUND)
           .returningAll()
           .executeTakeFirst();
@@ -191,10 +206,11 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
       const due = (status: RefundStatus, before: number) =>
         db
           .selectFrom('order_refunds')
-          .select('order_id')
-          .where('status', '=', status)
-          .where('updated_at', '<', before)
-          .orderBy('updated_at')
+          .innerJoin('orders', 'orders.id', 'order_refunds.order_id')
+          .select(['order_refunds.order_id', 'orders.status'])
+          .where('order_refunds.status', '=', status)
+          .where('order_refunds.updated_at', '<', before)
+          .orderBy('order_refunds.updated_at')
           .limit(limit)
           .execute();
       const moves = [
@@ -204,8 +220,10 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
       ] as const;
       const changed: OrderRow[] = [];
       for (const { rows, from, to } of moves) {
-        for (const { order_id: orderId } of rows) {
-          const row = await step({}, orderId, { from: [from], to, now });
+        for (const { order_id: orderId, status } of rows) {
+          // A completed order's goods are with the buyer: agreed by time, they come back first.
+          const next = from === 'pending' && status === 'completed' ? 'returning' : to;
+          const row = await step({}, orderId, { from: [from], to: next, now });
           if (row) changed.push(row);
         }
       }

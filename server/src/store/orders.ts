@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { notBlockedWith } from './blocked.js';
 import { keysetOf, olderThan } from './keyset.js';
 import { holdOpenMember } from './member-lock.js';
+import { compensateIn, type GuaranteeSteps, type LateDelivery } from './order-guarantees.js';
 import type { RefundSteps } from './order-refunds.js';
 import { addMoneyLine } from './wallet.js';
 import type { Database } from './schema.js';
@@ -108,6 +109,15 @@ export interface OrderRecord {
   completedAt?: number;
   /** When it was cancelled. */
   closedAt?: number;
+  /**
+   * When its seller was paid its proceeds: a completed order once its return window passed with no refund under way,
+   * a refunded one when the money went back. Undefined until then.
+   */
+  settledAt?: number;
+  /** Fen its buyer got for its late delivery (0 for none), charged to the seller when it settles. */
+  compensation: number;
+  /** When its buyer got the late-delivery compensation. */
+  compensatedAt?: number;
 }
 
 /** One product a checkout asks for. */
@@ -126,8 +136,11 @@ export type PlaceFailure = 'product_missing' | 'stock' | 'own' | 'pending' | 'mi
 /** Why paying a code was refused, nothing changed. */
 export type PayFailure = 'missing' | 'state' | 'insufficient';
 
-/** The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt, and refunds. */
-export interface OrderStore extends RefundSteps {
+/**
+ * The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt, refunds, and the
+ * service guarantees (the seller's proceeds held through the return window, late-delivery compensation).
+ */
+export interface OrderStore extends RefundSteps, GuaranteeSteps {
   /**
    * A checkout: for each shop of the `lines`' products, one unpaid order under `code`, whose items copy each product
    * as it is, each product's stock lowered by what was taken. One transaction that holds the buyer's row: it stores
@@ -155,19 +168,26 @@ export interface OrderStore extends RefundSteps {
   /** The buyer cancels their unpaid order `id`: its stock returns. Undefined, and nothing changed, otherwise. */
   cancel(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
   /**
-   * The seller ships their paid order `id` with `logistics`, unless a refund of it is under way. Undefined, and
-   * nothing changed, otherwise.
+   * The seller ships their paid order `id` with `logistics`, unless a refund of it is under way; with `late`, one paid
+   * before `late.paidBefore` gives its buyer the compensation in the same transaction, unless it did already.
+   * Undefined, and nothing changed, otherwise.
    */
-  ship(sellerId: string, id: string, logistics: Logistics, now: number): Promise<OrderRecord | undefined>;
+  ship(
+    sellerId: string,
+    id: string,
+    logistics: Logistics,
+    now: number,
+    late?: LateDelivery,
+  ): Promise<OrderRecord | undefined>;
   /**
-   * The buyer confirms receipt of their shipped order `id`, unless a refund of it is under way: it is complete, and
-   * its total enters the seller's ledger (a `sale` line). Undefined, and nothing changed, otherwise.
+   * The buyer confirms receipt of their shipped order `id`, unless a refund of it is under way: it is complete. Its
+   * seller is paid once its return window passed (`settleGuarantees`). Undefined, and nothing changed, otherwise.
    */
   confirm(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
   /**
    * What time settles by itself, at most `limit` of each: unpaid orders made before `unpaidBefore` are cancelled
-   * (their stock returns), shipped ones shipped before `shippedBefore` complete (the seller is paid) unless a refund
-   * of them is under way. Answers the orders it changed.
+   * (their stock returns), shipped ones shipped before `shippedBefore` complete unless a refund of them is under way.
+   * Answers the orders it changed.
    */
   settleStale(params: {
     unpaidBefore: number;
@@ -214,6 +234,9 @@ type OrderTables = {
     completed_at: number | null;
     closed_at: number | null;
     reviewed_at: number | null;
+    settled_at: number | null;
+    compensation: number | string;
+    compensated_at: number | null;
   };
   order_items: {
     order_id: string;
@@ -338,6 +361,7 @@ const recordOf = (
     })),
     address: JSON.parse(row.address) as OrderAddress,
     createdAt: Number(row.created_at),
+    compensation: Number(row.compensation),
   };
   if (row.logistics_company !== '') {
     record.logistics = { company: row.logistics_company, number: row.logistics_number };
@@ -348,12 +372,16 @@ const recordOf = (
   const shippedAt = time(row.shipped_at);
   const completedAt = time(row.completed_at);
   const closedAt = time(row.closed_at);
+  const settledAt = time(row.settled_at);
+  const compensatedAt = time(row.compensated_at);
   return {
     ...record,
     ...(paidAt !== undefined && { paidAt }),
     ...(shippedAt !== undefined && { shippedAt }),
     ...(completedAt !== undefined && { completedAt }),
     ...(closedAt !== undefined && { closedAt }),
+    ...(settledAt !== undefined && { settledAt }),
+    ...(compensatedAt !== undefined && { compensatedAt }),
   };
 };
 
@@ -404,11 +432,14 @@ export async function restock(trx: Transaction<OrderDatabase>, orderId: string):
   }
 }
 
-/** The Kysely implementation of {@link OrderStore} but its refund steps (`createRefundSteps`). */
+/**
+ * The Kysely implementation of {@link OrderStore} but its refund steps (`createRefundSteps`) and its guarantee steps
+ * (`createGuaranteeSteps`).
+ */
 export function createOrderSteps(
   base: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
-): Omit<OrderStore, keyof RefundSteps> {
+): Omit<OrderStore, keyof RefundSteps | keyof GuaranteeSteps> {
   const db = orderDatabase(base);
 
   /**
@@ -437,12 +468,9 @@ export function createOrderSteps(
     return row;
   };
 
-  const completeIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) => {
-    const row = await move(trx, { id, buyerId, from: 'shipped' }, { status: 'completed', completed_at: now });
-    if (row)
-      await addMoneyLine(trx, { memberId: row.seller_id, amount: Number(row.total), kind: 'sale', ref: row.id, now });
-    return row;
-  };
+  // The seller's proceeds wait for the return window (`settleGuarantees`), so that a return takes back nothing paid.
+  const completeIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) =>
+    move(trx, { id, buyerId, from: 'shipped' }, { status: 'completed', completed_at: now });
 
   const one = async (row: OrderRow | undefined) => (row ? (await withItems(db, [row]))[0] : undefined);
 
@@ -514,6 +542,9 @@ export function createOrderSteps(
               completed_at: null,
               closed_at: null,
               reviewed_at: null,
+              settled_at: null,
+              compensation: 0,
+              compensated_at: null,
             };
             await trx.insertInto('orders').values(row).execute();
             await trx
@@ -584,17 +615,21 @@ export function createOrderSteps(
       return one(await db.transaction().execute((trx) => cancelIn(trx, id, now, buyerId)));
     },
 
-    async ship(sellerId, id, logistics, now) {
-      const row = await move(
-        db,
-        { id, sellerId, from: 'paid' },
-        {
-          status: 'shipped',
-          logistics_company: logistics.company,
-          logistics_number: logistics.number,
-          shipped_at: now,
-        },
-      );
+    async ship(sellerId, id, logistics, now, late) {
+      const row = await db.transaction().execute(async (trx) => {
+        const shipped = await move(
+          trx,
+          { id, sellerId, from: 'paid' },
+          {
+            status: 'shipped',
+            logistics_company: logistics.company,
+            logistics_number: logistics.number,
+            shipped_at: now,
+          },
+        );
+        if (!shipped || !late || Number(shipped.paid_at) >= late.paidBefore) return shipped;
+        return (await compensateIn(trx, shipped.id, late.amount, now)) ?? shipped;
+      });
       return one(row);
     },
 

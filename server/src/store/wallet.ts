@@ -33,10 +33,13 @@ export interface RechargeRecord {
 
 /**
  * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), the sale of an order
- * whose buyer received it (in, to the seller), a refund of an order (in, to the buyer), a seller's withdrawal of
- * sales income (out), or a rejected withdrawal's money back (in).
+ * once it settled (in, to the seller: its return window passed, or a refund left the rest), a refund of an order (in,
+ * to the buyer), a seller's withdrawal of sales income (out), a rejected withdrawal's money back (in), the
+ * late-delivery compensation of an order (in, to the buyer), or that compensation charged to its seller when the order
+ * settled (out).
  */
-export type MoneyKind = 'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return';
+export type MoneyKind =
+  'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return' | 'compensation' | 'late_charge';
 
 /** One line of a wallet's ledger; their sum is the balance. */
 export interface MoneyLine {
@@ -44,7 +47,9 @@ export interface MoneyLine {
   /** Fen, negative when money left. */
   amount: number;
   kind: MoneyKind;
-  /** The id of what moved it: the recharge, the code of the orders paid, the order sold, or the refund. */
+  /**
+   * The id of what moved it: the recharge, the code of the orders paid, the order sold or compensated, or the refund.
+   */
   ref: string;
   createdAt: number;
 }

@@ -58,9 +58,11 @@ export interface ShopIncome {
   /** The wallet's balance. */
   balance: number;
   /**
-   * What a shop withdrawal may take: the sales income (`sale` lines, already net of refunds, which are settled before
-   * a sale is credited) less what shop withdrawals took (`withdraw` lines) plus what rejected ones returned
-   * (`withdraw_return` lines); never more than the balance, so recharged money is not withdrawn through the shop.
+   * What a shop withdrawal may take: the sales income (`sale` lines, credited only once an order settles: after its
+   * return window, or net of its refund, so that nothing withdrawn can still be refunded) less the late-delivery
+   * compensation charged to the seller (`late_charge` lines) and what shop withdrawals took (`withdraw`
+   * lines) plus what rejected ones returned (`withdraw_return` lines); never more than the balance, so recharged money
+   * is not withdrawn through the shop.
    */
   withdrawable: number;
 }
@@ -179,7 +181,12 @@ async function incomeOf(db: Kysely<Database & WithdrawalTables>, memberId: strin
       eb.fn.sum<string | number | null>('amount').as('balance'),
       eb.fn
         .sum<string | number | null>(
-          eb.case().when('kind', 'in', ['sale', 'withdraw', 'withdraw_return']).then(eb.ref('amount')).else(0).end(),
+          eb
+            .case()
+            .when('kind', 'in', ['sale', 'late_charge', 'withdraw', 'withdraw_return'])
+            .then(eb.ref('amount'))
+            .else(0)
+            .end(),
         )
         .as('income'),
     ])

@@ -17,9 +17,9 @@ const orderPage = (page: string, id: string) => `shop/${page}?id=${encodeURIComp
 /**
  * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt, apply for refund, review"): an
  * unpaid one is paid by balance or cancelled after asking; a paid or shipped one without a refund under way opens the
- * refund form; a shipped one's receipt is confirmed after asking, unless a refund is under way; a completed one not
- * reviewed yet opens the review form while it still can be reviewed. Others have none. After each, every order list
- * and page reads again.
+ * refund form, and so does a completed one within its 7-day no-reason return (spec §9) as a return; a shipped one's
+ * receipt is confirmed after asking, unless a refund is under way; a completed one not reviewed yet opens the review
+ * form while it still can be reviewed. Others have none. After each, every order list and page reads again.
  */
 export function BuyerActions({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
@@ -64,7 +64,7 @@ export function BuyerActions({ order }: { order: Order }) {
 
   const applyForRefund = canApplyForRefund(order) && (
     <Button size="small" fill="outline" onClick={() => open(orderPage('user-drawback', order.id))}>
-      {t('order.applyRefund')}
+      {t(order.status === 'completed' ? 'order.applyReturn' : 'order.applyRefund')}
     </Button>
   );
 
@@ -118,11 +118,16 @@ export function BuyerActions({ order }: { order: Order }) {
     case 'paid':
       return applyForRefund || null;
     case 'completed':
-      return canReview(order) ? (
-        <Button size="small" color="primary" onClick={() => open(orderPage('user-ping-add', order.id))}>
-          {t('order.review')}
-        </Button>
-      ) : null;
+      return (
+        <>
+          {applyForRefund}
+          {canReview(order) && (
+            <Button size="small" color="primary" onClick={() => open(orderPage('user-ping-add', order.id))}>
+              {t('order.review')}
+            </Button>
+          )}
+        </>
+      );
     case 'refunded':
     case 'cancelled':
       return null;

@@ -8,6 +8,7 @@ import { fakeContent, productHandlers } from './fake-products';
 import { refundHandlers } from './fake-refunds';
 import { reviewHandlers } from './fake-reviews';
 import { emptyShopWithdrawals, withdrawalHandlers, type FakeShopWithdrawals } from './fake-withdrawals';
+import { SERVICE_GUARANTEES } from './guarantees';
 import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
 import type { Product } from './products';
 import { openRefund } from './refunds';
@@ -101,6 +102,11 @@ export function fakeOrder(id: string, extra: Partial<Order> = {}): Order {
     refund: null,
     review: null,
     review_until: null,
+    ship_by: null,
+    return_until: null,
+    compensation: 0,
+    compensated_at: null,
+    settled_at: null,
     ...extra,
   };
 }
@@ -272,6 +278,7 @@ export function fakeShop() {
         status: 'completed',
         completed_at: now,
         review_until: now + REVIEW_WINDOW_DAYS * 86_400_000,
+        return_until: now + SERVICE_GUARANTEES.returnDays * 86_400_000,
       }));
     }),
     http.post('*/index.php/api/shop/business_send', async ({ request }) => {

@@ -70,6 +70,18 @@ export interface Order {
   review: Review | null;
   /** Until when a completed order can be reviewed (its completion and 15 days); null for an order not completed. */
   review_until: number | null;
+  /** When a paid order is due to ship (spec §9 "Shipping promise: within 48 hours"); null until it is paid. */
+  ship_by: number | null;
+  /**
+   * Until when a completed order can be returned for a refund (spec §9 "No-reason return: 7 days"); null for an order
+   * not completed, or whose seller was paid.
+   */
+  return_until: number | null;
+  /** Yuan its buyer got for its late delivery, charged to the seller; 0 for none. */
+  compensation: number;
+  compensated_at: number | null;
+  /** When its seller was paid its proceeds: once the return window passed, or a refund left the rest. */
+  settled_at: number | null;
 }
 
 /** One line of what is bought: a product and how many. */

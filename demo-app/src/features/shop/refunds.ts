@@ -53,14 +53,27 @@ export function openRefund(order: Order): Refund | undefined {
   return refund && OPEN_REFUND_STATUSES.includes(refund.status) ? refund : undefined;
 }
 
-/** Whether the buyer may ask for a refund of `order`: paid or shipped, none under way. */
-export function canApplyForRefund(order: Order): boolean {
-  return (order.status === 'paid' || order.status === 'shipped') && openRefund(order) === undefined;
+/** Whether a completed `order` can still be returned at `now` (spec §9 "No-reason return: 7 days"). */
+export function inReturnWindow(order: Order, now = Date.now()): boolean {
+  return order.status === 'completed' && order.return_until !== null && now <= order.return_until;
 }
 
-/** Whether `order` has ended, so that no refund can be asked for (spec §8). */
-export function orderEnded(order: Order): boolean {
-  return order.status === 'completed' || order.status === 'cancelled' || order.status === 'refunded';
+/**
+ * Whether the buyer may ask for a refund of `order` at `now`: paid, shipped, or completed within its return window,
+ * none under way.
+ */
+export function canApplyForRefund(order: Order, now = Date.now()): boolean {
+  const open = order.status === 'paid' || order.status === 'shipped' || inReturnWindow(order, now);
+  return open && openRefund(order) === undefined;
+}
+
+/**
+ * Whether `order` has ended at `now`, so that no refund can be asked for (spec §8): cancelled, refunded, or completed
+ * and past its return window.
+ */
+export function orderEnded(order: Order, now = Date.now()): boolean {
+  if (order.status === 'completed') return !inReturnWindow(order, now);
+  return order.status === 'cancelled' || order.status === 'refunded';
 }
 
 /** What the refund form holds: the amount as typed, the reason's label, the description, the uploaded images. */
@@ -96,7 +109,10 @@ export function refundProblem(
   return undefined;
 }
 
-/** The buyer asks for a refund of their paid or shipped order, checked with {@link refundProblem}. */
+/**
+ * The buyer asks for a refund of their paid or shipped order, or a return of their completed one within its return
+ * window, checked with {@link refundProblem}.
+ */
 export async function applyForRefund(id: string, draft: RefundDraft, context: CallContext): Promise<Order> {
   const body = {
     id,

@@ -44,10 +44,12 @@ export interface MoneyLine {
   id: string;
   amount: number;
   /**
-   * A recharge paid in, a payment for orders (out), an order sold (in, to its seller), or a refund (in, to the buyer).
+   * A recharge paid in, a payment for orders (out), an order sold once it settled (in, to its seller), a refund (in,
+   * to the buyer), a shop withdrawal (out) or its money back (in), an order's late-delivery compensation (in, to the
+   * buyer), or that compensation charged to the seller (out).
    */
-  kind: 'recharge' | 'order' | 'sale' | 'refund';
-  /** The id of what moved it: the recharge, the code of the orders paid, the order sold, or the refund. */
+  kind: 'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return' | 'compensation' | 'late_charge';
+  /** The id of what moved it: the recharge, the code of the orders paid, the order sold or compensated, the refund. */
   ref: string;
   created_at: number;
 }

@@ -7,6 +7,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import type { CallContext } from '../../features/api/request';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
+import { OrderGuarantee } from '../../features/shop/OrderGuarantee';
 import { ORDER_TAB_PARAM } from '../../features/shop/OrderTabs';
 import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import { RefundDetails } from '../../features/shop/RefundDetails';
@@ -96,7 +97,8 @@ function RefuseForm({ order, onClose }: { order: Order; onClose: () => void }) {
 
 /**
  * What the seller can do about a refund: one waiting for them is agreed (the money back at once, or once the goods
- * are back), each after asking, or refused with a reason; goods sent back are received after asking, which pays the
+ * are back; only the latter for a completed order, whose goods the buyer has), each after asking, or refused with a
+ * reason; goods sent back are received after asking, which pays the
  * money back. A refund waiting for the buyer's parcel says so; others have nothing left to do.
  */
 function SellerRefundActions({ order, refund }: { order: Order; refund: Refund }) {
@@ -135,20 +137,23 @@ function SellerRefundActions({ order, refund }: { order: Order; refund: Refund }
           >
             {t('refund.agreeReturn')}
           </Button>
-          <Button
-            size="small"
-            color="primary"
-            onClick={() =>
-              void ask(
-                t('refund.agreeConfirm', { amount }),
-                t('refund.agree'),
-                (context) => decideRefund(order.id, { agree: true, withReturn: false }, context),
-                t('refund.refundedToBuyer'),
-              )
-            }
-          >
-            {t('refund.agree')}
-          </Button>
+          {/* The buyer of a completed order has the goods: they come back before the money does. */}
+          {order.status !== 'completed' && (
+            <Button
+              size="small"
+              color="primary"
+              onClick={() =>
+                void ask(
+                  t('refund.agreeConfirm', { amount }),
+                  t('refund.agree'),
+                  (context) => decideRefund(order.id, { agree: true, withReturn: false }, context),
+                  t('refund.refundedToBuyer'),
+                )
+              }
+            >
+              {t('refund.agree')}
+            </Button>
+          )}
         </div>
       );
     case 'returned':
@@ -199,6 +204,7 @@ function RefundCase({ order }: { order: Order }) {
           {t('order.actualPayment')}
         </List.Item>
       </List>
+      <OrderGuarantee order={order} side="seller" />
       {order.refund ? (
         <>
           <RefundDetails refund={order.refund} />

@@ -6,6 +6,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { AddressLines, OrderItems } from '../../features/shop/OrderCard';
 import { LogisticsForm } from '../../features/shop/LogisticsForm';
+import { OrderGuarantee } from '../../features/shop/OrderGuarantee';
 import { ORDERS_QUERY, shipOrder, type Logistics, type Order } from '../../features/shop/orders';
 import { OrderPage } from '../../features/shop/OrderPage';
 import { toast, toastError } from '../../ui/toast';
@@ -46,6 +47,7 @@ function Shipment({ order }: { order: Order }) {
       <section className="order-section">
         <OrderItems items={order.items} />
       </section>
+      <OrderGuarantee order={order} side="seller" />
       {order.status === 'paid' ? (
         <ShipmentForm order={order} />
       ) : (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
+import { OrderGuarantee } from '../../features/shop/OrderGuarantee';
 import { type Order } from '../../features/shop/orders';
 import { ReviewDetails } from '../../features/shop/ReviewCard';
 import { canReview } from '../../features/shop/reviews';
@@ -37,6 +38,7 @@ function OrderDetails({ order }: { order: Order }) {
           {t('order.reviewUntil', { time: time(order.review_until) })}
         </p>
       )}
+      <OrderGuarantee order={order} side="buyer" />
       {order.refund && <BuyerRefund order={order} refund={order.refund} />}
       {order.review && <ReviewDetails review={order.review} />}
       <List header={t('order.address')}>
@@ -85,7 +87,8 @@ function OrderDetails({ order }: { order: Order }) {
 /**
  * An order's page (spec §2 shop/user-order-view, param id; §3 "Order: order number, time, payment status, payment
  * method, actual payment"): where it stands (an unpaid one with when it cancels itself, a completed one to review with
- * until when it can be), its refund with what the buyer can do about it, the buyer's review with the seller's reply,
+ * until when it can be), its service guarantees (spec §9: when it ships, its late-delivery compensation, until when
+ * it can be returned), its refund with what the buyer can do about it, the buyer's review with the seller's reply,
  * the address, its logistics once shipped, its products, its number, times and payment, and the same actions as in
  * the list.
  */

@@ -13,6 +13,7 @@ import { paymentTarget } from '../../features/shop/orders';
 import { productView, productViewKey, type ProductPage } from '../../features/shop/products';
 import { ReviewCard, ReviewMember } from '../../features/shop/ReviewCard';
 import { useProductReviews } from '../../features/shop/useProductReviews';
+import { ServiceGuarantees } from '../../features/shop/ServiceGuarantees';
 import { buyableOf } from '../../features/shop/useProductLines';
 import { yuan } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
@@ -99,7 +100,10 @@ function ProductReviewsRow({ id }: { id: string }) {
   );
 }
 
-/** The product: its images, price, title and stock, the shop that sells it, its reviews, and the details. */
+/**
+ * The product: its images, price, title and stock, the shop's service guarantees (spec §9), the shop that sells it,
+ * its reviews, and the details.
+ */
 function Product({ page }: { page: ProductPage }) {
   const { t } = useTranslation();
   const open = useNavigateTo();
@@ -128,6 +132,7 @@ function Product({ page }: { page: ProductPage }) {
           </Tag>
         )}
       </section>
+      <ServiceGuarantees />
       {shop && (
         <List>
           <List.Item

@@ -613,6 +613,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       withdrawals: parts.withdrawals,
       shops: parts.shops,
       now: parts.now,
+      settleOrders: () => orders.settle(),
     }),
     products,
     orders,

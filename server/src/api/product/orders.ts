@@ -1,3 +1,4 @@
+import { SERVICE_GUARANTEES } from '../../shop/guarantees.js';
 import { ORDER_LIMITS } from '../../shop/orders.js';
 import { REVIEW_LIMITS } from '../../shop/reviews.js';
 import type { OrderRecord, OrderReview, RefundRecord } from '../../store/index.js';
@@ -65,6 +66,14 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
     completed_at: record.completedAt ?? null,
     closed_at: record.closedAt ?? null,
     expires_at: record.createdAt + ORDER_LIMITS.unpaidMs,
+    ship_by: record.paidAt === undefined ? null : record.paidAt + SERVICE_GUARANTEES.shipWithinMs,
+    return_until:
+      record.status === 'completed' && record.completedAt !== undefined && record.settledAt === undefined
+        ? record.completedAt + SERVICE_GUARANTEES.returnWindowMs
+        : null,
+    compensation: yuanOf(record.compensation),
+    compensated_at: record.compensatedAt ?? null,
+    settled_at: record.settledAt ?? null,
   };
 }
 
@@ -97,13 +106,17 @@ export async function orderObjects(deps: ProductApiDeps, records: readonly Order
  *   the seller's, `{ret: [order]}`, newest first, twenty at a time.
  * - `shop/order_view` (`id`) answers `{ret: order}` to its buyer or its seller.
  * - `shop/order_cancel` (`id`): the buyer cancels an unpaid order; `shop/order_confirm` (`id`): the buyer confirms
- *   receipt of a shipped one, which completes it and pays the seller (ten days after shipping it completes by
- *   itself); `shop/business_send` (`id`, `company`, `number`): the seller ships a paid one. Each answers `{ret:
- *   order}`, or `order_state` when the order is not in the state for it (`refund_open` while a refund waits).
+ *   receipt of a shipped one, which completes it (ten days after shipping it completes by itself); its seller is paid
+ *   once its 7-day return window passed; `shop/business_send` (`id`, `company`, `number`): the seller ships a paid
+ *   one, which gives the buyer the late-delivery compensation when it is more than 48 hours after payment. Each
+ *   answers `{ret: order}`, or `order_state` when the order is not in the state for it (`refund_open` while a refund
+ *   waits).
  * - Refunds (spec §4 refund flow), each answering `{ret: order}`: `shop/drawback` (`id`, `amount` yuan up to the
  *   total, `reason` 1 to 30 characters, `description` 1 to 100, `imgs` 1 to 3 images the buyer uploaded) on a paid or
- *   shipped order (`refund_ended` once it ended); `shop/drawback_cancel` (`id`), the buyer cancels it;
- *   `shop/business_drawback` (`id`, `agree`, `return?`, `reason` when refusing), the seller decides;
+ *   shipped order, or a completed one until its `return_until` (`refund_ended` once it ended);
+ *   `shop/drawback_cancel` (`id`), the buyer cancels it; `shop/business_drawback` (`id`, `agree`, `return?`,
+ *   `reason` when refusing), the seller decides (a completed order only with `return: true`:
+ *   `refund_return_required`);
  *   `shop/drawback_send` (`id`, `company`, `number`), the buyer sends the goods back;
  *   `shop/business_drawback_receive` (`id`), the seller received them and the money goes back. A step not in its
  *   state is `refund_state`. Lists take `status: refunding` for orders with a refund under way.
@@ -112,7 +125,10 @@ export async function orderObjects(deps: ProductApiDeps, records: readonly Order
  * pay_method ('' or balance), total, items: [{product_id, title, image, price, num}], address: {name, phone, region,
  * detail}, logistics: {company, number} | null, refund: refund | null, review: {quality, service, logistics, content,
  * reply, replied_at, created_at} | null, review_until, created_at, paid_at, shipped_at, completed_at, closed_at,
- * expires_at}`, `status` also `refunded`; `review_until` is when a completed order can no longer be reviewed (null
+ * expires_at, ship_by, return_until, compensation, compensated_at, settled_at}`, `status` also `refunded`; `ship_by` is
+ * when a paid order is due to ship (spec §9 "within 48 hours"), `return_until` when a completed order can no longer
+ * be returned (null once settled or not completed), `compensation` the yuan its buyer got for late delivery (0 for
+ * none), `settled_at` when its seller was paid; `review_until` is when a completed order can no longer be reviewed (null
  * before it completes); lists take `status: unreviewed` for completed orders not reviewed and still in that time; a refund is `{id, amount, reason, description, images, status
  * (pending, refused, cancelled, returning, returned, refunded), refuse_reason, return_logistics, created_at,
  * updated_at}`.
