@@ -23,6 +23,7 @@ describe('product wallet: member/money, member/recharge', () => {
       balance: 0,
       unpaid: 0,
       rules: { min: 1, max: 100000, max_unpaid: 3 },
+      providers: [],
     });
     const refused = async (body: Record<string, unknown>, code: string, err: string) =>
       expect(await recharge(p, alice.token, body)).toEqual({ status: 200, err, code });
@@ -50,6 +51,7 @@ describe('product wallet: member/money, member/recharge', () => {
         closed_at: null,
         // Alipay is not set up on this server: the operator reports the payment (PAY-1).
         payable: false,
+        order_code: '',
         pay_url: null,
       },
     });

@@ -7,6 +7,7 @@ import { silentLogger } from '../src/logger.js';
 import { createMemberService } from '../src/members/service.js';
 import { createDevSmsProvider } from '../src/members/sms.js';
 import { NO_DETAILS, type AdRecord, type MemberCodeQuota, type MemberDetails, type Store } from '../src/store/index.js';
+import { market, place } from './store-contract-orders.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
 /** A member as sign-up makes them, with `changes`. */
@@ -736,6 +737,61 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
       { status: 'failed', reason: 'refunded' },
     );
     expect(await store.wallet.balance('m1')).toEqual({ balance: 2_000, unpaid: 0 });
+  });
+
+  it('wallet: a recharge that pays a checkout names its code, and the newest of a code is found by it', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    const ask = (id: string, memberId: string, orderCode: string | undefined, at: number) =>
+      store.wallet.recharge({ id, memberId, amount: 2_500, method: 'alipay', createdAt: at, orderCode }, 5);
+    expect(await ask('r1', 'm1', 'c1', 100)).toBe('ok');
+    expect(await ask('r2', 'm1', 'c1', 200)).toBe('ok');
+    expect(await ask('r3', 'm1', undefined, 300)).toBe('ok');
+    expect(await ask('r4', 'm2', 'c2', 400)).toBe('ok');
+    expect(await store.wallet.forOrder('m1', 'c1')).toMatchObject({ id: 'r2', orderCode: 'c1', status: 'unpaid' });
+    expect(await store.wallet.find('r3')).toMatchObject({ orderCode: '' });
+    expect(await store.wallet.forOrder('m1', 'c2')).toBeUndefined();
+    expect(await store.wallet.forOrder('m1', '')).toMatchObject({ id: 'r3' });
+    expect(await store.wallet.settle('r2', { paid: true, reason: '', reference: 'T', now: 500 })).toMatchObject({
+      orderCode: 'c1',
+      status: 'success',
+    });
+    expect(await store.wallet.forOrder('m1', 'c1')).toMatchObject({ id: 'r2', status: 'success' });
+  });
+
+  it('orders: a checkout is found by its buyer and code; a provider’s payment is spent on it as that provider’s', async () => {
+    const { store } = await fresh();
+    await market(store);
+    const placed = await place(
+      store,
+      [
+        { productId: 'tea', quantity: 2 },
+        { productId: 'pot', quantity: 1 },
+      ],
+      { code: 'k1' },
+    );
+    if (!placed.ok) throw new Error(placed.failure);
+    const ids = placed.value.map((o) => o.id).sort();
+    expect((await store.orders.byCode('m3', 'k1')).map((o) => [o.id, o.status])).toEqual(
+      ids.map((id) => [id, 'unpaid']),
+    );
+    expect(await store.orders.byCode('m1', 'k1')).toEqual([]);
+    expect(await store.orders.byCode('m3', 'nope')).toEqual([]);
+    const total = placed.value.reduce((sum, o) => sum + o.total, 0);
+    expect(await store.orders.pay('m3', 'k1', 200, 'alipay')).toEqual({ ok: false, failure: 'insufficient' });
+    await store.wallet.recharge(
+      { id: 'rk', memberId: 'm3', amount: total, method: 'alipay', createdAt: 210, orderCode: 'k1' },
+      3,
+    );
+    await store.wallet.settle('rk', { paid: true, reason: '', reference: 'T', now: 220 });
+    const paid = await store.orders.pay('m3', 'k1', 230, 'alipay');
+    expect(paid.ok && paid.value.map((o) => [o.status, o.payMethod, o.paidAt])).toEqual([
+      ['paid', 'alipay', 230],
+      ['paid', 'alipay', 230],
+    ]);
+    expect((await store.orders.byCode('m3', 'k1')).map((o) => o.payMethod)).toEqual(['alipay', 'alipay']);
+    expect(await store.wallet.balance('m3')).toEqual({ balance: 0, unpaid: 0 });
   });
 
   it('shops: certified members only, one application at a time, a name once among live shops even asked at once', async () => {

@@ -105,7 +105,7 @@ export function createWalletService(deps: {
       const outcome = await wallet.recharge(record, WALLET_LIMITS.maxUnpaid);
       if (outcome === 'pending') return fail('recharge_pending');
       if (outcome === 'missing') return fail('user_missing');
-      return { ok: true, value: { ...record, status: 'unpaid', reason: '', reference: '' } };
+      return { ok: true, value: { ...record, status: 'unpaid', reason: '', reference: '', orderCode: '' } };
     },
     async waiting(memberId, id) {
       if (typeof id !== 'string' || !isRowKey(id)) return fail('bad_params');

@@ -47,6 +47,8 @@ export interface PayContext {
 
 /** The wallet's payment providers: the page that pays a recharge, and the providers' notifications. */
 export interface PaymentService {
+  /** Whether `method`'s provider is set up, so that its page can take a payment. */
+  ready(method: RechargeMethod): boolean;
   /** Whether `record` can be paid on its provider's page: waiting for payment, by a provider that is set up. */
   payable(record: RechargeRecord): boolean;
   /**
@@ -94,8 +96,8 @@ export interface PaymentDeps {
   fetch?: typeof fetch;
 }
 
-/** The subject of a recharge's payment, as the payer sees it on the provider's page. */
-const SUBJECT = '钱包充值';
+/** The subject of a payment, as the payer sees it on the provider's page: a wallet's recharge, or a checkout's. */
+const SUBJECT = { wallet: '钱包充值', order: '订单支付' } as const;
 
 /** Creates the payment service. @throws when a provider's keys cannot be read */
 export function createPaymentService(deps: PaymentDeps): PaymentService {
@@ -106,7 +108,12 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
   };
   const wechatKeyPair = wechat && wechatKeys(wechat);
   const notifyUrl = (method: RechargeMethod) => `${deps.publicUrl()}${deps.apiBase}${NOTIFY_PATHS[method]}`;
-  const returnUrl = () => `${deps.publicUrl()}/h5/#/member/recharge-records`;
+  // Back from the provider's page: to the recharge records, or to the checkout's result, which asks how it stands.
+  const returnUrl = ({ orderCode }: RechargeRecord) =>
+    orderCode === ''
+      ? `${deps.publicUrl()}/h5/#/member/recharge-records`
+      : `${deps.publicUrl()}/h5/#/shop/success?${new URLSearchParams({ code: orderCode }).toString()}`;
+  const subject = ({ orderCode }: RechargeRecord) => (orderCode === '' ? SUBJECT.wallet : SUBJECT.order);
 
   /** The recharge a notification names, when it is one of ours by `method`; logged otherwise. */
   const rechargeOf = async (method: RechargeMethod, outTradeNo: string) => {
@@ -189,9 +196,12 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
   };
 
   return {
+    ready(method) {
+      return method === 'alipay' ? alipayKeys !== undefined : wechatKeyPair !== undefined;
+    },
+
     payable(record) {
-      if (record.status !== 'unpaid') return false;
-      return record.method === 'alipay' ? alipayKeys !== undefined : wechatKeyPair !== undefined;
+      return record.status === 'unpaid' && this.ready(record.method);
     },
 
     async payUrl(record, context) {
@@ -201,9 +211,9 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
         return wapPayUrl(alipay, alipayKeys.merchant, {
           outTradeNo: record.id,
           amountFen: record.amount,
-          subject: SUBJECT,
+          subject: subject(record),
           notifyUrl: notifyUrl('alipay'),
-          returnUrl: returnUrl(),
+          returnUrl: returnUrl(record),
           // From the recharge's creation, so that a page asked again closes when the first would have.
           expiresAt: record.createdAt + PAYMENT_LIMITS.timeoutMinutes * 60_000,
           now,
@@ -216,7 +226,7 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
           order: {
             outTradeNo: record.id,
             amountFen: record.amount,
-            description: SUBJECT,
+            description: subject(record),
             notifyUrl: notifyUrl('wechat'),
             payerIp: context.payerIp,
             // From the recharge's creation, so that a page asked again closes when the first would have.
@@ -228,7 +238,7 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
         });
         if (!url) logger.warn({ id: record.id }, 'WeChat Pay placed no order for a recharge');
         // WeChat Pay's H5 page comes back to where the payer was unless told: the records, as Alipay's does.
-        return url && `${url}&redirect_url=${encodeURIComponent(returnUrl())}`;
+        return url && `${url}&redirect_url=${encodeURIComponent(returnUrl(record))}`;
       }
       return undefined;
     },
@@ -236,7 +246,7 @@ export function createPaymentService(deps: PaymentDeps): PaymentService {
     askable(record) {
       if (record.status !== 'unpaid' && record.status !== 'cancelled') return false;
       if (deps.now() - record.createdAt > PAYMENT_LIMITS.checkWithinMs) return false;
-      return record.method === 'alipay' ? alipayKeys !== undefined : wechatKeyPair !== undefined;
+      return this.ready(record.method);
     },
 
     async check(record, options) {

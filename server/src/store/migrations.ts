@@ -51,6 +51,7 @@ import { pubsubMigration } from './pubsub-migration.js';
 import { pubsubTimeMigration } from './pubsub-time-migration.js';
 import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
 import { storeMarksMigration } from './store-marks-migration.js';
+import { rechargeOrdersMigration } from './recharge-orders-migration.js';
 import { webhookDeliveriesMigration } from './webhook-deliveries-migration.js';
 
 /**
@@ -253,6 +254,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0053_webhook_deliveries': webhookDeliveriesMigration,
   '0054_circle_titles': circleTitlesMigration,
   '0055_order_guarantees': orderGuaranteesMigration,
+  '0056_recharge_orders': rechargeOrdersMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

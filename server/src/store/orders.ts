@@ -58,8 +58,11 @@ export interface OrderReview {
   createdAt: number;
 }
 
-/** How an order was paid: from the buyer's balance; empty while unpaid. */
-export type PayMethod = '' | 'balance';
+/**
+ * How an order was paid: from the buyer's balance, or by Alipay or WeChat Pay (through a recharge of the checkout's
+ * total, spent on the orders as soon as it is paid); empty while unpaid.
+ */
+export type PayMethod = '' | 'balance' | 'alipay' | 'wechat';
 
 /** One product of an order, as it was when it was bought. Its price is in fen. */
 export interface OrderItem {
@@ -164,7 +167,11 @@ export interface OrderStore extends RefundSteps, GuaranteeSteps {
     buyerId: string,
     code: string,
     now: number,
+    /** How the money came: `balance` (the default), or the provider of the recharge that brought it. */
+    method?: Exclude<PayMethod, ''>,
   ): Promise<{ ok: true; value: OrderRecord[] } | { ok: false; failure: PayFailure }>;
+  /** The orders of the buyer's checkout `code`, whatever their status, by id; empty when there are none. */
+  byCode(buyerId: string, code: string): Promise<OrderRecord[]>;
   /** The buyer cancels their unpaid order `id`: its stock returns. Undefined, and nothing changed, otherwise. */
   cancel(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
   /**
@@ -573,7 +580,7 @@ export function createOrderSteps(
       }
     },
 
-    async pay(buyerId, code, now) {
+    async pay(buyerId, code, now, method = 'balance') {
       const outcome = await db.transaction().execute(async (trx) => {
         if (!(await holdOpenMember(trx, buyerId, dialect))) return 'missing' as const;
         const rows = await trx
@@ -594,7 +601,7 @@ export function createOrderSteps(
         await addMoneyLine(trx, { memberId: buyerId, amount: -total, kind: 'order', ref: code, now });
         return trx
           .updateTable('orders')
-          .set({ status: 'paid', pay_method: 'balance', paid_at: now })
+          .set({ status: 'paid', pay_method: method, paid_at: now })
           .where('code', '=', code)
           .where('buyer_id', '=', buyerId)
           .where('status', '=', 'unpaid')
@@ -676,6 +683,17 @@ export function createOrderSteps(
 
     async byId(id) {
       return one(await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst());
+    },
+
+    async byCode(buyerId, code) {
+      const rows = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('code', '=', code)
+        .where('buyer_id', '=', buyerId)
+        .orderBy('id')
+        .execute();
+      return withItems(db, rows);
     },
 
     async list({ side, memberId, status, reviewSince, before, limit }) {

@@ -29,6 +29,8 @@ export interface RechargeRecord {
   createdAt: number;
   /** When it was paid, failed or cancelled. */
   closedAt?: number;
+  /** The code of the checkout whose orders it pays once paid; empty for a recharge of the wallet itself. */
+  orderCode: string;
 }
 
 /**
@@ -81,7 +83,7 @@ export interface WalletStore {
    * are unpaid already, `missing` when the member is gone; nothing changed then.
    */
   recharge(
-    record: Omit<RechargeRecord, 'status' | 'reason' | 'reference' | 'closedAt'>,
+    record: Omit<RechargeRecord, 'status' | 'reason' | 'reference' | 'closedAt' | 'orderCode'> & { orderCode?: string },
     maxUnpaid: number,
   ): Promise<RechargeOutcome>;
   /** Cancels the member's recharge `id` if it is unpaid; undefined, and nothing changed, otherwise. */
@@ -115,6 +117,8 @@ export interface WalletStore {
   }): Promise<RechargeRecord[] | undefined>;
   /** Recharge `id`, whatever its status; undefined when there is none. */
   find(id: string): Promise<RechargeRecord | undefined>;
+  /** The member's newest recharge that pays the orders of checkout `code`, whatever its status; undefined if none. */
+  forOrder(memberId: string, code: string): Promise<RechargeRecord | undefined>;
   /**
    * PAY-8: recharge `id` becomes `abnormal` with `reason` and the payment's `reference`, if it is not paid, not
    * abnormal already; undefined, and nothing changed, otherwise.
@@ -133,6 +137,7 @@ type WalletTables = {
     reference: string;
     created_at: number;
     closed_at: number | null;
+    order_code: string;
   };
   member_money: {
     id: string;
@@ -154,6 +159,7 @@ const recordOf = (row: WalletTables['member_recharges']): RechargeRecord => ({
   reference: row.reference,
   createdAt: Number(row.created_at),
   ...(row.closed_at !== null && { closedAt: Number(row.closed_at) }),
+  orderCode: row.order_code,
 });
 
 const lineOf = (row: WalletTables['member_money']): MoneyLine => ({
@@ -175,6 +181,18 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
   return {
     async find(id) {
       const row = await db.selectFrom('member_recharges').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && recordOf(row);
+    },
+    async forOrder(memberId, code) {
+      const row = await db
+        .selectFrom('member_recharges')
+        .selectAll()
+        .where('member_id', '=', memberId)
+        .where('order_code', '=', code)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       return row && recordOf(row);
     },
     async balance(memberId) {
@@ -220,6 +238,7 @@ export function createWalletStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
             reference: '',
             created_at: record.createdAt,
             closed_at: null,
+            order_code: record.orderCode ?? '',
           })
           .execute();
         return 'ok';

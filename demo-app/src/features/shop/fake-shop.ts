@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import type { Address } from '../member/addresses';
+import type { RechargeType } from '../wallet/api';
 import type { Shop } from './api';
 import { announcementHandlers, unreadAnnouncements } from './fake-announcements';
 import type { Announcement } from './announcements';
@@ -9,7 +10,7 @@ import { refundHandlers } from './fake-refunds';
 import { reviewHandlers } from './fake-reviews';
 import { emptyShopWithdrawals, withdrawalHandlers, type FakeShopWithdrawals } from './fake-withdrawals';
 import { SERVICE_GUARANTEES } from './guarantees';
-import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus } from './orders';
+import { ORDER_LIMITS, linesTotal, type Order, type OrderStatus, type PayState } from './orders';
 import type { Product } from './products';
 import { openRefund } from './refunds';
 import { REVIEW_WINDOW_DAYS, canReview } from './reviews';
@@ -32,6 +33,10 @@ export interface FakeShopState {
   myShop: Shop | null;
   addresses: Address[];
   balance: number;
+  /** The payment providers set up on the server, which can pay orders on their pages; none by default. */
+  providers: RechargeType[];
+  /** The checkouts' payments opened at a provider, by code, as `shop/pay_state` tells them. */
+  providerPayments: Record<string, NonNullable<PayState['recharge']>>;
   /** Newest first. */
   orders: Order[];
   /** The products the member keeps, the latest first. */
@@ -121,6 +126,8 @@ function emptyState(): FakeShopState {
     myShop: null,
     addresses: [],
     balance: 0,
+    providers: [],
+    providerPayments: {},
     orders: [],
     favourites: [],
     history: [],
@@ -185,7 +192,14 @@ export function fakeShop() {
     ),
     http.post('*/index.php/api/member/address_list', () => HttpResponse.json({ ret: state.addresses })),
     http.post('*/index.php/api/member/money', () =>
-      HttpResponse.json({ ret: { balance: state.balance, unpaid: 0, rules: { min: 1, max: 100000, max_unpaid: 3 } } }),
+      HttpResponse.json({
+        ret: {
+          balance: state.balance,
+          unpaid: 0,
+          rules: { min: 1, max: 100000, max_unpaid: 3 },
+          providers: state.providers,
+        },
+      }),
     ),
     http.post('*/index.php/api/shop/code', async ({ request }) => {
       const { body, refusal } = await record('shop/code', request);
@@ -237,7 +251,17 @@ export function fakeShop() {
       const { body, refusal } = await record('shop/pay_payment', request);
       if (refusal) return HttpResponse.json(refusal);
       const orders = state.orders.filter((order) => order.code === body['code'] && order.status === 'unpaid');
+      const type = body['type'];
+      if (type !== 'balance' && !state.providers.some((provider) => provider === type)) {
+        return refused('payment_unavailable', 'this payment method is not available; pay by balance');
+      }
       if (orders.length === 0) return refused('order_state', 'the order status has changed, refresh and try again');
+      if (type === 'alipay' || type === 'wechat') {
+        const code = String(body['code']);
+        state.providerPayments[code] = { id: `r-${code}`, type, status: 'unpaid', reason: '' };
+        const payUrl = `https://pay.test/${type}?code=${code}`;
+        return HttpResponse.json({ ret: { code, type, pay_url: payUrl, recharge: `r-${code}` }, orders });
+      }
       const due = linesTotal(orders.map((order) => ({ price: order.total, num: 1 })));
       if (due > state.balance) return refused('balance_insufficient', 'insufficient balance');
       state.balance = linesTotal([
@@ -247,6 +271,17 @@ export function fakeShop() {
       const paid = orders.map((order): Order => ({ ...order, status: 'paid', pay_method: 'balance', paid_at: 1 }));
       state.orders = state.orders.map((order) => paid.find((item) => item.id === order.id) ?? order);
       return HttpResponse.json({ ret: { code: body['code'], type: 'balance', paid: due }, orders: paid });
+    }),
+    http.post('*/index.php/api/shop/pay_state', async ({ request }) => {
+      const { body, refusal } = await record('shop/pay_state', request);
+      if (refusal) return HttpResponse.json(refusal);
+      const orders = state.orders.filter((order) => order.code === body['code']);
+      if (orders.length === 0) return refused('order_missing', 'the order does not exist');
+      const paid = orders.every((order) => order.paid_at !== null);
+      return HttpResponse.json({
+        ret: { paid, recharge: state.providerPayments[String(body['code'])] ?? null },
+        orders,
+      });
     }),
     http.post('*/index.php/api/shop/order_list', async ({ request }) => {
       const { body } = await record('shop/order_list', request);

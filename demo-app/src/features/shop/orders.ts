@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { RechargeStatus, RechargeType } from '../wallet/api';
 import type { Refund } from './refunds';
 import type { Review } from './reviews';
 
@@ -17,8 +18,8 @@ export type OrderStatus = 'unpaid' | 'paid' | 'shipped' | 'completed' | 'refunde
  */
 export type OrderFilter = OrderStatus | 'refunding' | 'unreviewed';
 
-/** How an order was paid; empty until it is. */
-export type PayMethod = 'balance' | '';
+/** How an order was paid: from the balance, or by a provider's page; empty until it is. */
+export type PayMethod = 'balance' | RechargeType | '';
 
 /** One product of an order, as it was when ordered; the price in yuan. */
 export interface OrderItem {
@@ -124,6 +125,36 @@ export async function placeOrders(
     loading: true,
   });
   return { code: answer.ret, orders: answer.orders, total: answer.total };
+}
+
+/** A payment of a checkout's orders opened at a provider: the page that takes it, and the recharge it is made as. */
+export interface ProviderPayment {
+  code: string;
+  type: RechargeType;
+  pay_url: string;
+  recharge: string;
+}
+
+/**
+ * Asks for the page of provider `type` that pays the unpaid orders of `code` (spec §4 "by a card/wallet provider, or
+ * by in-browser payment"): the payment is a recharge of their total, spent on them as soon as it is paid.
+ */
+export async function payByProvider(code: string, type: RechargeType, context: CallContext): Promise<ProviderPayment> {
+  const body = { code, type };
+  return (await apiPost<{ ret: ProviderPayment }>('shop/pay_payment', body, context, { loading: true })).ret;
+}
+
+/** How paying the orders of a code stands: all paid or not, and their newest payment by a provider, if any. */
+export interface PayState {
+  paid: boolean;
+  recharge: { id: string; type: RechargeType; status: RechargeStatus; reason: string } | null;
+  orders: Order[];
+}
+
+/** How paying the orders of `code` stands; a provider's payment still waiting is asked after at the provider. */
+export async function payState(code: string, context: CallContext): Promise<PayState> {
+  const answer = await apiPost<{ ret: Omit<PayState, 'orders'>; orders: Order[] }>('shop/pay_state', { code }, context);
+  return { ...answer.ret, orders: answer.orders };
 }
 
 /** Pays the unpaid orders of `code` from the wallet's balance (spec §4 "then pay by balance"). */

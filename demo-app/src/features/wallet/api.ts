@@ -19,6 +19,8 @@ export interface Wallet {
   unpaid: number;
   /** A recharge is whole yuan from `min` to `max`; at most `max_unpaid` wait for payment at once. */
   rules: { min: number; max: number; max_unpaid: number };
+  /** The providers whose pages take payments now, which can also pay a checkout's orders. */
+  providers: RechargeType[];
 }
 
 /** One recharge as the member lists it. */
@@ -32,6 +34,8 @@ export interface Recharge {
   closed_at: number | null;
   /** Whether it can be paid on its provider's page: waiting for payment, by a provider the server is set up for. */
   payable: boolean;
+  /** The code of the checkout whose orders it pays once paid; empty for a recharge of the wallet. */
+  order_code: string;
 }
 
 /** A recharge just made: with the page that pays it when its provider is set up on the server, else null. */
@@ -110,8 +114,9 @@ export function rechargeProblem(
 export const paymentNavigation = { go: (url: string) => window.location.assign(url) };
 
 /**
- * Goes to a recharge's payment page at its provider (Alipay's or WeChat Pay's, which come back to the recharge records); false,
- * staying, for anything but an https address: the link comes from the server, and nothing else may replace the app.
+ * Goes to a payment page at its provider (Alipay's or WeChat Pay's, which come back to the recharge records, or for a
+ * checkout's orders to shop/success); false, staying, for anything but an https address: the link comes from the
+ * server, and nothing else may replace the app.
  */
 export function goToPayment(payUrl: string): boolean {
   let url: URL;

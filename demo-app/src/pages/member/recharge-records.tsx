@@ -83,6 +83,7 @@ export default function RechargeRecords() {
                 description={
                   <>
                     <div>{new Date(item.created_at).toLocaleString(i18n.language)}</div>
+                    {item.order_code !== '' && <div>{t('wallet.forOrder', { code: item.order_code })}</div>}
                     {(item.status === 'failed' || item.status === 'abnormal') && (
                       <div>{t('wallet.reason', { reason: item.reason })}</div>
                     )}

@@ -45,6 +45,7 @@ const api = setupServer(
       created_at: Date.now(),
       closed_at: null,
       payable: payUrl !== undefined,
+      order_code: '',
     };
     recharges = [record, ...recharges];
     return HttpResponse.json({ ret: { ...record, pay_url: payUrl ?? null } });
@@ -115,6 +116,7 @@ describe('member/money: the wallet', () => {
         created_at: 1,
         closed_at: null,
         payable: false,
+        order_code: '',
       },
     ];
     renderPages('/member/money');
@@ -184,6 +186,7 @@ describe('member/money: the wallet', () => {
         created_at: 2,
         closed_at: null,
         payable: false,
+        order_code: '',
       },
       {
         id: 'r1',
@@ -194,6 +197,7 @@ describe('member/money: the wallet', () => {
         created_at: 1,
         closed_at: 3,
         payable: false,
+        order_code: 'k42',
       },
       {
         id: 'r0',
@@ -204,11 +208,14 @@ describe('member/money: the wallet', () => {
         created_at: 0,
         closed_at: 4,
         payable: false,
+        order_code: '',
       },
     ];
     renderPages('/member/recharge-records');
     await shows('Failed');
     expect(screen.getByText('Reason: payment timed out')).toBeTruthy();
+    // A recharge that paid a checkout names it; the others name none.
+    expect(screen.getAllByText(/Pays order/).map((line) => line.textContent)).toEqual(['Pays order k42']);
     // PAY-8: a payment the server could not credit by itself, checked by the operator.
     expect(screen.getByText('Abnormal: being checked')).toBeTruthy();
     expect(screen.getByText('Reason: paid 0.01 yuan for a recharge of 8.00')).toBeTruthy();
@@ -236,6 +243,7 @@ describe('member/money: the wallet', () => {
         created_at: 3,
         closed_at: null,
         payable: true,
+        order_code: '',
       },
     ];
     renderPages('/member/recharge-records');
@@ -283,6 +291,7 @@ describe('member/money: the wallet', () => {
         created_at: 1,
         closed_at: null,
         payable: true,
+        order_code: '',
       },
       {
         id: 'r0',
@@ -293,6 +302,7 @@ describe('member/money: the wallet', () => {
         created_at: 0,
         closed_at: null,
         payable: false,
+        order_code: '',
       },
     ];
     renderPages('/member/recharge-records');

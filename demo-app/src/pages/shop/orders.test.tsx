@@ -197,6 +197,13 @@ describe('shop/user-order-view: an order', () => {
     expect(page().queryByRole('button', { name: 'Confirm receipt' })).toBeNull();
   });
 
+  it('names the provider an order was paid with', async () => {
+    shop.state.orders = [fakeOrder('o5', { status: 'paid', pay_method: 'wechat', paid_at: 1 })];
+    renderPages('/shop/user-order-view?id=o5');
+    await shows('WeChat Pay');
+    expect(screen.queryByText('Balance')).toBeNull();
+  });
+
   it('says when the order does not exist', async () => {
     renderPages('/shop/user-order-view?id=nope');
     await shows('The order does not exist');

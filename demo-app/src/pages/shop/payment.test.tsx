@@ -5,7 +5,8 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Address } from '../../features/member/addresses';
 import { CART_KEY } from '../../features/shop/cart';
-import { fakeProduct, fakeShop } from '../../features/shop/fake-shop';
+import { fakeOrder, fakeProduct, fakeShop } from '../../features/shop/fake-shop';
+import { paymentNavigation } from '../../features/wallet/api';
 import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Payment from './payment';
@@ -43,6 +44,20 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
+
+/** The page a provider's payment page comes back to, for checkout `code`. */
+function renderSuccess(code: string) {
+  return renderApp(
+    <>
+      <Routes>
+        <Route path="/shop/success" element={<PaymentSuccess />} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <Where />
+    </>,
+    { path: `/shop/success?${new URLSearchParams({ code }).toString()}` },
+  );
+}
 
 /** The payment page buying two of p1 and one of p2. */
 function renderPayment(items = 'p1:2,p2:1') {
@@ -89,7 +104,7 @@ describe('shop/payment', () => {
       code: 'c1',
       type: 'balance',
     });
-    expect(paths()).toEqual(['shop/code', 'shop/pay_payment']);
+    expect(paths()).toEqual(['shop/code', 'shop/pay_payment', 'shop/pay_state']);
     expect(stored()).toEqual(['p3']);
     // One order per shop, both paid.
     expect(shop.state.orders.map((order) => [order.shop?.name, order.status, order.total])).toEqual([
@@ -128,7 +143,7 @@ describe('shop/payment', () => {
     shop.state.balance = 50;
     await pay();
     await shows('Order code: c1');
-    expect(paths()).toEqual(['shop/code', 'shop/pay_payment', 'shop/pay_payment']);
+    expect(paths()).toEqual(['shop/code', 'shop/pay_payment', 'shop/pay_payment', 'shop/pay_state']);
     expect(shop.state.orders).toHaveLength(2);
     expect(stored()).toEqual(['p3']);
   });
@@ -151,7 +166,14 @@ describe('shop/payment', () => {
     shop.state.balance = 100;
     await pay();
     await shows('Order code: c2');
-    expect(paths()).toEqual(['shop/code', 'shop/pay_payment', 'shop/pay_payment', 'shop/code', 'shop/pay_payment']);
+    expect(paths()).toEqual([
+      'shop/code',
+      'shop/pay_payment',
+      'shop/pay_payment',
+      'shop/code',
+      'shop/pay_payment',
+      'shop/pay_state',
+    ]);
   });
 
   it("shows the server's refusal of the order code, else 'get order error', and pays nothing", async () => {
@@ -195,5 +217,80 @@ describe('shop/payment', () => {
     renderPayment('p1:0');
     await shows('Please choose 1 to 20 products, 1 to 99 of each');
     expect(screen.queryByRole('button', { name: 'Pay by balance' })).toBeNull();
+  });
+
+  it('offers the providers the server has set up; paying by one leaves for its page, the products out of the cart', async () => {
+    shop.state.providers = ['alipay'];
+    const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
+    renderPayment();
+    await shows('Blue cup');
+    await shows('Li Lei');
+    await shows('Alipay');
+    expect(screen.queryByText('WeChat Pay')).toBeNull();
+    await step(() => fireEvent.click(screen.getByRole('radio', { name: 'Alipay' })));
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Pay with Alipay' })));
+    await vi.waitFor(() => expect(went).toHaveBeenCalledWith('https://pay.test/alipay?code=c1'));
+    expect(shop.sent.find((call) => call.path === 'shop/pay_payment')?.body).toMatchObject({
+      code: 'c1',
+      type: 'alipay',
+    });
+    expect(stored()).toEqual(['p3']);
+    // Not paid until the provider says so; the balance untouched.
+    expect(shop.state.orders.map((order) => order.status)).toEqual(['unpaid', 'unpaid']);
+    expect(shop.state.balance).toBe(100);
+    went.mockRestore();
+  });
+
+  it('keeps the orders waiting when the provider’s page cannot be opened, and pays them by balance instead', async () => {
+    shop.state.providers = ['wechat'];
+    const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
+    shop.state.refuse['shop/pay_payment'] = {
+      err: 'the payment page cannot be opened now',
+      code: 'pay_page_unavailable',
+    };
+    renderPayment();
+    await shows('Li Lei');
+    await shows('WeChat Pay');
+    await step(() => fireEvent.click(screen.getByRole('radio', { name: 'WeChat Pay' })));
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Pay with WeChat Pay' })));
+    await shows('The payment page cannot be opened now, please retry');
+    expect(screen.getByText('The order was placed but not paid: it waits for payment in My orders.')).toBeTruthy();
+    expect(went).not.toHaveBeenCalled();
+    delete shop.state.refuse['shop/pay_payment'];
+    await step(() => fireEvent.click(screen.getByRole('radio', { name: 'Wallet balance' })));
+    await pay();
+    await shows('Order code: c1');
+    expect(shop.state.orders.map((order) => order.status)).toEqual(['paid', 'paid']);
+    went.mockRestore();
+  });
+});
+
+describe('shop/success', () => {
+  it('back from a provider’s page: waits for the payment’s confirmation, asks again, and shows it paid', async () => {
+    shop.state.orders = [fakeOrder('o1', { code: 'k1' })];
+    shop.state.providerPayments['k1'] = { id: 'r1', type: 'alipay', status: 'unpaid', reason: '' };
+    renderSuccess('k1');
+    await shows('Waiting for the payment to be confirmed');
+    expect(screen.getByText('Order code: k1')).toBeTruthy();
+    shop.state.orders = [fakeOrder('o1', { code: 'k1', status: 'paid', pay_method: 'alipay', paid_at: 2 })];
+    shop.state.providerPayments['k1'] = { id: 'r1', type: 'alipay', status: 'success', reason: '' };
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Check again' })));
+    await shows('Payment successful');
+    expect(screen.queryByRole('button', { name: 'Check again' })).toBeNull();
+    expect(paths()).toEqual(['shop/pay_state', 'shop/pay_state']);
+  });
+
+  it('says when the orders were not paid, and when a payment came after they closed and went to the balance', async () => {
+    shop.state.orders = [fakeOrder('o1', { code: 'k1' })];
+    renderSuccess('k1');
+    await shows('Not paid: the order waits for payment in My orders');
+    cleanup();
+    shop.state.orders = [fakeOrder('o1', { code: 'k1', status: 'cancelled', closed_at: 2 })];
+    shop.state.providerPayments['k1'] = { id: 'r1', type: 'wechat', status: 'success', reason: '' };
+    renderSuccess('k1');
+    await shows('The payment came after the order closed: it is in your wallet balance');
+    cleanup();
+    renderSuccess('nope');
+    await shows('The order does not exist');
   });
 });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, List } from 'antd-mobile';
+import { Button, ErrorBlock, List, Radio } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +8,7 @@ import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { QueryView } from '../../features/api/QueryView';
-import { isRefusal } from '../../features/api/request';
+import { ApiError, isRefusal } from '../../features/api/request';
 import { ADDRESSES_QUERY, addressList, type Address } from '../../features/member/addresses';
 import { AddressLines } from '../../features/shop/OrderCard';
 import {
@@ -17,12 +17,13 @@ import {
   linesTotal,
   parsePaymentItems,
   payByBalance,
+  payByProvider,
   placeOrders,
   type OrderLine,
 } from '../../features/shop/orders';
 import { PRODUCTS_QUERY } from '../../features/shop/products';
 import { useProductLines, type ProductLine } from '../../features/shop/useProductLines';
-import { WALLET_QUERY, wallet, yuan } from '../../features/wallet/api';
+import { WALLET_QUERY, goToPayment, wallet, yuan, type RechargeType } from '../../features/wallet/api';
 import { NavBar } from '../../ui/NavBar';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -134,10 +135,48 @@ function Lines({ lines, products }: { lines: readonly OrderLine[]; products: rea
   );
 }
 
+/** How the member chose to pay: from the balance, or on a provider's page. */
+type PayWay = 'balance' | RechargeType;
+
+/** The ways to pay: the balance (showing it), then each provider the server has set up. */
+function PayWays({
+  way,
+  providers,
+  balance,
+  onChange,
+}: {
+  way: PayWay;
+  providers: readonly RechargeType[];
+  balance: number | undefined;
+  onChange: (way: PayWay) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Radio.Group value={way} onChange={(value) => onChange(value as PayWay)}>
+      <List header={t('order.payMethod')}>
+        <List.Item
+          extra={<span data-testid="balance">{balance === undefined ? '…' : yuan(balance)}</span>}
+          prefix={<Radio value="balance" aria-label={t('order.balance')} />}
+        >
+          {t('order.balance')}
+        </List.Item>
+        {providers.map((provider) => (
+          <List.Item key={provider} prefix={<Radio value={provider} aria-label={t(`wallet.${provider}`)} />}>
+            {t(`wallet.${provider}`)}
+          </List.Item>
+        ))}
+      </List>
+    </Radio.Group>
+  );
+}
+
 /**
- * Payment (spec §2 shop/payment, §4 "Payment flow: fetch an order code, then pay by balance"): the products of param
- * `items` with their total, the default shipping address, the wallet's balance, and **Pay by balance**: `shop/code`
- * places the orders, then `shop/pay_payment` pays them; paid, the products leave the cart and shop/success opens.
+ * Payment (spec §2 shop/payment, §4 "Payment flow: fetch an order code, then pay by balance, by a card/wallet
+ * provider, or by in-browser payment"): the products of param `items` with their total, the default shipping address,
+ * and the ways to pay: the wallet's balance, or each provider the server has set up (`member/money`'s `providers`).
+ * `shop/code` places the orders, then `shop/pay_payment` pays them: by balance at once, and then the products leave
+ * the cart and shop/success opens; by a provider on its page, which the app leaves for (the products leave the cart:
+ * the orders hold them) and which comes back to shop/success, where the payment is asked after.
  */
 export default function Payment() {
   const { t, i18n } = useTranslation();
@@ -150,6 +189,7 @@ export default function Payment() {
   const lines = useMemo(() => parsePaymentItems(param), [param]);
   const products = useProductLines(useMemo(() => lines?.map((line) => line.id) ?? [], [lines]));
   const [state, setState] = useState<PayState>({ kind: 'ready' });
+  const [way, setWay] = useState<PayWay>('balance');
   const context = { token: user?.token, locale: i18n.language };
   const addresses = useQuery({
     queryKey: [ADDRESSES_QUERY, user?.id],
@@ -192,6 +232,10 @@ export default function Payment() {
         return;
       }
     }
+    if (way !== 'balance') {
+      await payAtProvider(code, way);
+      return;
+    }
     try {
       await payByBalance(code, context);
     } catch (error) {
@@ -209,6 +253,25 @@ export default function Payment() {
     void navigate(`/shop/success?${new URLSearchParams({ code }).toString()}`, { replace: true });
   };
 
+  /** Leaves for the provider's page that pays the orders of `code`; a refusal leaves them waiting, as above. */
+  const payAtProvider = async (code: string, provider: RechargeType) => {
+    let payUrl: string;
+    try {
+      payUrl = (await payByProvider(code, provider, context)).pay_url;
+    } catch (error) {
+      const gone = isRefusal(error) && (error.code === 'order_state' || error.code === 'order_missing');
+      setState(gone ? { kind: 'refused', error } : { kind: 'unpaid', code, error });
+      await queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+      return;
+    }
+    cart.remove(lines.map((line) => line.id));
+    void queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+    if (!goToPayment(payUrl)) {
+      const error = new ApiError('pay_page_unavailable', 'not a payment page', { refused: true });
+      setState({ kind: 'unpaid', code, error });
+    }
+  };
+
   return (
     <div className="page">
       <NavBar title={t('order.paymentTitle')} />
@@ -216,11 +279,7 @@ export default function Payment() {
         <QueryView query={addresses}>{() => <ShippingAddress address={address} />}</QueryView>
       </List>
       <Lines lines={lines} products={products} />
-      <List>
-        <List.Item extra={<span data-testid="balance">{balance.data ? yuan(balance.data.balance) : '…'}</span>}>
-          {t('order.balance')}
-        </List.Item>
-      </List>
+      <PayWays way={way} providers={balance.data?.providers ?? []} balance={balance.data?.balance} onChange={setWay} />
       <PayNotice state={state} />
       <div className="cart-bar">
         <span className="cart-bar-total" data-testid="payment-total">
@@ -232,7 +291,7 @@ export default function Payment() {
           disabled={!address || !ready}
           onClick={() => void pay()}
         >
-          {t('order.payByBalance')}
+          {way === 'balance' ? t('order.payByBalance') : t('order.payWith', { method: t(`wallet.${way}`) })}
         </Button>
       </div>
     </div>

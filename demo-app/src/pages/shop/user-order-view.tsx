@@ -62,7 +62,7 @@ function OrderDetails({ order }: { order: Order }) {
         <List.Item extra={paid ? t('order.payStatus_paid') : t('order.payStatus_unpaid')}>
           {t('order.payStatus')}
         </List.Item>
-        <List.Item extra={order.pay_method === 'balance' ? t('order.method_balance') : t('order.method_none')}>
+        <List.Item extra={t(order.pay_method === '' ? 'order.method_none' : `order.method_${order.pay_method}`)}>
           {t('order.payMethod')}
         </List.Item>
         <List.Item extra={<span className="product-price">{yuan(order.total)}</span>}>

@@ -17,6 +17,7 @@ import { createPaymentService, type PaymentService } from '../../payments/servic
 import { createShopService, type ShopService } from '../../shop/shops.js';
 import { createShopWithdrawalService, type ShopWithdrawalService } from '../../shop/withdrawals.js';
 import { createProductService, type ProductService } from '../../shop/products.js';
+import { createOrderPaymentService, type OrderPaymentService } from '../../shop/order-payments.js';
 import { createOrderService, type OrderService } from '../../shop/orders.js';
 import { createReviewService, type ReviewService } from '../../shop/reviews.js';
 import { createAnnouncementService, type AnnouncementService } from '../../shop/announcements.js';
@@ -71,6 +72,7 @@ import type {
   LiveStore,
   LiveLinkStore,
   UploadDeletionStore,
+  OrderRecord,
 } from '../../store/index.js';
 import { CODES } from '../../protocol.js';
 import type { UserEvents } from '../../user-events.js';
@@ -177,6 +179,8 @@ export interface ProductApiDeps {
   products: ProductService;
   /** The shop's orders: checkout, payment by balance, shipping, receipt (shop/payment, user-order, business-order). */
   orders: OrderService;
+  /** Paying a checkout by Alipay or WeChat Pay, through a recharge of its total (shop/payment, shop/success). */
+  orderPayments: OrderPaymentService;
   /** Reviews of completed orders and the sellers' answers (shop/user-ping-add, view-ping, user-ping, business-ping). */
   reviews: ReviewService;
   /** The operator's announcements to sellers and their reads (shop/business-gonggao). */
@@ -407,9 +411,23 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
   const wallet = createWalletService({
     wallet: parts.wallet,
     now: parts.now,
-    // The member hears that the money is in, or why the recharge failed.
-    onSettled: ({ id, memberId, amount, status, reason }) =>
-      notices.notify(memberId, 'recharge', { key: id, data: { amount: yuanOf(amount), status, reason } }),
+    // The member hears that the money is in, or why the recharge failed; a recharge that pays a checkout then pays
+    // its orders.
+    onSettled: async (record) => {
+      const { id, memberId, amount, status, reason } = record;
+      await notices.notify(memberId, 'recharge', { key: id, data: { amount: yuanOf(amount), status, reason } });
+      await orderPayments.settled(record);
+    },
+  });
+  const payments = createPaymentService({
+    alipay: parts.config.alipay,
+    wechat: parts.config.wechat,
+    wallet,
+    recharges: parts.wallet,
+    publicUrl: parts.publicUrl,
+    apiBase: PRODUCT_API_BASE,
+    now: parts.now,
+    logger: parts.logger,
   });
   const shops = createShopService({
     shops: parts.shops,
@@ -428,17 +446,29 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       notices.notify(memberId, 'product', { key: `${id}:${status}`, data: { product: id, status, reason, title } }),
   });
   operatorProductCategoryRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, products });
+  // The seller hears of an order paid and of one completed (its money arrives after the return window); the buyer, of
+  // one shipped.
+  const orderChanged = async ({ id, status, buyerId, sellerId, total, items }: OrderRecord) => {
+    if (status !== 'paid' && status !== 'shipped' && status !== 'completed') return;
+    const to = status === 'shipped' ? buyerId : sellerId;
+    const data = { order: id, status, total: yuanOf(total), title: items[0]?.title ?? '' };
+    await notices.notify(to, 'order', { key: `${id}:${status}`, data });
+  };
+  const orderPayments = createOrderPaymentService({
+    orders: parts.orders,
+    recharges: parts.wallet,
+    payments,
+    now: parts.now,
+    logger: parts.logger,
+    onPaid: async (records) => {
+      for (const record of records) await orderChanged(record);
+    },
+  });
   const orders = createOrderService({
     orders: parts.orders,
     addresses: parts.addresses,
     now: parts.now,
-    // The seller hears of an order paid and of one completed (their money arrived); the buyer, of one shipped.
-    onChanged: async ({ id, status, buyerId, sellerId, total, items }) => {
-      if (status !== 'paid' && status !== 'shipped' && status !== 'completed') return;
-      const to = status === 'shipped' ? buyerId : sellerId;
-      const data = { order: id, status, total: yuanOf(total), title: items[0]?.title ?? '' };
-      await notices.notify(to, 'order', { key: `${id}:${status}`, data });
-    },
+    onChanged: orderChanged,
     // The seller hears of a refund asked for and of goods sent back; the buyer, of the seller's decision and of the
     // money back.
     onRefund: async ({ id, buyerId, sellerId, items, refund }) => {
@@ -598,16 +628,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     certifications,
     withdrawals,
     wallet,
-    payments: createPaymentService({
-      alipay: parts.config.alipay,
-      wechat: parts.config.wechat,
-      wallet,
-      recharges: parts.wallet,
-      publicUrl: parts.publicUrl,
-      apiBase: PRODUCT_API_BASE,
-      now: parts.now,
-      logger: parts.logger,
-    }),
+    payments,
     shops,
     shopWithdrawals: createShopWithdrawalService({
       withdrawals: parts.withdrawals,
@@ -617,6 +638,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     products,
     orders,
+    orderPayments,
     reviews,
     announcements,
     articles,

@@ -96,12 +96,20 @@ export async function orderObjects(deps: ProductApiDeps, records: readonly Order
 
 /**
  * The shop's orders (spec §2 shop: payment, success, user-order, user-order-view, business-order, business-send; §4
- * "Payment flow: fetch an order code, then pay by balance"), all needing the member's `token`; money in yuan:
+ * "Payment flow: fetch an order code, then pay by balance, by a card/wallet provider, or by in-browser payment"), all
+ * needing the member's `token`; money in yuan:
  * - `shop/code` (`items: [{id, num}]`, 1 to 20 different products, 1 to 99 of each; `address`, an id of the member's
  *   addresses) answers `{ret: code, orders: [order], total}`: one unpaid order per shop, all under `code`, their
  *   stock held for 30 minutes; then they are cancelled by themselves and the stock returns.
  * - `shop/pay_payment` (`code`, `type` `balance`) pays all the code's orders from the wallet: `{ret: {code, type,
- *   paid}, orders: [order]}`; `balance_insufficient` ("insufficient balance") when the balance is short.
+ *   paid}, orders: [order]}`; `balance_insufficient` ("insufficient balance") when the balance is short. With `type`
+ *   `alipay` or `wechat` (a provider that is set up: `member/money` lists them; `payment_unavailable` otherwise) it
+ *   answers `{ret: {code, type, pay_url, recharge}, orders: [order]}`: the provider's page that pays the orders'
+ *   total, as a recharge (`recharge`, its id) that is spent on them once paid; the page comes back to shop/success.
+ *   `pay_page_unavailable` when the provider gave no page.
+ * - `shop/pay_state` (`code`) answers `{ret: {paid, recharge: {id, type, status, reason} | null}, orders: [order]}`:
+ *   whether every order of the code is paid, and the newest provider payment of it, asked after at its provider
+ *   first while it waits.
  * - `shop/order_list` (`status?`, `before?`) answers the buyer's orders, `shop/business_order` (`status?`, `before?`)
  *   the seller's, `{ret: [order]}`, newest first, twenty at a time.
  * - `shop/order_view` (`id`) answers `{ret: order}` to its buyer or its seller.
@@ -145,15 +153,43 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
     return { ret: result.value[0]?.code, orders: await objects(result.value), total: yuanOf(total) };
   });
 
-  post('shop/pay_payment', async (body) => {
+  post('shop/pay_payment', async (body, request) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
+    if (body['type'] !== 'balance') {
+      const started = await deps.orderPayments.start(me.value.id, body['code'], body['type']);
+      if (!started.ok) return refuse(started.failure);
+      const { orders, recharge } = started.value;
+      const payUrl = await deps.payments.payUrl(recharge, { payerIp: request.ip });
+      if (!payUrl) return refuse('pay_page_unavailable');
+      return {
+        ret: { code: recharge.orderCode, type: recharge.method, pay_url: payUrl, recharge: recharge.id },
+        orders: await objects(orders),
+      };
+    }
     const result = await deps.orders.pay(me.value.id, body['code'], body['type']);
     if (!result.ok) return refuse(result.failure);
     const paid = result.value.reduce((sum, order) => sum + order.total, 0);
     return {
       ret: { code: result.value[0]?.code, type: 'balance', paid: yuanOf(paid) },
       orders: await objects(result.value),
+    };
+  });
+
+  post('shop/pay_state', async (body) => {
+    const me = await deps.members.byToken(body['token']);
+    if (!me.ok) return refuse(me.failure);
+    const result = await deps.orderPayments.state(me.value.id, body['code']);
+    if (!result.ok) return refuse(result.failure);
+    const { orders, recharge } = result.value;
+    return {
+      ret: {
+        paid: orders.every((order) => order.paidAt !== undefined),
+        recharge: recharge
+          ? { id: recharge.id, type: recharge.method, status: recharge.status, reason: recharge.reason }
+          : null,
+      },
+      orders: await objects(orders),
     };
   });
 

@@ -22,6 +22,7 @@ function rechargeObject(record: RechargeRecord, payments: PaymentService) {
     created_at: record.createdAt,
     closed_at: record.closedAt ?? null,
     payable: payments.payable(record),
+    order_code: record.orderCode,
   };
 }
 
@@ -33,8 +34,10 @@ function lineObject(line: MoneyLine) {
 /**
  * The money wallet (spec §2 member: money, recharge, money-records, recharge-records), all needing the member's
  * `token`; money is in yuan:
- * - `member/money` answers `{ret: {balance, unpaid, rules: {min, max, max_unpaid}}}`: the balance, what the unpaid
- *   recharges add up to, and the bounds of a recharge.
+ * - `member/money` answers `{ret: {balance, unpaid, rules: {min, max, max_unpaid}, providers}}`, after the orders'
+ *   steps that time takes (a seller's proceeds, a late delivery's compensation) are taken: the balance, what
+ *   the unpaid recharges add up to, the bounds of a recharge, and the providers set up to take a payment on their
+ *   page (`alipay`, `wechat`), which can also pay a checkout's orders (`shop/pay_payment`).
  * - `member/recharge` (`money` whole yuan, `type` `alipay` or `wechat`, `agree` true: the recharge agreement)
  *   answers `{ret: recharge}` with `pay_url`, the page that pays it (PAY-1, PAY-4) or null; unpaid until its
  *   payment is reported.
@@ -47,19 +50,23 @@ function lineObject(line: MoneyLine) {
  * - `member/money_list` (`before?`) answers `{ret: [{id, amount, kind, ref, created_at}]}`, the ledger, newest first,
  *   twenty at a time.
  *
- * A recharge is `{id, amount, type, status (unpaid, success, failed, cancelled), reason, created_at, closed_at,
- * payable}`.
+ * A recharge is `{id, amount, type, status (unpaid, success, abnormal, failed, cancelled), reason, created_at,
+ * closed_at, payable, order_code}`; `order_code` names the checkout whose orders it pays once paid, empty for a
+ * recharge of the wallet.
  */
 export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/money', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
+    // What time moved (a seller's proceeds after the return window, a late delivery's compensation) is in first.
+    await deps.orders.settle();
     const { balance, unpaid } = await deps.wallet.balance(me.value.id);
     return {
       ret: {
         balance: yuanOf(balance),
         unpaid: yuanOf(unpaid),
         rules: { min: WALLET_LIMITS.minYuan, max: WALLET_LIMITS.maxYuan, max_unpaid: WALLET_LIMITS.maxUnpaid },
+        providers: (['alipay', 'wechat'] as const).filter((method) => deps.payments.ready(method)),
       },
     };
   });
@@ -114,6 +121,7 @@ export function walletRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/money_list', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
+    await deps.orders.settle();
     const result = await deps.wallet.lines(me.value.id, body['before']);
     return result.ok ? { ret: result.value.map(lineObject) } : refuse(result.failure);
   });
