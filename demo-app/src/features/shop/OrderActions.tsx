@@ -1,13 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActionSheet, Button, Dialog } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { toast, toastError } from '../../ui/toast';
 import { errorText } from '../api/errors';
 import { isRefusal } from '../api/request';
-import { WALLET_QUERY } from '../wallet/api';
-import { ORDERS_QUERY, cancelOrder, confirmReceipt, payByBalance, type Order } from './orders';
+import { WALLET_QUERY, goToPayment, wallet, type RechargeType } from '../wallet/api';
+import { ORDERS_QUERY, cancelOrder, confirmReceipt, payByBalance, payByProvider, type Order } from './orders';
 import { canApplyForRefund, openRefund } from './refunds';
 import { canReview } from './reviews';
 
@@ -16,7 +17,8 @@ const orderPage = (page: string, id: string) => `shop/${page}?id=${encodeURIComp
 
 /**
  * The buyer's actions on an order (spec §2 "Orders: ... cancel, pay, confirm receipt, apply for refund, review"): an
- * unpaid one is paid by balance or cancelled after asking; a paid or shipped one without a refund under way opens the
+ * unpaid one is paid by balance, or on the page of a provider the server has set up (chosen in a sheet when there is
+ * one), or cancelled after asking; a paid or shipped one without a refund under way opens the
  * refund form, and so does a completed one within its 7-day no-reason return (spec §9) as a return; a shipped one's
  * receipt is confirmed after asking, unless a refund is under way; a completed one not reviewed yet opens the review
  * form while it still can be reviewed. Others have none. After each, every order list and page reads again.
@@ -29,6 +31,24 @@ export function BuyerActions({ order }: { order: Order }) {
   const context = { token: user?.token, locale: i18n.language };
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+  const money = useQuery({
+    queryKey: [WALLET_QUERY, user?.id, 'money'],
+    queryFn: () => wallet(context),
+    enabled: user !== null && order.status === 'unpaid',
+    retry: false,
+  });
+  const providers = money.data?.providers ?? [];
+  const [choosing, setChoosing] = useState(false);
+
+  const payAtProvider = async (provider: RechargeType) => {
+    try {
+      const { pay_url: payUrl } = await payByProvider(order.code, provider, context);
+      if (!goToPayment(payUrl)) toastError(t('errors.pay_page_unavailable'));
+    } catch (error) {
+      toastError(errorText(error, t));
+      await refresh();
+    }
+  };
 
   const pay = async () => {
     try {
@@ -87,9 +107,31 @@ export function BuyerActions({ order }: { order: Order }) {
           >
             {t('order.cancel')}
           </Button>
-          <Button size="small" color="primary" onClick={() => void pay()}>
+          <Button
+            size="small"
+            color="primary"
+            onClick={() => (providers.length === 0 ? void pay() : setChoosing(true))}
+          >
             {t('order.pay')}
           </Button>
+          <ActionSheet
+            visible={choosing}
+            onClose={() => setChoosing(false)}
+            extra={t('order.payMethod')}
+            cancelText={t('common.cancel')}
+            actions={[
+              { key: 'balance', text: t('order.payByBalance') },
+              ...providers.map((provider) => ({
+                key: provider,
+                text: t('order.payWith', { method: t(`wallet.${provider}`) }),
+              })),
+            ]}
+            onAction={(action) => {
+              setChoosing(false);
+              const provider = providers.find((p) => p === action.key);
+              void (provider ? payAtProvider(provider) : pay());
+            }}
+          />
         </>
       );
     case 'shipped':

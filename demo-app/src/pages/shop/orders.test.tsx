@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { paymentNavigation, WALLET_QUERY, type Wallet } from '../../features/wallet/api';
 import { fakeOrder, fakeShop } from '../../features/shop/fake-shop';
 import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
@@ -154,6 +155,31 @@ describe('shop/user-order: my orders', () => {
     await asks('Insufficient balance');
     await answer('Recharge');
     expect(where()).toBe('/member/recharge');
+  });
+
+  it('with a provider set up, asks how to pay: by balance, or on the provider’s page', async () => {
+    shop.state.providers = ['alipay'];
+    shop.state.balance = 20;
+    const went = vi.spyOn(paymentNavigation, 'go').mockImplementation(() => undefined);
+    const { queryClient } = renderPages('/shop/user-order');
+    await shows('Blue cup');
+    // The providers come with the wallet, read once for every card.
+    const providers = () => queryClient.getQueriesData<Wallet>({ queryKey: [WALLET_QUERY] })[0]?.[1]?.providers;
+    await vi.waitFor(() => expect(providers()).toEqual(['alipay']));
+    await step(() => fireEvent.click(within(card('Unpaid')).getByRole('button', { name: 'Pay' })));
+    await shows('Pay with Alipay');
+    await step(() => fireEvent.click(screen.getByText('Pay with Alipay')));
+    await vi.waitFor(() => expect(went).toHaveBeenCalledWith('https://pay.test/alipay?code=code-o4'));
+    expect(shop.state.orders[0]?.status).toBe('unpaid');
+
+    await step(() => fireEvent.click(within(card('Unpaid')).getByRole('button', { name: 'Pay' })));
+    await step(() => fireEvent.click(screen.getByText('Pay by balance')));
+    await shows('Payment successful');
+    expect(shop.sent.filter((call) => call.path === 'shop/pay_payment').map((call) => call.body['type'])).toEqual([
+      'alipay',
+      'balance',
+    ]);
+    went.mockRestore();
   });
 
   it('opens an order when its card is tapped', async () => {
