@@ -85,6 +85,13 @@ describe('product service guarantees (spec §9)', () => {
     });
     expect(await call('shop/order_view', { id: waiting }, m.seller.token)).toMatchObject({ ret: { compensation: 3 } });
     expect(await balance(m.buyer.token)).toBe(100 - 12.5 + 3);
+    const told = async (token: string) =>
+      ((await call('member/notify_list', {}, token)).ret as Array<{ kind: string; data: Record<string, unknown> }>)
+        .filter((n) => n.kind === 'order' && (n.data['status'] === 'compensated' || n.data['status'] === 'settled'))
+        .map((n) => n.data);
+    expect(await told(m.buyer.token)).toEqual([
+      expect.objectContaining({ order: waiting, status: 'compensated', total: 3 }),
+    ]);
     // Shipped afterwards: not twice.
     expect(await call('shop/business_send', { id: waiting, ...SHIPMENT }, m.seller.token)).toMatchObject({
       ret: { status: 'shipped', compensation: 3 },
@@ -104,6 +111,15 @@ describe('product service guarantees (spec §9)', () => {
     for (const id of [waiting, onTime]) await call('shop/order_confirm', { id });
     p.advance(SERVICE_GUARANTEES.returnWindowMs + 1);
     expect(await balance(m.seller.token)).toBe(12.5 * 2 - 3);
+    // Each proceeds' arrival is told to the seller, once; the buyer was told of the compensation once.
+    expect(await told(m.seller.token)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ order: waiting, status: 'settled', total: 9.5 }),
+        expect.objectContaining({ order: onTime, status: 'settled', total: 12.5 }),
+      ]),
+    );
+    expect(await told(m.seller.token)).toHaveLength(2);
+    expect(await told(m.buyer.token)).toHaveLength(1);
     const sold = (await call('member/money_list', {}, m.seller.token)).ret as Array<Record<string, unknown>>;
     expect(sold.filter((l) => l['ref'] === waiting).map((l) => [l['kind'], l['amount']])).toEqual(
       expect.arrayContaining([

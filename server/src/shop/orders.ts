@@ -203,12 +203,24 @@ export function createOrderService(deps: {
   onChanged?: (record: OrderRecord) => Promise<void>;
   /** Told of each step of a refund, after it is stored (the order with its refund). */
   onRefund?: (record: OrderRecord) => Promise<void>;
+  /**
+   * Told of each guarantee kept, after it is stored: an order's buyer compensated for its late delivery, or its
+   * seller paid its proceeds once its return window passed.
+   */
+  onGuarantee?: (record: OrderRecord, kept: 'compensated' | 'settled') => Promise<void>;
 }): OrderService {
   const { orders } = deps;
   const missing = { ok: false, failure: 'order_missing' } as const;
   const state = { ok: false, failure: 'order_state' } as const;
   const tell = async (records: readonly OrderRecord[]) => {
     for (const record of records) await deps.onChanged?.(record);
+  };
+  /** Tells of the guarantees kept at `now` in `records`: each compensation given, each order settled. */
+  const kept = async (records: readonly OrderRecord[], now: number) => {
+    for (const record of records) {
+      if (record.compensatedAt === now) await deps.onGuarantee?.(record, 'compensated');
+      if (record.settledAt === now && record.status === 'completed') await deps.onGuarantee?.(record, 'settled');
+    }
   };
   /** Settles what time settled, and answers the time now. */
   const settle = async () => {
@@ -228,13 +240,14 @@ export function createOrderService(deps: {
       limit: ORDER_LIMITS.settleBatch,
     });
     for (const record of refunds) await deps.onRefund?.(record);
-    await orders.settleGuarantees({
+    const guaranteed = await orders.settleGuarantees({
       returnBefore: now - SERVICE_GUARANTEES.returnWindowMs,
       lateBefore: now - SERVICE_GUARANTEES.shipWithinMs,
       compensation: SERVICE_GUARANTEES.lateCompensationFen,
       now,
       limit: ORDER_LIMITS.settleBatch,
     });
+    await kept(guaranteed, now);
     return now;
   };
   /** An order of the member's as `role`, or why not. */
@@ -320,12 +333,16 @@ export function createOrderService(deps: {
     async ship(sellerId, id, logistics) {
       const shipment = logisticsOf(logistics);
       if (!shipment) return { ok: false, failure: 'logistics_invalid' };
-      return step(sellerId, id, 'seller', (order, now) =>
+      const shipped = await step(sellerId, id, 'seller', (order, now) =>
         orders.ship(sellerId, order, shipment, now, {
           paidBefore: now - SERVICE_GUARANTEES.shipWithinMs,
           amount: SERVICE_GUARANTEES.lateCompensationFen,
         }),
       );
+      if (shipped.ok && shipped.value.compensatedAt === shipped.value.shippedAt) {
+        await deps.onGuarantee?.(shipped.value, 'compensated');
+      }
+      return shipped;
     },
     async applyRefund(buyerId, id, input) {
       const found = await mine(buyerId, id, 'buyer');

@@ -56,6 +56,8 @@ export interface Notice {
       | 'dismissed'
       | 'shipped'
       | 'completed'
+      | 'settled'
+      | 'compensated'
       | 'pending'
       | 'refused'
       | 'returning'

@@ -268,18 +268,31 @@ describe('member/notify', () => {
       read: true,
     });
     notices = [
+      order('o5', { order: 'a', status: 'settled', total: 22, title: 'Green tea' }),
+      order('o4', { order: 'c', status: 'compensated', total: 3, title: 'Pot' }),
       order('o3', { order: 'a', status: 'completed', total: 25, title: 'Green tea' }),
       order('o2', { order: 'b', status: 'shipped', total: 12.5, title: 'Cups' }),
       order('o1', { order: 'a', status: 'paid', total: 25, title: 'Green tea' }),
     ];
     renderAt('/member/notify');
     await shows('New order to ship: “Green tea”, 25 yuan paid');
-    expect(screen.getByText('The buyer received “Green tea”: 25 yuan is in your wallet')).toBeTruthy();
+    expect(screen.getByText('The buyer received “Green tea”: 25 yuan arrives once its 7-day return ends')).toBeTruthy();
+    expect(screen.getByText('The proceeds of “Green tea” arrived: 22 yuan is in your wallet')).toBeTruthy();
     await act(async () => {
       fireEvent.click(screen.getByText('Your order “Cups” has been shipped'));
       await Promise.resolve();
     });
     expect(screen.getByTestId('where').textContent).toBe('/shop/user-order-view?id=b');
+    // The buyer's compensation opens their order too.
+    cleanup();
+    renderAt('/member/notify');
+    await act(async () => {
+      fireEvent.click(
+        await screen.findByText('“Pot” was not shipped within 48 hours: 3 yuan compensation is in your wallet'),
+      );
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/shop/user-order-view?id=c');
   });
 
   it('tells the seller of refunds to decide and goods sent back, and the buyer of the rest, opening each', async () => {

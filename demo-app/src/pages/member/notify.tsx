@@ -86,11 +86,18 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
     }
     if (notice.kind === 'order') {
       const words = { title: notice.data.title ?? '', total: notice.data.total ?? 0 };
-      const key = { paid: 'notify.orderPaid', shipped: 'notify.orderShipped', completed: 'notify.orderCompleted' };
+      const key = {
+        paid: 'notify.orderPaid',
+        shipped: 'notify.orderShipped',
+        completed: 'notify.orderCompleted',
+        settled: 'notify.orderSettled',
+        compensated: 'notify.orderCompensated',
+      };
       const status = notice.data.status as keyof typeof key;
-      // The seller's orders (paid, completed) open in their business area; the buyer's (shipped) in theirs.
-      const target =
-        status === 'shipped' ? `shop/user-order-view?id=${notice.data.order ?? ''}` : 'shop/business-order';
+      // The seller's orders (paid, completed, settled) open in their business area; the buyer's (shipped,
+      // compensated) in theirs.
+      const buyers = status === 'shipped' || status === 'compensated';
+      const target = buyers ? `shop/user-order-view?id=${notice.data.order ?? ''}` : 'shop/business-order';
       return { text: t(key[status] ?? key.paid, words), target };
     }
     if (notice.kind === 'refund') {

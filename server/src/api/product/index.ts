@@ -469,6 +469,16 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     addresses: parts.addresses,
     now: parts.now,
     onChanged: orderChanged,
+    // The buyer hears of a late delivery's compensation; the seller, of an order's proceeds once they arrive.
+    onGuarantee: async ({ id, buyerId, sellerId, total, compensation, items }, kept) => {
+      const title = items[0]?.title ?? '';
+      const to = kept === 'compensated' ? buyerId : sellerId;
+      const amount = kept === 'compensated' ? compensation : total - compensation;
+      await notices.notify(to, 'order', {
+        key: `${id}:${kept}`,
+        data: { order: id, status: kept, total: yuanOf(amount), title },
+      });
+    },
     // The seller hears of a refund asked for and of goods sent back; the buyer, of the seller's decision and of the
     // money back.
     onRefund: async ({ id, buyerId, sellerId, items, refund }) => {
