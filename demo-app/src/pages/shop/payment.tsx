@@ -220,6 +220,13 @@ export default function Payment() {
     ),
   );
 
+  /** A payment of `code` refused: its orders wait unpaid, or, gone (cancelled, expired), the next try places anew. */
+  const notPaid = async (code: string, error: unknown) => {
+    const gone = isRefusal(error) && (error.code === 'order_state' || error.code === 'order_missing');
+    setState(gone ? { kind: 'refused', error } : { kind: 'unpaid', code, error });
+    await queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+  };
+
   const pay = async () => {
     if (!address) return;
     let code = state.kind === 'unpaid' ? state.code : undefined;
@@ -239,10 +246,7 @@ export default function Payment() {
     try {
       await payByBalance(code, context);
     } catch (error) {
-      // Orders no longer unpaid (cancelled, expired) cannot be paid again: the next try places new ones.
-      const gone = isRefusal(error) && (error.code === 'order_state' || error.code === 'order_missing');
-      setState(gone ? { kind: 'refused', error } : { kind: 'unpaid', code, error });
-      await queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+      await notPaid(code, error);
       return;
     }
     cart.remove(lines.map((line) => line.id));
@@ -259,9 +263,7 @@ export default function Payment() {
     try {
       payUrl = (await payByProvider(code, provider, context)).pay_url;
     } catch (error) {
-      const gone = isRefusal(error) && (error.code === 'order_state' || error.code === 'order_missing');
-      setState(gone ? { kind: 'refused', error } : { kind: 'unpaid', code, error });
-      await queryClient.invalidateQueries({ queryKey: [ORDERS_QUERY] });
+      await notPaid(code, error);
       return;
     }
     cart.remove(lines.map((line) => line.id));
