@@ -11,6 +11,7 @@ import { SHOP_LIMITS } from '../server/src/shop/shops.js';
 import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { ORDER_LIMITS } from '../server/src/shop/orders.js';
 import { REVIEW_LIMITS } from '../server/src/shop/reviews.js';
+import { SERVICE_GUARANTEES } from '../server/src/shop/guarantees.js';
 import { ANNOUNCEMENT_LIMITS } from '../server/src/shop/announcements.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
@@ -213,7 +214,13 @@ describe('docs', () => {
     expect(section).toContain(`| 1 to ${order.linesMax} different, 1 to ${order.quantityMax} of each  `);
     expect(section).toContain(`| ${order.maxUnpaid}, even asked at once  `);
     expect(section).toContain(`| cancelled after ${order.unpaidMs / 60_000} minutes, stock back  `);
-    expect(section).toContain(`| completed after ${order.receiptMs / 86_400_000} days, seller paid  `);
+    expect(section).toContain(`| completed after ${order.receiptMs / 86_400_000} days  `);
+    const guarantee = SERVICE_GUARANTEES;
+    const yuan = guarantee.lateCompensationFen / 100;
+    expect(section).toContain(
+      `| ${guarantee.shipWithinMs / 3_600_000} hours; later, the buyer gets ${yuan} yuan, once  `,
+    );
+    expect(section).toContain(`| ${guarantee.returnWindowMs / 86_400_000} days after it completed, then seller paid  `);
     expect(section).toMatch(new RegExp(`company +\\| 1 to ${order.companyMax} characters after trimming`));
     expect(section).toContain(`| ${order.numberMin} to ${order.numberMax} letters, digits or '-'  `);
     expect(section).toMatch(new RegExp(`order_list\` +\\| ${order.pageSize}, newest first`));

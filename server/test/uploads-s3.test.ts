@@ -138,11 +138,17 @@ describe('uploads: S3 presigned POST', () => {
       dir: '/var/parley/files',
       s3: { ...S3, region: 'us-east-1', publicUrl: undefined },
       ffmpeg: 'ffmpeg',
+      renditions: { concurrency: 1, timeoutMs: 600_000 },
     });
     expect(config.publicUrl).toBe('https://chat.example.com');
     expect(() => loadConfig({ PARLEY_S3_ENDPOINT: S3.endpoint })).toThrow(
       /uploads\.s3\.bucket \(from PARLEY_S3_BUCKET\)/,
     );
-    expect(loadConfig({}).uploads).toEqual({ dir: undefined, s3: undefined, ffmpeg: 'ffmpeg' });
+    expect(loadConfig({}).uploads).toEqual({
+      dir: undefined,
+      s3: undefined,
+      ffmpeg: 'ffmpeg',
+      renditions: { concurrency: 1, timeoutMs: 600_000 },
+    });
   });
 });
