@@ -82,7 +82,7 @@ async function readyToBuy(server: E2eServer, token: string): Promise<string> {
 describe('orders end to end', () => {
   const app = appUnderTest();
 
-  it('a buyer puts a product in the cart and pays by balance; the seller ships; the buyer confirms and reviews; the seller is paid and answers', async () => {
+  it('a buyer puts a product in the cart and pays by balance; the seller ships; the buyer confirms and reviews; the seller answers and is paid once the return window passed', async () => {
     const { server } = app;
     const seller = await phoneContext(app.browser, 'en-US');
     await signIn(seller.page, server, SELLER_PHONE, 'en');
@@ -161,12 +161,15 @@ describe('orders end to end', () => {
     await page.getByText('Spring green tea, 250 g', { exact: true }).filter({ visible: true }).waitFor();
     await page.screenshot({ path: `${SHOTS}orders-en.png`, animations: 'disabled' });
 
-    // The money: out of the buyer's wallet, into the seller's.
+    // The money: out of the buyer's wallet; the seller's comes once the 7-day no-reason return has passed.
     await page.goto(`${server.url}/h5/#/member/money-records`);
     await page.getByText('-¥68.50').waitFor();
-    await seller.page.goto(`${server.url}/h5/#/member/money-records`);
-    await seller.page.getByText('+¥68.50').waitFor();
-    await seller.page.getByText('Sale').waitFor();
+    await seller.page.goto(`${server.url}/h5/#/shop/business-order`);
+    await seller.page.getByRole('tab', { name: 'Successful' }).click();
+    await seller.page
+      .getByText(/The proceeds arrive when the no-reason return ends/)
+      .filter({ visible: true })
+      .waitFor();
 
     // The buyer reviews the order; the seller hears of it and answers; the product's page shows both.
     await page.goto(`${server.url}/h5/#/shop/user-order`);
@@ -199,6 +202,16 @@ describe('orders end to end', () => {
     await seller.page.getByLabel('Your reply').fill('Thank you! New leaves come in May.');
     await seller.page.getByRole('button', { name: 'Send reply' }).click();
     await seller.page.getByText('Reply sent').waitFor();
+
+    // A week on, the proceeds are the seller's, and they are told.
+    server.advance(7 * 86_400_000 + 60_000);
+    await seller.page.goto(`${server.url}/h5/#/member/money-records`);
+    await seller.page.getByText('+¥68.50').waitFor();
+    await seller.page.getByText('Sale').waitFor();
+    await seller.page.goto(`${server.url}/h5/#/member/notify`);
+    await seller.page
+      .getByText('The proceeds of “Spring green tea, 250 g” arrived: 68.5 yuan is in your wallet')
+      .waitFor();
 
     await page.goto(productPage);
     const reply = page.getByText('Thank you! New leaves come in May.').filter({ visible: true });
