@@ -80,11 +80,12 @@ export default function PaymentSuccess() {
       ) : (
         <QueryView query={state}>
           {(shown) => {
-            const { status, title } = SHOWN[outcomeOf(shown)];
+            const now = outcomeOf(shown);
+            const { status, title } = SHOWN[now];
             return (
               <>
                 <Result status={status} title={t(title)} description={t('order.successCode', { code })} />
-                {outcomeOf(shown) === 'waiting' && (
+                {now === 'waiting' && (
                   <div className="page-actions">
                     <Button block onClick={() => void state.refetch()} loading={state.isFetching}>
                       {t('order.payCheckAgain')}
