@@ -309,7 +309,14 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
       .then((files) => {
         if (files > 0) logger.info({ files }, 'files of cancelled accounts deleted');
       })
-      .catch((err: unknown) => logger.error({ err }, 'deleting cancelled accounts’ files failed'));
+      .catch((err: unknown) => logger.error({ err }, 'deleting cancelled accounts’ files failed'))
+      // Orders move on time alone (unpaid ones expire, shipped ones complete, refunds left alone go on, sellers are
+      // paid, late buyers compensated) even when no one calls, so that their notices come when they are due.
+      .then(() => productApi.settleOrders())
+      .then((moved) => {
+        if (moved > 0) logger.debug({ moved }, 'orders settled by time');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'settling orders failed'));
   };
 
   // Close the client transports before fastify closes the http server: the server only finishes closing once

@@ -38,6 +38,8 @@ export const ORDER_LIMITS = {
   pageSize: 20,
   /** Stale orders settled in one go, of each kind. */
   settleBatch: 100,
+  /** Batches of each kind the server's sweep settles at most each time it runs (every minute at most). */
+  sweepRounds: 20,
   /** A refund's reason: 1 to this many characters, one line. */
   refundReasonMax: 30,
   /** A refund's supplementary description: 1 to this many characters (spec §5, §9). */
@@ -105,6 +107,11 @@ export interface OrderService {
   pay(buyerId: string, code: unknown, type: unknown): Promise<MemberResult<OrderRecord[]>>;
   /** Settles what time settled, as every call does first; for those who read money an order moves. */
   settle(): Promise<void>;
+  /**
+   * Settles what time settled with no call to prompt it, as the server's sweep does: batch after batch, up to
+   * {@link ORDER_LIMITS.sweepRounds}, while batches come back full. Answers how many orders moved.
+   */
+  sweep(): Promise<number>;
   /** An order, to its buyer or its seller. */
   view(memberId: string, id: unknown): Promise<MemberResult<OrderRecord>>;
   /** The buyer cancels their unpaid order. */
@@ -222,8 +229,11 @@ export function createOrderService(deps: {
       if (record.settledAt === now && record.status === 'completed') await deps.onGuarantee?.(record, 'settled');
     }
   };
-  /** Settles what time settled, and answers the time now. */
-  const settle = async () => {
+  /**
+   * Settles what time settled, up to a batch of each kind; answers the time now, how many orders moved, and whether a
+   * batch came back full (more may wait).
+   */
+  const settleRound = async () => {
     const now = deps.now();
     const changed = await orders.settleStale({
       unpaidBefore: now - ORDER_LIMITS.unpaidMs,
@@ -248,8 +258,15 @@ export function createOrderService(deps: {
       limit: ORDER_LIMITS.settleBatch,
     });
     await kept(guaranteed, now);
-    return now;
+    const batches = [changed.length, refunds.length, guaranteed.length];
+    return {
+      now,
+      moved: changed.length + refunds.length + guaranteed.length,
+      full: batches.some((n) => n >= ORDER_LIMITS.settleBatch),
+    };
   };
+  /** Settles what time settled, and answers the time now. */
+  const settle = async () => (await settleRound()).now;
   /** An order of the member's as `role`, or why not. */
   const mine = async (
     memberId: string,
@@ -323,6 +340,15 @@ export function createOrderService(deps: {
     },
     async settle() {
       await settle();
+    },
+    async sweep() {
+      let moved = 0;
+      for (let round = 0; round < ORDER_LIMITS.sweepRounds; round++) {
+        const settled = await settleRound();
+        moved += settled.moved;
+        if (!settled.full) break;
+      }
+      return moved;
     },
     async view(memberId, id) {
       await settle();

@@ -358,6 +358,8 @@ export interface ProductApi {
   endStaleLiveRooms(): Promise<number>;
   /** Deletes the files of cancelled accounts still waiting for it (MEM-7); how many. */
   cleanUploads(): Promise<number>;
+  /** Takes the orders' time-based steps that no call has prompted ({@link OrderService.sweep}); how many moved. */
+  settleOrders(): Promise<number>;
 }
 
 /** Builds the member service and registers the product API: the one line `server.ts` needs. */
@@ -704,5 +706,9 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     now: parts.now,
     limiter: redis && ((path, limit) => new RedisAddressLimiter({ ...redis, path, limit, logger: parts.logger })),
   });
-  return { endStaleLiveRooms: () => live.endStale(), cleanUploads: () => uploadCleanup.run() };
+  return {
+    endStaleLiveRooms: () => live.endStale(),
+    cleanUploads: () => uploadCleanup.run(),
+    settleOrders: () => orders.sweep(),
+  };
 }
