@@ -129,6 +129,26 @@ describe('UP-22: video resolutions of the server’s own storage', () => {
     for (const height of [720, 1080]) expect((await fetch(`${url}.${height}p.mp4`)).status).toBe(404);
   });
 
+  it('public/video_sources: the resolutions of a link to an uploaded video, without a token; none for others', async () => {
+    const p = await server();
+    const alice = await signIn(p);
+    const url = await uploadClip(p, alice.token);
+    await p.server.uploads.renditionsSettled();
+    const sourcesOfLink = async (link: unknown) => p.call('public/video_sources', { url: link });
+    expect((await sourcesOfLink(url)).ret).toEqual([
+      { quality: 'smooth', url: `${url}.360p.mp4`, height: 360 },
+      { quality: 'sd', url: `${url}.480p.mp4`, height: 480 },
+      { quality: 'hd', url, height: 720 },
+    ]);
+    const image = await uploadImage(p, alice.token);
+    for (const other of [image, 'https://elsewhere.test/clip.mp4', `${p.url}/uploads/../clip.mp4`]) {
+      expect((await sourcesOfLink(other)).ret, other).toEqual([]);
+    }
+    for (const bad of [undefined, '', 7, ['x'], 'x'.repeat(2049)]) {
+      expect(await sourcesOfLink(bad), String(bad)).toMatchObject({ code: 'bad_params' });
+    }
+  });
+
   it('serves a circle post’s video with its resolutions', async () => {
     const p = await server();
     const alice = await signIn(p);

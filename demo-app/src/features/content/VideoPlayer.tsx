@@ -37,13 +37,26 @@ export interface VideoPlayerProps {
   className: string;
   testId: string;
   preload?: 'none' | 'metadata' | 'auto';
+  /** Plays as soon as it can. */
+  autoPlay?: boolean;
+  /** The resolution to start in when the video has it, instead of {@link defaultSource}'s. */
+  start?: VideoQuality | undefined;
 }
 
 /**
  * A video with its controls and, when it has more than one resolution, a switch over its corner listing those it
  * has. Switching reads the other file from where the video was, playing again if it was playing.
  */
-export function VideoPlayer({ url, cover, sources = [], className, testId, preload }: VideoPlayerProps) {
+export function VideoPlayer({
+  url,
+  cover,
+  sources = [],
+  className,
+  testId,
+  preload,
+  autoPlay,
+  start,
+}: VideoPlayerProps) {
   const { t } = useTranslation();
   const player = useRef<HTMLVideoElement>(null);
   const [chosen, setChosen] = useState<VideoQuality>();
@@ -51,7 +64,7 @@ export function VideoPlayer({ url, cover, sources = [], className, testId, prelo
   /** Where to go on once the other file's metadata is in: the time, and whether it was playing. */
   const resume = useRef<{ time: number; playing: boolean } | undefined>(undefined);
   const ordered = [...sources].sort((a, b) => ORDER.indexOf(a.quality) - ORDER.indexOf(b.quality));
-  const current = ordered.find((source) => source.quality === chosen) ?? defaultSource(ordered);
+  const current = ordered.find((source) => source.quality === (chosen ?? start)) ?? defaultSource(ordered);
 
   const choose = (quality: VideoQuality) => {
     setOpen(false);
@@ -80,6 +93,7 @@ export function VideoPlayer({ url, cover, sources = [], className, testId, prelo
         controls
         playsInline
         preload={preload}
+        autoPlay={autoPlay}
         poster={cover}
         src={current?.url ?? url}
         onLoadedMetadata={resumed}

@@ -1,6 +1,7 @@
 import { apiPost, type CallContext } from '../api/request';
 import { uploadExtension } from '../api/upload';
 import type { ArticleCard, ArticleVideo } from './articles';
+import type { VideoSource } from './VideoPlayer';
 
 /** A video in the video tab: a feed card with its video and cover. */
 export interface VideoCard extends ArticleCard {
@@ -17,6 +18,14 @@ export async function videoPage(
     ...(params.before !== undefined && { before: params.before }),
   };
   return (await apiPost<{ ret: VideoCard[] }>('video/lists', body, context)).ret;
+}
+
+/**
+ * The resolutions of the video at `url` (`public/video_sources`), smallest first: those of a video uploaded through
+ * the app, none for any other link.
+ */
+export async function videoSourcesOf(url: string, context: CallContext): Promise<VideoSource[]> {
+  return (await apiPost<{ ret: VideoSource[] }>('public/video_sources', { url }, context)).ret;
 }
 
 /** A video as written: title and text as an article's, the uploaded video's and cover's URLs, and a channel. */

@@ -4,6 +4,9 @@ import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductBody, type ProductPost } from './reply.js';
 import { videoSourcesOf } from './video-sources.js';
 
+/** The longest video address `public/video_sources` takes. */
+export const VIDEO_URL_MAX = 2048;
+
 /**
  * Videos (spec §2 video/view, member/add-video; §4 publish job: channel 2, `video_data`, `img`; §7
  * `member/video_add`, `video/lists/in/{id}`), articles with a video and a cover:
@@ -16,6 +19,11 @@ import { videoSourcesOf } from './video-sources.js';
  *   `video/lists/in/{typeid}` answer `{ret: [card]}`, newest first, twenty at a time, cards as `article/list`'s
  *   with `video: {url, cover, sources}`, `sources` being its resolutions, smallest first: `{quality: 'smooth' | 'sd' |
  *   'hd' | 'bluray', url, height}` (UP-22), none while they are not known.
+ *
+ * - `public/video_sources` (`url`: a video's address, 1 to {@link VIDEO_URL_MAX} characters; no token) answers
+ *   `{ret: [source]}`, the resolutions of a video uploaded through the app as above, none for any other address: what
+ *   the preview page (spec §2 public/openvideo) offers for a link it is given. Anything but such a string is
+ *   `bad_params`.
  *
  * A video is read, commented on, liked, collected and deleted with the article calls.
  */
@@ -58,6 +66,11 @@ export function videoRoutes(post: ProductPost, deps: ProductApiDeps): void {
     });
     return result.ok ? { ret: await cardsOf(deps, result.value, viewerId) } : refuse(result.failure);
   };
+  post('public/video_sources', async (body) => {
+    const url = body['url'];
+    if (typeof url !== 'string' || url.length === 0 || url.length > VIDEO_URL_MAX) return refuse('bad_params');
+    return { ret: await deps.uploads.service.videoSources(url) };
+  });
   post('video/lists', (body) => list(body, body['typeid']));
   post('video/lists/in/:typeid', (body, request) => list(body, (request.params as { typeid?: string }).typeid));
 }
