@@ -12,6 +12,7 @@ import { PRODUCT_LIMITS } from '../server/src/shop/products.js';
 import { ORDER_LIMITS } from '../server/src/shop/orders.js';
 import { REVIEW_LIMITS } from '../server/src/shop/reviews.js';
 import { SERVICE_GUARANTEES } from '../server/src/shop/guarantees.js';
+import { CLAIM_LIMITS } from '../server/src/shop/claims.js';
 import { ANNOUNCEMENT_LIMITS } from '../server/src/shop/announcements.js';
 import { WALLET_LIMITS } from '../server/src/members/wallet.js';
 import { WITHDRAWAL_LIMITS } from '../server/src/members/withdrawals.js';
@@ -232,6 +233,17 @@ describe('docs', () => {
     expect(section).toContain(`| agreed after ${days(order.refundReplyMs)} days, money back  `);
     expect(section).toContain(`| within ${days(order.returnSendMs)} days, or the refund is cancelled  `);
     expect(section).toContain(`| received after ${days(order.returnReceiveMs)} days, money back  `);
+    const claim = CLAIM_LIMITS;
+    expect(section).toMatch(new RegExp(`claim's description +\\| 1 to ${claim.descriptionMax} characters`));
+    expect(section).toContain(`| 1 to ${claim.imagesMax}, different, uploaded by the buyer  `);
+    const hours = (ms: number) => ms / 3_600_000;
+    expect(section).toContain(
+      `| ${hours(guarantee.damageRefundMs)} hours after it completed, ${hours(guarantee.damageRefundFreshMs)} if fresh  `,
+    );
+    expect(section).toContain(`| ${days(guarantee.counterfeitClaimMs)} days after it completed  `);
+    expect(section).toContain(`| ${guarantee.counterfeitTimes} times what was paid, charged to the seller  `);
+    expect(section).toMatch(new RegExp(`decides a claim +\\| 1 to ${claim.reasonMax} characters`));
+    expect(section).toMatch(new RegExp(`claim queue +\\| ${claim.queuePageSize}, oldest first`));
     const review = REVIEW_LIMITS;
     expect(section).toContain(`| 1 to ${review.ratingMax} each, all three  `);
     expect(section).toMatch(new RegExp(`review's words +\\| at most ${review.contentMax} characters`));

@@ -13,6 +13,7 @@ describe('service guarantees (spec §9)', () => {
       damageRefundFreshHours: SERVER.damageRefundFreshMs / HOUR_MS,
       lateCompensationYuan: SERVER.lateCompensationFen / 100,
       counterfeitTimes: SERVER.counterfeitTimes,
+      counterfeitClaimDays: SERVER.counterfeitClaimMs / (24 * HOUR_MS),
     });
   });
 });

@@ -217,6 +217,11 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       ['shop/drawback_send', [{ ...common, token, id: 'abc', company: 'SF', number: 'SF1234' }]],
       ['shop/business_drawback', [{ ...common, token, id: 'abc', agree: false, reason: 'No' }]],
       ['shop/business_drawback_receive', [{ ...common, token, id: 'abc' }]],
+      [
+        'shop/claim_add',
+        [{ ...common, token, id: 'abc', kind: 'damage', description: 'Crushed', images: ['https://x/a.png'] }],
+      ],
+      ['shop/claim_cancel', [{ ...common, token, id: 'abc' }]],
       ['shop/ping_add', [{ ...common, token, id: 'abc', quality: 5, service: 5, logistics: 5, content: 'Good' }]],
       ['shop/ping_list', [{ ...common, token, id: 'abc', before: 'abc' }]],
       ['shop/user_ping', [{ ...common, token, before: 'abc' }]],
@@ -472,6 +477,19 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
 
     await fc.assert(
       fc.asyncProperty(
+        brokenRequest([{ decision: 'uphold', reason: 'fake label' }], pools),
+        fc.constantFrom('12345678', '%00', 'x'.repeat(100), '..'),
+        bearer,
+        async (input, id, authorization) => {
+          const path = `/api/v1/apps/${SECURE_APP.appkey}/claims/${id}/decide`;
+          expectWireAnswer(`claim ${id} ${describeInput(input)}`, await postJson(path, input, { authorization }));
+        },
+      ),
+      { numRuns: FUZZ_RUNS },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
         brokenRequest(
           [
             { name: 'Tech', position: 1, isDefault: true, title: 'Walks', intro: '', img: '' },
@@ -519,6 +537,7 @@ describe.each(storesUnderTest())('any HTTP input, on %s', (_name, store) => {
       `/api/v1/apps/${SECURE_APP.appkey}/recharges/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/shops/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/products/12345678/review`,
+      `/api/v1/apps/${SECURE_APP.appkey}/claims/12345678/decide`,
       `/api/v1/apps/${SECURE_APP.appkey}/product-categories`,
       `/api/v1/apps/${SECURE_APP.appkey}/reports/12345678/review`,
       `/api/v1/apps/${SECURE_APP.appkey}/article-channels`,

@@ -101,6 +101,10 @@ describe('product orders: shop/code, pay_payment, order_*, business_order, busin
       compensation: 0,
       compensated_at: null,
       settled_at: null,
+      claim: null,
+      claimable: { damage: false, counterfeit: false },
+      damage_until: null,
+      counterfeit_until: null,
     });
     // The stock is held: one is left.
     expect(((await call('shop/view', { id: product })).ret as { stock: number }).stock).toBe(1);

@@ -6,11 +6,29 @@ const categories = (p: ProductServer, method: 'GET' | 'POST' | 'PATCH' | 'DELETE
 const decide = (p: ProductServer, id: string, body: unknown) => operator(p, 'products', 'POST', `/${id}/review`, body);
 
 describe('product shop: classifications, products, review and the shelf', () => {
-  it('keeps the operator classifications: unique names, in order, bounded; removed ones take no products', async () => {
+  it('keeps the operator classifications: unique names, in order, bounded, fresh or not; removed ones take no products', async () => {
     const p = await productServer();
     const tea = await categories(p, 'POST', '', { name: ' Tea ', position: 2 });
-    expect(tea).toMatchObject({ status: 200, content: { name: 'Tea', position: 2 } });
+    expect(tea).toMatchObject({ status: 200, content: { name: 'Tea', position: 2, fresh: false } });
     const cups = await categories(p, 'POST', '', { name: 'Cups', position: 1 });
+    const fruit = await categories(p, 'POST', '', { name: 'Fruit', position: 3, fresh: true });
+    expect(fruit).toMatchObject({ status: 200, content: { name: 'Fruit', position: 3, fresh: true } });
+    const fruitId = (fruit.content as { id: string }).id;
+    expect(await categories(p, 'PATCH', `/${fruitId}`, { fresh: false })).toMatchObject({
+      content: { name: 'Fruit', fresh: false },
+    });
+    expect(await categories(p, 'PATCH', `/${fruitId}`, { fresh: true })).toMatchObject({ content: { fresh: true } });
+    expect(await categories(p, 'PATCH', `/${fruitId}`, { fresh: 'yes' })).toEqual({
+      status: 400,
+      code: 400,
+      content: 'fresh must be true or false.',
+    });
+    expect((await categories(p, 'GET', '')).content).toEqual([
+      expect.objectContaining({ name: 'Cups', fresh: false }),
+      expect.objectContaining({ name: 'Tea', fresh: false }),
+      expect.objectContaining({ name: 'Fruit', fresh: true }),
+    ]);
+    expect(await categories(p, 'DELETE', `/${fruitId}`)).toMatchObject({ status: 200 });
     expect(await categories(p, 'POST', '', { name: 'Tea' })).toEqual({
       status: 400,
       code: 400,
@@ -21,18 +39,21 @@ describe('product shop: classifications, products, review and the shelf', () => 
       { name: 'x'.repeat(11) },
       { name: 'Pots', position: -1 },
       { name: 'Pots', position: 1.5 },
+      { name: 'Pots', fresh: 1 },
     ]) {
       expect(await categories(p, 'POST', '', bad)).toMatchObject({ status: 400 });
     }
     expect((await p.call('shop/typeid', {})).ret).toEqual([
-      { id: (cups.content as { id: string }).id, name: 'Cups' },
-      { id: (tea.content as { id: string }).id, name: 'Tea' },
+      { id: (cups.content as { id: string }).id, name: 'Cups', fresh: false },
+      { id: (tea.content as { id: string }).id, name: 'Tea', fresh: false },
     ]);
     const teaId = (tea.content as { id: string }).id;
     expect(await categories(p, 'PATCH', `/${teaId}`, { position: 0 })).toMatchObject({ content: { position: 0 } });
     expect(await categories(p, 'DELETE', `/${teaId}`)).toMatchObject({ status: 200 });
     expect(await categories(p, 'DELETE', `/${teaId}`)).toMatchObject({ status: 404 });
-    expect((await p.call('shop/typeid', {})).ret).toEqual([{ id: (cups.content as { id: string }).id, name: 'Cups' }]);
+    expect((await p.call('shop/typeid', {})).ret).toEqual([
+      { id: (cups.content as { id: string }).id, name: 'Cups', fresh: false },
+    ]);
   });
 
   it('takes a product from an open shop only, checked field by field, to be reviewed', async () => {

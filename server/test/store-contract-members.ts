@@ -875,7 +875,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     for (const [i, id] of ['m1', 'm2'].entries()) await store.members.insert(newMember(id, `1370013700${i}`));
     // Classifications: unique names, bounded, in order; a removed one takes no products.
     const category = (id: string, name: string, position: number) =>
-      store.products.addCategory({ id, name, position, createdAt: position }, 3);
+      store.products.addCategory({ id, name, position, fresh: false, createdAt: position }, 3);
     const added = await Promise.all([category('c1', 'Tea', 2), category('cX', 'Tea', 2)]);
     expect([...added].sort()).toEqual(['name_taken', 'ok']);
     const teaId = added[0] === 'ok' ? 'c1' : 'cX';

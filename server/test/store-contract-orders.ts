@@ -20,7 +20,7 @@ export async function market(store: Store, balance = 0) {
       usernameChangedAt: null,
     });
   }
-  await store.products.addCategory({ id: 'c1', name: 'Tea', position: 0, createdAt: 0 }, 10);
+  await store.products.addCategory({ id: 'c1', name: 'Tea', position: 0, fresh: false, createdAt: 0 }, 10);
   for (const seller of ['m1', 'm2']) {
     await store.certifications.submit({
       memberId: seller,

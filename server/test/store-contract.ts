@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/index.js';
 import { defer } from './helpers.js';
 import { describeAnnouncementStoreContract } from './store-contract-announcements.js';
+import { describeClaimStoreContract } from './store-contract-claims.js';
 import { describeCsStoreContract } from './store-contract-cs.js';
 import { describeImStoreContract } from './store-contract-im.js';
 import { describeGuaranteeStoreContract } from './store-contract-guarantees.js';
@@ -101,6 +102,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
     describeMemberStoreContract(fresh);
     describeOrderStoreContract(fresh);
     describeGuaranteeStoreContract(fresh);
+    describeClaimStoreContract(fresh);
     describeAnnouncementStoreContract(fresh);
     describeLiveStoreContract(fresh);
     describeLiveLinkStoreContract(fresh);

@@ -45,6 +45,8 @@ describe('navigation rules (spec §2)', () => {
       'shop/business-send?id=o1',
       'shop/user-drawback?id=o1',
       'shop/business-drawback?id=o1',
+      'shop/user-claim?id=o1&kind=damage',
+      'shop/business-order-view?id=o1',
       'shop/user-ping-add?id=o1',
       'shop/user-ping',
       'shop/shoucang',
@@ -91,7 +93,7 @@ describe('navigation rules (spec §2)', () => {
     for (const target of ['', '   ', null, undefined]) expect(resolveTarget(target, true)).toEqual({ kind: 'missing' });
   });
 
-  it('has the pages of buying, orders, refunds, reviews, favourites, browsing history and announcements, not "coming soon"', () => {
+  it('has the pages of buying, orders, refunds, guarantee claims, reviews, favourites, browsing history and announcements, not "coming soon"', () => {
     const built = (path: string) => ROUTES.find((route) => route.path === path)?.page;
     for (const path of [
       'cart',
@@ -103,6 +105,8 @@ describe('navigation rules (spec §2)', () => {
       'business-send',
       'user-drawback',
       'business-drawback',
+      'user-claim',
+      'business-order-view',
       'user-ping-add',
       'view-ping',
       'user-ping',

@@ -27,8 +27,8 @@ const LOGIN_SEGMENTS = new Set(['member', 'renwu', 'im']);
 
 /**
  * Shop pages of a member's own (spec §2 "Cart, payment ... also require login"): the cart and paying, their orders,
- * refunds, reviews to write and reviews written, their favourites and browsing history, and the shop application; the
- * business area (shop/business-*) besides. A product's reviews (shop/view-ping) are open to visitors.
+ * refunds, guarantee claims, reviews to write and reviews written, their favourites and browsing history, and the shop
+ * application; the business area (shop/business-*) besides. A product's reviews (shop/view-ping) are open to visitors.
  */
 const MEMBER_SHOP_PAGES = new Set([
   'shop/cart',
@@ -37,6 +37,7 @@ const MEMBER_SHOP_PAGES = new Set([
   'shop/user-order',
   'shop/user-order-view',
   'shop/user-drawback',
+  'shop/user-claim',
   'shop/user-ping-add',
   'shop/user-ping',
   'shop/shoucang',

@@ -49,6 +49,8 @@ const BUILT: Record<string, () => Promise<{ default: ComponentType }>> = {
   'shop/business-send': () => import('../pages/shop/business-send'),
   'shop/user-drawback': () => import('../pages/shop/user-drawback'),
   'shop/business-drawback': () => import('../pages/shop/business-drawback'),
+  'shop/user-claim': () => import('../pages/shop/user-claim'),
+  'shop/business-order-view': () => import('../pages/shop/business-order-view'),
   'shop/user-ping-add': () => import('../pages/shop/user-ping-add'),
   'shop/view-ping': () => import('../pages/shop/view-ping'),
   'shop/user-ping': () => import('../pages/shop/user-ping'),
@@ -156,9 +158,15 @@ const SUB_PACKAGES: Record<string, readonly string[]> = {
     'user-order-view',
     'user-drawback',
     'business-order',
+    // business-order-view: an order as its seller sees it, with its refund and guarantee claim, beyond the reference's
+    // list.
+    'business-order-view',
     'business-send',
     // business-drawback: the seller handles a refund (spec §4 refund flow), a page beyond the reference's list.
     'business-drawback',
+    // user-claim: the buyer files a guarantee claim (spec §9 damage refund, counterfeit compensation), beyond the
+    // reference's list.
+    'user-claim',
     'user-ping-add',
     'view-ping',
     'shop',

@@ -120,9 +120,11 @@ type Listed<T> = { ok: true; value: T[] } | { ok: false; message: string };
 type Reviewed<T> = { ok: true; value: T } | { ok: false; failure: 'not_pending' | 'bad_review'; message: string };
 
 /** One queue the operator works through: what it lists, how an item is reviewed, and how it shows. */
-interface ReviewQueue<T> {
+export interface ReviewQueue<T> {
   /** The queue's path under `/api/v1/apps/:appkey/`. */
   path: string;
+  /** The last segment of the path that reviews an item. @default 'review' */
+  action?: string;
   list: (status: unknown, after: unknown) => Promise<Listed<T>>;
   review: (id: string, fields: Record<string, unknown>) => Promise<Reviewed<T>>;
   view: (record: T) => unknown;
@@ -219,7 +221,11 @@ export function operatorReviewRoutes(
   });
 }
 
-function registerQueue<T>(
+/**
+ * Registers one review queue of the product app (see {@link operatorReviewRoutes}): its list, and the review of one
+ * item at `<path>/:id/<action>`.
+ */
+export function registerQueue<T>(
   app: FastifyInstance,
   deps: { apps: AppRegistry; appkey: string },
   spec: ReviewQueue<T>,
@@ -239,7 +245,7 @@ function registerQueue<T>(
   );
 
   app.post<{ Params: { appkey: string; id: string } }>(
-    `/api/v1/apps/:appkey/${spec.path}/:id/review`,
+    `/api/v1/apps/:appkey/${spec.path}/:id/${spec.action ?? 'review'}`,
     async (request, reply) => {
       if (!allowed(request.params.appkey, request)) return reply.code(CODES.UNAUTHORIZED).send(denied);
       const body = request.body;

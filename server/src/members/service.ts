@@ -91,6 +91,13 @@ export type MemberFailure =
   | 'refund_description_invalid'
   | 'refund_images_invalid'
   | 'refund_refuse_reason_invalid'
+  | 'claim_kind_invalid'
+  | 'claim_description_invalid'
+  | 'claim_images_invalid'
+  | 'claim_window_passed'
+  | 'claim_open'
+  | 'claim_decided'
+  | 'claim_missing'
   | 'favourite_limit'
   | 'review_state'
   | 'review_done'
@@ -244,6 +251,13 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   refund_description_invalid: 'please describe the problem: 1 to 100 characters',
   refund_images_invalid: 'please upload 1 to 3 proof images',
   refund_refuse_reason_invalid: 'please give the reason for refusing',
+  claim_kind_invalid: 'please choose what the claim is for: damage or counterfeit',
+  claim_description_invalid: 'please describe what is wrong with the goods: 1 to 100 characters',
+  claim_images_invalid: 'please upload 1 to 3 photos of the goods',
+  claim_window_passed: 'the time to claim this guarantee on the order has passed',
+  claim_open: 'a claim on this order is waiting for the platform',
+  claim_decided: 'a claim of this kind on this order has been decided',
+  claim_missing: 'there is no claim waiting to cancel',
   favourite_limit: 'you can keep at most 500 favourites: remove some first',
   review_state: 'only a completed order can be reviewed',
   review_done: 'this order has been reviewed',

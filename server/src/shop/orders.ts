@@ -95,7 +95,10 @@ export interface RefundInput {
  * shipped within {@link SERVICE_GUARANTEES.shipWithinMs} ("Shipping promise: within 48 hours") gives its buyer
  * {@link SERVICE_GUARANTEES.lateCompensationFen} fen at once (a `compensation` line), once, when it is shipped late or
  * while it waits unshipped with no refund under way; the seller pays it out of the order's proceeds when it settles (a
- * `late_charge` line).
+ * `late_charge` line). The damage refund and the counterfeit compensation are claims its buyer files and the operator
+ * decides (`ClaimService` in `claims.ts`): a claim pending holds the order as a refund under way does (it neither
+ * settles nor completes by itself, and no refund is asked for: `claim_open`), and an upheld one refunds the order,
+ * settling it.
  */
 export interface OrderService {
   /**
@@ -131,7 +134,7 @@ export interface OrderService {
    * The buyer asks for a refund of their paid or shipped order, or a return of their completed one within its return
    * window (spec §5 "amount required and not above the paid amount; reason required; supplementary description
    * required (up to 100 characters); proof images required (up to 3)"; §8 "the order has ended and refund cannot be
-   * applied for"; §9 "No-reason return: 7 days").
+   * applied for"; §9 "No-reason return: 7 days"); not while a claim of it waits for the operator (`claim_open`).
    */
   applyRefund(buyerId: string, id: unknown, input: RefundInput): Promise<MemberResult<OrderRecord>>;
   /** The buyer cancels the refund of their order, while it waits for the seller or for the goods. */
@@ -189,6 +192,7 @@ const REFUND_FAILURES: Record<RefundApplyFailure, MemberFailure> = {
   unpaid: 'order_state',
   ended: 'refund_ended',
   open: 'refund_open',
+  claim: 'claim_open',
   amount: 'refund_amount_invalid',
 };
 

@@ -168,8 +168,8 @@ function productFields(input: ProductInput): ProductFields | { failure: MemberFa
 function categoryFields(
   fields: Record<string, unknown>,
   required: boolean,
-): { name?: string; position?: number } | Extract<CatalogEditResult<CategoryRecord>, { ok: false }> {
-  const out: { name?: string; position?: number } = {};
+): { name?: string; position?: number; fresh?: boolean } | Extract<CatalogEditResult<CategoryRecord>, { ok: false }> {
+  const out: { name?: string; position?: number; fresh?: boolean } = {};
   if (fields['name'] !== undefined || required) {
     const name = lineOf(fields['name'], PRODUCT_LIMITS.categoryNameMax);
     if (name === undefined) return badRequest(`name must be 1 to ${PRODUCT_LIMITS.categoryNameMax} characters.`);
@@ -186,6 +186,11 @@ function categoryFields(
       return badRequest(`position must be a whole number from 0 to ${PRODUCT_LIMITS.positionMax}.`);
     }
     out.position = position;
+  }
+  const fresh = fields['fresh'];
+  if (fresh !== undefined) {
+    if (typeof fresh !== 'boolean') return badRequest('fresh must be true or false.');
+    out.fresh = fresh;
   }
   return out;
 }
@@ -334,6 +339,7 @@ export function createProductService(deps: {
         id: randomBytes(8).toString('hex'),
         name: checked.name as string,
         position: checked.position ?? 0,
+        fresh: checked.fresh ?? false,
         createdAt: deps.now(),
       };
       const outcome = await products.addCategory(record, PRODUCT_LIMITS.categoriesMax);

@@ -28,9 +28,11 @@ export interface ShopWithdrawalInfo {
  * be agreed first"; §6 a shop owner needs an approved shop): the seller asks for whole yuan of their sales income to
  * the account bound for coin withdrawal; the yuan leave the money wallet at once, and the operator's withdrawal
  * queue pays them out or rejects the withdrawal, which returns them. Recharged money is not withdrawable: only sales
- * income not yet withdrawn, less the late-delivery compensation charged, and never more than the balance. An order's
- * proceeds are income only once it settled (spec §9 "No-reason return: 7 days": its return window passed with no
- * refund under way, or a refund left the rest), so nothing withdrawn can still be refunded. No HTTP here.
+ * income not yet withdrawn, less the late-delivery compensation and the upheld guarantee claims charged (a seller's
+ * balance may so fall below zero, and nothing is withdrawable until it is above again), and never more than the
+ * balance. An order's proceeds are income only once it settled (spec §9 "No-reason return: 7 days": its return window
+ * passed with no refund under way or claim pending, or a refund left the rest), so nothing withdrawn can still be
+ * refunded. No HTTP here.
  */
 export interface ShopWithdrawalService {
   /** What is bound, the balance and what is withdrawable; `shop_not_open` without an approved shop. */

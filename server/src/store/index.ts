@@ -32,6 +32,7 @@ import { createShopStore, type ShopStore } from './shops.js';
 import { createProductStore, type ProductStore } from './products.js';
 import { createOrderSteps, type OrderStore } from './orders.js';
 import { createGuaranteeSteps } from './order-guarantees.js';
+import { createClaimSteps } from './order-claims.js';
 import { createRefundSteps } from './order-refunds.js';
 import { createReviewStore, type ReviewStore } from './order-reviews.js';
 import { createAnnouncementStore, type AnnouncementStore } from './shop-announcements.js';
@@ -142,6 +143,14 @@ export type {
   RefundStatus,
 } from './orders.js';
 export type { GuaranteeSteps, LateDelivery } from './order-guarantees.js';
+export type {
+  ClaimDecision,
+  ClaimFileFailure,
+  ClaimKind,
+  ClaimRecord,
+  ClaimStatus,
+  ClaimSteps,
+} from './order-claims.js';
 export type { RefundApplyFailure, RefundDecision } from './order-refunds.js';
 export type { ReviewFailure, ReviewRecord, ReviewStore, ReviewSummary } from './order-reviews.js';
 export type { AnnouncementRecord, AnnouncementStore, MemberAnnouncement } from './shop-announcements.js';
@@ -380,7 +389,12 @@ function wrap(
     wallet: createWalletStore(db, dialect),
     shops: createShopStore(db, dialect),
     products: createProductStore(db, dialect),
-    orders: { ...createOrderSteps(db, dialect), ...createRefundSteps(db), ...createGuaranteeSteps(db) },
+    orders: {
+      ...createOrderSteps(db, dialect),
+      ...createRefundSteps(db),
+      ...createGuaranteeSteps(db),
+      ...createClaimSteps(db, dialect),
+    },
     reviews: createReviewStore(db),
     announcements: createAnnouncementStore(db),
     invitations: createInvitationStore(db, dialect),

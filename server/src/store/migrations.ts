@@ -27,6 +27,7 @@ import { productsMigration } from './products-migration.js';
 import { ordersMigration } from './orders-migration.js';
 import { orderRefundsMigration } from './order-refunds-migration.js';
 import { orderGuaranteesMigration } from './order-guarantees-migration.js';
+import { orderClaimsMigration } from './order-claims-migration.js';
 import { orderReviewsMigration } from './order-reviews-migration.js';
 import { productMarksMigration } from './product-marks-migration.js';
 import { shopAnnouncementsMigration } from './shop-announcements-migration.js';
@@ -255,6 +256,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0054_circle_titles': circleTitlesMigration,
   '0055_order_guarantees': orderGuaranteesMigration,
   '0056_recharge_orders': rechargeOrdersMigration,
+  '0057_order_claims': orderClaimsMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -6,8 +6,9 @@ import type { Database } from './schema.js';
  * What a notification tells: a new follower, a certification reviewed, a withdrawal paid or rejected, a recharge
  * paid or failed, a shop application or a product reviewed, an order paid (to its seller), shipped (to its buyer) or
  * completed (to its seller), a refund asked for or goods sent back (to the seller) or decided or paid back (to the
- * buyer), an order reviewed (to its seller) or a review answered (to its buyer), a member who signed up with the
- * member's invitation, the decision on the member's report, or an announcement to sellers.
+ * buyer), a guarantee claim filed (to the seller) or decided (to both), an order reviewed (to its seller) or a review
+ * answered (to its buyer), a member who signed up with the member's invitation, the decision on the member's report,
+ * or an announcement to sellers.
  */
 export type NoticeKind =
   | 'follow'
@@ -18,6 +19,7 @@ export type NoticeKind =
   | 'product'
   | 'order'
   | 'refund'
+  | 'claim'
   | 'review'
   | 'invitation'
   | 'report'

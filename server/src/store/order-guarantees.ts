@@ -23,9 +23,9 @@ export interface LateDelivery {
 export interface GuaranteeSteps {
   /**
    * What time settles of the guarantees, at most `limit` of each, each order moved from the state it was found in:
-   * a completed order completed before `returnBefore` (its return window passed), not settled and with no refund
-   * under way, pays its seller their proceeds; a paid order paid before `lateBefore`, not shipped, not compensated and
-   * with no refund under way, gives its buyer `compensation` fen. Answers the orders it changed.
+   * a completed order completed before `returnBefore` (its return window passed), not settled, with no refund under
+   * way and no claim pending, pays its seller their proceeds; a paid order paid before `lateBefore`, not shipped, not
+   * compensated and with no refund under way, gives its buyer `compensation` fen. Answers the orders it changed.
    */
   settleGuarantees(params: {
     returnBefore: number;
@@ -53,8 +53,9 @@ export async function payProceeds(
     .set({ settled_at: now })
     .where('id', '=', id)
     .where('settled_at', 'is', null)
-    // A refund asked for at the same time wins: the proceeds wait for it.
+    // A refund asked for or a claim filed at the same time wins: the proceeds wait for it.
     .where('refund_status', 'not in', OPEN_REFUND)
+    .where('claim_status', '!=', 'pending')
     .returningAll()
     .executeTakeFirst();
   if (!settled) return false;
@@ -102,6 +103,7 @@ export function createGuaranteeSteps(base: Kysely<Database>): GuaranteeSteps {
           .where('completed_at', '<', returnBefore)
           .where('settled_at', 'is', null)
           .where('refund_status', 'not in', OPEN_REFUND)
+          .where('claim_status', '!=', 'pending')
           .orderBy('completed_at')
           .limit(limit)
           .execute(),

@@ -18,9 +18,9 @@ import { addMoneyLine } from './wallet.js';
 /**
  * Why a refund was refused, nothing changed: no such order of the buyer's (`missing`), one not paid yet (`unpaid`),
  * one that has ended (`ended`: refunded, cancelled, or completed and past its return window), one with a refund under
- * way (`open`), or an amount above what was paid (`amount`).
+ * way (`open`), one with a claim waiting for the operator (`claim`), or an amount above what was paid (`amount`).
  */
-export type RefundApplyFailure = 'missing' | 'unpaid' | 'ended' | 'open' | 'amount';
+export type RefundApplyFailure = 'missing' | 'unpaid' | 'ended' | 'open' | 'claim' | 'amount';
 
 /** What the seller decides on a refund waiting for them. */
 export type RefundDecision = { agree: true; withReturn: boolean } | { agree: false; reason: string };
@@ -29,8 +29,9 @@ export type RefundDecision = { agree: true; withReturn: boolean } | { agree: fal
 export interface RefundSteps {
   /**
    * The buyer asks for a refund of `amount` fen of their paid or shipped order, or of their completed one completed
-   * at or after `returnSince` whose seller was not paid yet (spec §9 "No-reason return"), none under way: the refund
-   * waits for the seller, and the order waits for the refund (it is neither shipped, completed nor settled meanwhile).
+   * at or after `returnSince` whose seller was not paid yet (spec §9 "No-reason return"), none under way and no claim
+   * of it pending: the refund waits for the seller, and the order waits for the refund (it is neither shipped,
+   * completed nor settled meanwhile).
    */
   applyRefund(params: {
     id: string;
@@ -152,6 +153,7 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
           order.status === 'completed' && order.settled_at === null && Number(order.completed_at) >= returnSince;
         if (order.status !== 'paid' && order.status !== 'shipped' && !returnable) return 'ended' as const;
         if ((OPEN_REFUND as readonly string[]).includes(order.refund_status)) return 'open' as const;
+        if (order.claim_status === 'pending') return 'claim' as const;
         if (amount > Number(order.total)) return 'amount' as const;
         const row = await trx
           .updateTable('orders')
@@ -161,6 +163,8 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
           // The seller's proceeds paid meanwhile end the return window.
           .where('settled_at', 'is', null)
           .where('refund_status', 'not in', OPEN_REFUND)
+          // A claim filed at the same time wins.
+          .where('claim_status', '!=', 'pending')
           .returningAll()
           .executeTakeFirst();
         if (!row) return 'open' as const;

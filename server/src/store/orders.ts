@@ -3,6 +3,14 @@ import type { Kysely, Transaction } from 'kysely';
 import { notBlockedWith } from './blocked.js';
 import { keysetOf, olderThan } from './keyset.js';
 import { holdOpenMember } from './member-lock.js';
+import {
+  claimsOf,
+  type ClaimKind,
+  type ClaimRecord,
+  type ClaimsOf,
+  type ClaimSteps,
+  type ClaimTables,
+} from './order-claims.js';
 import { compensateIn, type GuaranteeSteps, type LateDelivery } from './order-guarantees.js';
 import type { RefundSteps } from './order-refunds.js';
 import { addMoneyLine } from './wallet.js';
@@ -106,6 +114,15 @@ export interface OrderRecord {
   refund?: RefundRecord;
   /** The buyer's review, once given. */
   review?: OrderReview;
+  /** Its latest guarantee claim, if any. */
+  claim?: ClaimRecord;
+  /** The kinds of claim the operator decided on it (upheld or rejected): neither is claimed again. */
+  claimsDecided: ClaimKind[];
+  /**
+   * Whether any of its products is in a product category marked fresh (food and fresh items), which shortens the
+   * damage refund's time.
+   */
+  fresh: boolean;
   createdAt: number;
   paidAt?: number;
   shippedAt?: number;
@@ -141,9 +158,10 @@ export type PayFailure = 'missing' | 'state' | 'insufficient';
 
 /**
  * The shop's orders: checkouts that hold stock, payment from the wallet, shipping and receipt, refunds, and the
- * service guarantees (the seller's proceeds held through the return window, late-delivery compensation).
+ * service guarantees (the seller's proceeds held through the return window, late-delivery compensation, the claims
+ * the operator decides).
  */
-export interface OrderStore extends RefundSteps, GuaranteeSteps {
+export interface OrderStore extends RefundSteps, GuaranteeSteps, ClaimSteps {
   /**
    * A checkout: for each shop of the `lines`' products, one unpaid order under `code`, whose items copy each product
    * as it is, each product's stock lowered by what was taken. One transaction that holds the buyer's row: it stores
@@ -193,7 +211,8 @@ export interface OrderStore extends RefundSteps, GuaranteeSteps {
   confirm(buyerId: string, id: string, now: number): Promise<OrderRecord | undefined>;
   /**
    * What time settles by itself, at most `limit` of each: unpaid orders made before `unpaidBefore` are cancelled
-   * (their stock returns), shipped ones shipped before `shippedBefore` complete unless a refund of them is under way.
+   * (their stock returns), shipped ones shipped before `shippedBefore` complete unless a refund or a claim of them is
+   * under way.
    * Answers the orders it changed.
    */
   settleStale(params: {
@@ -235,6 +254,8 @@ type OrderTables = {
     logistics_number: string;
     refund_id: string;
     refund_status: string;
+    claim_id: string;
+    claim_status: string;
     created_at: number;
     paid_at: number | null;
     shipped_at: number | null;
@@ -286,14 +307,16 @@ type OrderTables = {
     id: string;
     shop_id: string;
     member_id: string;
+    category_id: string;
     title: string;
     price: number | string;
     stock: number;
     images: string;
     status: string;
   };
+  product_categories: { id: string; fresh: number; deleted_at: number | null };
   member_money: { member_id: string; amount: number | string };
-};
+} & ClaimTables;
 
 export type OrderRow = OrderTables['orders'];
 type ItemRow = OrderTables['order_items'];
@@ -349,6 +372,7 @@ const recordOf = (
   items: ItemRow[],
   refund: RefundRow | undefined,
   review: ReviewRow | undefined,
+  claims: ClaimsOf,
 ): OrderRecord => {
   const record: OrderRecord = {
     id: row.id,
@@ -367,9 +391,12 @@ const recordOf = (
       quantity: Number(item.quantity),
     })),
     address: JSON.parse(row.address) as OrderAddress,
+    claimsDecided: claims.decided,
+    fresh: claims.fresh,
     createdAt: Number(row.created_at),
     compensation: Number(row.compensation),
   };
+  if (claims.latest) record.claim = claims.latest;
   if (row.logistics_company !== '') {
     record.logistics = { company: row.logistics_company, number: row.logistics_number };
   }
@@ -392,7 +419,7 @@ const recordOf = (
   };
 };
 
-/** The orders of `rows` with their items, latest refunds and reviews, in the rows' order. */
+/** The orders of `rows` with their items, latest refunds, reviews and claims, in the rows' order. */
 export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRecord[]> {
   if (rows.length === 0) return [];
   const items = await db
@@ -418,8 +445,15 @@ export async function withItems(db: OrderDb, rows: OrderRow[]): Promise<OrderRec
   const reviews =
     reviewed.length === 0 ? [] : await db.selectFrom('order_reviews').selectAll().where('id', 'in', reviewed).execute();
   const reviewById = new Map(reviews.map((review) => [review.id, review]));
+  const claims = await claimsOf(db, rows);
   return rows.map((row) =>
-    recordOf(row, byOrder.get(row.id) ?? [], refundById.get(row.refund_id), reviewById.get(row.id)),
+    recordOf(
+      row,
+      byOrder.get(row.id) ?? [],
+      refundById.get(row.refund_id),
+      reviewById.get(row.id),
+      claims.get(row.id) ?? { decided: [], fresh: false },
+    ),
   );
 }
 
@@ -440,22 +474,22 @@ export async function restock(trx: Transaction<OrderDatabase>, orderId: string):
 }
 
 /**
- * The Kysely implementation of {@link OrderStore} but its refund steps (`createRefundSteps`) and its guarantee steps
- * (`createGuaranteeSteps`).
+ * The Kysely implementation of {@link OrderStore} but its refund steps (`createRefundSteps`), its guarantee steps
+ * (`createGuaranteeSteps`) and its claim steps (`createClaimSteps`).
  */
 export function createOrderSteps(
   base: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
-): Omit<OrderStore, keyof RefundSteps | keyof GuaranteeSteps> {
+): Omit<OrderStore, keyof RefundSteps | keyof GuaranteeSteps | keyof ClaimSteps> {
   const db = orderDatabase(base);
 
   /**
-   * Moves order `id` from `from` to `set` in `trx`, unless a refund of it is under way; the row as it is after, or
-   * undefined.
+   * Moves order `id` from `from` to `set` in `trx`, unless a refund of it is under way (with `unclaimed`, a claim
+   * too); the row as it is after, or undefined.
    */
   const move = async (
     trx: OrderDb,
-    where: { id: string; buyerId?: string; sellerId?: string; from: OrderStatus },
+    where: { id: string; buyerId?: string; sellerId?: string; from: OrderStatus; unclaimed?: boolean },
     set: Partial<OrderRow>,
   ) =>
     trx
@@ -464,6 +498,7 @@ export function createOrderSteps(
       .where('id', '=', where.id)
       .where('status', '=', where.from)
       .where('refund_status', 'not in', OPEN_REFUND)
+      .$if(where.unclaimed === true, (q) => q.where('claim_status', '!=', 'pending'))
       .$if(where.buyerId !== undefined, (q) => q.where('buyer_id', '=', where.buyerId as string))
       .$if(where.sellerId !== undefined, (q) => q.where('seller_id', '=', where.sellerId as string))
       .returningAll()
@@ -476,8 +511,13 @@ export function createOrderSteps(
   };
 
   // The seller's proceeds wait for the return window (`settleGuarantees`), so that a return takes back nothing paid.
+  // Time does not complete an order whose claim waits for the operator; its buyer may.
   const completeIn = async (trx: Transaction<OrderDatabase>, id: string, now: number, buyerId?: string) =>
-    move(trx, { id, buyerId, from: 'shipped' }, { status: 'completed', completed_at: now });
+    move(
+      trx,
+      { id, buyerId, from: 'shipped', unclaimed: buyerId === undefined },
+      { status: 'completed', completed_at: now },
+    );
 
   const one = async (row: OrderRow | undefined) => (row ? (await withItems(db, [row]))[0] : undefined);
 
@@ -543,6 +583,8 @@ export function createOrderSteps(
               logistics_number: '',
               refund_id: '',
               refund_status: '',
+              claim_id: '',
+              claim_status: '',
               created_at: now,
               paid_at: null,
               shipped_at: null,
@@ -659,6 +701,7 @@ export function createOrderSteps(
           .select('id')
           .where('status', '=', 'shipped')
           .where('refund_status', 'not in', OPEN_REFUND)
+          .where('claim_status', '!=', 'pending')
           .where('shipped_at', '<', shippedBefore)
           .orderBy('shipped_at')
           .limit(limit)

@@ -10,6 +10,8 @@ export interface CategoryRecord {
   name: string;
   /** Lower first. */
   position: number;
+  /** Food and fresh items: the damage refund's time for their orders is the shorter one (spec §9). */
+  fresh: boolean;
   createdAt: number;
 }
 
@@ -64,7 +66,10 @@ export interface ProductStore {
   /** Adds a classification unless its name is taken or there are `max`; the check and the write are one step. */
   addCategory(record: CategoryRecord, max: number): Promise<CategoryOutcome>;
   /** Changes a classification: undefined when there is none `id`. */
-  updateCategory(id: string, changes: { name?: string; position?: number }): Promise<CategoryOutcome | undefined>;
+  updateCategory(
+    id: string,
+    changes: { name?: string; position?: number; fresh?: boolean },
+  ): Promise<CategoryOutcome | undefined>;
   /** Removes a classification: its products stay, listed under none. False when none. */
   removeCategory(id: string, now: number): Promise<boolean>;
   /**
@@ -148,7 +153,14 @@ export interface ProductStore {
 }
 
 type ProductTables = {
-  product_categories: { id: string; name: string; position: number; created_at: number; deleted_at: number | null };
+  product_categories: {
+    id: string;
+    name: string;
+    position: number;
+    fresh: number;
+    created_at: number;
+    deleted_at: number | null;
+  };
   products: {
     id: string;
     shop_id: string;
@@ -188,6 +200,7 @@ const categoryOf = (row: ProductTables['product_categories']): CategoryRecord =>
   id: row.id,
   name: row.name,
   position: Number(row.position),
+  fresh: Number(row.fresh) === 1,
   createdAt: Number(row.created_at),
 });
 
@@ -230,6 +243,7 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
             id: record.id,
             name: record.name,
             position: record.position,
+            fresh: record.fresh ? 1 : 0,
             created_at: record.createdAt,
             deleted_at: null,
           })
@@ -257,8 +271,10 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
             .executeTakeFirst();
           if (taken) return 'name_taken';
         }
-        if (changes.name !== undefined || changes.position !== undefined) {
-          await trx.updateTable('product_categories').set(changes).where('id', '=', id).execute();
+        const { fresh, ...named } = changes;
+        const set = { ...named, ...(fresh !== undefined && { fresh: fresh ? 1 : 0 }) };
+        if (Object.keys(set).length > 0) {
+          await trx.updateTable('product_categories').set(set).where('id', '=', id).execute();
         }
         return 'ok';
       });

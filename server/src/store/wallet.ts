@@ -36,12 +36,23 @@ export interface RechargeRecord {
 /**
  * What moved money in or out of a wallet: a recharge paid in, a payment for an order (out), the sale of an order
  * once it settled (in, to the seller: its return window passed, or a refund left the rest), a refund of an order (in,
- * to the buyer), a seller's withdrawal of sales income (out), a rejected withdrawal's money back (in), the
- * late-delivery compensation of an order (in, to the buyer), or that compensation charged to its seller when the order
- * settled (out).
+ * to the buyer, also when a claim on it is upheld), a seller's withdrawal of sales income (out), a rejected
+ * withdrawal's money back (in), the late-delivery compensation of an order (in, to the buyer), that compensation
+ * charged to its seller when the order settled (out), the counterfeit compensation of an upheld claim (in, to the
+ * buyer), or what an upheld claim charged the seller: that compensation, and what went back to the buyer of an order
+ * the seller had been paid for (out).
  */
 export type MoneyKind =
-  'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return' | 'compensation' | 'late_charge';
+  | 'recharge'
+  | 'order'
+  | 'sale'
+  | 'refund'
+  | 'withdraw'
+  | 'withdraw_return'
+  | 'compensation'
+  | 'late_charge'
+  | 'claim_compensation'
+  | 'claim_charge';
 
 /** One line of a wallet's ledger; their sum is the balance. */
 export interface MoneyLine {

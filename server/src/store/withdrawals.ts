@@ -60,9 +60,9 @@ export interface ShopIncome {
   /**
    * What a shop withdrawal may take: the sales income (`sale` lines, credited only once an order settles: after its
    * return window, or net of its refund, so that nothing withdrawn can still be refunded) less the late-delivery
-   * compensation charged to the seller (`late_charge` lines) and what shop withdrawals took (`withdraw`
-   * lines) plus what rejected ones returned (`withdraw_return` lines); never more than the balance, so recharged money
-   * is not withdrawn through the shop.
+   * compensation charged to the seller (`late_charge` lines), what upheld claims charged them (`claim_charge` lines)
+   * and what shop withdrawals took (`withdraw` lines) plus what rejected ones returned (`withdraw_return` lines); never
+   * more than the balance, so recharged money is not withdrawn through the shop.
    */
   withdrawable: number;
 }
@@ -183,7 +183,7 @@ async function incomeOf(db: Kysely<Database & WithdrawalTables>, memberId: strin
         .sum<string | number | null>(
           eb
             .case()
-            .when('kind', 'in', ['sale', 'late_charge', 'withdraw', 'withdraw_return'])
+            .when('kind', 'in', ['sale', 'late_charge', 'claim_charge', 'withdraw', 'withdraw_return'])
             .then(eb.ref('amount'))
             .else(0)
             .end(),

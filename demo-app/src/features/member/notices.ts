@@ -16,6 +16,8 @@ export interface Notice {
    * put on sale, rejected or banned (`data`); `order`: an order paid or completed (to its seller) or shipped (to its
    * buyer) (`data`, `title` its first item's); `refund`: a refund of an order asked for or its goods sent back (to the
    * seller), or refused, agreed with return or paid back (to the buyer) (`data`, `amount` the refund's, `title` the
+   * order's first item's); `claim`: a guarantee claim on an order filed (`pending`, to the seller) or decided
+   * (`upheld` or `rejected`, to the buyer and the seller) (`data`: `kind`, the `claim`'s id, `reason`, `title` the
    * order's first item's); `review`: an order reviewed by its buyer (`reviewed`, to the seller, with the `quality`
    * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
    * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
@@ -33,6 +35,7 @@ export interface Notice {
     | 'product'
     | 'order'
     | 'refund'
+    | 'claim'
     | 'review'
     | 'invitation'
     | 'report'
@@ -69,8 +72,12 @@ export interface Notice {
     /** A withdrawal's: `shop` for a seller's income, absent for gold coins. */
     source?: 'shop';
     order?: string;
+    /** A guarantee claim's id, and its kind. */
+    claim?: string;
+    kind?: 'damage' | 'counterfeit';
     total?: number;
-    reason?: string;
+    /** Why it was decided so; a claim's may be null when upheld. */
+    reason?: string | null;
     amount?: number;
     coins?: number;
     /** The quality rated by a review, 1 to 5. */

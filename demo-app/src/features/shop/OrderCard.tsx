@@ -2,6 +2,7 @@ import { Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { yuan } from '../wallet/api';
+import { ClaimSummary } from './ClaimDetails';
 import { OrderGuarantee } from './OrderGuarantee';
 import type { Order, OrderAddress, OrderItem, OrderStatus } from './orders';
 import { RefundSummary } from './RefundDetails';
@@ -58,7 +59,8 @@ export function OrderItems({ items }: { items: readonly OrderItem[] }) {
 
 /**
  * An order in a list: `heading` (the shop for the buyer, the receiver for the seller) and its status, its products,
- * its total, its service guarantees, its refund unless cancelled, and `actions`. Tapping it, but not an action, calls `onOpen`.
+ * its total, its service guarantees, its guarantee claim and its refund unless cancelled, and `actions`. Tapping it,
+ * but not an action, calls `onOpen`.
  */
 export function OrderCard({
   order,
@@ -89,6 +91,7 @@ export function OrderCard({
       <OrderItems items={order.items} />
       <div className="order-card-total">{t('order.total', { amount: yuan(order.total) })}</div>
       <OrderGuarantee order={order} side={side} />
+      {order.claim && order.claim.status !== 'cancelled' && <ClaimSummary claim={order.claim} />}
       {order.refund && order.refund.status !== 'cancelled' && <RefundSummary refund={order.refund} />}
       {actions && (
         // Actions act on the order without opening it.

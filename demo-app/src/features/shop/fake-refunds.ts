@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import { pendingClaim } from './claims';
 import type { FakeShopState } from './fake-shop';
 import { logisticsProblem, type Order } from './orders';
 import { REFUND_LIMITS, openRefund, orderEnded, type Refund, type RefundStatus } from './refunds';
@@ -71,6 +72,7 @@ export function refundHandlers({ state, record, refused, save }: FakeRefundKit) 
       if (orderEnded(order)) return refused('refund_ended', 'the order has ended and refund cannot be applied for');
       if (order.status === 'unpaid') return refused('order_state', 'the order status has changed');
       if (openRefund(order)) return refused('refund_open', 'a refund of this order is under way');
+      if (pendingClaim(order)) return refused('claim_open', 'a claim of this order is pending');
       const amount = body['amount'];
       if (typeof amount !== 'number' || amount < 0.01 || amount > order.total) {
         return refused('refund_amount_invalid', 'the refund amount is required and cannot exceed the amount paid');

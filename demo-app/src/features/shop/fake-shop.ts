@@ -4,6 +4,7 @@ import type { RechargeType } from '../wallet/api';
 import type { Shop } from './api';
 import { announcementHandlers, unreadAnnouncements } from './fake-announcements';
 import type { Announcement } from './announcements';
+import { claimHandlers } from './fake-claims';
 import { markHandlers, viewMarks, type FakeMark } from './fake-marks';
 import { fakeContent, productHandlers } from './fake-products';
 import { refundHandlers } from './fake-refunds';
@@ -18,10 +19,11 @@ import { REVIEW_WINDOW_DAYS, canReview } from './reviews';
 /**
  * An in-process fake of the shop's calls for the app's component tests (msw handlers over plain state): products,
  * the member's shop, addresses and balance, and orders placed, paid, cancelled, confirmed and shipped, their
- * refunds (in `fake-refunds.ts`) and their reviews (in `fake-reviews.ts`), and the member's favourites and browsing
- * history (in `fake-marks.ts`), the operator's announcements to sellers (in `fake-announcements.ts`), and seller
- * withdrawal (in `fake-withdrawals.ts`), as the server answers them. Tests arrange `state`, read what was `sent`, and make a call refuse with `refuse`. To extend
- * it, add a handler below that reads and changes `state` and records its call with `record`.
+ * refunds (in `fake-refunds.ts`), guarantee claims (in `fake-claims.ts`) and reviews (in `fake-reviews.ts`), and the
+ * member's favourites and browsing history (in `fake-marks.ts`), the operator's announcements to sellers (in
+ * `fake-announcements.ts`), and seller withdrawal (in `fake-withdrawals.ts`), as the server answers them. Tests arrange
+ * `state`, read what was `sent`, and make a call refuse with `refuse`. To extend it, add a handler below that reads and
+ * changes `state` and records its call with `record`.
  */
 export interface FakeShopState {
   products: Product[];
@@ -112,6 +114,10 @@ export function fakeOrder(id: string, extra: Partial<Order> = {}): Order {
     compensation: 0,
     compensated_at: null,
     settled_at: null,
+    claim: null,
+    claimable: { damage: false, counterfeit: false },
+    damage_until: null,
+    counterfeit_until: null,
     ...extra,
   };
 }
@@ -323,6 +329,7 @@ export function fakeShop() {
       return change(body['id'], 'paid', (order) => ({ ...order, status: 'shipped', logistics, shipped_at: 4 }));
     }),
     ...refundHandlers({ state, record, refused, save }),
+    ...claimHandlers({ state, record, refused, save }),
     ...reviewHandlers({ state, record, refused, save }),
     ...markHandlers({ state, record, refused, save }),
     ...productHandlers({ state, record, refused, save }),

@@ -1,7 +1,8 @@
 /**
  * The shop's service guarantees (spec §9), the one place their numbers live in the app; the server keeps the same in
  * its own. The product page shows them all; the shipping promise, the no-reason return and the late-delivery
- * compensation are kept on orders, damage refunds and counterfeit compensation need an operator's arbitration.
+ * compensation are kept on orders; damage refunds and counterfeit compensation are claims the buyer files on an order,
+ * which the platform decides.
  */
 export const SERVICE_GUARANTEES = {
   /** "Shipping promise: within 48 hours" of payment. */
@@ -16,6 +17,8 @@ export const SERVICE_GUARANTEES = {
   lateCompensationYuan: 3,
   /** "Counterfeit compensation: four times" what was paid. */
   counterfeitTimes: 4,
+  /** How long after the order completed a counterfeit can be claimed. */
+  counterfeitClaimDays: 90,
 } as const;
 
 /** The guarantees in the order the product page lists them. */
@@ -30,5 +33,5 @@ export const GUARANTEE_VALUES: Record<Guarantee, Record<string, number>> = {
   return: { days: SERVICE_GUARANTEES.returnDays },
   damage: { hours: SERVICE_GUARANTEES.damageRefundHours, fresh: SERVICE_GUARANTEES.damageRefundFreshHours },
   late: { yuan: SERVICE_GUARANTEES.lateCompensationYuan, hours: SERVICE_GUARANTEES.shipWithinHours },
-  counterfeit: { times: SERVICE_GUARANTEES.counterfeitTimes },
+  counterfeit: { times: SERVICE_GUARANTEES.counterfeitTimes, days: SERVICE_GUARANTEES.counterfeitClaimDays },
 };

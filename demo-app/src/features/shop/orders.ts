@@ -1,5 +1,6 @@
 import { apiPost, type CallContext } from '../api/request';
 import type { RechargeStatus, RechargeType } from '../wallet/api';
+import type { Claim, ClaimKind } from './claims';
 import type { Refund } from './refunds';
 import type { Review } from './reviews';
 
@@ -83,6 +84,17 @@ export interface Order {
   compensated_at: number | null;
   /** When its seller was paid its proceeds: once the return window passed, or a refund left the rest. */
   settled_at: number | null;
+  /** The order's latest guarantee claim (spec §9 damage refund, counterfeit compensation), if one was ever filed. */
+  claim: Claim | null;
+  /**
+   * Whether its buyer may file a claim of each kind now (its state and window, none pending, that kind not decided
+   * before, no refund under way); both false in the seller's view.
+   */
+  claimable: Record<ClaimKind, boolean>;
+  /** When the damage claim's window closes; null when it cannot be claimed, or while shipped (not started yet). */
+  damage_until: number | null;
+  /** When the counterfeit claim's window closes; null as {@link Order.damage_until} is. */
+  counterfeit_until: number | null;
 }
 
 /** One line of what is bought: a product and how many. */

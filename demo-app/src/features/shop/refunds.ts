@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import { pendingClaim } from './claims';
 import type { Logistics, Order } from './orders';
 
 /**
@@ -60,11 +61,11 @@ export function inReturnWindow(order: Order, now = Date.now()): boolean {
 
 /**
  * Whether the buyer may ask for a refund of `order` at `now`: paid, shipped, or completed within its return window,
- * none under way.
+ * none under way and no guarantee claim pending.
  */
 export function canApplyForRefund(order: Order, now = Date.now()): boolean {
   const open = order.status === 'paid' || order.status === 'shipped' || inReturnWindow(order, now);
-  return open && openRefund(order) === undefined;
+  return open && openRefund(order) === undefined && pendingClaim(order) === undefined;
 }
 
 /**

@@ -50,9 +50,20 @@ export interface MoneyLine {
   /**
    * A recharge paid in, a payment for orders (out), an order sold once it settled (in, to its seller), a refund (in,
    * to the buyer), a shop withdrawal (out) or its money back (in), an order's late-delivery compensation (in, to the
-   * buyer), or that compensation charged to the seller (out).
+   * buyer), or that compensation charged to the seller (out); an upheld counterfeit claim's compensation (in, to the
+   * buyer), or what an upheld claim cost its seller (out).
    */
-  kind: 'recharge' | 'order' | 'sale' | 'refund' | 'withdraw' | 'withdraw_return' | 'compensation' | 'late_charge';
+  kind:
+    | 'recharge'
+    | 'order'
+    | 'sale'
+    | 'refund'
+    | 'withdraw'
+    | 'withdraw_return'
+    | 'compensation'
+    | 'late_charge'
+    | 'claim_compensation'
+    | 'claim_charge';
   /** The id of what moved it: the recharge, the code of the orders paid, the order sold or compensated, the refund. */
   ref: string;
   created_at: number;

@@ -4,16 +4,27 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
+import { errorText } from '../../features/api/errors';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
 import { NOTICES_QUERY, markNoticesRead, noticePage, type Notice } from '../../features/member/notices';
+import { SHOP_QUERY, shopInfo } from '../../features/shop/api';
+import { SERVICE_GUARANTEES } from '../../features/shop/guarantees';
+import { orderView } from '../../features/shop/orders';
 import { NavBar } from '../../ui/NavBar';
+import { toastError } from '../../ui/toast';
 import './feedback.css';
 
+/**
+ * What a notification says, and where it leads: a target, or the order of a decided guarantee claim, which both its
+ * buyer and its seller hear of and which opens as the member sees it.
+ */
+type NoticeLine = { text: string; target: string } | { text: string; claimedOrder: string };
+
 /** What a notification says, and where it leads. */
-function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
+function useNoticeLine(): (notice: Notice) => NoticeLine {
   const { t } = useTranslation();
   return (notice) => {
     if (notice.kind === 'follow' && notice.actor) {
@@ -116,6 +127,24 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
       const status = notice.data.status as keyof typeof key;
       return { text: t(key[status] ?? key.refused, words), target: `shop/user-order-view?id=${order}` };
     }
+    if (notice.kind === 'claim') {
+      const kind = notice.data.kind === 'counterfeit' ? 'counterfeit' : 'damage';
+      const words = {
+        title: notice.data.title ?? '',
+        reason: notice.data.reason ?? '',
+        times: SERVICE_GUARANTEES.counterfeitTimes,
+      };
+      const order = notice.data.order ?? '';
+      // The seller hears of a claim filed; the buyer and the seller, of the platform's decision.
+      if (notice.data.status === 'pending') {
+        return {
+          text: t(`notify.claimPending_${kind}`, words),
+          target: `shop/business-order-view?id=${encodeURIComponent(order)}`,
+        };
+      }
+      const decision = notice.data.status === 'upheld' ? 'Upheld' : 'Rejected';
+      return { text: t(`notify.claim${decision}_${kind}`, words), claimedOrder: order };
+    }
     if (notice.kind === 'review') {
       const words = { title: notice.data.title ?? '', quality: notice.data.quality ?? 0 };
       // The seller hears of a review to answer; the buyer, of the answer.
@@ -144,9 +173,34 @@ function useNoticeLine(): (notice: Notice) => { text: string; target: string } {
 }
 
 /**
+ * Opens order `id` as the member sees it: on the seller's page when it is their shop's, else on the buyer's; a
+ * refusal says why.
+ */
+function useOpenClaimedOrder(): (id: string) => Promise<void> {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const open = useNavigateTo();
+  const queryClient = useQueryClient();
+  return async (id) => {
+    const context = { token: user?.token, locale: i18n.language };
+    try {
+      const [order, info] = await Promise.all([
+        orderView(id, context),
+        queryClient.fetchQuery({ queryKey: [SHOP_QUERY, user?.id], queryFn: () => shopInfo(context) }),
+      ]);
+      const sold = order.shop !== null && order.shop.id === info.shop?.id;
+      open(`shop/${sold ? 'business-order-view' : 'user-order-view'}?id=${encodeURIComponent(id)}`);
+    } catch (error) {
+      toastError(errorText(error, t));
+    }
+  };
+}
+
+/**
  * Notifications (spec §2 member/notify): new followers, comments on the member's articles and posts and likes of
  * them, the review of the member's certification and of their coin
- * withdrawals and of their shop application, the payment of their recharges, their orders, refunds and reviews,
+ * withdrawals and of their shop application, the payment of their recharges, their orders, refunds, guarantee
+ * claims and reviews,
  * friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread
  * marked. Opening the page marks them all read, which clears the badge.
  */
@@ -156,6 +210,7 @@ export default function Notifications() {
   const open = useNavigateTo();
   const queryClient = useQueryClient();
   const line = useNoticeLine();
+  const openClaimedOrder = useOpenClaimedOrder();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList([NOTICES_QUERY, user?.id], (before) => noticePage(before, context), user !== null);
@@ -186,7 +241,7 @@ export default function Notifications() {
         {(items) => (
           <List>
             {items.map((notice) => {
-              const { text, target } = line(notice);
+              const shown = line(notice);
               return (
                 <List.Item
                   key={notice.id}
@@ -196,11 +251,11 @@ export default function Notifications() {
                     </Badge>
                   }
                   description={relativeTime(notice.created_at, now, t, i18n.language)}
-                  onClick={() => open(target)}
+                  onClick={() => ('target' in shown ? open(shown.target) : void openClaimedOrder(shown.claimedOrder))}
                   data-testid="notice"
                   data-read={notice.read}
                 >
-                  {text}
+                  {shown.text}
                 </List.Item>
               );
             })}

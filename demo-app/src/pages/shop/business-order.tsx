@@ -1,5 +1,6 @@
 import { ErrorBlock } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
 import { usePagedList } from '../../features/api/paged';
 import { PagedList } from '../../features/api/PagedList';
@@ -28,6 +29,7 @@ const TABS: readonly OrderFilter[] = [
 function ShopOrders({ status }: { status: OrderFilter }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
+  const open = useNavigateTo();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
     [ORDERS_QUERY, 'shop', user?.id, status],
@@ -44,6 +46,7 @@ function ShopOrders({ status }: { status: OrderFilter }) {
             side="seller"
             heading={t('order.receiver', { name: order.address.name })}
             actions={<SellerActions order={order} />}
+            onOpen={() => open(`shop/business-order-view?id=${encodeURIComponent(order.id)}`)}
           />
         ))
       }
@@ -54,8 +57,9 @@ function ShopOrders({ status }: { status: OrderFilter }) {
 /**
  * The seller's orders (spec §2 shop/business-order, "Seller order tabs: unpaid, awaiting delivery, shipped, refunded,
  * needs review, successful, closed"): refunds as those under way and those refunded, and needs review as the
- * completed orders the buyer can still review; each order with its receiver, products, total, state and refund; a
- * paid one is shipped on shop/business-send, a refund under way handled on shop/business-drawback.
+ * completed orders the buyer can still review; each order with its receiver, products, total, state, guarantee claim
+ * and refund; a paid one is shipped on shop/business-send, a refund under way handled on shop/business-drawback;
+ * tapped, an order opens on shop/business-order-view.
  */
 export default function BusinessOrders() {
   const { t } = useTranslation();

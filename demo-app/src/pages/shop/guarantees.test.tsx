@@ -92,6 +92,9 @@ describe('shop/view: the service guarantees (spec §9)', () => {
     expect(sheet.getByText(/within 72 hours of receipt \(24 hours for food and fresh items\)/)).toBeTruthy();
     expect(sheet.getByText(/at least ¥3 in your balance, once per order/)).toBeTruthy();
     expect(sheet.getByText(/compensated at 4 times what you paid/)).toBeTruthy();
+    // The two claimed on an order say how.
+    expect(sheet.getByText(/report the damage from the order's page, with photos/)).toBeTruthy();
+    expect(sheet.getByText(/from the order's page within 90 days of the order completing/)).toBeTruthy();
   });
 
   it('speaks Chinese too, with the numbers of the one constants object', async () => {

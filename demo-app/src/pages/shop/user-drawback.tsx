@@ -8,6 +8,7 @@ import { useSession } from '../../app/session';
 import { errorText } from '../../features/api/errors';
 import { ImageGrid } from '../../features/api/ImageGrid';
 import { useImageUpload } from '../../features/api/useImageUpload';
+import { pendingClaim } from '../../features/shop/claims';
 import { OrderItems } from '../../features/shop/OrderCard';
 import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import {
@@ -140,12 +141,13 @@ function RefundForm({ order }: { order: Order }) {
 function whyNoRefund(order: Order): string | undefined {
   if (orderEnded(order)) return 'errors.refund_ended';
   if (order.status === 'unpaid') return 'refund.notPaid';
+  if (pendingClaim(order)) return 'errors.claim_open';
   return openRefund(order) ? 'errors.refund_open' : undefined;
 }
 
 /**
  * What the order holds and what was paid, then the refund form; an order that has ended (spec §8 "the order has
- * ended and refund cannot be applied for"), is not paid, or has a refund under way says so instead.
+ * ended and refund cannot be applied for"), is not paid, or has a refund under way or a claim pending says so instead.
  */
 function RefundApplication({ order }: { order: Order }) {
   const { t } = useTranslation();

@@ -1,5 +1,6 @@
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { BuyerClaim, ClaimOffer } from '../../features/shop/BuyerClaim';
 import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
 import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
@@ -39,6 +40,8 @@ function OrderDetails({ order }: { order: Order }) {
         </p>
       )}
       <OrderGuarantee order={order} side="buyer" />
+      {order.claim && <BuyerClaim order={order} claim={order.claim} />}
+      <ClaimOffer order={order} />
       {order.refund && <BuyerRefund order={order} refund={order.refund} />}
       {order.review && <ReviewDetails review={order.review} />}
       <List header={t('order.address')}>
@@ -90,7 +93,8 @@ function OrderDetails({ order }: { order: Order }) {
  * until when it can be), its service guarantees (spec §9: when it ships, its late-delivery compensation, until when
  * it can be returned), its refund with what the buyer can do about it, the buyer's review with the seller's reply,
  * the address, its logistics once shipped, its products, its number, times and payment, and the same actions as in
- * the list.
+ * the list. Its guarantee claim (spec §9 damage refund, counterfeit compensation) shows with where it stands and can be
+ * cancelled while pending; a claim the order allows now is offered with until when, opening shop/user-claim.
  */
 export default function OrderView() {
   const { t } = useTranslation();

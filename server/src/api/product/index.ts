@@ -19,6 +19,7 @@ import { createShopWithdrawalService, type ShopWithdrawalService } from '../../s
 import { createProductService, type ProductService } from '../../shop/products.js';
 import { createOrderPaymentService, type OrderPaymentService } from '../../shop/order-payments.js';
 import { createOrderService, type OrderService } from '../../shop/orders.js';
+import { createClaimService, type ClaimService } from '../../shop/claims.js';
 import { createReviewService, type ReviewService } from '../../shop/reviews.js';
 import { createAnnouncementService, type AnnouncementService } from '../../shop/announcements.js';
 import { createInvitationService, type InvitationService } from '../../members/invitations.js';
@@ -102,6 +103,7 @@ import { reportRoutes } from './reports.js';
 import { operatorChannelRoutes } from '../operator-channels.js';
 import { operatorTopicRoutes } from '../operator-topics.js';
 import { operatorReviewRoutes } from '../operator-reviews.js';
+import { operatorClaimRoutes } from '../operator-claims.js';
 import { operatorAnnouncementRoutes } from '../operator-announcements.js';
 import { indexConfigRoutes, type ProductAppInfo } from './index-config.js';
 import { memberRoutes } from './member.js';
@@ -179,6 +181,8 @@ export interface ProductApiDeps {
   products: ProductService;
   /** The shop's orders: checkout, payment by balance, shipping, receipt (shop/payment, user-order, business-order). */
   orders: OrderService;
+  /** Guarantee claims on orders: damage refund and counterfeit compensation (spec §9), decided by the operator. */
+  claims: ClaimService;
   /** Paying a checkout by Alipay or WeChat Pay, through a recharge of its total (shop/payment, shop/success). */
   orderPayments: OrderPaymentService;
   /** Reviews of completed orders and the sellers' answers (shop/user-ping-add, view-ping, user-ping, business-ping). */
@@ -490,6 +494,21 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
       await notices.notify(to, 'refund', { key: `${refund.id}:${refund.status}`, data });
     },
   });
+  const claims = createClaimService({
+    orders: parts.orders,
+    settle: () => orders.settle(),
+    now: parts.now,
+    // The seller hears of a claim filed; the buyer and the seller, of the operator's decision (its reason, or null).
+    onClaim: async ({ id, buyerId, sellerId, items, claim }) => {
+      if (!claim || claim.status === 'cancelled') return;
+      const { kind, status } = claim;
+      const reason = claim.reason === '' ? null : claim.reason;
+      const data = { order: id, claim: claim.id, kind, status, reason, title: items[0]?.title ?? '' };
+      const to = status === 'pending' ? [sellerId] : [buyerId, sellerId];
+      for (const memberId of to) await notices.notify(memberId, 'claim', { key: `${claim.id}:${status}`, data });
+    },
+  });
+  operatorClaimRoutes(app, { apps: parts.apps, appkey: parts.config.productAppkey, claims });
   const reviews = createReviewService({
     reviews: parts.reviews,
     orders,
@@ -650,6 +669,7 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     }),
     products,
     orders,
+    claims,
     orderPayments,
     reviews,
     announcements,

@@ -26,7 +26,9 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * a product of theirs put on sale, `on_sale`, `rejected` or `banned`), `order` (`data: {order, status, total, title}`: to
  * its seller when it is `paid` and when it is `completed`, to its buyer when it is `shipped`; `title` the first
  * item's), `refund` (`data: {order, status, amount, title}`: to the seller when it is `pending` or `returned`, to the
- * buyer when it is `refused`, `returning` or `refunded`), `invitation` (a member who
+ * buyer when it is `refused`, `returning` or `refunded`), `claim` (`data: {order, claim, kind, status, reason, title}`:
+ * a guarantee claim filed, `pending`, to the seller; `upheld` or `rejected`, to the buyer and the seller; `reason` the
+ * operator's, or null), `invitation` (a member who
  * signed up with the member's code, `actor`, and the coins it paid, `data: {coins}`), `report` (the decision on the
  * member's report, `data: {report, status, reason, title}`), `announcement` (a new announcement to sellers, `data:
  * {announcement, title}`), `comment` (a comment on the member's article or circle post, `actor`, `data: {subject, id,

@@ -1,7 +1,8 @@
+import { CLAIM_LIMITS, claimOptions } from '../../shop/claims.js';
 import { SERVICE_GUARANTEES } from '../../shop/guarantees.js';
 import { ORDER_LIMITS } from '../../shop/orders.js';
 import { REVIEW_LIMITS } from '../../shop/reviews.js';
-import type { OrderRecord, OrderReview, RefundRecord } from '../../store/index.js';
+import type { ClaimRecord, OrderRecord, OrderReview, RefundRecord } from '../../store/index.js';
 import { ownImages } from './images.js';
 import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
@@ -23,6 +24,22 @@ function refundObject(refund: RefundRecord) {
   };
 }
 
+/** A guarantee claim as the order gives it. */
+function claimObject(claim: ClaimRecord) {
+  return {
+    id: claim.id,
+    kind: claim.kind,
+    description: claim.description,
+    images: claim.images,
+    status: claim.status,
+    reason: claim.reason === '' ? null : claim.reason,
+    refund: yuanOf(claim.refund),
+    compensation: yuanOf(claim.compensation),
+    created_at: claim.createdAt,
+    decided_at: claim.decidedAt ?? null,
+  };
+}
+
 /** A review's ratings, words and answer, as the order and the review lists give them. */
 export function reviewFields(review: OrderReview) {
   return {
@@ -36,8 +53,17 @@ export function reviewFields(review: OrderReview) {
   };
 }
 
-/** An order as its buyer and its seller see it; `shop` is looked up by the caller. */
-function orderObject(record: OrderRecord, shop: { id: string; name: string; icon: string } | null) {
+/**
+ * An order as its buyer and its seller see it, member `viewerId` at `now` (what they may claim on it); `shop` is looked
+ * up by the caller.
+ */
+function orderObject(
+  record: OrderRecord,
+  shop: { id: string; name: string; icon: string } | null,
+  viewerId: string,
+  now: number,
+) {
+  const claims = claimOptions(record, viewerId, now);
   return {
     id: record.id,
     code: record.code,
@@ -74,6 +100,10 @@ function orderObject(record: OrderRecord, shop: { id: string; name: string; icon
     compensation: yuanOf(record.compensation),
     compensated_at: record.compensatedAt ?? null,
     settled_at: record.settledAt ?? null,
+    claim: record.claim ? claimObject(record.claim) : null,
+    claimable: claims.claimable,
+    damage_until: claims.until.damage,
+    counterfeit_until: claims.until.counterfeit,
   };
 }
 
@@ -88,10 +118,11 @@ export async function shopsOf(deps: ProductApiDeps, records: readonly { shopId: 
   return shops;
 }
 
-/** The orders as objects, each with its shop. */
-export async function orderObjects(deps: ProductApiDeps, records: readonly OrderRecord[]) {
+/** The orders as objects to member `viewerId` (their buyer or their seller), each with its shop. */
+export async function orderObjects(deps: ProductApiDeps, records: readonly OrderRecord[], viewerId: string) {
   const shops = await shopsOf(deps, records);
-  return records.map((record) => orderObject(record, shops.get(record.shopId) ?? null));
+  const now = deps.now();
+  return records.map((record) => orderObject(record, shops.get(record.shopId) ?? null, viewerId, now));
 }
 
 /**
@@ -127,30 +158,43 @@ export async function orderObjects(deps: ProductApiDeps, records: readonly Order
  *   `refund_return_required`);
  *   `shop/drawback_send` (`id`, `company`, `number`), the buyer sends the goods back;
  *   `shop/business_drawback_receive` (`id`), the seller received them and the money goes back. A step not in its
- *   state is `refund_state`. Lists take `status: refunding` for orders with a refund under way.
+ *   state is `refund_state`. Lists take `status: refunding` for orders with a refund under way. `claim_open` while a
+ *   claim waits for the operator.
+ * - Guarantee claims (spec §9 damage refund and counterfeit compensation), each answering `{ret: order}`:
+ *   `shop/claim_add` (`id`, `kind` `damage` or `counterfeit`, `description` 1 to 100 characters, `images` 1 to 3
+ *   images the buyer uploaded) on a shipped order, or a completed one while `claimable` says so (`claim_window_passed`
+ *   once its time passed); one pending at a time (`claim_open`), none while a refund is under way (`refund_open`), a
+ *   kind decided once per order (`claim_decided`); `shop/claim_cancel` (`id`), the buyer cancels the pending one
+ *   (`claim_missing` without). The operator decides them (`operator-claims.ts`).
  *
  * An order is `{id, code, shop: {id, name, icon} | null, status (unpaid, paid, shipped, completed, cancelled),
  * pay_method ('' or balance), total, items: [{product_id, title, image, price, num}], address: {name, phone, region,
  * detail}, logistics: {company, number} | null, refund: refund | null, review: {quality, service, logistics, content,
  * reply, replied_at, created_at} | null, review_until, created_at, paid_at, shipped_at, completed_at, closed_at,
- * expires_at, ship_by, return_until, compensation, compensated_at, settled_at}`, `status` also `refunded`; `ship_by` is
+ * expires_at, ship_by, return_until, compensation, compensated_at, settled_at, claim, claimable: {damage,
+ * counterfeit}, damage_until, counterfeit_until}`, `status` also `refunded`; `ship_by` is
  * when a paid order is due to ship (spec §9 "within 48 hours"), `return_until` when a completed order can no longer
  * be returned (null once settled or not completed), `compensation` the yuan its buyer got for late delivery (0 for
  * none), `settled_at` when its seller was paid; `review_until` is when a completed order can no longer be reviewed (null
  * before it completes); lists take `status: unreviewed` for completed orders not reviewed and still in that time; a refund is `{id, amount, reason, description, images, status
  * (pending, refused, cancelled, returning, returned, refunded), refuse_reason, return_logistics, created_at,
- * updated_at}`.
+ * updated_at}`. `claim` is the order's latest claim, `{id, kind, description, images, status (pending, upheld,
+ * rejected, cancelled), reason (null when none), refund, compensation (yuan, 0 unless upheld), created_at,
+ * decided_at}` or null; `claimable` says whether the viewer (its buyer; never its seller) may file each kind now, and
+ * `damage_until` and `counterfeit_until` until when (null when not claimable, or while shipped).
  */
 export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
-  const objects = (records: readonly OrderRecord[]) => orderObjects(deps, records);
-
   post('shop/code', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
     const result = await deps.orders.checkout(me.value.id, body['items'], body['address']);
     if (!result.ok) return refuse(result.failure);
     const total = result.value.reduce((sum, order) => sum + order.total, 0);
-    return { ret: result.value[0]?.code, orders: await objects(result.value), total: yuanOf(total) };
+    return {
+      ret: result.value[0]?.code,
+      orders: await orderObjects(deps, result.value, me.value.id),
+      total: yuanOf(total),
+    };
   });
 
   post('shop/pay_payment', async (body, request) => {
@@ -164,7 +208,7 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
       if (!payUrl) return refuse('pay_page_unavailable');
       return {
         ret: { code: recharge.orderCode, type: recharge.method, pay_url: payUrl, recharge: recharge.id },
-        orders: await objects(orders),
+        orders: await orderObjects(deps, orders, me.value.id),
       };
     }
     const result = await deps.orders.pay(me.value.id, body['code'], body['type']);
@@ -172,7 +216,7 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const paid = result.value.reduce((sum, order) => sum + order.total, 0);
     return {
       ret: { code: result.value[0]?.code, type: 'balance', paid: yuanOf(paid) },
-      orders: await objects(result.value),
+      orders: await orderObjects(deps, result.value, me.value.id),
     };
   });
 
@@ -189,7 +233,7 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
           ? { id: recharge.id, type: recharge.method, status: recharge.status, reason: recharge.reason }
           : null,
       },
-      orders: await objects(orders),
+      orders: await orderObjects(deps, orders, me.value.id),
     };
   });
 
@@ -201,7 +245,7 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
       const me = await deps.members.byToken(body['token']);
       if (!me.ok) return refuse(me.failure);
       const result = await deps.orders.list(side, me.value.id, body['status'], body['before']);
-      return result.ok ? { ret: await objects(result.value) } : refuse(result.failure);
+      return result.ok ? { ret: await orderObjects(deps, result.value, me.value.id) } : refuse(result.failure);
     });
   }
 
@@ -239,13 +283,23 @@ export function orderRoutes(post: ProductPost, deps: ProductApiDeps): void {
         }),
     ],
     ['shop/business_drawback_receive', (memberId, body) => deps.orders.receiveReturn(memberId, body['id'])],
+    [
+      'shop/claim_add',
+      async (memberId, body) =>
+        deps.claims.file(memberId, body['id'], {
+          kind: body['kind'],
+          description: body['description'],
+          images: await ownImages(deps, memberId, body['images'] ?? [], CLAIM_LIMITS.imagesMax),
+        }),
+    ],
+    ['shop/claim_cancel', (memberId, body) => deps.claims.cancel(memberId, body['id'])],
   ];
   for (const [path, run] of single) {
     post(path, async (body) => {
       const me = await deps.members.byToken(body['token']);
       if (!me.ok) return refuse(me.failure);
       const result = await run(me.value.id, body);
-      return result.ok ? { ret: (await objects([result.value]))[0] } : refuse(result.failure);
+      return result.ok ? { ret: (await orderObjects(deps, [result.value], me.value.id))[0] } : refuse(result.failure);
     });
   }
 }

@@ -24,7 +24,8 @@ function productCard(record: ProductRecord) {
 
 /**
  * The shop's products (spec §2 shop: index, view, business-add, business-list):
- * - `shop/typeid` answers `{ret: [{id, name}]}`, the classifications in the operator's order.
+ * - `shop/typeid` answers `{ret: [{id, name, fresh}]}`, the classifications in the operator's order; `fresh` marks
+ *   food and fresh items (their orders' damage refund is claimed within 24 hours).
  * - `shop/list` (`typeid?`, `shop?`: a shop's id, `before?`; `token` optional) answers `{ret: [product]}`: on sale,
  *   newest first, twenty at a time, none of a member a block stands between with the viewer.
  * - `shop/view` (`id`; `token` optional) answers `{ret: product with content and collected, shop: {id, name,
@@ -47,7 +48,7 @@ function productCard(record: ProductRecord) {
 export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('shop/typeid', async () => {
     const categories = await deps.products.categories();
-    return { ret: categories.map(({ id, name }) => ({ id, name })) };
+    return { ret: categories.map(({ id, name, fresh }) => ({ id, name, fresh })) };
   });
 
   post('shop/list', async (body) => {

@@ -52,7 +52,7 @@ export function reviewRoutes(post: ProductPost, deps: ProductApiDeps): void {
       content: body['content'],
     });
     if (!result.ok) return refuse(result.failure);
-    const [order] = await orderObjects(deps, [result.value]);
+    const [order] = await orderObjects(deps, [result.value], me.value.id);
     return { ret: order };
   });
 
