@@ -1,6 +1,7 @@
 import { Dialog, Input, List, Selector, TextArea } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { CharCount } from '../../ui/CharCount';
 import { ARTICLE_LIMITS, articleProblem, titleProblem } from './articles';
 import { useChannels } from './channels';
 
@@ -74,9 +75,7 @@ export function ArticleTextFields(props: {
             onChange={props.onContent}
             autoSize={props.rows}
           />
-          <div className={length > ARTICLE_LIMITS.contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{ARTICLE_LIMITS.contentMax}
-          </div>
+          <CharCount length={length} max={ARTICLE_LIMITS.contentMax} />
         </List.Item>
       </List>
     </>

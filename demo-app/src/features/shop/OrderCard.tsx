@@ -1,4 +1,4 @@
-import { Tag } from 'antd-mobile';
+import { List, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { yuan } from '../wallet/api';
@@ -38,6 +38,39 @@ export function AddressLines({ address }: { address: OrderAddress }) {
         {address.region} {address.detail}
       </div>
     </>
+  );
+}
+
+/** Where an order goes and, once shipped, how: its address, then its logistics company and shipment number. */
+export function OrderDelivery({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <List header={t('order.address')}>
+        <List.Item>
+          <AddressLines address={order.address} />
+        </List.Item>
+      </List>
+      {order.logistics && (
+        <List header={t('order.logistics')}>
+          <List.Item extra={order.logistics.company}>{t('order.company')}</List.Item>
+          <List.Item extra={order.logistics.number}>{t('order.shipmentNumber')}</List.Item>
+        </List>
+      )}
+    </>
+  );
+}
+
+/** The times an order has reached, each `[label key, ms or null]`: one line each, in the app's language. */
+export function OrderTimes({ times }: { times: ReadonlyArray<readonly [string, number | null]> }) {
+  const { t, i18n } = useTranslation();
+  return times.map(
+    ([label, at]) =>
+      at !== null && (
+        <List.Item key={label} extra={new Date(at).toLocaleString(i18n.language)}>
+          {t(label)}
+        </List.Item>
+      ),
   );
 }
 

@@ -19,6 +19,7 @@ import { TitleField, titleError } from '../../features/content/ArticleForm';
 import { ImageDraftGrid } from '../../features/content/ImageDraftGrid';
 import { useImageDraft } from '../../features/content/useImageDraft';
 import { VideoFields, useVideoDraft } from '../../features/content/VideoFields';
+import { CharCount } from '../../ui/CharCount';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/circle/circle.css';
@@ -124,9 +125,7 @@ export default function AddPost() {
             onChange={setContent}
             autoSize={{ minRows: 4, maxRows: 12 }}
           />
-          <div className={length > CIRCLE_LIMITS.contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{CIRCLE_LIMITS.contentMax}
-          </div>
+          <CharCount length={length} max={CIRCLE_LIMITS.contentMax} />
         </List.Item>
       </List>
       {vote ? (

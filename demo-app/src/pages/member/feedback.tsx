@@ -13,6 +13,7 @@ import {
   feedbackProblem,
   submitFeedback,
 } from '../../features/member/feedback';
+import { CharCount } from '../../ui/CharCount';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import './feedback.css';
@@ -79,9 +80,7 @@ export default function FeedbackPage() {
             onChange={setContent}
             autoSize={{ minRows: 4, maxRows: 10 }}
           />
-          <div className={length > FEEDBACK_CONTENT_MAX ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{FEEDBACK_CONTENT_MAX}
-          </div>
+          <CharCount length={length} max={FEEDBACK_CONTENT_MAX} />
         </List.Item>
       </List>
       <List header={t('feedback.screenshots', { max: FEEDBACK_IMAGES_MAX })}>

@@ -21,6 +21,7 @@ import {
 } from '../../features/shop/refunds';
 import { yuan } from '../../features/wallet/api';
 import { OrderPage } from '../../features/shop/OrderPage';
+import { CharCount } from '../../ui/CharCount';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -78,9 +79,7 @@ function RefuseForm({ order, onClose }: { order: Order; onClose: () => void }) {
             autoSize={{ minRows: 3, maxRows: 6 }}
             placeholder={t('refund.refusePlaceholder', { max })}
           />
-          <div className={length > max ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{max}
-          </div>
+          <CharCount length={length} max={max} />
         </List.Item>
       </List>
       <div className="order-card-actions page-actions">

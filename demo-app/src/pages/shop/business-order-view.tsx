@@ -2,7 +2,7 @@ import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ClaimDetails } from '../../features/shop/ClaimDetails';
 import { SellerActions } from '../../features/shop/OrderActions';
-import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
+import { OrderDelivery, OrderItems, OrderTimes, statusLabelKey } from '../../features/shop/OrderCard';
 import { OrderGuarantee } from '../../features/shop/OrderGuarantee';
 import { OrderPage } from '../../features/shop/OrderPage';
 import type { Order } from '../../features/shop/orders';
@@ -13,8 +13,7 @@ import '../../features/shop/products.css';
 
 /** One order, as its seller sees it. */
 function SellerOrderDetails({ order }: { order: Order }) {
-  const { t, i18n } = useTranslation();
-  const time = (ms: number) => new Date(ms).toLocaleString(i18n.language);
+  const { t } = useTranslation();
   const times = [
     ['order.createdAt', order.created_at],
     ['order.paidAt', order.paid_at],
@@ -31,17 +30,7 @@ function SellerOrderDetails({ order }: { order: Order }) {
       <OrderGuarantee order={order} side="seller" />
       {claim && claim.status !== 'cancelled' && <ClaimDetails claim={claim} side="seller" />}
       {refund && refund.status !== 'cancelled' && <RefundDetails refund={refund} />}
-      <List header={t('order.address')}>
-        <List.Item>
-          <AddressLines address={order.address} />
-        </List.Item>
-      </List>
-      {order.logistics && (
-        <List header={t('order.logistics')}>
-          <List.Item extra={order.logistics.company}>{t('order.company')}</List.Item>
-          <List.Item extra={order.logistics.number}>{t('order.shipmentNumber')}</List.Item>
-        </List>
-      )}
+      <OrderDelivery order={order} />
       <section className="order-section">
         <OrderItems items={order.items} />
       </section>
@@ -50,14 +39,7 @@ function SellerOrderDetails({ order }: { order: Order }) {
         <List.Item extra={<span className="product-price">{yuan(order.total)}</span>}>
           {order.paid_at !== null ? t('order.actualPayment') : t('order.toPay')}
         </List.Item>
-        {times.map(
-          ([label, at]) =>
-            at !== null && (
-              <List.Item key={label} extra={time(at)}>
-                {t(label)}
-              </List.Item>
-            ),
-        )}
+        <OrderTimes times={times} />
       </List>
       <div className="order-card-actions page-actions">
         <SellerActions order={order} />

@@ -16,6 +16,7 @@ import {
   shopReviewPage,
   type Review,
 } from '../../features/shop/reviews';
+import { CharCount } from '../../ui/CharCount';
 import { NavBar } from '../../ui/NavBar';
 import { toast, toastError } from '../../ui/toast';
 import '../member/feedback.css';
@@ -62,9 +63,7 @@ function ReplyForm({ review, onClose }: { review: Review; onClose: () => void })
             autoSize={{ minRows: 2, maxRows: 6 }}
             placeholder={t('review.replyPlaceholder', { max })}
           />
-          <div className={length > max ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{max}
-          </div>
+          <CharCount length={length} max={max} />
         </List.Item>
       </List>
       <div className="order-card-actions">

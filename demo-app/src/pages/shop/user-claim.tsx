@@ -23,6 +23,7 @@ import { OrderPage } from '../../features/shop/OrderPage';
 import { ORDERS_QUERY, type Order } from '../../features/shop/orders';
 import { openRefund } from '../../features/shop/refunds';
 import { yuan } from '../../features/wallet/api';
+import { CharCount } from '../../ui/CharCount';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/guarantees.css';
 import '../../features/shop/orders.css';
@@ -79,9 +80,7 @@ function ClaimForm({ order, kind }: { order: Order; kind: ClaimKind }) {
             autoSize={{ minRows: 3, maxRows: 8 }}
             placeholder={t(`claim.placeholder_${kind}`)}
           />
-          <div className={length > descriptionMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{descriptionMax}
-          </div>
+          <CharCount length={length} max={descriptionMax} />
         </List.Item>
       </List>
       <List header={t('claim.images', { max: imagesMax })}>

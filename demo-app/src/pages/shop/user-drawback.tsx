@@ -22,6 +22,7 @@ import {
 } from '../../features/shop/refunds';
 import { yuan } from '../../features/wallet/api';
 import { OrderPage } from '../../features/shop/OrderPage';
+import { CharCount } from '../../ui/CharCount';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -101,9 +102,7 @@ function RefundForm({ order }: { order: Order }) {
             autoSize={{ minRows: 3, maxRows: 8 }}
             placeholder={t('refund.descriptionPlaceholder')}
           />
-          <div className={length > descriptionMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{descriptionMax}
-          </div>
+          <CharCount length={length} max={descriptionMax} />
         </List.Item>
       </List>
       <List header={t('refund.images', { max: imagesMax })}>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { BuyerClaim, ClaimOffer } from '../../features/shop/BuyerClaim';
 import { BuyerRefund } from '../../features/shop/BuyerRefund';
 import { BuyerActions } from '../../features/shop/OrderActions';
-import { AddressLines, OrderItems, statusLabelKey } from '../../features/shop/OrderCard';
+import { OrderDelivery, OrderItems, OrderTimes, statusLabelKey } from '../../features/shop/OrderCard';
 import { OrderGuarantee } from '../../features/shop/OrderGuarantee';
 import { type Order } from '../../features/shop/orders';
 import { ReviewDetails } from '../../features/shop/ReviewCard';
@@ -44,17 +44,7 @@ function OrderDetails({ order }: { order: Order }) {
       <ClaimOffer order={order} />
       {order.refund && <BuyerRefund order={order} refund={order.refund} />}
       {order.review && <ReviewDetails review={order.review} />}
-      <List header={t('order.address')}>
-        <List.Item>
-          <AddressLines address={order.address} />
-        </List.Item>
-      </List>
-      {order.logistics && (
-        <List header={t('order.logistics')}>
-          <List.Item extra={order.logistics.company}>{t('order.company')}</List.Item>
-          <List.Item extra={order.logistics.number}>{t('order.shipmentNumber')}</List.Item>
-        </List>
-      )}
+      <OrderDelivery order={order} />
       <section className="order-section">
         <h2>{order.shop?.name ?? t('order.shopClosed')}</h2>
         <OrderItems items={order.items} />
@@ -71,14 +61,7 @@ function OrderDetails({ order }: { order: Order }) {
         <List.Item extra={<span className="product-price">{yuan(order.total)}</span>}>
           {paid ? t('order.actualPayment') : t('order.toPay')}
         </List.Item>
-        {times.map(
-          ([label, at]) =>
-            at !== null && (
-              <List.Item key={label} extra={time(at)}>
-                {t(label)}
-              </List.Item>
-            ),
-        )}
+        <OrderTimes times={times} />
       </List>
       <div className="order-card-actions page-actions">
         <BuyerActions order={order} />

@@ -19,6 +19,7 @@ import {
   type ReviewRating,
 } from '../../features/shop/reviews';
 import { OrderPage } from '../../features/shop/OrderPage';
+import { CharCount } from '../../ui/CharCount';
 import { toast, toastError } from '../../ui/toast';
 import '../../features/shop/orders.css';
 import '../../features/shop/products.css';
@@ -89,9 +90,7 @@ function ReviewForm({ order }: { order: Order }) {
             autoSize={{ minRows: 3, maxRows: 8 }}
             placeholder={t('review.contentPlaceholder', { max: contentMax })}
           />
-          <div className={length > contentMax ? 'feedback-count feedback-count-over' : 'feedback-count'}>
-            {length}/{contentMax}
-          </div>
+          <CharCount length={length} max={contentMax} />
         </List.Item>
       </List>
       <div className="page-actions">
