@@ -129,6 +129,64 @@ export function describeClaimStoreContract(fresh: () => Promise<{ store: Store }
     expect(await store.orders.confirm('m3', a, 190)).toMatchObject({ status: 'completed', claim: { id: 'c3' } });
   });
 
+  it('claims: a claim and a refund asked for at once on one order: one of them is, and the other hears which', async () => {
+    const { store } = await fresh();
+    await market(store, 50_000);
+    const file = claimOn(store);
+    const outcomes = new Set<string>();
+    // Five: the tea in stock.
+    for (let i = 0; i < 5; i += 1) {
+      const a = await shippedOrder(store, `r${i}`, 'tea', 1, 100 + i * 100);
+      const [claim, refund] = await Promise.all([
+        file(`c${i}`, a, 'damage', 150 + i * 100),
+        store.orders.applyRefund({
+          id: `f${i}`,
+          orderId: a,
+          buyerId: 'm3',
+          amount: 100,
+          reason: 'Damaged',
+          description: 'Crushed',
+          images: [],
+          returnSince: 0,
+          now: 150 + i * 100,
+        }),
+      ]);
+      // The one that lost names the other: a claim waits (`claim`), or a refund is under way (`refund`).
+      if (claim.ok) expect(refund).toEqual({ ok: false, failure: 'claim' });
+      else expect([claim, refund.ok]).toEqual([{ ok: false, failure: 'refund' }, true]);
+      const order = await store.orders.byId(a);
+      expect(claim.ok ? order?.claim?.status : order?.refund?.status).toBe('pending');
+      outcomes.add(claim.ok ? 'claim' : 'refund');
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
+
+  it('claims: an account with a claim waiting, or a return under way, on a completed order cannot be cancelled', async () => {
+    const { store } = await fresh();
+    await market(store, 50_000);
+    const a = await completedOrder(store, 'k1', 'tea', 1, 100);
+    expect((await claimOn(store)('c1', a, 'damage', 130)).ok).toBe(true);
+    // Neither its buyer nor its seller.
+    expect(await store.members.cancel('m3', { reason: 'x', now: 140 })).toBe('orders');
+    expect(await store.members.cancel('m1', { reason: 'x', now: 140 })).toBe('orders');
+    await store.orders.cancelClaim('m3', a);
+    const back = await store.orders.applyRefund({
+      id: 'f1',
+      orderId: a,
+      buyerId: 'm3',
+      amount: 1_250,
+      reason: 'No reason',
+      description: 'Changed my mind',
+      images: [],
+      returnSince: 0,
+      now: 150,
+    });
+    expect(back).toMatchObject({ ok: true, value: { status: 'completed', refund: { status: 'pending' } } });
+    expect(await store.members.cancel('m3', { reason: 'x', now: 160 })).toBe('orders');
+    await store.orders.cancelRefund('m3', a, 170);
+    expect(await store.members.cancel('m3', { reason: 'x', now: 180 })).toBe(true);
+  });
+
   it('claims: a completed order within each kind’s time, the shorter one for a fresh category; a kind decided once', async () => {
     const { store } = await fresh();
     await market(store, 50_000);

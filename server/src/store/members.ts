@@ -4,6 +4,7 @@ import { containsAny } from './contains.js';
 import { olderThan } from './keyset.js';
 import type { Database } from './schema.js';
 import { LIVE_STATUS } from './live.js';
+import { OPEN_REFUND } from './orders.js';
 import { endLinks } from './live-links.js';
 import { recordUploadDeletions } from './upload-deletions.js';
 
@@ -333,8 +334,9 @@ export function createMemberStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
           .where('cancelled_at', 'is', null)
           .executeTakeFirst();
         if (!open) return false;
+        // Under way: paid and not yet received, or a refund or a claim waiting (a completed order's return, say).
         const trading =
-          await sql`select id from orders where (buyer_id = ${id} or seller_id = ${id}) and status in ('paid', 'shipped') limit 1`.execute(
+          await sql`select id from orders where (buyer_id = ${id} or seller_id = ${id}) and (status in ('paid', 'shipped') or refund_status in (${sql.join(OPEN_REFUND)}) or claim_status = 'pending') limit 1`.execute(
             trx,
           );
         if (trading.rows.length > 0) return 'orders' as const;

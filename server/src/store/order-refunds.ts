@@ -167,7 +167,20 @@ export function createRefundSteps(base: Kysely<Database>): RefundSteps {
           .where('claim_status', '!=', 'pending')
           .returningAll()
           .executeTakeFirst();
-        if (!row) return 'open' as const;
+        if (!row) {
+          // A step of this order committed meanwhile, read now as it stands: a claim filed, the proceeds paid (the
+          // return window over) or the order closed, or a refund asked for.
+          const moved = await trx
+            .selectFrom('orders')
+            .select(['claim_status', 'settled_at', 'status'])
+            .where('id', '=', orderId)
+            .executeTakeFirst();
+          if (moved?.claim_status === 'pending') return 'claim' as const;
+          if (!moved || moved.settled_at !== null || !['paid', 'shipped', 'completed'].includes(moved.status)) {
+            return 'ended' as const;
+          }
+          return 'open' as const;
+        }
         await trx
           .insertInto('order_refunds')
           .values({
