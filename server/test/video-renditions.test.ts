@@ -1,12 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../src/config.js';
 import { randomName } from '../src/uploads/keys.js';
 import { planRenditions, renditionArgs, shownHeight } from '../src/uploads/renditions.js';
-import { tempDir } from './helpers.js';
+import { signS3Request } from '../src/uploads/s3.js';
+import { defer, tempDir } from './helpers.js';
 import {
   type ProductServer,
   postFile,
@@ -107,6 +111,80 @@ exit $rc
   );
   chmodSync(path, 0o755);
   return { path, open: () => writeFileSync(gate, ''), calls: () => readFileSync(log, 'utf8').split('\n') };
+}
+
+/**
+ * A stand-in S3 bucket on loopback, path-style: objects kept in memory by path, PUT, GET, HEAD and DELETE as S3
+ * answers them, GET open to anyone (a public bucket). Each request is recorded with whether its SigV4 signature
+ * holds (undefined when it carries none), its payload hash checked against what it sent.
+ */
+async function fakeBucket() {
+  const objects = new Map<string, { body: Buffer; type: string }>();
+  const requests: Array<{ method: string; path: string; signed: boolean | undefined }> = [];
+  /** Set: every request is answered with it, as a bucket that is down. */
+  const state: { failing?: number } = {};
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://bucket').pathname);
+      requests.push({ method: req.method ?? '', path, signed: signatureHolds(req, body) });
+      const found = objects.get(path);
+      if (state.failing !== undefined) {
+        res.statusCode = state.failing;
+        res.end();
+      } else if (req.method === 'PUT') {
+        objects.set(path, { body, type: String(req.headers['content-type'] ?? 'binary/octet-stream') });
+        res.end();
+      } else if (req.method === 'DELETE') {
+        objects.delete(path);
+        res.statusCode = 204;
+        res.end();
+      } else if (!found) {
+        res.statusCode = 404;
+        res.end();
+      } else {
+        res.setHeader('content-type', found.type);
+        res.setHeader('content-length', found.body.length);
+        res.end(req.method === 'HEAD' ? undefined : found.body);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { objects, requests, state, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Whether `req`'s SigV4 signature is the one the test's keys give; undefined when it carries none. */
+function signatureHolds(req: IncomingMessage, body: Buffer): boolean | undefined {
+  const authorization = req.headers.authorization;
+  if (authorization === undefined) return undefined;
+  const payloadHash = String(req.headers['x-amz-content-sha256']);
+  if (payloadHash !== createHash('sha256').update(body).digest('hex')) return false;
+  const date = String(req.headers['x-amz-date']);
+  const named = /SignedHeaders=([^,]+)/.exec(authorization)?.[1]?.split(';') ?? [];
+  const own = ['host', 'x-amz-content-sha256', 'x-amz-date'];
+  const headers = Object.fromEntries(
+    named.filter((name) => !own.includes(name)).map((name) => [name, String(req.headers[name])]),
+  );
+  const expected = signS3Request({
+    method: req.method ?? '',
+    host: String(req.headers.host),
+    path: decodeURIComponent(new URL(req.url ?? '/', 'http://bucket').pathname),
+    headers,
+    payloadHash,
+    config: { accessKey: 'AKIAPARLEYTEST', secretKey: 'parley-test-secret/key', region: 'eu-west-1' },
+    now: Date.UTC(
+      Number(date.slice(0, 4)),
+      Number(date.slice(4, 6)) - 1,
+      Number(date.slice(6, 8)),
+      Number(date.slice(9, 11)),
+      Number(date.slice(11, 13)),
+      Number(date.slice(13, 15)),
+    ),
+  });
+  return expected.authorization === authorization;
 }
 
 describe('UP-22: video resolutions of the server’s own storage', () => {
@@ -245,28 +323,100 @@ describe('UP-22: video resolutions of the server’s own storage', () => {
     expect((await fetch(`${url}.360p.mp4`)).status).toBe(404);
   });
 
-  it('keeps the original only with S3: a video there has no sources', async () => {
+  it('with S3: reads the video from the bucket, puts each rendition beside it, keeps what is known there, deletes them with it', async () => {
+    const bucket = await fakeBucket();
     const s3 = {
-      endpoint: 'https://s3.fake-storage.test',
+      endpoint: bucket.endpoint,
       bucket: 'parley-media',
       region: 'eu-west-1',
       accessKey: 'AKIAPARLEYTEST',
       secretKey: 'parley-test-secret/key',
       publicUrl: undefined,
     };
-    const p = await startProductServer(undefined, { uploads: { dir: undefined, s3 } });
+    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3 } });
     const alice = await signIn(p);
     const answer = await uploadToken(p, alice.token);
-    const file = (ext: string) => `${answer.url_prefix}${answer.key_prefix}${randomName()}.${ext}`;
+    // The browser posts to the bucket itself: the server hears of the video when it is published.
+    const key = `${answer.key_prefix}${randomName()}.mp4`;
+    bucket.objects.set(`/parley-media/${key}`, { body: clip, type: 'video/mp4' });
+    const url = `${answer.url_prefix}${key}`;
+    expect(url).toBe(`${bucket.endpoint}/parley-media/${key}`);
     const published = await p.call('member/video_add', {
       token: alice.token,
       title: 'A day at the lake',
       content: 'Calm.',
-      video: file('mp4'),
-      img: file('png'),
+      video: url,
+      img: `${answer.url_prefix}${answer.key_prefix}${randomName()}.png`,
     });
-    expect(published.ret.video).toEqual({ url: expect.any(String), cover: expect.any(String), sources: [] });
-    expect(await p.server.uploads.videoSources(String(published.ret.video.url))).toEqual([]);
+    expect(published.ret.video).toMatchObject({ url, sources: [] });
+    await p.server.uploads.renditionsSettled();
+
+    const id = String(published['vid']);
+    expect(await sourcesOf(p, id)).toEqual([
+      { quality: 'smooth', url: `${url}.360p.mp4`, height: 360 },
+      { quality: 'sd', url: `${url}.480p.mp4`, height: 480 },
+      { quality: 'hd', url, height: 720 },
+    ]);
+    expect(await inspect(`${url}.360p.mp4`)).toEqual({ size: '640x360', h264: true, aac: true, faststart: true });
+    expect(await inspect(`${url}.480p.mp4`)).toMatchObject({ size: '854x480', faststart: true });
+    const record = bucket.objects.get(`/parley-media/.renditions/${key}.json`);
+    expect(JSON.parse(String(record?.body))).toEqual({ state: 'done', height: 720, original: 'hd', made: [360, 480] });
+    expect(record?.type).toBe('application/json');
+    // Every request of the server's is signed; a finished video is shown again without asking the bucket.
+    const asked = bucket.requests.length;
+    expect(await sourcesOf(p, id)).toHaveLength(3);
+    expect(bucket.requests.length).toBe(asked);
+    const own = bucket.requests.filter((r) => r.signed !== undefined);
+    const original = `/parley-media/${key}`;
+    const puts = new Set(own.filter((r) => r.method === 'PUT').map((r) => r.path));
+    expect(puts).toEqual(
+      new Set([`/parley-media/.renditions/${key}.json`, `${original}.360p.mp4`, `${original}.480p.mp4`]),
+    );
+    // The video is read from the bucket once.
+    expect(own.filter((r) => r.method === 'GET' && r.path === original)).toHaveLength(1);
+    expect(own.every((r) => r.signed)).toBe(true);
+
+    expect(await p.call('member/out', { token: alice.token, reason: 'privacy', agree: true })).toMatchObject({
+      ret: true,
+    });
+    await vi.waitFor(async () => expect(await p.server.store.uploadDeletions.pending(10)).toEqual([]));
+    expect([...bucket.objects.keys()]).toEqual([]);
+    expect(bucket.requests.filter((r) => r.signed !== undefined).every((r) => r.signed)).toBe(true);
+  });
+
+  it('with S3 down: the video is shown as it is, and its resolutions are made once the bucket answers again', async () => {
+    const bucket = await fakeBucket();
+    const s3 = {
+      endpoint: bucket.endpoint,
+      bucket: 'parley-media',
+      region: 'eu-west-1',
+      accessKey: 'AKIAPARLEYTEST',
+      secretKey: 'parley-test-secret/key',
+      publicUrl: undefined,
+    };
+    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3 } });
+    const alice = await signIn(p);
+    const answer = await uploadToken(p, alice.token);
+    const key = `${answer.key_prefix}${randomName()}.mp4`;
+    bucket.objects.set(`/parley-media/${key}`, { body: clip, type: 'video/mp4' });
+    const url = `${answer.url_prefix}${key}`;
+    bucket.state.failing = 503;
+    const published = await p.call('member/video_add', {
+      token: alice.token,
+      title: 'A day at the lake',
+      content: 'Calm.',
+      video: url,
+      img: `${answer.url_prefix}${answer.key_prefix}${randomName()}.png`,
+    });
+    expect(published.ret.video).toMatchObject({ url, sources: [] });
+    await p.server.uploads.renditionsSettled();
+    const id = String(published['vid']);
+    expect(await sourcesOf(p, id)).toEqual([]);
+
+    delete bucket.state.failing;
+    expect(await sourcesOf(p, id)).toEqual([]);
+    await p.server.uploads.renditionsSettled();
+    expect((await sourcesOf(p, id)).map((s) => s.height)).toEqual([360, 480, 720]);
   });
 });
 

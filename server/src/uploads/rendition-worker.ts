@@ -1,10 +1,9 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Logger } from '../logger.js';
-import { extensionOf, pathOfKey } from './keys.js';
+import { extensionOf } from './keys.js';
+import { scratchFile, type RenditionFiles } from './rendition-files.js';
 import {
   RENDITION_LADDER,
   RENDITION_LIMITS,
@@ -22,8 +21,8 @@ import { ffmpegProbe, run, SNAPSHOT_LIMITS } from './snapshots.js';
 
 /** How {@link Renditions} runs ffmpeg. */
 export interface RenditionOptions {
-  /** The server's own storage. */
-  root: string;
+  /** Where the videos, their renditions and what is known of them are: the server's own storage, or S3. */
+  files: RenditionFiles;
   /** The ffmpeg program, or false for none (videos keep their original only). */
   ffmpeg: string | false;
   /** ffmpeg runs at once; 0 makes none. @default {@link RENDITION_LIMITS.concurrency} */
@@ -40,14 +39,17 @@ interface Job {
   done: Promise<void>;
 }
 
+/** Most records of finished videos kept in memory, so that showing them again reads nothing. */
+const FINISHED_CACHED = 10_000;
+
 /**
  * UP-22: makes the renditions of videos in the background, a few ffmpeg runs at a time at the lowest priority, and
- * says which a video has. What is known of a video is kept in `<root>/.renditions/<key>.json` (a dot-named dir no key
- * can name), written after each rendition, so that a video shown while it is worked on offers what is made so far,
- * and one left half done by a stopped server is taken up again the next time it is shown.
+ * says which a video has. What is known of a video is kept with the files ({@link RenditionFiles}), written after each
+ * rendition, so that a video shown while it is worked on offers what is made so far, and one left half done by a
+ * stopped server is taken up again the next time it is shown.
  */
 export class Renditions {
-  readonly #root: string;
+  readonly #files: RenditionFiles;
   readonly #ffmpeg: string | false;
   readonly #concurrency: number;
   readonly #timeoutMs: number;
@@ -56,11 +58,14 @@ export class Renditions {
   readonly #launch: () => Promise<{ command: string; prefix: string[] } | undefined>;
   readonly #queue = new Set<string>();
   readonly #running = new Map<string, Job>();
+  /** The records of videos finished with (done, or unreadable), the least recently shown first. */
+  readonly #finished = new Map<string, RenditionRecord>();
+  /** Set once ffmpeg is known to be missing: nothing is put in line any more. */
+  #missing = false;
   #closed = false;
-  #missingLogged = false;
 
   constructor(options: RenditionOptions) {
-    this.#root = options.root;
+    this.#files = options.files;
     this.#ffmpeg = options.ffmpeg;
     this.#concurrency = options.ffmpeg === false ? 0 : (options.concurrency ?? RENDITION_LIMITS.concurrency);
     this.#timeoutMs = options.timeoutMs ?? RENDITION_LIMITS.timeoutMs;
@@ -86,7 +91,7 @@ export class Renditions {
 
   /** Puts the video stored under `key` in line for its renditions, unless it waits or is worked on already. */
   enqueue(key: string): void {
-    if (this.#closed || this.#concurrency === 0) return;
+    if (this.#closed || this.#concurrency === 0 || this.#missing) return;
     if (this.#queue.has(key) || this.#running.has(key)) return;
     if (this.#queue.size >= RENDITION_LIMITS.queueMax) {
       this.#logger.warn({ key }, 'video renditions: too many videos waiting; this one keeps its original for now');
@@ -101,10 +106,17 @@ export class Renditions {
    * never worked on, or left half done, is put in line.
    */
   async sources(key: string, urlOf: (key: string) => string): Promise<VideoSource[]> {
-    const record = await this.#read(key);
-    const unfinished = !record || record.state === 'making';
-    if (unfinished && !this.#running.has(key) && (await this.#exists(key))) this.enqueue(key);
-    return sourcesOf(record, key, urlOf);
+    try {
+      const record = await this.#read(key);
+      const unfinished = !record || record.state === 'making';
+      const mayMake = this.#concurrency > 0 && !this.#missing && !this.#closed;
+      if (unfinished && mayMake && !this.#running.has(key) && (await this.#files.exists(key))) this.enqueue(key);
+      return sourcesOf(record, key, urlOf);
+    } catch (err) {
+      // The storage did not answer (S3 down, say): the video is shown as it is, and asked about again next time.
+      this.#logger.warn({ err, key }, 'video renditions: what is known of the video could not be read');
+      return [];
+    }
   }
 
   /** Deletes the renditions of `key` and what is known of them, first stopping any ffmpeg making one. */
@@ -116,12 +128,9 @@ export class Renditions {
       job.child?.kill('SIGKILL');
       await job.done;
     }
-    for (const step of RENDITION_LADDER) {
-      const path = pathOfKey(this.#root, renditionKey(key, step.height));
-      if (path) await rm(path, { force: true });
-    }
-    const record = this.#recordPath(key);
-    if (record) await rm(record, { force: true });
+    this.#finished.delete(key);
+    for (const step of RENDITION_LADDER) await this.#files.remove(renditionKey(key, step.height));
+    await this.#files.removeRecord(key);
   }
 
   /** Resolves once no video waits or is worked on. */
@@ -158,52 +167,52 @@ export class Renditions {
   }
 
   async #make(key: string, job: Job): Promise<void> {
-    const source = pathOfKey(this.#root, key);
     const ext = extensionOf(key);
-    if (!source || !(await this.#exists(key))) return;
     const launch = await this.#launch();
     if (!launch) {
-      if (!this.#missingLogged)
-        this.#logger.warn({ ffmpeg: this.#ffmpeg }, 'no ffmpeg: videos keep their original only');
-      this.#missingLogged = true;
+      if (!this.#missing) this.#logger.warn({ ffmpeg: this.#ffmpeg }, 'no ffmpeg: videos keep their original only');
+      this.#missing = true;
       return;
     }
     let record = await this.#read(key);
     if (record?.state === 'done' || record?.state === 'unreadable') return;
-    if (!record) {
-      const printed = await this.#run(launch, job, probeArgs(source, ext), RENDITION_LIMITS.probeTimeoutMs);
-      if (job.cancelled) return;
-      const height = shownHeight(printed);
-      if (height === undefined) {
-        this.#logger.warn({ key }, 'video renditions: no picture ffmpeg can read; the original stays');
-        return this.#write(key, { state: 'unreadable' });
-      }
-      record = { state: 'making', height, original: planRenditions(height).original, made: [] };
-      await this.#write(key, record);
-    }
-    const made = [...record.made];
-    for (const step of planRenditions(record.height).make) {
-      if (made.includes(step.height)) continue;
-      const target = pathOfKey(this.#root, renditionKey(key, step.height));
-      if (!target) return;
-      const tmp = join(this.#root, '.tmp', `${randomUUID()}.mp4`);
-      await mkdir(dirname(tmp), { recursive: true });
-      try {
-        await this.#run(launch, job, renditionArgs(source, ext, tmp, step.height), this.#timeoutMs, true);
+    const source = await this.#files.local(key);
+    if (!source) return;
+    try {
+      if (!record) {
+        const printed = await this.#run(launch, job, probeArgs(source.path, ext), RENDITION_LIMITS.probeTimeoutMs);
         if (job.cancelled) return;
-        await rename(tmp, target);
-      } catch (err) {
-        if (job.cancelled) return;
-        // Larger renditions would take longer still: the video keeps what is made.
-        this.#logger.warn({ err, key, height: step.height }, 'video rendition failed; the video keeps what it has');
-        break;
-      } finally {
-        await rm(tmp, { force: true });
+        const height = shownHeight(printed);
+        if (height === undefined) {
+          this.#logger.warn({ key }, 'video renditions: no picture ffmpeg can read; the original stays');
+          return await this.#write(key, { state: 'unreadable' });
+        }
+        record = { state: 'making', height, original: planRenditions(height).original, made: [] };
+        await this.#write(key, record);
       }
-      made.push(step.height);
-      await this.#write(key, { ...record, made });
+      const made = [...record.made];
+      for (const step of planRenditions(record.height).make) {
+        if (made.includes(step.height)) continue;
+        const tmp = await scratchFile(this.#files.scratch, 'mp4');
+        try {
+          await this.#run(launch, job, renditionArgs(source.path, ext, tmp, step.height), this.#timeoutMs, true);
+          if (job.cancelled) return;
+          await this.#files.put(renditionKey(key, step.height), tmp);
+        } catch (err) {
+          if (job.cancelled) return;
+          // Larger renditions would take longer still: the video keeps what is made.
+          this.#logger.warn({ err, key, height: step.height }, 'video rendition failed; the video keeps what it has');
+          break;
+        } finally {
+          await rm(tmp, { force: true });
+        }
+        made.push(step.height);
+        await this.#write(key, { ...record, made });
+      }
+      if (!job.cancelled) await this.#write(key, { ...record, made, state: 'done' });
+    } finally {
+      await source.release();
     }
-    if (!job.cancelled) await this.#write(key, { ...record, made, state: 'done' });
   }
 
   /**
@@ -239,28 +248,26 @@ export class Renditions {
     });
   }
 
-  #recordPath(key: string): string | undefined {
-    return pathOfKey(join(this.#root, '.renditions'), `${key}.json`);
-  }
-
   async #read(key: string): Promise<RenditionRecord | undefined> {
-    const path = this.#recordPath(key);
-    const text = path && (await readFile(path, 'utf8').catch(() => undefined));
-    return text ? parseRecord(text) : undefined;
+    const cached = this.#finished.get(key);
+    if (cached) {
+      this.#finished.delete(key);
+      this.#finished.set(key, cached);
+      return cached;
+    }
+    const text = await this.#files.readRecord(key);
+    const record = text ? parseRecord(text) : undefined;
+    if (record && record.state !== 'making') this.#remember(key, record);
+    return record;
   }
 
-  /** Writes `record` at a temporary name first, so that a reader never sees half of it. */
   async #write(key: string, record: RenditionRecord): Promise<void> {
-    const path = this.#recordPath(key);
-    if (!path) return;
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = join(dirname(path), `.${randomUUID()}`);
-    await writeFile(tmp, JSON.stringify(record));
-    await rename(tmp, path);
+    await this.#files.writeRecord(key, JSON.stringify(record));
+    if (record.state !== 'making') this.#remember(key, record);
   }
 
-  async #exists(key: string): Promise<boolean> {
-    const path = pathOfKey(this.#root, key);
-    return path ? ((await stat(path).catch(() => undefined))?.isFile() ?? false) : false;
+  #remember(key: string, record: RenditionRecord): void {
+    this.#finished.set(key, record);
+    if (this.#finished.size > FINISHED_CACHED) this.#finished.delete(this.#finished.keys().next().value!);
   }
 }

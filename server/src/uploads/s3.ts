@@ -149,23 +149,46 @@ export function signS3Request(params: {
   };
 }
 
+/** One signed request for object `key` of the bucket, path-style (`<endpoint>/<bucket>/<key>`); its response. */
+export function s3ObjectRequest(params: {
+  config: S3Config;
+  method: 'GET' | 'HEAD' | 'PUT' | 'DELETE';
+  key: string;
+  now: number;
+  /** What a PUT stores, signed by its SHA-256. */
+  body?: Uint8Array;
+  contentType?: string;
+  timeoutMs?: number;
+}): Promise<Response> {
+  const { config, method, key, body, now } = params;
+  const endpoint = new URL(trimUrl(config.endpoint));
+  const path = `${endpoint.pathname === '/' ? '' : endpoint.pathname}/${config.bucket}/${key}`;
+  const headers = signS3Request({
+    method,
+    host: endpoint.host,
+    path,
+    ...(params.contentType !== undefined && { headers: { 'content-type': params.contentType } }),
+    payloadHash: body ? createHash('sha256').update(body).digest('hex') : EMPTY_PAYLOAD_SHA256,
+    config,
+    now,
+  });
+  const { host: _host, ...sent } = headers;
+  return fetch(`${endpoint.origin}${encodeS3Path(path)}`, {
+    method,
+    headers: sent,
+    ...(body && { body }),
+    signal: AbortSignal.timeout(params.timeoutMs ?? S3_REQUEST_TIMEOUT_MS),
+  });
+}
+
 /**
  * Deletes object `key` from the bucket (path-style, `<endpoint>/<bucket>/<key>`). An object already gone is no
  * error (S3 answers 204 either way); any other answer throws.
  */
 export async function deleteS3Object(params: { config: S3Config; key: string; now: number }): Promise<void> {
-  const { config, key, now } = params;
-  const endpoint = new URL(trimUrl(config.endpoint));
-  const path = `${endpoint.pathname === '/' ? '' : endpoint.pathname}/${config.bucket}/${key}`;
-  const headers = signS3Request({ method: 'DELETE', host: endpoint.host, path, config, now });
-  const { host: _host, ...sent } = headers;
-  const response = await fetch(`${endpoint.origin}${encodeS3Path(path)}`, {
-    method: 'DELETE',
-    headers: sent,
-    signal: AbortSignal.timeout(S3_REQUEST_TIMEOUT_MS),
-  });
+  const response = await s3ObjectRequest({ ...params, method: 'DELETE' });
   await response.body?.cancel();
-  if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE ${key} answered ${response.status}`);
+  if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE ${params.key} answered ${response.status}`);
 }
 
 /** How long a request to S3 may take. */

@@ -8,6 +8,7 @@ import { CODES, LIMITS, MESSAGES, type AliUploadToken, type UploadToken } from '
 import { trimUrl, type UploadConfig } from './config.js';
 import { appTag, declarableTypes, extensionOf, isSafeKey, newStoredName, servedType } from './keys.js';
 import { LocalStorage, fileAt, type StoredFile } from './local-storage.js';
+import { localRenditionFiles, s3RenditionFiles } from './rendition-files.js';
 import { Renditions } from './rendition-worker.js';
 import type { VideoSource } from './renditions.js';
 import { isVideoExtension, parseVideoSnapshot } from './snapshots.js';
@@ -152,14 +153,14 @@ export function createUploadService(deps: UploadDeps): UploadService {
   const maxBytes = deps.maxBytes ?? LIMITS.fileMaxBytes;
   const storage = new LocalStorage(deps.config.dir ?? join(deps.dataDir, 'uploads'));
   const thumbnails = new Thumbnails(storage.root, { ffmpeg: deps.config.ffmpeg ?? 'ffmpeg' });
+  const s3 = deps.config.s3;
   const renditions = new Renditions({
-    root: storage.root,
+    files: s3 ? s3RenditionFiles(s3, join(storage.root, '.tmp'), deps.now) : localRenditionFiles(storage.root),
     ffmpeg: deps.config.ffmpeg ?? 'ffmpeg',
     concurrency: deps.config.renditions?.concurrency,
     timeoutMs: deps.config.renditions?.timeoutMs,
     logger: deps.logger ?? silentLogger(),
   });
-  const s3 = deps.config.s3;
   const ownHost = () => `${deps.publicUrl()}${UPLOAD_PATH}`;
   const s3Host = (config: NonNullable<typeof s3>) => `${trimUrl(config.endpoint)}/${config.bucket}`;
   /** Where a stored file is read, followed by its key. */
@@ -225,11 +226,11 @@ export function createUploadService(deps: UploadDeps): UploadService {
       const keep = keysIn(kept);
       const gone = [...keysIn(refs)].filter((key) => !keep.has(key));
       for (const key of gone) {
+        // Renditions first: the folder goes once the original, the last of its files, has gone.
+        if (isProductVideo(key)) await renditions.remove(key);
         if (s3) {
           await deleteS3Object({ config: s3, key, now: deps.now() });
         } else {
-          // Renditions first: the folder goes once the original, the last of its files, has gone.
-          await renditions.remove(key);
           await storage.remove(key);
           await thumbnails.forget(key);
         }
@@ -307,7 +308,7 @@ export function createUploadService(deps: UploadDeps): UploadService {
 
     async videoSources(url) {
       const prefix = urlPrefix();
-      if (s3 || !url.startsWith(prefix)) return [];
+      if (!url.startsWith(prefix)) return [];
       const key = url.slice(prefix.length);
       if (!isSafeKey(key) || !isProductVideo(key)) return [];
       return renditions.sources(key, (k) => `${prefix}${k}`);
