@@ -68,6 +68,12 @@ export function tempDir(): string {
   return dir;
 }
 
+/** The time of a SigV4 date, `YYYYMMDDTHHMMSSZ`, in ms: what a stand-in S3 needs to check a request's signature. */
+export function fromAmzDate(date: string): number {
+  const part = (from: number, to: number) => Number(date.slice(from, to));
+  return Date.UTC(part(0, 4), part(4, 6) - 1, part(6, 8), part(9, 11), part(11, 13), part(13, 15));
+}
+
 /** Config for tests: 127.0.0.1, an ephemeral port, in-memory SQLite, no built app, the two test apps. */
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   return {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { randomName } from '../src/uploads/keys.js';
 import { EMPTY_PAYLOAD_SHA256, signS3Request } from '../src/uploads/s3.js';
-import { SECURE_APP, defer } from './helpers.js';
+import { SECURE_APP, defer, fromAmzDate } from './helpers.js';
 import { productServer, signIn, startProductServer, uploadImage, uploadToken } from './product-support.js';
 
 /** A stand-in S3 on loopback that records each request and answers with the status `answer` gives. */
@@ -139,14 +139,7 @@ describe('MEM-7: a cancelled account’s files in S3', () => {
         host: String(request.headers.host),
         path: request.url,
         config: s3,
-        now: Date.UTC(
-          Number(date.slice(0, 4)),
-          Number(date.slice(4, 6)) - 1,
-          Number(date.slice(6, 8)),
-          Number(date.slice(9, 11)),
-          Number(date.slice(11, 13)),
-          Number(date.slice(13, 15)),
-        ),
+        now: fromAmzDate(date),
       });
       expect(request.headers.authorization).toBe(expected.authorization);
       expect(request.headers.authorization).toContain(`Credential=${s3.accessKey}/${date.slice(0, 8)}/eu-west-1/s3/`);

@@ -10,7 +10,7 @@ import type { ServerConfig } from '../src/config.js';
 import { randomName } from '../src/uploads/keys.js';
 import { planRenditions, renditionArgs, shownHeight } from '../src/uploads/renditions.js';
 import { signS3Request } from '../src/uploads/s3.js';
-import { defer, tempDir } from './helpers.js';
+import { defer, fromAmzDate, tempDir } from './helpers.js';
 import {
   type ProductServer,
   postFile,
@@ -175,16 +175,40 @@ function signatureHolds(req: IncomingMessage, body: Buffer): boolean | undefined
     headers,
     payloadHash,
     config: { accessKey: 'AKIAPARLEYTEST', secretKey: 'parley-test-secret/key', region: 'eu-west-1' },
-    now: Date.UTC(
-      Number(date.slice(0, 4)),
-      Number(date.slice(4, 6)) - 1,
-      Number(date.slice(6, 8)),
-      Number(date.slice(9, 11)),
-      Number(date.slice(11, 13)),
-      Number(date.slice(13, 15)),
-    ),
+    now: fromAmzDate(date),
   });
   return expected.authorization === authorization;
+}
+
+/**
+ * A product server on a stand-in bucket ({@link fakeBucket}), alice signed in, and the 720p clip in her prefix as her
+ * browser would have posted it there itself; `publishIt` publishes it with `member/video_add`, whose answer it gives.
+ */
+async function s3Video() {
+  const bucket = await fakeBucket();
+  const s3 = {
+    endpoint: bucket.endpoint,
+    bucket: 'parley-media',
+    region: 'eu-west-1',
+    accessKey: 'AKIAPARLEYTEST',
+    secretKey: 'parley-test-secret/key',
+    publicUrl: undefined,
+  };
+  const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3 } });
+  const alice = await signIn(p);
+  const answer = await uploadToken(p, alice.token);
+  const key = `${answer.key_prefix}${randomName()}.mp4`;
+  bucket.objects.set(`/parley-media/${key}`, { body: clip, type: 'video/mp4' });
+  const url = `${answer.url_prefix}${key}`;
+  const publishIt = () =>
+    p.call('member/video_add', {
+      token: alice.token,
+      title: 'A day at the lake',
+      content: 'Calm.',
+      video: url,
+      img: `${answer.url_prefix}${answer.key_prefix}${randomName()}.png`,
+    });
+  return { bucket, p, alice, key, url, publishIt };
 }
 
 describe('UP-22: video resolutions of the server’s own storage', () => {
@@ -324,30 +348,9 @@ describe('UP-22: video resolutions of the server’s own storage', () => {
   });
 
   it('with S3: reads the video from the bucket, puts each rendition beside it, keeps what is known there, deletes them with it', async () => {
-    const bucket = await fakeBucket();
-    const s3 = {
-      endpoint: bucket.endpoint,
-      bucket: 'parley-media',
-      region: 'eu-west-1',
-      accessKey: 'AKIAPARLEYTEST',
-      secretKey: 'parley-test-secret/key',
-      publicUrl: undefined,
-    };
-    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3 } });
-    const alice = await signIn(p);
-    const answer = await uploadToken(p, alice.token);
-    // The browser posts to the bucket itself: the server hears of the video when it is published.
-    const key = `${answer.key_prefix}${randomName()}.mp4`;
-    bucket.objects.set(`/parley-media/${key}`, { body: clip, type: 'video/mp4' });
-    const url = `${answer.url_prefix}${key}`;
+    const { bucket, p, alice, key, url, publishIt } = await s3Video();
     expect(url).toBe(`${bucket.endpoint}/parley-media/${key}`);
-    const published = await p.call('member/video_add', {
-      token: alice.token,
-      title: 'A day at the lake',
-      content: 'Calm.',
-      video: url,
-      img: `${answer.url_prefix}${answer.key_prefix}${randomName()}.png`,
-    });
+    const published = await publishIt();
     expect(published.ret.video).toMatchObject({ url, sources: [] });
     await p.server.uploads.renditionsSettled();
 
@@ -385,29 +388,9 @@ describe('UP-22: video resolutions of the server’s own storage', () => {
   });
 
   it('with S3 down: the video is shown as it is, and its resolutions are made once the bucket answers again', async () => {
-    const bucket = await fakeBucket();
-    const s3 = {
-      endpoint: bucket.endpoint,
-      bucket: 'parley-media',
-      region: 'eu-west-1',
-      accessKey: 'AKIAPARLEYTEST',
-      secretKey: 'parley-test-secret/key',
-      publicUrl: undefined,
-    };
-    const p = await startProductServer(undefined, { uploads: { dir: tempDir(), s3 } });
-    const alice = await signIn(p);
-    const answer = await uploadToken(p, alice.token);
-    const key = `${answer.key_prefix}${randomName()}.mp4`;
-    bucket.objects.set(`/parley-media/${key}`, { body: clip, type: 'video/mp4' });
-    const url = `${answer.url_prefix}${key}`;
+    const { bucket, p, url, publishIt } = await s3Video();
     bucket.state.failing = 503;
-    const published = await p.call('member/video_add', {
-      token: alice.token,
-      title: 'A day at the lake',
-      content: 'Calm.',
-      video: url,
-      img: `${answer.url_prefix}${answer.key_prefix}${randomName()}.png`,
-    });
+    const published = await publishIt();
     expect(published.ret.video).toMatchObject({ url, sources: [] });
     await p.server.uploads.renditionsSettled();
     const id = String(published['vid']);
