@@ -98,11 +98,16 @@ const withdraw = () => step(() => fireEvent.click(screen.getByRole('button', { n
 const tick = () => step(() => fireEvent.click(screen.getByText('I have read and agree to the')));
 
 describe('renwu/tixian: coin withdrawal', () => {
-  it('checks the amount, the account and the agreement before it sends anything', async () => {
+  it('checks the agreement first, then the amount and the account, before it sends anything', async () => {
     renderPages();
     await shows('Worth 2 yuan');
     expect(screen.getByTestId('coins').textContent).toBe('250');
     expect(screen.getByText('100 coins = 1 yuan; 1 to 200 yuan at a time, whole yuan')).toBeTruthy();
+    type('Amount (yuan)', '1.5');
+    await withdraw();
+    await shows('Please read and agree to the Withdrawal Agreement');
+    await tick();
+    type('Amount (yuan)', '');
     await withdraw();
     await shows('The amount must be an integer');
     for (const [amount, message] of [

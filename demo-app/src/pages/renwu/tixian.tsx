@@ -32,12 +32,13 @@ function WithdrawalForm({ info }: { info: WithdrawalInfo }) {
   const worth = Math.floor(info.coins / rate);
 
   const send = async () => {
+    // Spec §5: the withdrawal agreement must be agreed first.
+    if (!agree) return toastError(t('errors.withdraw_agreement_required'));
     if (!/^\d+$/.test(amount.trim())) return toastError(t('errors.withdraw_amount_invalid'));
     const yuan = Number(amount.trim());
     if (yuan < min || yuan > max) return toastError(t('errors.withdraw_amount_range'));
     if (yuan > worth) return toastError(t('errors.coins_insufficient'));
     if (boundText(info.accounts, type, t) === undefined) return toastError(t('errors.withdraw_account_missing'));
-    if (!agree) return toastError(t('errors.withdraw_agreement_required'));
     setSending(true);
     try {
       await requestWithdrawal(yuan, type, { token: user?.token, locale: i18n.language });
