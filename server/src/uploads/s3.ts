@@ -156,7 +156,7 @@ export function s3ObjectRequest(params: {
   key: string;
   now: number;
   /** What a PUT stores, signed by its SHA-256. */
-  body?: Uint8Array;
+  body?: Uint8Array<ArrayBuffer>;
   contentType?: string;
   timeoutMs?: number;
 }): Promise<Response> {
