@@ -9,7 +9,7 @@ export type { Connection, ConnectionEvents } from './core/connection.js';
 export type { RequestManager } from './core/requests.js';
 export type { EventMap, Listener, Subscribable, TypedEmitter } from './core/emitter.js';
 export { ParleyError } from './core/errors.js';
-export type { ConnectInput } from './core/connect-input.js';
+export type { ConnectInput, OtpProvider } from './core/connect-input.js';
 export { CONNECTION_STATUSES } from './core/status.js';
 export type { ConnectionStatus, ConnectionStatusChange } from './core/status.js';
 export { backoffDelay, defaultBackoff } from './core/backoff.js';

@@ -133,6 +133,75 @@ describe('connection core', () => {
     expectLegalPath(path());
   });
 
+  it('CONN-14: an otp provider is asked at connect, and again when a reconnect’s otp is refused; the sid is kept', async () => {
+    const { client, server, path } = fakeSetup({ random: () => 0.5 });
+    let issued = 0;
+    const provider = () => Promise.resolve(`otp-${++issued}`);
+    let valid = 'otp-1';
+    server.acceptOtp = (otp) => otp === valid;
+    await Promise.all([client.connect({ id: 'u1', otp: provider }), tick()]);
+    expect(server.requests('authorize').map((r) => r.params.otp)).toEqual(['otp-1']);
+
+    // Reconnected while it is still valid: the provider is not asked.
+    server.dropAll();
+    await tick(5000);
+    expect(issued).toBe(1);
+    // Expired meanwhile: refused once, a fresh one asked for, the same session resumed.
+    valid = 'otp-2';
+    server.dropAll();
+    await tick(5000);
+    expect(server.requests('authorize').map((r) => r.params.otp)).toEqual(['otp-1', 'otp-1', 'otp-1', 'otp-2']);
+    expect(path().slice(-2)).toEqual(['reconnecting', 'reconnected']);
+    expect(client.sid).toBe('sid-1');
+    expectLegalPath(path());
+
+    // A fresh one refused too is final, as a refused string otp is.
+    valid = 'none';
+    server.dropAll();
+    await tick(5000);
+    expect(
+      server
+        .requests('authorize')
+        .map((r) => r.params.otp)
+        .slice(-2),
+    ).toEqual(['otp-2', 'otp-3']);
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+  });
+
+  it('CONN-14: a provider that fails ends a first connect with 401; while reconnecting it is asked again after the backoff', async () => {
+    const { client, server } = fakeSetup({ random: () => 0.5 });
+    const failing = () => Promise.reject(new Error('app server down'));
+    await expect(Promise.all([client.connect({ id: 'u1', otp: failing }), tick()])).rejects.toMatchObject({
+      code: 401,
+      content: 'The otp provider failed: app server down',
+    });
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+    await expect(Promise.all([client.connect({ id: 'u1', otp: () => '' }), tick()])).rejects.toMatchObject({
+      code: 401,
+      content: 'The otp provider failed: no otp given',
+    });
+
+    let down = false;
+    let asked = 0;
+    const flaky = () => {
+      asked += 1;
+      return down ? Promise.reject(new Error('app server down')) : Promise.resolve(`otp-${asked}`);
+    };
+    await Promise.all([client.connect({ id: 'u1', otp: flaky }), tick()]);
+    expect(asked).toBe(1);
+    // otp-1 expires while the app server is down.
+    server.acceptOtp = (otp) => otp !== 'otp-1';
+    down = true;
+    server.dropAll();
+    await tick(10_000);
+    expect(client.getConnectionStatus()).toBe('reconnecting');
+    expect(asked).toBeGreaterThan(3);
+    down = false;
+    await tick(5000);
+    expect(client.getConnectionStatus()).toBe('reconnected');
+    expect(server.requests('authorize').at(-1)?.params.otp).toBe(`otp-${asked}`);
+  });
+
   it('CONN-6: reconnect attempts never stop and their delays follow the backoff', async () => {
     const { client, server } = fakeSetup({ random: () => 0.5 });
     const delays: number[] = [];

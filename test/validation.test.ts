@@ -49,7 +49,7 @@ describe('connect validation (CONN-2)', () => {
     ['pubsub', { id: 'u', data: null }, 'TypeError: data requires an object.'],
     ['pubsub', { id: 'u', data: { s: 'x'.repeat(300) } }, 'user.data-length limit 300 byte.'],
     ['pubsub', { id: 'u', data: { s: '字'.repeat(100) } }, 'user.data-length limit 300 byte.'],
-    ['pubsub', { id: 'u', otp: 5 }, 'TypeError: otp requires string.'],
+    ['pubsub', { id: 'u', otp: 5 }, 'TypeError: otp requires string or function.'],
     ['pubsub', { wxmpId: 'x' }, 'TypeError: wxmpId requires an object.'],
     ['pubsub', { wxmpId: { openid: 'o' } }, 'wxmpId.appid is required.'],
     ['pubsub', { wxmpId: { appid: 'a', openid: '' } }, 'wxmpId.openid is required. requires string.'],

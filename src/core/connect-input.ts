@@ -1,14 +1,26 @@
 import { LIMITS, jsonByteLength, type ModuleName } from '../protocol/index.js';
 import { ParleyError } from './errors.js';
 
+/**
+ * Fetches a fresh otp from your app server, for {@link ConnectInput.otp}: asked at connect and again whenever the
+ * server refuses the one it gave (an otp expires, 24 hours after it was issued by default), so that a reconnect after
+ * a long connection authorizes again instead of failing. What it throws or rejects with ends a first connect in
+ * `connect_failed`; while reconnecting, the SDK tries again after its backoff.
+ */
+export type OtpProvider = () => string | Promise<string>;
+
 /** Who connects. Without `id` the connection is anonymous. */
 export interface ConnectInput {
   /** The user id: a string of at most 60 characters, or a number. Required when the IM module is on. */
   id?: string | number;
   /** Data about the user others see (name, avatar): an object of at most 300 bytes as JSON. */
   data?: Record<string, unknown>;
-  /** A one-time token from your app server proving the user id; required unless the app allows anonymous ids. */
-  otp?: string;
+  /**
+   * A token from your app server proving the user id; required unless the app allows anonymous ids. A string is
+   * sent as it is at every (re)connect; an {@link OtpProvider} is asked for one at connect and for a fresh one when
+   * the server refuses it, as token callbacks do in other realtime SDKs.
+   */
+  otp?: string | OtpProvider;
   /** Mini-program identity. */
   wxmpId?: { appid: string; openid: string };
 }
@@ -41,7 +53,7 @@ export function validateConnectInput(input: unknown, modules: readonly ModuleNam
   if (data !== undefined && jsonByteLength(data) > LIMITS.userDataMaxBytes) {
     throw ParleyError.badRequest('dataTooLong');
   }
-  if (otp !== undefined && otp !== null && typeof otp !== 'string') {
+  if (otp !== undefined && otp !== null && typeof otp !== 'string' && typeof otp !== 'function') {
     throw ParleyError.badRequest('otpNotString');
   }
   if (wxmpId !== undefined && wxmpId !== null) {
@@ -55,6 +67,7 @@ export function validateConnectInput(input: unknown, modules: readonly ModuleNam
   if (typeof id === 'string' || typeof id === 'number') result.id = id;
   if (isPlainObject(data)) result.data = data;
   if (typeof otp === 'string') result.otp = otp;
+  if (typeof otp === 'function') result.otp = otp as OtpProvider;
   if (isPlainObject(wxmpId)) result.wxmpId = { appid: String(wxmpId.appid), openid: String(wxmpId.openid) };
   return result;
 }

@@ -1,6 +1,7 @@
 import {
   CLIENT_EVENTS,
   CODES,
+  MESSAGES,
   REQUEST_TIMEOUTS,
   authorizeReplySchema,
   isOkAck,
@@ -12,7 +13,7 @@ import {
   type UserEvent,
 } from '../protocol/index.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import type { ConnectInput } from './connect-input.js';
+import type { ConnectInput, OtpProvider } from './connect-input.js';
 import { TypedEmitter } from './emitter.js';
 import { ParleyError } from './errors.js';
 import type { HostRotation } from './hosts.js';
@@ -74,6 +75,10 @@ export class Connection {
   #permissions: Permissions = { read: false, write: false };
   #moduleData: Authorization['moduleData'] = {};
   #input: ConnectInput | undefined;
+  /** The otp authorize sends: the input's string, or the last one its provider gave (undefined: ask it). */
+  #otp: string | undefined;
+  /** Whether the provider gave {@link #otp} for this authorize, so that a refusal of it is final. */
+  #otpFresh = false;
   #failures = 0;
   #timers = new Set<TimerHandle>();
   #retry: TimerHandle | undefined;
@@ -123,6 +128,8 @@ export class Connection {
       return Promise.reject(ParleyError.of(CODES.TIMEOUT, 'alreadyConnected'));
     }
     this.#input = input;
+    this.#otp = typeof input.otp === 'string' ? input.otp : undefined;
+    this.#otpFresh = false;
     this.#sid = null;
     this.#failures = 0;
     this.#setStatus('connecting', 'connect() called');
@@ -203,11 +210,15 @@ export class Connection {
   #authorize(generation: number): void {
     const input = this.#input;
     if (!input) return;
+    if (typeof input.otp === 'function' && this.#otp === undefined) {
+      void this.#fetchOtp(input.otp, generation);
+      return;
+    }
     const request = toAuthorizeRequest({
       appkey: this.#deps.appkey,
       userId: input.id,
       userData: input.data,
-      otp: input.otp,
+      otp: this.#otp,
       wxmpId: input.wxmpId,
       sid: this.#sid,
       modules: this.#deps.modules,
@@ -224,16 +235,55 @@ export class Connection {
         if (answered || generation !== this.#generation) return;
         answered = true;
         this.#cancel(giveUp);
-        this.#onAuthorizeReply(reply);
+        this.#onAuthorizeReply(reply, generation);
       });
       this.#after(single, emit);
     };
     emit();
   }
 
-  #onAuthorizeReply(reply: unknown): void {
+  /**
+   * Asks `provider` for an otp, then authorizes with it; one that fails, times out or gives no string ends a first
+   * connect, and is tried again after the backoff while reconnecting.
+   */
+  async #fetchOtp(provider: OtpProvider, generation: number): Promise<void> {
+    let otp: unknown;
+    let timer: TimerHandle | undefined;
+    try {
+      otp = await Promise.race([
+        Promise.resolve().then(provider),
+        new Promise<never>((_resolve, reject) => {
+          timer = this.#after(this.#deps.connectTimeout, () => reject(new Error('no otp in time')));
+        }),
+      ]);
+    } catch (error) {
+      otp = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      if (timer) this.#cancel(timer);
+    }
+    if (generation !== this.#generation) return;
+    if (typeof otp !== 'string' || otp === '') {
+      const why = otp instanceof Error ? otp.message : 'no otp given';
+      const content = `${MESSAGES.otpProviderFailed} ${why}`;
+      if (this.#status === 'reconnecting') this.#linkDown(content);
+      else this.#fail(new ParleyError(CODES.UNAUTHORIZED, content));
+      return;
+    }
+    this.#otp = otp;
+    this.#otpFresh = true;
+    this.#authorize(generation);
+  }
+
+  #onAuthorizeReply(reply: unknown, generation: number): void {
     if (!isOkAck(reply)) {
       const error = ParleyError.fromAck(reply);
+      // An otp from the provider that the server refuses (it expired, say) is asked for afresh, once.
+      if (error.code === CODES.UNAUTHORIZED && typeof this.#input?.otp === 'function' && !this.#otpFresh) {
+        this.#deps.logger.info('otp refused; asking the provider for a fresh one', { content: error.content });
+        this.#otp = undefined;
+        this.#authorize(generation);
+        return;
+      }
       // CONN-13: a server too busy for this user now (429), or failing for now (5xx: its store restarting, say), is
       // tried again while reconnecting, like a lost link; only a refusal of the client itself (4xx) is final.
       const passing = error.code === CODES.TOO_MANY_REQUESTS || error.code >= CODES.SERVER_ERROR;
@@ -256,6 +306,7 @@ export class Connection {
     this.#permissions = auth.permissions;
     this.#moduleData = auth.moduleData;
     this.#authorized = true;
+    this.#otpFresh = false;
     this.#failures = 0;
     this.requests.flush();
     this.#setStatus(next, next === 'expired_reconnected' ? 'authorized with a new session' : 'authorized');

@@ -3,7 +3,7 @@
  * backoff so that restarts take milliseconds; the schedule itself is covered by the unit tests.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClient, ParleyError, type ConnectionStatus, type ParleyClient } from '../../src/index.js';
 import { issueOtp } from '../../server/src/auth/otp.js';
 import { OPEN_APP, SECURE_APP, defer, startServer, tempDir } from '../../server/test/helpers.js';
@@ -104,6 +104,38 @@ describe('SDK against the server', () => {
     await until(c, 'expired_reconnected');
     expect(c.sid).not.toBe(sid);
     expect(seen).toEqual(['connecting', 'connected', 'reconnecting', 'expired_reconnected']);
+  });
+
+  it('CONN-14: an otp that expired during a long connection is replaced by the provider; what was sent meanwhile goes out', async () => {
+    const dir = tempDir();
+    const sqlite = join(dir, 'parley.db');
+    const first = await startServer({ sqlite });
+    const alice = client(first.url);
+    const bob = client(first.url);
+    const tokens: string[] = [];
+    // The first otp has a second left, as one issued a day ago would.
+    const provider = () => {
+      const ttlMs = tokens.length === 0 ? 1_000 : undefined;
+      tokens.push(issueOtp({ secretKey: SECURE_APP.secretKey, userId: 'alice', ttlMs }).otp);
+      return Promise.resolve(tokens.at(-1) ?? '');
+    };
+    await alice.connect({ id: 'alice', otp: provider });
+    await bob.connect({ id: 'bob', otp: otpFor('bob') });
+    const sid = alice.sid;
+    const received: string[] = [];
+    bob.im.on('PRIVATE_MESSAGE_RECEIVED', (m) => received.push(m.messageId));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    await first.server.close();
+    await until(alice, 'reconnecting');
+    const message = alice.im.createTextMessage({ text: 'still here', to: { type: 'private', id: 'bob' } });
+    const sent = alice.im.sendMessage({ message });
+    await startServer({ sqlite, port: first.port });
+    await until(alice, 'reconnected');
+    expect(alice.sid).toBe(sid);
+    expect(tokens).toHaveLength(2);
+    await expect(sent).resolves.toMatchObject({ status: 'success' });
+    await vi.waitFor(() => expect(received).toEqual([message.messageId]));
   });
 
   it('REQ-7: a request issued while the server is down succeeds once it is back', async () => {

@@ -71,6 +71,8 @@ export class FakeServer {
   hang = false;
   /** Refuse authorize with this failure. */
   refuse: { code: number; content: string } | undefined;
+  /** When set, an authorize whose otp it does not accept is refused with 401 `otp has expired`. */
+  acceptOtp: ((otp: unknown) => boolean) | undefined;
   /** Leave authorize un-acked (the server is slow to answer). */
   silentAuthorize = false;
   permissions = { enablePublish: true, enableSubscribe: true };
@@ -138,6 +140,8 @@ export class FakeServer {
   #authorize(params: Record<string, unknown>, socket: FakeSocket): unknown {
     if (this.silentAuthorize) return NO_REPLY;
     if (this.refuse) return { code: this.refuse.code, resultCode: this.refuse.code, content: this.refuse.content };
+    if (this.acceptOtp && !this.acceptOtp(params.otp))
+      return { code: 401, resultCode: 401, content: 'otp has expired' };
     const asked = typeof params.sid === 'string' ? params.sid : undefined;
     const sid = asked && this.#sessions.has(asked) ? asked : `sid-${this.#nextSid++}`;
     this.#sessions.add(sid);

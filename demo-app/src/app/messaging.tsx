@@ -1,9 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createClient, type ParleyClient, type Transport } from 'parley-im';
 import { ParleyProvider, useConversations, useUserEvent } from 'parley-im/react';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CONFIG_KEY, useAppConfig } from '../features/api/config';
+import { memberInfo } from '../features/member/api';
 import { NOTICES_QUERY } from '../features/member/notices';
+import { sessionOtpProvider } from '../features/member/otp';
 import { useSession } from './session';
 
 /** What the rest of the app knows about messaging without needing the SDK's provider. */
@@ -81,10 +84,27 @@ export function MessagingProvider({ children, transport }: { children: ReactNode
   );
   const name = user?.username;
   const avatar = user?.img;
+  const { i18n } = useTranslation();
+  const latestOtp = useRef(otp);
+  latestOtp.current = otp;
+  const token = user?.token;
+  const locale = i18n.language;
+  // A reconnect after the otp expired (a long visit) asks member/info for a fresh one instead of failing.
+  const otpProvider = useMemo(
+    () =>
+      sessionOtpProvider(
+        () => latestOtp.current,
+        async () => (await memberInfo({ token, locale })).otp,
+      ),
+    [token, locale],
+  );
+  const hasOtp = otp !== null;
   const connectAs = useMemo(
     () =>
-      visible && otp && userId ? { id: userId, data: { name: name ?? '', avatar: avatar ?? '' }, otp } : undefined,
-    [visible, otp, userId, name, avatar],
+      visible && hasOtp && userId
+        ? { id: userId, data: { name: name ?? '', avatar: avatar ?? '' }, otp: otpProvider }
+        : undefined,
+    [visible, hasOtp, userId, name, avatar, otpProvider],
   );
 
   if (!client)
