@@ -411,6 +411,26 @@ describe('pub/sub flows on the fake server', () => {
     expect(server.requests('PUBSUB_PRESENCE_SUBSCRIBE')).toHaveLength(0);
   });
 
+  it('PUB-9: a reconnect refused for good ends the channels as a disconnect does; a new connect starts with none', async () => {
+    const { pubsub, server, client } = await connected();
+    const box = inbox();
+    await Promise.all([pubsub.subscribe({ channel: 'a', onMessage: box.onMessage }), tick()]);
+    await Promise.all([pubsub.subscribePresence({ channel: 'a', onPresence: () => undefined }), tick()]);
+    server.refuse = { code: 401, content: 'otp has expired' };
+    server.dropAll();
+    await tick(6000);
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+    expect(pubsub.channels).toEqual([]);
+    server.refuse = undefined;
+    await Promise.all([client.connect({ id: 'me' }), tick()]);
+    expect(client.getConnectionStatus()).toBe('connected');
+    expect(pubsub.channels).toEqual([]);
+    // Subscribed again, its messages arrive.
+    await Promise.all([pubsub.subscribe({ channel: 'a', onMessage: box.onMessage }), tick()]);
+    server.push('message', wire('a', 'hello', 'g1'));
+    expect(box.seen.map((m) => m.content)).toEqual(['hello']);
+  });
+
   it('PUB-13 PUB-14: presence events keep the member list, newest first, within membersLimit', async () => {
     const { pubsub, server } = await connected();
     server.handle('PUBSUB_PRESENCE_HERENOW', (p) => {

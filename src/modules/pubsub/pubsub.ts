@@ -74,7 +74,9 @@ export class Pubsub {
       if (status === 'expired_reconnected') this.#restore();
       if (status === 'reconnected') this.#refreshPresence();
       if (status === 'reconnecting') this.#hold.linkLost();
-      if (status === 'disconnected') {
+      // PUB-9: a refused reconnect ends the session as a disconnect does: a connect() after it, perhaps as another
+      // user, starts with no channels, as IM starts with no state.
+      if (status === 'disconnected' || status === 'connect_failed') {
         this.#subscriptions.clear();
         this.#presence.clear();
         this.#hold.clear();
