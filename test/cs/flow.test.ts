@@ -174,6 +174,25 @@ describe('CS on the fake server: agent side', () => {
     expect(await team.isOnline()).toBe(false);
   });
 
+  it('IMC-15: a pending customer cannot be topped or removed, in the reference’s words; nothing is asked', async () => {
+    const { im, server, team } = await agent();
+    await im.latestConversations();
+    await team.online({ teamData: {}, agentData: { name: 'Alice' } });
+    const [pending] = (await im.pendingConversations()).conversations;
+    expect(pending).toMatchObject({ type: 'cs', id: 'carol', teamId: 'team1' });
+    const refused = { code: 400, content: MESSAGES.csPendingConversation };
+    await expect(im.topConversation({ conversation: pending, top: true })).rejects.toMatchObject(refused);
+    await expect(im.removeConversation({ conversation: pending })).rejects.toMatchObject(refused);
+    // One the agent has in neither list.
+    const other = { ...pending, id: 'nobody' };
+    await expect(im.topConversation({ conversation: other, top: true })).rejects.toMatchObject({
+      code: 400,
+      content: MESSAGES.conversationNotFound,
+    });
+    expect(server.requests('topConversation')).toHaveLength(0);
+    expect(server.requests('removeConversation')).toHaveLength(0);
+  });
+
   it('IMC-15: accept, end and transfer resolve with their message and fire the session events', async () => {
     const { im, server, team } = await agent();
     await im.latestConversations();

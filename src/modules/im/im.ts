@@ -21,6 +21,7 @@ import { loadConversations, resync } from './sync.js';
 import {
   conversationOf,
   type ConversationList,
+  type ConversationRef,
   type ImEvents,
   type Message,
   type MessageTarget,
@@ -310,7 +311,7 @@ export class Im extends ImGroupsAndPresence {
     const ref = validateConversation(options?.conversation);
     if (typeof options.top !== 'boolean') throw ParleyError.badRequest('topNotBoolean');
     await this.#listReady();
-    if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
+    this.#assertListed(ref);
     await this.#wire.call(
       CLIENT_EVENTS.topConversation,
       { type: ref.type, top: options.top, targetId: ref.id, ...teamOf(ref) },
@@ -325,7 +326,7 @@ export class Im extends ImGroupsAndPresence {
     this.#me();
     const ref = validateConversation(options?.conversation);
     await this.#listReady();
-    if (!this.#state.conversations.get(ref)) throw ParleyError.badRequest('conversationNotFound');
+    this.#assertListed(ref);
     await this.#wire.call(
       CLIENT_EVENTS.removeConversation,
       { type: ref.type, targetId: ref.id, ...teamOf(ref) },
@@ -333,6 +334,16 @@ export class Im extends ImGroupsAndPresence {
     );
     this.#state.redoAfterLoads(() => this.#state.conversations.remove(ref));
     this.#state.emitConversations();
+  }
+
+  /**
+   * Throws unless `ref` is in the conversation list: a customer an agent's pending list holds is refused in the
+   * reference's words for it (a pending one cannot be topped or removed), any other with `conversationNotFound`.
+   */
+  #assertListed(ref: ConversationRef): void {
+    if (this.#state.conversations.get(ref)) return;
+    if (ref.type === 'cs' && this.#cs.pending.get(ref)) throw ParleyError.badRequest('csPendingConversation');
+    throw ParleyError.badRequest('conversationNotFound');
   }
 
   /** Recalls up to 20 of my own sent messages of one conversation, for everyone. */
