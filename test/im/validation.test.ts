@@ -101,6 +101,11 @@ describe('IM validation (product spec §5, the spec messages verbatim)', () => {
     await expect(api.recallMessage({ messages: [fresh] })).rejects.toMatchObject({
       content: 'message[0] is new and cannot be recalled',
     });
+    // Never sent, so kept nowhere: nothing to delete.
+    await expect(api.deleteMessage({ messages: [fresh] })).rejects.toMatchObject({
+      code: 400,
+      content: 'No message that could be deleted',
+    });
     const sending = api.createTextMessage({ text: 'sending', to });
     void api.sendMessage({ message: sending });
     await expect(api.deleteMessage({ messages: [sending] })).rejects.toMatchObject({

@@ -377,11 +377,13 @@ export class Im extends ImGroupsAndPresence {
     const { list, ref } = validateBatch(options?.messages, me.id, 'deleteCs');
     if (list.some((m) => m.status === 'sending')) throw ParleyError.badRequest('deleteSending');
     const sent = list.filter((m) => m.status === 'success');
+    const cache = this.#state.cache(ref);
+    // Neither sent nor kept here (messages created and never sent): there is nothing to delete anywhere.
+    if (sent.length === 0 && !list.some((m) => cache.holds(m))) throw ParleyError.badRequest('nothingToDelete');
     if (sent.length > 0) {
       const times = sent.map((m) => m.timestamp).sort((a, b) => a - b);
       await this.#wire.call(CLIENT_EVENTS.imDeleteMessage, { scene: ref.type, targetId: ref.id, times }, 'write');
     }
-    const cache = this.#state.cache(ref);
     cache.deleted(sent.map((m) => m.timestamp));
     const removed = cache.remove(list.map((m) => m.messageId));
     // Resolved once the list is fixed, when the conversation's new last message had to come from the server.
