@@ -194,6 +194,49 @@ describe('rich messages: upload inside sendMessage', () => {
     expect(storage.posts).toHaveLength(1);
   });
 
+  it('IMC-3: sent while reconnecting, a media message waits for the link, however long, then uploads and goes out', async () => {
+    const { im, server, storage, client } = await connectedWithStorage(tick);
+    server.down = true;
+    server.dropAll();
+    const message = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to });
+    const sending = im.sendMessage({ message });
+    // Longer than a request's 12 s: nothing is asked while the link is down, and the message waits.
+    await tick(30_000);
+    expect(client.getConnectionStatus()).toBe('reconnecting');
+    expect(message.status).toBe('sending');
+    expect(server.requests('uploadToken')).toHaveLength(0);
+    server.down = false;
+    await tick(6000);
+    await expect(sending).resolves.toMatchObject({ status: 'success' });
+    expect(storage.posts).toHaveLength(1);
+    expect(server.requests('publishIM')).toHaveLength(1);
+  });
+
+  it('IMC-3: an upload cut off by a lost link starts over once the link is back; one that fails while online fails', async () => {
+    const { im, server, storage } = await connectedWithStorage(tick);
+    let release = () => undefined as void;
+    storage.script.hold = new Promise<void>((resolve) => (release = resolve));
+    const message = im.createImageMessage({ file: fileOf('a.png', 3, 'image/png'), to });
+    const sending = im.sendMessage({ message });
+    await tick();
+    expect(storage.posts).toHaveLength(1);
+    // The link goes, and the POST with it.
+    server.down = true;
+    server.dropAll();
+    storage.script.error = new Error('network error');
+    release();
+    await tick(10_000);
+    expect(message.status).toBe('sending');
+    storage.script.error = undefined;
+    storage.script.hold = undefined;
+    server.down = false;
+    await tick(6000);
+    await expect(sending).resolves.toMatchObject({ status: 'success' });
+    expect(storage.posts).toHaveLength(2);
+    expect(server.requests('uploadToken')).toHaveLength(2);
+    expect(server.requests('publishIM')).toHaveLength(1);
+  });
+
   it('UP-7: a nameless thumbnail is uploaded under an extension of its own type', async () => {
     const { im, server } = await connectedWithStorage(tick);
     const thumbnail = new Blob([new Uint8Array(20)], { type: 'image/png' });

@@ -165,9 +165,10 @@ export class Im extends ImGroupsAndPresence {
     let ack: Awaited<ReturnType<Outbox['send']>>;
     try {
       if (upload) {
-        // UP-6: the file goes up while the message is `sending`; the payload then holds its URL.
+        // UP-6: the file goes up while the message is `sending`, once the link is up (IMC-3); the payload then holds
+        // its URL.
         this.#uploads.delete(message);
-        message.payload = await upload.run(this.uploader);
+        message.payload = await this.#outbox.whenOnline(() => upload.run(this.uploader));
         this.#state.replace(copyMessage(message));
       }
       // A payload over the 3 KB is refused here, after `sending`, so that the message ends `fail` like any refused

@@ -1,4 +1,4 @@
-import { CODES } from '../../protocol/index.js';
+import { CODES, MESSAGES } from '../../protocol/index.js';
 import type { Connection } from '../../core/connection.js';
 import { ParleyError } from '../../core/errors.js';
 import { isOnline } from '../../core/status.js';
@@ -30,6 +30,24 @@ export class Outbox {
       // The link dropped before the ack: the same messageId again once it is back (the server de-duplicates).
       return this.send(request);
     });
+  }
+
+  /**
+   * Runs `work` (a message's upload) once the link is up, and again from the start when it failed while the link
+   * went down meanwhile (IMC-3): a media message sent while reconnecting waits for the link as a text does, rather
+   * than failing when its upload token is not answered in time. An abort, or a failure while the link is up, is final.
+   */
+  async whenOnline<T>(work: () => Promise<T>): Promise<T> {
+    await this.#online();
+    try {
+      return await work();
+    } catch (error) {
+      const status = this.#connection.status;
+      const linkTrouble = status === 'reconnecting' || status === 'connecting';
+      const aborted = error instanceof ParleyError && error.content === MESSAGES.uploadAborted;
+      if (!linkTrouble || aborted) throw error;
+      return this.whenOnline(work);
+    }
   }
 
   #online(): Promise<void> {
