@@ -6,6 +6,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { expect, vi } from 'vitest';
 import { AppProviders } from './app/App';
 import { createI18n, type Language } from './i18n';
+import { THROTTLE_MS } from './ui/useThrottled';
 
 /** Renders `ui` inside the app's providers and a memory router at `path`, in `language`. */
 export function renderApp(ui: ReactNode, { path = '/', language = 'en' }: { path?: string; language?: Language } = {}) {
@@ -23,6 +24,15 @@ export function renderApp(ui: ReactNode, { path = '/', language = 'en' }: { path
 /** Waits until the screen shows `text`. */
 export async function shows(text: string | RegExp): Promise<void> {
   await vi.waitFor(() => expect(screen.getByText(text)).toBeTruthy());
+}
+
+/**
+ * Moves the clock the app's buttons read past their 500 ms throttle (spec §9), so that a second tap counts: only
+ * `Date` is faked, from now on, so that nothing else waits. Undo it with `vi.useRealTimers()` after the test.
+ */
+export function passThrottle(): void {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  vi.setSystemTime(Date.now() + THROTTLE_MS);
 }
 
 /** Runs `work` (a click, a change) inside `act`, so that what it sets off has rendered when it returns. */

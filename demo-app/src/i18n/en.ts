@@ -29,6 +29,7 @@ export const en: Dictionary = {
     video_cover_missing: 'A video cover is required',
     bad_phone: 'Enter a valid mobile number',
     bad_code: 'Enter the 6-digit code',
+    too_fast: 'The operation is too fast',
     too_frequent: 'Do not operate too frequently',
     code_wrong: 'Incorrect verification code',
     agreement_required: 'Please read and agree to the User Agreement and Privacy Policy',

@@ -27,6 +27,7 @@ export const zhCN = {
     video_cover_missing: '视频封面不能为空',
     bad_phone: '请输入正确的手机号',
     bad_code: '请输入6位验证码',
+    too_fast: '操作太快了',
     too_frequent: '请勿频繁操作',
     code_wrong: '验证码错误',
     agreement_required: '请先阅读并同意用户协议和隐私政策',

@@ -1,4 +1,5 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useThrottled } from '../../ui/useThrottled';
 import { Avatar, Button, Dialog, ErrorBlock, List, ProgressBar } from 'antd-mobile';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -88,7 +89,7 @@ function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: 
   const { user } = useSession();
   const open = useNavigateTo();
   const [busy, setBusy] = useState(false);
-  const toggle = async () => {
+  const toggle = useThrottled(async () => {
     if (!user) return open(LOGIN_PATH);
     setBusy(true);
     try {
@@ -99,7 +100,7 @@ function ReactionRow({ post, onChanged }: { post: CirclePost; onChanged: (post: 
     } finally {
       setBusy(false);
     }
-  };
+  });
   const target = `id=${encodeURIComponent(post.id)}&type=quanzi`;
   return (
     <div className="article-reactions post-reactions" onClick={(event) => event.stopPropagation()}>

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useThrottled } from '../../ui/useThrottled';
 import { Avatar, Button, Dialog, ErrorBlock, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -34,7 +35,7 @@ function ReactionBar({ article }: { article: Article }) {
   const open = useNavigateTo();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const toggle = async () => {
+  const toggle = useThrottled(async () => {
     if (!user) return open(LOGIN_PATH);
     setBusy(true);
     try {
@@ -51,8 +52,8 @@ function ReactionBar({ article }: { article: Article }) {
       setBusy(false);
     }
     await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY, user.id, null] });
-  };
-  const collect = async () => {
+  });
+  const collect = useThrottled(async () => {
     if (!user) return open(LOGIN_PATH);
     try {
       const collected = await collectArticle(article.id, !article.collected, {
@@ -67,7 +68,7 @@ function ReactionBar({ article }: { article: Article }) {
       toastError(errorText(error, t));
     }
     await queryClient.invalidateQueries({ queryKey: [ARTICLES_QUERY, user.id, 'collection'] });
-  };
+  });
   const target = encodeURIComponent(article.id);
   return (
     <div className="article-reactions">

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useThrottled } from '../../ui/useThrottled';
 import { Avatar, Button, ErrorBlock } from 'antd-mobile';
 import {
   HeartFill,
@@ -81,7 +82,7 @@ function Slide({
     }
   };
 
-  const toggleLike = async () => {
+  const toggleLike = useThrottled(async () => {
     if (!user) return open(LOGIN_PATH);
     setBusy(true);
     try {
@@ -91,7 +92,7 @@ function Slide({
     } finally {
       setBusy(false);
     }
-  };
+  });
 
   const target = encodeURIComponent(video.id);
   const name = video.author.username || t('im.user', { id: video.author.id });

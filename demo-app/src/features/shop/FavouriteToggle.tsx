@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useThrottled } from '../../ui/useThrottled';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -24,7 +25,7 @@ export function FavouriteToggle({ product }: { product: ProductPage['product'] }
   const [sending, setSending] = useState(false);
   const kept = product.collected;
 
-  const toggle = async () => {
+  const toggle = useThrottled(async () => {
     if (!user) {
       const redirect = `${location.pathname}${location.search}`;
       return open(`${LOGIN_PATH}?${new URLSearchParams({ redirect }).toString()}`);
@@ -42,7 +43,7 @@ export function FavouriteToggle({ product }: { product: ProductPage['product'] }
       setSending(false);
     }
     await queryClient.invalidateQueries({ queryKey: [MARKS_QUERY, 'favourites'] });
-  };
+  });
 
   return (
     <button

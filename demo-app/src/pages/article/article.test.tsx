@@ -5,7 +5,7 @@ import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, ArticleCard, ArticleComment } from '../../features/content/articles';
-import { renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
+import { passThrottle, renderApp, shows, step, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import AddArticle from '../member/add-article';
 import Collection from '../member/record';
@@ -146,6 +146,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   api.resetHandlers();
+  vi.useRealTimers();
 });
 afterAll(() => api.close());
 
@@ -313,6 +314,11 @@ describe('article likes and comments', () => {
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Like' })));
     await shows('3 likes');
     expect(screen.getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
+    // At once again: too fast (spec §8, §9), and nothing is sent.
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Liked' })));
+    await shows('The operation is too fast');
+    expect(sent.map((call) => call.body['zan'])).toEqual([true]);
+    passThrottle();
     await step(() => fireEvent.click(screen.getByRole('button', { name: 'Liked' })));
     await shows('2 likes');
     expect(sent.map((call) => call.body['zan'])).toEqual([true, false]);

@@ -8,7 +8,7 @@ import { fakePost as post, fakeVote as voting } from '../../features/circle/fake
 import type { CirclePost, Topic } from '../../features/circle/posts';
 import type { ArticleComment } from '../../features/content/articles';
 import { FakeXhr } from '../../features/api/fake-xhr';
-import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
+import { passThrottle, renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Comments from '../article/ping';
 import Likes from '../article/ping-zan';
@@ -159,6 +159,7 @@ afterEach(() => {
   cleanup();
   api.resetHandlers();
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 afterAll(() => api.close());
 
@@ -290,6 +291,7 @@ describe('pages/quanzi/index: likes and comments on a post', () => {
     await step(() => fireEvent.click(within(first).getByRole('button', { name: 'Like' })));
     await vi.waitFor(() => expect(within(first).getByText('3 likes')).toBeTruthy());
     expect(within(first).getByRole('button', { name: 'Liked' }).getAttribute('aria-pressed')).toBe('true');
+    passThrottle();
     await step(() => fireEvent.click(within(first).getByRole('button', { name: 'Liked' })));
     await vi.waitFor(() => expect(within(first).getByText('2 likes')).toBeTruthy());
     expect(sent).toEqual([

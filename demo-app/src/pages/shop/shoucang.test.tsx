@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FakeMark } from '../../features/shop/fake-marks';
 import { fakeProduct, fakeShop, openShop } from '../../features/shop/fake-shop';
-import { renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
+import { passThrottle, renderApp, shows, step, uploadHandlers, Where, NO_ADS } from '../../test-utils';
 import { closeLayers } from '../../test-layers';
 import { installAntdRender } from '../../ui/antd-render';
 import UserIndex from '../user/index';
@@ -36,7 +36,10 @@ beforeEach(() => {
     fakeProduct('p4', { title: 'Old kettle', status: 'off_shelf' }),
   ];
 });
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 afterAll(() => api.close());
 
 function renderPages(path: string) {
@@ -72,6 +75,7 @@ describe('shop/view: the favourite toggle', () => {
     await shows('Added to favourites');
     await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Remove from favourites' })).toBeTruthy());
     expect(shop.state.favourites.map((mark) => mark.id)).toEqual(['p1']);
+    passThrottle();
     await click(screen.getByRole('button', { name: 'Remove from favourites' }));
     await shows('Removed from favourites');
     await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Add to favourites' })).toBeTruthy());
