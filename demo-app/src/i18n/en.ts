@@ -649,6 +649,7 @@ export const en: Dictionary = {
   video: {
     publish: 'Publish',
     none: 'No videos yet',
+    noneInChannel: 'No videos in this channel yet',
     play: 'Play',
     quality: 'Resolution',
     quality_smooth: 'Smooth',

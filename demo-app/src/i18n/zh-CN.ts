@@ -632,6 +632,7 @@ export const zhCN = {
   video: {
     publish: '发布',
     none: '暂无视频',
+    noneInChannel: '这个频道还没有视频',
     play: '播放',
     quality: '清晰度',
     quality_smooth: '流畅',

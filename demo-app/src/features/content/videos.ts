@@ -8,16 +8,17 @@ export interface VideoCard extends ArticleCard {
   video: ArticleVideo;
 }
 
-/** A page of videos, newest first (`video/lists`), of one channel's with `typeid`; `before` is the last id shown. */
+/**
+ * A page of videos, newest first (`video/lists`), or of one channel's with `typeid` (`video/lists/in/{typeid}`, spec
+ * §7); `before` is the last id shown.
+ */
 export async function videoPage(
   params: { typeid?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<VideoCard[]> {
-  const body = {
-    ...(params.typeid !== undefined && { typeid: params.typeid }),
-    ...(params.before !== undefined && { before: params.before }),
-  };
-  return (await apiPost<{ ret: VideoCard[] }>('video/lists', body, context)).ret;
+  const path = params.typeid === undefined ? 'video/lists' : `video/lists/in/${encodeURIComponent(params.typeid)}`;
+  const body = params.before !== undefined ? { before: params.before } : {};
+  return (await apiPost<{ ret: VideoCard[] }>(path, body, context)).ret;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigateTo } from '../../app/navigation';
 import { useSession } from '../../app/session';
+import { ALL_CHANNELS, useChannelTabs } from '../../features/content/ChannelTabs';
 import { VideoList } from '../../features/content/VideoList';
 import { NavBar } from '../../ui/NavBar';
 import { useTabTitle } from '../TabPage';
@@ -8,14 +9,16 @@ import '../member/feedback.css';
 import { AdBanner } from '../../features/ads/AdBanner';
 
 /**
- * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh; "Live" opens
- * the live rooms (live/index, for members), "Publish" the video form (member/add-video) for a signed-in member.
+ * Tab: pages/video/index (spec §2): videos newest first for visitors and members, pulled down to refresh, in the
+ * viewer's channel tabs as on the front page (a channel's from `video/lists/in/{id}`, spec §7); "Live" opens the live
+ * rooms (live/index, for members), "Publish" the video form (member/add-video) for a signed-in member.
  */
 export default function VideoTab() {
   const { t } = useTranslation();
   const open = useNavigateTo();
   const { user } = useSession();
   const title = useTabTitle('video');
+  const { current, tabs } = useChannelTabs();
   return (
     <div className="page">
       <NavBar
@@ -35,7 +38,12 @@ export default function VideoTab() {
         }
       />
       <AdBanner position="video" />
-      <VideoList empty={t('video.none')} />
+      {tabs}
+      <VideoList
+        key={current}
+        {...(current !== ALL_CHANNELS && { channel: current })}
+        empty={current === ALL_CHANNELS ? t('video.none') : t('video.noneInChannel')}
+      />
     </div>
   );
 }

@@ -13,8 +13,9 @@ import VideoPage from './view';
 
 const USER = { token: 'member-token', id: '42', username: 'Alice', img: '' };
 
-/** The fake server's videos, and the bodies of `video/lists` calls. */
+/** The fake server's videos and channels, and the bodies of `video/lists` calls (`in`: the channel of the path). */
 let videos: VideoCard[] = [];
+let channels: Array<{ id: string; name: string }> = [];
 const asked: Array<Record<string, unknown>> = [];
 const api = setupServer(
   NO_ADS,
@@ -24,6 +25,12 @@ const api = setupServer(
     const from = body['before'] === undefined ? 0 : videos.findIndex((v) => v.id === body['before']) + 1;
     return HttpResponse.json({ ret: videos.slice(from, from + 20) });
   }),
+  http.post('*/index.php/api/video/lists/in/:typeid', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    asked.push({ ...body, in: params['typeid'] });
+    return HttpResponse.json({ ret: videos.filter((v) => v.channel?.id === params['typeid']) });
+  }),
+  http.post('*/index.php/api/article/typeid', () => HttpResponse.json({ ret: { mine: channels, more: [] } })),
   http.post('*/index.php/api/article/view', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     const found = videos.find((v) => v.id === body['id']);
@@ -52,6 +59,7 @@ beforeAll(() => {
 beforeEach(() => {
   localStorage.clear();
   videos = [];
+  channels = [];
   asked.length = 0;
 });
 afterEach(() => cleanup());
@@ -107,6 +115,34 @@ describe('pages/video/index: the video tab', () => {
     await shows('Video number 25');
     expect(screen.getAllByTestId('video')).toHaveLength(20);
     expect(asked.map((body) => body['before'])).toEqual([undefined]);
+  });
+
+  it('shows one channel’s videos in its tab, from video/lists/in/{id} (spec §7)', async () => {
+    channels = [
+      { id: 'c1', name: 'Travel' },
+      { id: 'c2', name: 'Food' },
+    ];
+    videos = [
+      { ...video(3), channel: { id: 'c2', name: 'Food' } },
+      { ...video(2), channel: { id: 'c1', name: 'Travel' } },
+      video(1),
+    ];
+    renderTab();
+    await shows('Video number 1');
+    expect(screen.getAllByTestId('video')).toHaveLength(3);
+    await step(() => fireEvent.click(screen.getByText('Travel')));
+    await shows('Video number 2');
+    expect(screen.getAllByTestId('video')).toHaveLength(1);
+    expect(asked.at(-1)).toMatchObject({ in: 'c1' });
+    expect(asked.at(-1)).not.toHaveProperty('typeid');
+    await step(() => fireEvent.click(screen.getByText('Food')));
+    await shows('Video number 3');
+    expect(screen.queryByText('Video number 2')).toBeNull();
+    videos = [];
+    await step(() => fireEvent.click(screen.getByText('Travel')));
+    await shows('No videos in this channel yet');
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Channels' })));
+    expect(screen.getByTestId('where').textContent).toBe('/article/typeid');
   });
 
   it('says when there is none; the publish button is for signed-in members', async () => {
