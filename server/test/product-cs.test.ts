@@ -54,6 +54,7 @@ describe('product API: customer service', () => {
       background: '',
       follows: 0,
       fans: 0,
+      likes: 0,
       shiming: 0,
       blocked: false,
       followed: false,

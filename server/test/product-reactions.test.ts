@@ -14,6 +14,34 @@ const view = async (p: ProductServer, id: string, token?: string) =>
 
 const MISSING = { err: 'content does not exist or was deleted by the author', code: 'article_missing' };
 
+describe('the likes a member received (spec §3 profile "fans, likes")', () => {
+  it('counts likes on their articles and circle posts in member/info and member/profile', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const first = await article(p, alice.token);
+    const second = await article(p, alice.token, 'Another lake day');
+    const post = await p.call('member/quanzi_add', { token: alice.token, title: 'By the lake', content: 'Calm.' });
+    for (const [token, id] of [
+      [bob.token, first],
+      [carol.token, first],
+      [bob.token, second],
+    ] as const) {
+      expect((await p.call('article/zan', { token, id, zan: true })).ret).toMatchObject({ liked: true });
+    }
+    expect((await p.call('quanzi/zan', { token: carol.token, id: post['id'], zan: true })).ret).toMatchObject({
+      liked: true,
+    });
+    expect((await p.call('member/info', { token: alice.token })).ret).toMatchObject({ likes: 4 });
+    expect((await p.call('member/profile', { token: bob.token, id: alice.id })).ret).toMatchObject({ likes: 4 });
+    expect((await p.call('member/info', { token: bob.token })).ret).toMatchObject({ likes: 0 });
+    // Taken back: counted no more.
+    await p.call('article/zan', { token: bob.token, id: second, zan: false });
+    expect((await p.call('member/profile', { token: carol.token, id: alice.id })).ret).toMatchObject({ likes: 3 });
+  });
+});
+
 describe('product article comments and likes: article/ping, article/zan', () => {
   it('comments newest first, counted on the article; the writer and the article author may delete one', async () => {
     const p = await productServer();

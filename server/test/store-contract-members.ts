@@ -1195,6 +1195,61 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     },
   );
 
+  it('likes received: those of open members on an author’s articles and posts not deleted, each kind its own', async () => {
+    const { store } = await fresh();
+    for (const [id, phone] of [
+      ['m1', '13300133000'],
+      ['m2', '13300133001'],
+      ['m3', '13300133002'],
+    ] as const) {
+      await store.members.insert(newMember(id, phone));
+    }
+    const quota = { since: 0, max: 10 };
+    const article = (id: string, memberId: string) =>
+      store.articles.add(
+        { id, memberId, title: `Title ${id}`, content: 'text', images: [], channelId: null, createdAt: 100 },
+        quota,
+      );
+    const post = (id: string, memberId: string) =>
+      store.circle.add(
+        {
+          id,
+          memberId,
+          title: '',
+          content: 'text',
+          images: [],
+          vote: null,
+          video: null,
+          topicId: null,
+          createdAt: 100,
+        },
+        quota,
+      );
+    await article('a1', 'm1');
+    await article('a2', 'm1');
+    await article('a3', 'm2');
+    await post('p1', 'm1');
+    for (const [memberId, id] of [
+      ['m2', 'a1'],
+      ['m3', 'a1'],
+      ['m2', 'a2'],
+      ['m1', 'a3'],
+    ] as const) {
+      await store.reactions.like(memberId, id, true, 200);
+    }
+    await store.circleReactions.like('m3', 'p1', true, 200);
+    expect(await store.reactions.received('m1')).toBe(3);
+    expect(await store.circleReactions.received('m1')).toBe(1);
+    expect(await store.reactions.received('m2')).toBe(1);
+    expect(await store.circleReactions.received('m2')).toBe(0);
+    // A deleted article's likes go with it; a cancelled member's likes are not counted.
+    expect(await store.articles.remove('m1', 'a2', 300)).toBe(true);
+    expect(await store.reactions.received('m1')).toBe(2);
+    expect(await store.members.cancel('m3', { reason: 'x', now: 400 })).toBe(true);
+    expect(await store.reactions.received('m1')).toBe(1);
+    expect(await store.circleReactions.received('m1')).toBe(0);
+  });
+
   it('reports: one under review per member and content even sent at once; upholding closes all and removes it once', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

@@ -88,7 +88,11 @@ describe('app start (spec §4)', () => {
     await waitFor(() => expect(messaging.openSockets).toHaveLength(1), SLOW);
     // One member/info issued (the user tab reads it too; the newest by then goes).
     expect(authorizations()).toEqual([
-      expect.objectContaining({ userId: USER.id, otp: expect.stringMatching(/^otp-\d+$/), appkey: 'product-app' }),
+      expect.objectContaining({
+        userId: USER.id,
+        otp: expect.stringMatching(/^otp-\d+$/) as unknown,
+        appkey: 'product-app',
+      }),
     ]);
     expect(calls['member/info']?.[0]).toMatchObject({ token: USER.token });
   });
@@ -160,13 +164,13 @@ describe('the user tab', () => {
     expect(header?.style.backgroundImage).toBe(`url("${background}")`);
   });
 
-  it('shows how many the member follows, how many follow them and the unread notifications, as member/info tells', async () => {
+  it('shows how many the member follows, how many follow them, their likes and the unread notifications, as member/info tells', async () => {
     localStorage.setItem('user', JSON.stringify(USER));
-    infoCounts = { follows: 4, fans: 9, member_notify_badge: 3 };
+    infoCounts = { follows: 4, fans: 9, likes: 15, member_notify_badge: 3 };
     renderShell({ path: '/pages/user/index', transport: messaging.transport });
     await waitFor(() => {
       const counts = [...document.querySelectorAll('.mine-header .follow-count')].map((c) => c.textContent);
-      expect(counts).toEqual(['4Following', '9Followers']);
+      expect(counts).toEqual(['4Following', '9Followers', '15Likes']);
     }, SLOW);
     // The unread notifications beside their entry.
     const entry = screen.getByText('Notifications').closest('.adm-list-item');
@@ -181,14 +185,14 @@ describe('the user tab', () => {
     const before = calls['member/info']?.length ?? 0;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(calls['member/info']).toHaveLength(before);
-    infoCounts = { follows: 1, fans: 2 };
+    infoCounts = { follows: 1, fans: 2, likes: 3 };
     await act(async () => {
       fireEvent.click(await screen.findByText('Me', undefined, SLOW));
       await Promise.resolve();
     });
     await waitFor(() => {
       const counts = [...document.querySelectorAll('.mine-header .follow-count')].map((c) => c.textContent);
-      expect(counts).toEqual(['1Following', '2Followers']);
+      expect(counts).toEqual(['1Following', '2Followers', '3Likes']);
     }, SLOW);
     expect(calls['member/info']).toHaveLength(before + 1);
   });

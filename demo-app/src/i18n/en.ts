@@ -521,6 +521,7 @@ export const en: Dictionary = {
     noFans: 'No followers yet',
     followsCount: 'Following',
     fansCount: 'Followers',
+    likesCount: 'Likes',
   },
   cert: {
     title: 'Real-name certification',

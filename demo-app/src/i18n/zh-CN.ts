@@ -509,6 +509,7 @@ export const zhCN = {
     noFans: '还没有粉丝',
     followsCount: '关注',
     fansCount: '粉丝',
+    likesCount: '获赞',
   },
   cert: {
     title: '实名认证',

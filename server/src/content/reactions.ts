@@ -56,6 +56,8 @@ export interface ReactionService {
   likers(subjectId: unknown, viewerId: string | undefined, before: unknown): Promise<MemberResult<LikeRecord[]>>;
   /** The counts of subjects, as `viewerId` sees them. */
   counts(subjectIds: readonly string[], viewerId: string | undefined): Promise<Map<string, ReactionCounts>>;
+  /** The likes `authorId`'s subjects have received, of members still open, the subjects not deleted. */
+  received(authorId: string): Promise<number>;
 }
 
 /**
@@ -151,5 +153,6 @@ export function createReactionService(deps: {
       return page ? { ok: true, value: page } : fail('bad_params');
     },
     counts: (subjectIds, viewerId) => reactions.counts(subjectIds, viewerId),
+    received: (authorId) => reactions.received(authorId),
   };
 }

@@ -62,18 +62,29 @@ export interface ReactionStore {
   ): Promise<LikeRecord[] | undefined>;
   /** The counts of each of `subjectIds` (those of open members, comments not deleted), as `viewerId` sees them. */
   counts(subjectIds: readonly string[], viewerId: string | undefined): Promise<Map<string, ReactionCounts>>;
+  /** The likes of open members that `authorId`'s subjects not deleted have received (spec §3 profile "likes"). */
+  received(authorId: string): Promise<number>;
 }
 
-/** The two tables of one kind of subject: its comments and its likes (migrations `0025` and `0042`). */
+/** The tables of one kind of subject: the subjects, their comments and their likes (migrations `0025` and `0042`). */
 export interface ReactionTableNames {
+  subjects: 'articles' | 'circle_posts';
   comments: 'article_comments' | 'circle_comments';
   likes: 'article_likes' | 'circle_likes';
 }
 
 /** The articles' tables. */
-export const ARTICLE_REACTIONS: ReactionTableNames = { comments: 'article_comments', likes: 'article_likes' };
+export const ARTICLE_REACTIONS: ReactionTableNames = {
+  subjects: 'articles',
+  comments: 'article_comments',
+  likes: 'article_likes',
+};
 /** The circle posts' tables. */
-export const CIRCLE_REACTIONS: ReactionTableNames = { comments: 'circle_comments', likes: 'circle_likes' };
+export const CIRCLE_REACTIONS: ReactionTableNames = {
+  subjects: 'circle_posts',
+  comments: 'circle_comments',
+  likes: 'circle_likes',
+};
 
 // Both kinds' tables have these columns; the queries name them through the aliases `c` and `l`.
 type ReactionTables = {
@@ -88,6 +99,7 @@ type ReactionTables = {
     reply_to_member: string | null;
   };
   l: { subject_id: string; member_id: string; created_at: number };
+  s: { id: string; member_id: string; deleted_at: number | null };
   members: { id: string; cancelled_at: number | null };
 };
 
@@ -122,6 +134,7 @@ export function createReactionStore(
   const likes = tables.likes as 'l';
   const commentsAs = `${tables.comments} as c` as 'c';
   const likesAs = `${tables.likes} as l` as 'l';
+  const subjectsAs = `${tables.subjects} as s` as 's';
   const shownComments = () =>
     db
       .selectFrom(commentsAs)
@@ -266,6 +279,20 @@ export function createReactionStore(
         if (entry) entry.liked = true;
       }
       return counts;
+    },
+
+    async received(authorId) {
+      // The author's subjects by their index (member_id first), each one's likes by the likes' key (subject first).
+      const row = await db
+        .selectFrom(subjectsAs)
+        .innerJoin(likesAs, 'l.subject_id', 's.id')
+        .innerJoin('members', 'members.id', 'l.member_id')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('s.member_id', '=', authorId)
+        .where('s.deleted_at', 'is', null)
+        .where('members.cancelled_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
   };
 }

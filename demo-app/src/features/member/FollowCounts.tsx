@@ -3,9 +3,20 @@ import { useNavigateTo } from '../../app/navigation';
 
 /**
  * How many members someone follows and how many follow them, each opening that list (member/guanzhu; `owner` is
- * whose, the signed-in member's own when undefined).
+ * whose, the signed-in member's own when undefined), and the likes their articles, videos and posts received (spec §3
+ * profile "fans, likes"), which open nothing.
  */
-export function FollowCounts({ owner, follows, fans }: { owner?: string; follows: number; fans: number }) {
+export function FollowCounts({
+  owner,
+  follows,
+  fans,
+  likes,
+}: {
+  owner?: string;
+  follows: number;
+  fans: number;
+  likes: number;
+}) {
   const { t } = useTranslation();
   const open = useNavigateTo();
   const path = (tab: 'follows' | 'fans') => {
@@ -25,6 +36,10 @@ export function FollowCounts({ owner, follows, fans }: { owner?: string; follows
     <div className="follow-counts">
       {stat('follows', follows, t('follows.followsCount'))}
       {stat('fans', fans, t('follows.fansCount'))}
+      <div className="follow-count" data-testid="count-likes">
+        <strong>{likes}</strong>
+        <span>{t('follows.likesCount')}</span>
+      </div>
     </div>
   );
 }

@@ -17,9 +17,10 @@ export interface StoredUser {
   region?: string;
   qianming?: string;
   background?: string;
-  /** How many members they follow, and how many follow them. */
+  /** How many members they follow, how many follow them, and the likes their articles and posts received. */
   follows?: number;
   fans?: number;
+  likes?: number;
 }
 
 /** A member's gender as the profile shows it; `hidden` keeps it private. */
@@ -64,9 +65,10 @@ export interface PublicProfile {
   followed?: boolean;
   /** 1 once their real-name certification passed (spec §3), else 0. */
   shiming?: number;
-  /** How many members they follow, and how many follow them. */
+  /** How many members they follow, how many follow them, and the likes their articles and posts received. */
   follows?: number;
   fans?: number;
+  likes?: number;
 }
 
 /** Another member's public profile, their follow counts, and whether the signed-in member blocked or follows them. */

@@ -19,6 +19,7 @@ const USER = {
   background: '',
   follows: 3,
   fans: 5,
+  likes: 12,
 };
 const BOB = {
   id: '7',
@@ -32,6 +33,7 @@ const BOB = {
   followed: false,
   follows: 1,
   fans: 2,
+  likes: 4,
 };
 
 /** Bob as the fake server has him now. */
@@ -166,7 +168,8 @@ describe('user/home', () => {
     expect(screen.getByText('Female · Hangzhou')).toBeTruthy();
     expect(screen.getByText('Coffee, code')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Edit profile' })).toBeTruthy();
-    expect([count('follows'), count('fans')]).toEqual(['3', '5']);
+    expect([count('follows'), count('fans'), count('likes')]).toEqual(['3', '5', '12']);
+    expect(screen.getByTestId('count-likes').textContent).toBe('12Likes');
   });
 
   it("opens the follow lists from the counts: one's own without an id, another's with theirs", async () => {
@@ -195,7 +198,7 @@ describe('user/home', () => {
   it('follows another member, and unfollows them after asking; the fan count follows', async () => {
     renderApp(<UserHome />, { path: '/user/home?id=7' });
     await shows('Bob');
-    expect([count('follows'), count('fans')]).toEqual(['1', '2']);
+    expect([count('follows'), count('fans'), count('likes')]).toEqual(['1', '2', '4']);
     await click('Follow');
     await shows('Followed');
     await vi.waitFor(() => expect(count('fans')).toBe('3'));

@@ -38,7 +38,7 @@ function ProfileHead({ profile, owner }: { profile: PublicProfile; owner?: strin
       <div className="muted">{t('mine.id', { id: profile.id })}</div>
       {facts.length > 0 && <div className="home-facts">{facts.join(' · ')}</div>}
       <p className="home-signature">{profile.qianming || t('home.noSignature')}</p>
-      <FollowCounts owner={owner} follows={profile.follows ?? 0} fans={profile.fans ?? 0} />
+      <FollowCounts owner={owner} follows={profile.follows ?? 0} fans={profile.fans ?? 0} likes={profile.likes ?? 0} />
     </section>
   );
 }
@@ -108,6 +108,7 @@ export default function UserHome() {
             shiming: user.shiming ?? 0,
             follows: user.follows ?? 0,
             fans: user.fans ?? 0,
+            likes: user.likes ?? 0,
           }}
         />
         <div className="page-actions">

@@ -101,7 +101,7 @@ export default function UserIndex() {
               <div className="muted">{t('mine.id', { id: user.id })}</div>
               {user.qianming && <div className="mine-signature">{user.qianming}</div>}
             </div>
-            <FollowCounts follows={user.follows ?? 0} fans={user.fans ?? 0} />
+            <FollowCounts follows={user.follows ?? 0} fans={user.fans ?? 0} likes={user.likes ?? 0} />
           </>
         ) : (
           <div className="mine-visitor">

@@ -6,8 +6,8 @@ import type { ProductApiDeps } from './index.js';
 import { refuse, type ProductPost } from './reply.js';
 
 /**
- * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`)
- * and how many follow them (`fans`), whether they are certified (`shiming`: 1 once their real-name certification
+ * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`),
+ * how many follow them (`fans`) and the likes their articles, videos and circle posts have received (`likes`), whether they are certified (`shiming`: 1 once their real-name certification
  * passed, else 0) and how many of their notifications are unread (`member_notify_badge`), never the phone number in
  * full. `cs_teams` lists the customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone
  * else).
@@ -15,7 +15,11 @@ import { refuse, type ProductPost } from './reply.js';
 export function userObject(
   member: MemberRecord,
   cs: CsConfig,
-  { counts, certified, unread }: { counts: { follows: number; fans: number }; certified: boolean; unread: number },
+  {
+    counts,
+    certified,
+    unread,
+  }: { counts: { follows: number; fans: number; likes: number }; certified: boolean; unread: number },
 ) {
   return {
     ...ownProfile(member),
@@ -30,10 +34,20 @@ export function userObject(
   };
 }
 
-/** A member's follow counts, whether they are certified and how many of their notifications are unread. */
+/** A member's follow counts and likes received (spec §3 "fans, likes"). */
+export async function profileCounts(deps: ProductApiDeps, memberId: string) {
+  const [follows, onArticles, onPosts] = await Promise.all([
+    deps.follows.counts(memberId),
+    deps.reactions.received(memberId),
+    deps.circleReactions.received(memberId),
+  ]);
+  return { ...follows, likes: onArticles + onPosts };
+}
+
+/** A member's counts, whether they are certified and how many of their notifications are unread. */
 export async function relations(deps: ProductApiDeps, memberId: string) {
   const [counts, certified, unread] = await Promise.all([
-    deps.follows.counts(memberId),
+    profileCounts(deps, memberId),
     deps.certifications.certified(memberId),
     deps.notices.unread(memberId),
   ]);
@@ -92,9 +106,9 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
   });
 
   // Another member's public face (name, avatar, gender, region, signature, background), for chat headers and homes:
-  // how many they follow and how many follow them, whether they are certified (`shiming`, spec §3), whether the
-  // asking member has blocked them (`blocked`) and follows them (`followed`). Needs a valid token like all member
-  // paths.
+  // how many they follow, how many follow them and the likes they received (`likes`), whether they are certified
+  // (`shiming`, spec §3), whether the asking member has blocked them (`blocked`) and follows them (`followed`). Needs
+  // a valid token like all member paths.
   post('member/profile', async (body) => {
     const me = await deps.members.byToken(body['token']);
     if (!me.ok) return refuse(me.failure);
@@ -103,7 +117,7 @@ export function memberRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const [blocked, followed, counts, certified] = await Promise.all([
       deps.blocks.has(me.value.id, result.value.id),
       deps.follows.follows(me.value.id, result.value.id),
-      deps.follows.counts(result.value.id),
+      profileCounts(deps, result.value.id),
       deps.certifications.certified(result.value.id),
     ]);
     return { ret: { ...publicProfile(result.value), ...counts, shiming: certified ? 1 : 0, blocked, followed } };
