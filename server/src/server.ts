@@ -191,6 +191,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
     messages: store.messages,
     users,
     cs: cs.im,
+    pusher: gateway.pusher,
   });
   // IM first: its connection listener stores the user's data, which presence queries may read right after.
   registerImHandlers(gateway, { messages, conversations, groups, users });

@@ -74,6 +74,8 @@ export const SERVER_PUSHES = {
   imTyping: 'IM_TYPING',
   /** USER-1: an event the app's server sent the user. */
   userEvent: 'USER_EVENT',
+  /** IM-32: a conversation of mine pinned, unpinned or removed on another device of mine. */
+  conversationChanged: 'IM_CONVERSATION_CHANGED',
 } as const;
 
 /** A request event name. */

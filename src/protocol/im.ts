@@ -334,6 +334,18 @@ export interface WireMessageDeleted {
   deleterId: string;
   times: number[];
 }
+/**
+ * `IM_CONVERSATION_CHANGED` push (IM-32): one of my conversations pinned or unpinned (`top`), or removed from my list
+ * (`removed`), on another device of mine. `targetId` is the other user, the group, or the team or customer of a
+ * customer-service conversation (`teamId` beside it for an agent's).
+ */
+export interface WireConversationChanged {
+  type: Scene;
+  targetId: string;
+  teamId?: string;
+  top?: boolean;
+  removed?: true;
+}
 /** `IM_MSG_RECALLED` push. `conversationId` is the group id, or for private chat the two user ids joined by `:`. */
 export interface WireMessageRecalled {
   scene: Scene;

@@ -160,6 +160,40 @@ describe('IM end to end', () => {
     await cleared;
   });
 
+  it('IM-32: a pin, an unpin and a removal on one device reach my other device’s list, not the other side’s', async () => {
+    const { url } = await server();
+    const alice = await imUser(url, 'alice');
+    const phone = await imUser(url, 'bob');
+    const laptop = await imUser(url, 'bob');
+    for (const id of ['carol', 'dave']) {
+      const sender = await imUser(url, id);
+      await sender.im.sendMessage({
+        message: sender.im.createTextMessage({ text: `from ${id}`, to: { type: 'private', id: 'bob' } }),
+      });
+    }
+    await alice.im.sendMessage({
+      message: alice.im.createTextMessage({ text: 'newest', to: { type: 'private', id: 'bob' } }),
+    });
+    await eventually(async () => (await laptop.im.latestConversations()).conversations.length === 3, 'three chats');
+    const phoneList = await phone.im.latestConversations();
+    const carol = phoneList.conversations.find((c) => c.userId === 'carol');
+    const ids = (list: { conversations: Array<{ userId?: string; top: boolean }> }) =>
+      list.conversations.map((c) => `${c.userId}${c.top ? ' (top)' : ''}`);
+
+    const pinned = nextIm(laptop, 'CONVERSATIONS_UPDATED', (list) => list.conversations[0]?.userId === 'carol');
+    await phone.im.topConversation({ conversation: carol, top: true });
+    expect(ids(await pinned)).toEqual(['carol (top)', 'alice', 'dave']);
+    const unpinned = nextIm(laptop, 'CONVERSATIONS_UPDATED', (list) => list.conversations[0]?.userId === 'alice');
+    await phone.im.topConversation({ conversation: carol, top: false });
+    expect(ids(await unpinned)).toEqual(['alice', 'dave', 'carol']);
+    const removed = nextIm(laptop, 'CONVERSATIONS_UPDATED', (list) => list.conversations.length === 2);
+    await phone.im.removeConversation({ conversation: carol });
+    expect(ids(await removed)).toEqual(['alice', 'dave']);
+    expect(ids(await phone.im.latestConversations())).toEqual(['alice', 'dave']);
+    // The other side's list is its own.
+    expect((await alice.im.latestConversations()).conversations.map((c) => c.userId)).toEqual(['bob']);
+  });
+
   it('IM-7: sending reads the conversation: unread drops to 0 live, on my other device, and after a reload', async () => {
     const { url } = await server();
     const alice = await imUser(url, 'alice');

@@ -5,13 +5,15 @@ import {
   CODES,
   LIMITS,
   MESSAGES,
+  SERVER_PUSHES,
   type Scene,
   type WireConversation,
+  type WireConversationChanged,
   type conversationRefSchema,
   type topConversationSchema,
 } from '../protocol.js';
 import type { CsForIm } from '../cs/index.js';
-import type { Actor } from '../push.js';
+import type { Actor, Pusher } from '../push.js';
 import type { ConversationStore, MessageStore } from '../store/index.js';
 import type { UserDirectory } from './users.js';
 import { toWireMessage } from './wire.js';
@@ -38,11 +40,28 @@ export interface ConversationServiceDeps {
   users: UserDirectory;
   /** Serves the type `cs`; without it, `cs` is refused as before customer service existed. */
   cs?: CsForIm;
+  /** Tells the user's other connections of a pin or a removal (IM-32); without it, nobody is told. */
+  pusher?: Pusher;
 }
 
 /** Creates the conversation service. */
 export function createConversationService(deps: ConversationServiceDeps): ConversationService {
   const { conversations, messages } = deps;
+  /** The conversation a pin or removal was of, as the push names it. */
+  const changed = (request: ConversationRef): WireConversationChanged => ({
+    type: request.type,
+    targetId: String(request.targetId),
+    ...(request.teamId !== undefined && request.teamId !== null && { teamId: String(request.teamId) }),
+  });
+  /** IM-32: the user's other connections list the conversation as this one does now. */
+  const tellOtherDevices = (actor: Actor, payload: WireConversationChanged) =>
+    deps.pusher?.toUsers({
+      appkey: actor.app.appkey,
+      userIds: [actor.userId],
+      event: SERVER_PUSHES.conversationChanged,
+      payload,
+      exceptConnectionId: actor.connectionId,
+    });
 
   const ref = (actor: Actor, type: Scene, targetId: string) => {
     if (type === 'cs') throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.sceneNotSupported);
@@ -88,15 +107,21 @@ export function createConversationService(deps: ConversationServiceDeps): Conver
       return all.slice(0, LIMITS.conversationListMax);
     },
     async top(actor, request) {
-      if (request.type === 'cs' && deps.cs) return deps.cs.top(actor, { ...request, id: request.targetId });
-      const found = await conversations.setTop({ ...ref(actor, request.type, request.targetId), top: request.top });
-      if (!found) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+      if (request.type === 'cs' && deps.cs) {
+        await deps.cs.top(actor, { ...request, id: request.targetId });
+      } else {
+        const found = await conversations.setTop({ ...ref(actor, request.type, request.targetId), top: request.top });
+        if (!found) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
+      }
+      tellOtherDevices(actor, { ...changed(request), top: request.top });
     },
     async remove(actor, request) {
-      if (request.type === 'cs' && deps.cs) return deps.cs.remove(actor, { ...request, id: request.targetId });
-      if (!(await conversations.remove(ref(actor, request.type, request.targetId)))) {
+      if (request.type === 'cs' && deps.cs) {
+        await deps.cs.remove(actor, { ...request, id: request.targetId });
+      } else if (!(await conversations.remove(ref(actor, request.type, request.targetId)))) {
         throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.conversationNotFound);
       }
+      tellOtherDevices(actor, { ...changed(request), removed: true });
     },
     async data(actor, request) {
       if (request.type === 'cs' && deps.cs) return deps.cs.data(actor, { ...request, id: request.targetId });

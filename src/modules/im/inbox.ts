@@ -2,6 +2,7 @@ import {
   CLIENT_NOTICES,
   SERVER_PUSHES,
   readWireImMessage,
+  type WireConversationChanged,
   type WireMessageDeleted,
   type WireMessageRead,
   type WireMessageRecalled,
@@ -122,6 +123,22 @@ export function applyRecalled(
   state.emitConversations();
 }
 
+/**
+ * IM-32: a pin, unpin or removal made on another device of mine, made here too (and again after a list load on its
+ * way, whose answer may be older), with `CONVERSATIONS_UPDATED` when the list changed.
+ */
+function applyConversationChange(state: ImState, ref: ConversationRef, change: Partial<WireConversationChanged>): void {
+  let changed = false;
+  state.redoAfterLoads(() => {
+    if (change.removed === true) changed = state.conversations.remove(ref) || changed;
+    else if (typeof change.top === 'boolean' && state.conversations.get(ref)?.top === !change.top) {
+      const top = change.top;
+      changed = state.conversations.update(ref, (c) => ({ ...c, top })) || changed;
+    }
+  });
+  if (changed) state.emitConversations();
+}
+
 /** Applies a pushed change now, or, while a re-sync holds pushed messages back, after those that came before it. */
 function afterHeld(state: ImState, apply: () => void): void {
   if (state.held) state.held.push(apply);
@@ -203,6 +220,16 @@ export function listenToPushes(connection: Connection, state: ImState, onCsMessa
     // Pushes are not awaited: a conversation left empty settles once the server names its newest message.
     const times = deleted.times;
     if (ref) afterHeld(state, () => void applyDeleted(state, ref, times));
+  });
+  pushes.on(SERVER_PUSHES.conversationChanged, (payload) => {
+    const change = payload as Partial<WireConversationChanged>;
+    if (change.targetId === undefined) return;
+    const id = String(change.targetId);
+    const ref: ConversationRef | undefined =
+      change.type === 'cs'
+        ? { type: 'cs', id, teamId: change.teamId === undefined ? id : String(change.teamId) }
+        : refFor(change.type, id);
+    if (ref) afterHeld(state, () => applyConversationChange(state, ref, change));
   });
   pushes.on(SERVER_PUSHES.messageRecalled, (payload) => {
     const recalled = payload as Partial<WireMessageRecalled>;
