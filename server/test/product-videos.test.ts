@@ -103,6 +103,24 @@ describe('product videos: member/video_add, video/lists, and the article calls o
     expect(await publish(p, alice.token, files)).toMatchObject({ code: 'article_limit' });
   });
 
+  it('finds videos whose title or text holds a keyword, as article/list finds articles, and no plain article', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const files = await media(p, alice.token);
+    const lake = (await publish(p, alice.token, { ...files, title: 'Lake at dawn' })).vid as string;
+    p.advance(1000);
+    const hills = (await publish(p, alice.token, { ...files, title: 'Hills in fog', content: 'Near the LAKE.' }))
+      .vid as string;
+    p.advance(1000);
+    await publish(p, alice.token, { ...files, title: 'City at night', content: 'Lights.' });
+    await p.call('member/article_add', { token: alice.token, title: 'Lake notes', content: 'Words only.' });
+    expect(await list(p, 'video/lists', { keyword: ' lake ' })).toEqual([hills, lake]);
+    expect(await list(p, 'video/lists', { keyword: 'dawn' })).toEqual([lake]);
+    expect(await list(p, 'video/lists', { keyword: '%' })).toEqual([]);
+    expect(await p.call('video/lists', { keyword: 'x'.repeat(21) })).toMatchObject({ code: 'bad_params' });
+    expect(await p.call('video/lists', { keyword: ['lake'] })).toMatchObject({ code: 'bad_params' });
+  });
+
   it('pages videos, by channel in both forms, hides blocked members both ways, and lets the author delete', async () => {
     const p = await productServer();
     const alice = await signIn(p);

@@ -811,13 +811,16 @@ export const en: Dictionary = {
   },
   search: {
     title: 'Search',
-    placeholder: 'Search articles',
+    placeholder: 'Search articles and videos',
     submit: 'Search',
     recent: 'Recent searches',
     clear: 'Clear',
     results: 'Results for “{{keyword}}”',
     members: 'Members named “{{keyword}}”',
     none: 'No articles hold “{{keyword}}”',
+    noVideos: 'No videos hold “{{keyword}}”',
+    articles: 'Articles',
+    videos: 'Videos',
   },
   report: {
     action: 'Report',

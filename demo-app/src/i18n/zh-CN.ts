@@ -794,13 +794,16 @@ export const zhCN = {
   },
   search: {
     title: '搜索',
-    placeholder: '搜索文章',
+    placeholder: '搜索文章和视频',
     submit: '搜索',
     recent: '最近搜索',
     clear: '清空',
     results: '“{{keyword}}”的搜索结果',
     members: '搜索名为“{{keyword}}”的用户',
     none: '没有包含“{{keyword}}”的文章',
+    noVideos: '没有包含“{{keyword}}”的视频',
+    articles: '文章',
+    videos: '视频',
   },
   report: {
     action: '举报',

@@ -58,16 +58,24 @@ export function VideoLine({ video, hide }: { video: VideoCard; hide?: ReactNode 
 }
 
 /**
- * Videos newest first, twenty at a time, pulled down to refresh: everyone's, or one channel's (`channel`); a member
- * sees nothing across a block, nor what they hid ("Not interested" on another's video).
+ * Videos newest first, twenty at a time, pulled down to refresh: everyone's, one channel's (`channel`), or those
+ * holding `keyword`; a member sees nothing across a block, nor what they hid ("Not interested" on another's video).
  */
-export function VideoList({ channel, empty }: { channel?: string; empty: ReactNode }) {
+export function VideoList({ channel, keyword, empty }: { channel?: string; keyword?: string; empty: ReactNode }) {
   const { i18n } = useTranslation();
   const { user } = useSession();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [ARTICLES_QUERY, user?.id ?? null, 'videos', channel ?? null],
-    (before) => videoPage({ ...(channel !== undefined && { typeid: channel }), before }, context),
+    [ARTICLES_QUERY, user?.id ?? null, 'videos', channel ?? null, keyword ?? null],
+    (before) =>
+      videoPage(
+        {
+          ...(channel !== undefined && { typeid: channel }),
+          ...(keyword !== undefined && { keyword }),
+          before,
+        },
+        context,
+      ),
     true,
   );
   return (

@@ -9,15 +9,18 @@ export interface VideoCard extends ArticleCard {
 }
 
 /**
- * A page of videos, newest first (`video/lists`), or of one channel's with `typeid` (`video/lists/in/{typeid}`, spec
- * §7); `before` is the last id shown.
+ * A page of videos, newest first (`video/lists`), of one channel's with `typeid` (`video/lists/in/{typeid}`, spec
+ * §7), or of those holding `keyword`; `before` is the last id shown.
  */
 export async function videoPage(
-  params: { typeid?: string; before?: string | undefined },
+  params: { typeid?: string; keyword?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<VideoCard[]> {
   const path = params.typeid === undefined ? 'video/lists' : `video/lists/in/${encodeURIComponent(params.typeid)}`;
-  const body = params.before !== undefined ? { before: params.before } : {};
+  const body = {
+    ...(params.keyword !== undefined && { keyword: params.keyword }),
+    ...(params.before !== undefined && { before: params.before }),
+  };
   return (await apiPost<{ ret: VideoCard[] }>(path, body, context)).ret;
 }
 

@@ -1,20 +1,23 @@
-import { Button } from 'antd-mobile';
+import { Button, Tabs } from 'antd-mobile';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useNavigateTo } from '../../app/navigation';
 import { ArticleList } from '../../features/content/ArticleList';
+import { VideoList } from '../../features/content/VideoList';
 import { NavBar } from '../../ui/NavBar';
 import { SEARCH_KEYWORD_MAX } from './index';
 
 /**
- * Search results (spec §2 search/list, param `keyword`): the articles whose title or text holds it, newest first, and
- * a way to search members by it (user/user_list).
+ * Search results (spec §2 search/list, param `keyword`): in two tabs, the articles and the videos whose title or text
+ * holds it, newest first, and a way to search members by it (user/user_list).
  */
 export default function SearchResults() {
   const { t } = useTranslation();
   const open = useNavigateTo();
   const [params] = useSearchParams();
   const keyword = (params.get('keyword') ?? '').trim().slice(0, SEARCH_KEYWORD_MAX);
+  const [kind, setKind] = useState('articles');
   return (
     <div className="page">
       <NavBar title={t('search.results', { keyword })} />
@@ -23,7 +26,15 @@ export default function SearchResults() {
           {t('search.members', { keyword })}
         </Button>
       </div>
-      <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />
+      <Tabs activeKey={kind} onChange={setKind}>
+        <Tabs.Tab key="articles" title={t('search.articles')} />
+        <Tabs.Tab key="videos" title={t('search.videos')} />
+      </Tabs>
+      {kind === 'videos' ? (
+        <VideoList keyword={keyword} empty={t('search.noVideos', { keyword })} />
+      ) : (
+        <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />
+      )}
     </div>
   );
 }

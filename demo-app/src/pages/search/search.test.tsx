@@ -36,7 +36,32 @@ const api = setupServer(
         : [],
     });
   }),
+  http.post('*/index.php/api/video/lists', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    videosAsked.push(body['keyword']);
+    return HttpResponse.json({
+      ret:
+        body['keyword'] === 'lake'
+          ? [
+              {
+                id: 'v1',
+                title: 'The lake from above',
+                summary: 'A drone',
+                imgs: [],
+                author: { id: '7', username: 'Bob', img: '' },
+                created_at: Date.now(),
+                likes: 0,
+                comments: 0,
+                liked: false,
+                video: { url: 'https://files.test/v1.mp4', cover: 'https://files.test/v1.png' },
+              },
+            ]
+          : [],
+    });
+  }),
 );
+/** The keywords the fake server was asked for videos. */
+const videosAsked: unknown[] = [];
 
 beforeAll(() => {
   installAntdRender();
@@ -45,6 +70,7 @@ beforeAll(() => {
 beforeEach(() => {
   localStorage.clear();
   asked.length = 0;
+  videosAsked.length = 0;
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
@@ -72,6 +98,25 @@ describe('search', () => {
     await shows('A day at the lake');
     expect(asked).toEqual(['lake']);
     expect(searchHistory()).toEqual(['lake']);
+    // The videos' tab asks for videos holding the words.
+    expect(videosAsked).toEqual([]);
+    await act(async () => {
+      fireEvent.click(screen.getByText('Videos'));
+      await Promise.resolve();
+    });
+    await shows('The lake from above');
+    expect(videosAsked).toEqual(['lake']);
+    expect(screen.queryByText('A day at the lake')).toBeNull();
+  });
+
+  it('says when no video holds the words', async () => {
+    renderPages('/search/list?keyword=mountain');
+    await act(async () => {
+      fireEvent.click(await screen.findByText('Videos'));
+      await Promise.resolve();
+    });
+    await shows('No videos hold “mountain”');
+    expect(videosAsked).toEqual(['mountain']);
   });
 
   it('lists the recent searches, searches one again, and clears them', async () => {

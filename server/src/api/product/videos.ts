@@ -15,7 +15,8 @@ export const VIDEO_URL_MAX = 2048;
  *   the spec's order the title and the text as `member/article_add` does, then `video_invalid` ("please upload a
  *   video") and `video_cover_missing` ("a video cover is required"). Videos count with articles against the daily
  *   most.
- * - `video/lists` (`token?`, `typeid?`: one channel's, `before?`: the id of the last one shown) and
+ * - `video/lists` (`token?`, `typeid?`: one channel's, `keyword?`: those whose title or text holds it, as
+ *   `article/list` finds articles, `before?`: the id of the last one shown) and
  *   `video/lists/in/{typeid}` answer `{ret: [card]}`, newest first, twenty at a time, cards as `article/list`'s
  *   with `video: {url, cover, sources}`, `sources` being its resolutions, smallest first: `{quality: 'smooth' | 'sd' |
  *   'hd' | 'bluray', url, height}` (UP-22), none while they are not known.
@@ -62,6 +63,7 @@ export function videoRoutes(post: ProductPost, deps: ProductApiDeps): void {
       viewerId,
       videos: true,
       channelId: channel.value?.id,
+      keyword: body['keyword'],
       before: body['before'],
     });
     return result.ok ? { ret: await cardsOf(deps, result.value, viewerId) } : refuse(result.failure);
