@@ -210,6 +210,26 @@ describe('product circle: member/quanzi_add, quanzi/list, quanzi/view, quanzi/vo
     ]);
   });
 
+  it('finds posts whose title or text holds a keyword, as article/list finds articles', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const run = await post(p, alice.token, { title: 'Morning run', content: 'Around West Lake' });
+    p.advance(1000);
+    const night = await post(p, bob.token, { title: 'West LAKE at night', content: 'Lights' });
+    p.advance(1000);
+    await post(p, alice.token, { title: 'Dinner time', content: 'Noodles' });
+    const ids = async (body: Record<string, unknown>) => (await circle(p, body)).map((found) => found['id']);
+    expect(await ids({ keyword: ' west lake ' })).toEqual([night.id, run.id]);
+    expect(await ids({ keyword: 'lake', uid: alice.id })).toEqual([run.id]);
+    expect(await ids({ keyword: '%' })).toEqual([]);
+    // Across a block, as the circle itself.
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: alice.token });
+    expect(await ids({ keyword: 'lake', token: alice.token })).toEqual([run.id]);
+    expect(await p.call('quanzi/list', { keyword: 'x'.repeat(21) })).toMatchObject({ code: 'bad_params' });
+    expect(await p.call('quanzi/list', { keyword: 7 })).toMatchObject({ code: 'bad_params' });
+  });
+
   it('publishes 20 posts a day at most, even sent at once', async () => {
     const p = await productServer();
     const alice = await signIn(p);

@@ -85,11 +85,34 @@ describe.each(storesUnderTest())('searches by words, through their indexes (migr
     expect(await foundArticles(store, 'hangzhou')).toEqual(['a1']);
   });
 
-  it('looks the words up in the index rather than reading every row', async () => {
+  it('finds circle posts by title or text (migration 0058), deleted ones no more', async () => {
+    const { store } = await open();
+    await store.members.insert(member('1', 'Alice', 1));
+    const quota = { since: 0, max: 100 };
+    const post = (id: string, title: string, content: string, createdAt: number) =>
+      store.circle.add(
+        { id, memberId: '1', title, content, images: [], vote: null, video: null, topicId: null, createdAt },
+        quota,
+      );
+    await post('p1', 'Morning run', 'Around West Lake', 100);
+    await post('p2', 'West LAKE at night', 'Lights', 200);
+    await post('p3', 'Dinner', 'Noodles', 300);
+    const foundPosts = async (keyword: string) =>
+      ((await store.circle.list({ keyword, limit: 50 })) ?? []).map((p) => p.id);
+    expect(await foundPosts('west lake')).toEqual(['p2', 'p1']);
+    expect(await foundPosts('oo')).toEqual(['p3']);
+    expect(await store.circle.remove('1', 'p2', 400)).toBe(true);
+    expect(await foundPosts('west lake')).toEqual(['p1']);
+  });
+
+  it.each([
+    ['members', 'username', 'members_search', 'members_username_trgm'],
+    ['circle_posts', 'content', 'circle_posts_search', 'circle_posts_content_trgm'],
+  ])('looks the words up in the index of %s rather than reading every row', async (table, column, fts, trgm) => {
     const { settings } = await open();
     const condition: Expression<SqlBool> = containsAny(
-      'members',
-      ['username'],
+      table,
+      [column],
       'alice',
       name === 'SQLite' ? 'sqlite' : 'postgres',
     );
@@ -97,22 +120,22 @@ describe.each(storesUnderTest())('searches by words, through their indexes (migr
       const raw = new BetterSqlite3(settings.sqlite, { readonly: true });
       defer(() => raw.close());
       const db = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: raw }) });
-      const query = db.selectFrom('members').select('id').where(condition).compile();
+      const query = db.selectFrom(table).select('id').where(condition).compile();
       const plan = raw.prepare(`explain query plan ${query.sql}`).all(...query.parameters) as Array<{ detail: string }>;
-      expect(plan.map((step) => step.detail).join('\n')).toMatch(/SCAN members_search VIRTUAL TABLE INDEX/);
+      expect(plan.map((step) => step.detail).join('\n')).toMatch(new RegExp(`SCAN ${fts} VIRTUAL TABLE INDEX`));
       return;
     }
     const pool = new pg.Pool({ connectionString: settings.databaseUrl as string, max: 1 });
     defer(() => pool.end());
     const db = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new PostgresDialect({ pool }) });
-    const query = db.selectFrom('members').select('id').where(condition).compile();
+    const query = db.selectFrom(table).select('id').where(condition).compile();
     const client = await pool.connect();
     try {
       await client.query(`set search_path to "${settings.databaseSchema as string}", public`);
       // A table this small is read whole by choice; forbidden that, the planner shows whether the index serves.
       await client.query('set enable_seqscan = off');
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain ${query.sql}`, [...query.parameters]);
-      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/members_username_trgm/);
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(new RegExp(trgm));
     } finally {
       client.release();
     }

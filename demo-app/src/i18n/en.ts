@@ -811,7 +811,7 @@ export const en: Dictionary = {
   },
   search: {
     title: 'Search',
-    placeholder: 'Search articles and videos',
+    placeholder: 'Search articles, videos and posts',
     submit: 'Search',
     recent: 'Recent searches',
     clear: 'Clear',
@@ -821,6 +821,8 @@ export const en: Dictionary = {
     noVideos: 'No videos hold “{{keyword}}”',
     articles: 'Articles',
     videos: 'Videos',
+    posts: 'Posts',
+    noPosts: 'No posts hold “{{keyword}}”',
   },
   report: {
     action: 'Report',

@@ -794,7 +794,7 @@ export const zhCN = {
   },
   search: {
     title: '搜索',
-    placeholder: '搜索文章和视频',
+    placeholder: '搜索文章、视频和动态',
     submit: '搜索',
     recent: '最近搜索',
     clear: '清空',
@@ -804,6 +804,8 @@ export const zhCN = {
     noVideos: '没有包含“{{keyword}}”的视频',
     articles: '文章',
     videos: '视频',
+    posts: '动态',
+    noPosts: '没有包含“{{keyword}}”的动态',
   },
   report: {
     action: '举报',

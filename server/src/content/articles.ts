@@ -24,6 +24,18 @@ export const ARTICLE_LIMITS = {
   pageSize: 20,
 } as const;
 
+/**
+ * A search's words (`keyword`): trimmed, at most {@link ARTICLE_LIMITS.keywordMax} characters; undefined for none (left
+ * out, or blank), false for anything else (not a string, too long).
+ */
+export function searchWords(keyword: unknown): string | undefined | false {
+  if (keyword === undefined) return undefined;
+  if (typeof keyword !== 'string') return false;
+  const words = keyword.trim();
+  if ([...words].length > ARTICLE_LIMITS.keywordMax) return false;
+  return words === '' ? undefined : words;
+}
+
 /** An article as written, the images already checked as the author's own uploads. */
 export interface ArticleInput {
   title: unknown;
@@ -135,9 +147,8 @@ export function createArticleService(deps: {
     },
     async list({ viewerId, authorId, videos, channelId, keyword, before }) {
       if (!isRowKey(before)) return fail('bad_params');
-      if (keyword !== undefined && typeof keyword !== 'string') return fail('bad_params');
-      const words = keyword?.trim() ?? '';
-      if ([...words].length > ARTICLE_LIMITS.keywordMax) return fail('bad_params');
+      const words = searchWords(keyword);
+      if (words === false) return fail('bad_params');
       if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
         return fail('bad_params');
       }
@@ -146,7 +157,7 @@ export function createArticleService(deps: {
         authorId,
         videos,
         channelId,
-        keyword: words === '' ? undefined : words,
+        keyword: words,
         before,
         limit: ARTICLE_LIMITS.pageSize,
       });

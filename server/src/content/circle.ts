@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ARTICLE_LIMITS } from './articles.js';
+import { ARTICLE_LIMITS, searchWords } from './articles.js';
 import { lineStart, writtenText, writtenTitle } from './text.js';
 import type { CirclePostRecord, CircleStore, VoteTally } from '../store/index.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
@@ -69,6 +69,8 @@ export interface CircleService {
     authorId?: unknown;
     /** Only those of this topic, already checked to exist. */
     topicId?: string | undefined;
+    /** Only those whose title or text holds it: at most {@link ARTICLE_LIMITS.keywordMax} characters, trimmed. */
+    keyword?: unknown;
     before?: unknown;
   }): Promise<MemberResult<CirclePostView[]>>;
   /** Post `id` as `viewerId` may see it: `post_missing` when it is not one, is deleted, or is across a block. */
@@ -157,12 +159,21 @@ export function createCircleService(deps: {
       const [shown] = await withTallies([record], memberId);
       return { ok: true, value: shown as CirclePostView };
     },
-    async list({ viewerId, authorId, topicId, before }) {
+    async list({ viewerId, authorId, topicId, keyword, before }) {
       if (!isRowKey(before)) return fail('bad_params');
       if (authorId !== undefined && (typeof authorId !== 'string' || authorId === '' || authorId.length > 64)) {
         return fail('bad_params');
       }
-      const page = await circle.list({ viewerId, authorId, topicId, before, limit: CIRCLE_LIMITS.pageSize });
+      const words = searchWords(keyword);
+      if (words === false) return fail('bad_params');
+      const page = await circle.list({
+        viewerId,
+        authorId,
+        topicId,
+        keyword: words,
+        before,
+        limit: CIRCLE_LIMITS.pageSize,
+      });
       return page ? { ok: true, value: await withTallies(page, viewerId) } : fail('bad_params');
     },
     view,

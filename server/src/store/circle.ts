@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsAny } from './contains.js';
 import { notBlockedWith } from './blocked.js';
 import { notHiddenBy } from './hidden.js';
 import { keysetOf, olderThan } from './keyset.js';
@@ -57,6 +58,8 @@ export interface CircleStore {
     authorId?: string | undefined;
     /** Only those posted under this topic. */
     topicId?: string | undefined;
+    /** Only those whose title or text holds these words, in any case. */
+    keyword?: string | undefined;
     before?: string | undefined;
     limit: number;
   }): Promise<CirclePostRecord[] | undefined>;
@@ -160,12 +163,15 @@ export function createCircleStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
       const row = await shown().where('circle_posts.id', '=', id).executeTakeFirst();
       return row && recordOf(row);
     },
-    async list({ viewerId, authorId, topicId, before, limit }) {
+    async list({ viewerId, authorId, topicId, keyword, before, limit }) {
       const cursor = await keysetOf(db, 'circle_posts', before);
       if (cursor === 'missing') return undefined;
       const rows = await shown()
         .$if(authorId !== undefined, (q) => q.where('circle_posts.member_id', '=', authorId as string))
         .$if(topicId !== undefined, (q) => q.where('circle_posts.topic_id', '=', topicId as string))
+        .$if(keyword !== undefined, (q) =>
+          q.where(containsAny('circle_posts', ['title', 'content'], keyword as string, dialect)),
+        )
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'circle_posts.member_id')))
         // What the viewer hid leaves the circle and the topics, not the author's own list.
         .$if(viewerId !== undefined && authorId === undefined, (q) =>

@@ -1,10 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
-/** The searched text of each table (`contains.ts`, `containsAny`): its columns, all lower-cased by the search. */
-const SEARCHED: ReadonlyArray<{ table: string; columns: readonly string[] }> = [
-  { table: 'articles', columns: ['title', 'content'] },
-  { table: 'members', columns: ['username'] },
-];
+/** The searched text of a table (`contains.ts`, `containsAny`): its columns, all lower-cased by the search. */
+type Searched = ReadonlyArray<{ table: string; columns: readonly string[] }>;
 
 /** On SQLite: a trigram index of `table`'s `columns` in `<table>_search`, which triggers keep with the table. */
 async function sqliteIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
@@ -32,7 +29,7 @@ async function sqliteIndex(db: Kysely<unknown>, table: string, columns: readonly
  * trigram index on `lower(column)` of each searched column. Without the extension (not installed on the server, or
  * no right to add it) nothing is indexed and searches read the table, as before.
  */
-async function postgresIndexes(db: Kysely<unknown>): Promise<void> {
+async function postgresIndexes(db: Kysely<unknown>, searched: Searched): Promise<void> {
   await sql`savepoint parley_trgm`.execute(db);
   try {
     await sql`create extension if not exists pg_trgm with schema public`.execute(db);
@@ -45,7 +42,7 @@ async function postgresIndexes(db: Kysely<unknown>): Promise<void> {
     where e.extname = 'pg_trgm'`.execute(db);
   const schema = rows[0]?.schema;
   if (schema === undefined) return;
-  for (const { table, columns } of SEARCHED) {
+  for (const { table, columns } of searched) {
     for (const column of columns) {
       await sql`create index ${sql.id(`${table}_${column}_trgm`)} on ${sql.table(table)}
         using gin (lower(${sql.ref(column)}) ${sql.id(schema)}.gin_trgm_ops)`.execute(db);
@@ -53,31 +50,46 @@ async function postgresIndexes(db: Kysely<unknown>): Promise<void> {
   }
 }
 
+/** The migration that indexes the searched text of `searched`'s tables (see {@link searchIndexMigration}). */
+function searchIndexes(searched: Searched): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        await postgresIndexes(db, searched);
+        return;
+      }
+      for (const { table, columns } of searched) await sqliteIndex(db, table, columns);
+    },
+    async down(db: Kysely<unknown>) {
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        for (const { table, columns } of searched) {
+          for (const column of columns) {
+            await sql`drop index if exists ${sql.id(`${table}_${column}_trgm`)}`.execute(db);
+          }
+        }
+        return;
+      }
+      for (const { table } of searched) {
+        for (const kind of ['insert', 'delete', 'update']) {
+          await sql.raw(`drop trigger if exists ${table}_search_${kind}`).execute(db);
+        }
+        await sql.raw(`drop table if exists ${table}_search`).execute(db);
+      }
+    },
+  };
+}
+
 /**
  * `0052_search_index`: indexes for the searches by words (articles' titles and text, members' nicknames), so that a
  * search finds its rows without reading every one: SQLite's FTS5 trigram tables, PostgreSQL's `pg_trgm` indexes.
  * Both serve a search of 3 characters or more; a shorter one reads the table.
  */
-export const searchIndexMigration: Migration = {
-  async up(db: Kysely<unknown>) {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      await postgresIndexes(db);
-      return;
-    }
-    for (const { table, columns } of SEARCHED) await sqliteIndex(db, table, columns);
-  },
-  async down(db: Kysely<unknown>) {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      for (const { table, columns } of SEARCHED) {
-        for (const column of columns) await sql`drop index if exists ${sql.id(`${table}_${column}_trgm`)}`.execute(db);
-      }
-      return;
-    }
-    for (const { table } of SEARCHED) {
-      for (const kind of ['insert', 'delete', 'update']) {
-        await sql.raw(`drop trigger if exists ${table}_search_${kind}`).execute(db);
-      }
-      await sql.raw(`drop table if exists ${table}_search`).execute(db);
-    }
-  },
-};
+export const searchIndexMigration: Migration = searchIndexes([
+  { table: 'articles', columns: ['title', 'content'] },
+  { table: 'members', columns: ['username'] },
+]);
+
+/** `0058_circle_search_index`: the same for circle posts' titles and text, which the search finds since. */
+export const circleSearchIndexMigration: Migration = searchIndexes([
+  { table: 'circle_posts', columns: ['title', 'content'] },
+]);

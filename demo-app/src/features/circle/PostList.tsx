@@ -235,18 +235,36 @@ function PostItem({ post, now, hide }: { post: CirclePost; now: number; hide?: R
 }
 
 /**
- * The circle's posts, newest first, twenty at a time: everyone's, one member's (`uid`) or one topic's (`topic`).
- * Visitors read everything; a member sees nothing of members one of the two has blocked.
+ * The circle's posts, newest first, twenty at a time: everyone's, one member's (`uid`), one topic's (`topic`), or
+ * those holding `keyword`. Visitors read everything; a member sees nothing of members one of the two has blocked.
  */
-export function PostList({ uid, topic, empty }: { uid?: string; topic?: string; empty: ReactNode }) {
+export function PostList({
+  uid,
+  topic,
+  keyword,
+  empty,
+}: {
+  uid?: string;
+  topic?: string;
+  keyword?: string;
+  empty: ReactNode;
+}) {
   const { i18n } = useTranslation();
   const { user } = useSession();
   const now = useNow();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [CIRCLE_QUERY, user?.id ?? null, uid ?? null, topic ?? null],
+    [CIRCLE_QUERY, user?.id ?? null, uid ?? null, topic ?? null, keyword ?? null],
     (before) =>
-      circlePage({ ...(uid !== undefined && { uid }), ...(topic !== undefined && { topic }), before }, context),
+      circlePage(
+        {
+          ...(uid !== undefined && { uid }),
+          ...(topic !== undefined && { topic }),
+          ...(keyword !== undefined && { keyword }),
+          before,
+        },
+        context,
+      ),
     true,
   );
   return (

@@ -77,16 +77,17 @@ export async function topicList(context: CallContext): Promise<Topic[]> {
 }
 
 /**
- * A page of the circle, of one member's posts (`uid`) or of one topic's (`topic`, which is refused with
- * `topic_missing` once removed); `before` is the id of the last one shown.
+ * A page of the circle, of one member's posts (`uid`), of those holding `keyword`, or of one topic's (`topic`,
+ * refused with `topic_missing` once removed); `before` is the id of the last one shown.
  */
 export async function circlePage(
-  params: { uid?: string; topic?: string; before?: string | undefined },
+  params: { uid?: string; topic?: string; keyword?: string; before?: string | undefined },
   context: CallContext,
 ): Promise<CirclePost[]> {
   const body = {
     ...(params.uid !== undefined && { uid: params.uid }),
     ...(params.topic !== undefined && { id: params.topic }),
+    ...(params.keyword !== undefined && { keyword: params.keyword }),
     ...(params.before !== undefined && { before: params.before }),
   };
   const path = params.topic === undefined ? 'quanzi/list' : 'topic/list';

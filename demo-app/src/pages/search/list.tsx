@@ -3,14 +3,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useNavigateTo } from '../../app/navigation';
+import { PostList } from '../../features/circle/PostList';
 import { ArticleList } from '../../features/content/ArticleList';
 import { VideoList } from '../../features/content/VideoList';
 import { NavBar } from '../../ui/NavBar';
 import { SEARCH_KEYWORD_MAX } from './index';
 
 /**
- * Search results (spec §2 search/list, param `keyword`): in two tabs, the articles and the videos whose title or text
- * holds it, newest first, and a way to search members by it (user/user_list).
+ * Search results (spec §2 search/list, param `keyword`): in tabs, the articles, the videos and the circle posts whose
+ * title or text holds it, newest first, and a way to search members by it (user/user_list).
  */
 export default function SearchResults() {
   const { t } = useTranslation();
@@ -29,12 +30,11 @@ export default function SearchResults() {
       <Tabs activeKey={kind} onChange={setKind}>
         <Tabs.Tab key="articles" title={t('search.articles')} />
         <Tabs.Tab key="videos" title={t('search.videos')} />
+        <Tabs.Tab key="posts" title={t('search.posts')} />
       </Tabs>
-      {kind === 'videos' ? (
-        <VideoList keyword={keyword} empty={t('search.noVideos', { keyword })} />
-      ) : (
-        <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />
-      )}
+      {kind === 'videos' && <VideoList keyword={keyword} empty={t('search.noVideos', { keyword })} />}
+      {kind === 'posts' && <PostList keyword={keyword} empty={t('search.noPosts', { keyword })} />}
+      {kind === 'articles' && <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />}
     </div>
   );
 }

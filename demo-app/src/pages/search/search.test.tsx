@@ -36,6 +36,32 @@ const api = setupServer(
         : [],
     });
   }),
+  http.post('*/index.php/api/quanzi/list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    postsAsked.push(body['keyword']);
+    return HttpResponse.json({
+      ret:
+        body['keyword'] === 'lake'
+          ? [
+              {
+                id: 'p1',
+                title: 'Lake run',
+                content: 'Five laps around the lake',
+                imgs: [],
+                video: null,
+                vote: null,
+                topic: null,
+                author: { id: '7', username: 'Bob', img: '' },
+                created_at: Date.now(),
+                likes: 0,
+                comments: 0,
+                liked: false,
+                mine: false,
+              },
+            ]
+          : [],
+    });
+  }),
   http.post('*/index.php/api/video/lists', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     videosAsked.push(body['keyword']);
@@ -60,8 +86,9 @@ const api = setupServer(
     });
   }),
 );
-/** The keywords the fake server was asked for videos. */
+/** The keywords the fake server was asked for videos, and for posts. */
 const videosAsked: unknown[] = [];
+const postsAsked: unknown[] = [];
 
 beforeAll(() => {
   installAntdRender();
@@ -71,6 +98,7 @@ beforeEach(() => {
   localStorage.clear();
   asked.length = 0;
   videosAsked.length = 0;
+  postsAsked.length = 0;
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
@@ -107,6 +135,13 @@ describe('search', () => {
     await shows('The lake from above');
     expect(videosAsked).toEqual(['lake']);
     expect(screen.queryByText('A day at the lake')).toBeNull();
+    // And the circle posts' tab for posts.
+    await act(async () => {
+      fireEvent.click(screen.getByText('Posts'));
+      await Promise.resolve();
+    });
+    await shows('Five laps around the lake');
+    expect(postsAsked).toEqual(['lake']);
   });
 
   it('says when no video holds the words', async () => {

@@ -17,7 +17,8 @@ import { refuse, type ProductPost } from './reply.js';
  *   as an article's, before the text: `post_title_short` ("title must not be less than 5 characters"),
  *   `post_title_long` past 30. A video that is not the member's own upload is `video_invalid`, one without a cover
  *   `video_cover_missing`.
- * - `quanzi/list` (`token?`, `uid?`: one author's, `before?`: the id of the last one shown) answers `{ret: [post]}`,
+ * - `quanzi/list` (`token?`, `uid?`: one author's, `keyword?`: those whose title or text holds it, as `article/list`
+ *   finds articles, `before?`: the id of the last one shown) answers `{ret: [post]}`,
  *   newest first, twenty at a time.
  * - `quanzi/vote` (`token`, `id`, `option`: its index, from 0) casts the member's vote, once, while it runs:
  *   `{ret: post}`.
@@ -70,6 +71,7 @@ export function circleRoutes(post: ProductPost, deps: ProductApiDeps): void {
     const result = await deps.circle.list({
       viewerId,
       authorId: typeof uid === 'number' ? String(uid) : uid,
+      keyword: body['keyword'],
       before: body['before'],
     });
     return result.ok ? { ret: await postsOf(deps, result.value, viewerId) } : refuse(result.failure);
