@@ -166,6 +166,11 @@ describe('product shop: classifications, products, review and the shelf', () => 
     expect((await p.call('shop/list', { typeid })).ret).toMatchObject([{ id: first }]);
     expect((await p.call('shop/list', { typeid: 'other' })).ret).toEqual([]);
     expect(await p.call('shop/list', { before: 'nope' })).toMatchObject({ code: 'bad_params' });
+    // Searched by title, in any case; the rejected one never.
+    expect((await p.call('shop/list', { keyword: ' FIRST ' })).ret).toMatchObject([{ id: first }]);
+    expect((await p.call('shop/list', { keyword: 'tea' })).ret).toMatchObject([{ id: first }]);
+    expect((await p.call('shop/list', { keyword: 'second' })).ret).toEqual([]);
+    expect(await p.call('shop/list', { keyword: 'x'.repeat(21) })).toMatchObject({ code: 'bad_params' });
     expect(await p.call('shop/view', { token: bob.token, id: first })).toMatchObject({ ret: { status: 'on_sale' } });
     // A block either way hides it from the list and its page.
     const carol = await signIn(p, '13700137002');

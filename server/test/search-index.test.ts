@@ -108,6 +108,7 @@ describe.each(storesUnderTest())('searches by words, through their indexes (migr
   it.each([
     ['members', 'username', 'members_search', 'members_username_trgm'],
     ['circle_posts', 'content', 'circle_posts_search', 'circle_posts_content_trgm'],
+    ['products', 'title', 'products_search', 'products_title_trgm'],
   ])('looks the words up in the index of %s rather than reading every row', async (table, column, fts, trgm) => {
     const { settings } = await open();
     const condition: Expression<SqlBool> = containsAny(

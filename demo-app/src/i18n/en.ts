@@ -811,7 +811,7 @@ export const en: Dictionary = {
   },
   search: {
     title: 'Search',
-    placeholder: 'Search articles, videos and posts',
+    placeholder: 'Search articles, videos, posts and products',
     submit: 'Search',
     recent: 'Recent searches',
     clear: 'Clear',
@@ -823,6 +823,8 @@ export const en: Dictionary = {
     videos: 'Videos',
     posts: 'Posts',
     noPosts: 'No posts hold “{{keyword}}”',
+    products: 'Products',
+    noProducts: 'No products are called “{{keyword}}”',
   },
   report: {
     action: 'Report',

@@ -794,7 +794,7 @@ export const zhCN = {
   },
   search: {
     title: '搜索',
-    placeholder: '搜索文章、视频和动态',
+    placeholder: '搜索文章、视频、动态和商品',
     submit: '搜索',
     recent: '最近搜索',
     clear: '清空',
@@ -806,6 +806,8 @@ export const zhCN = {
     videos: '视频',
     posts: '动态',
     noPosts: '没有包含“{{keyword}}”的动态',
+    products: '商品',
+    noProducts: '没有名为“{{keyword}}”的商品',
   },
   report: {
     action: '举报',

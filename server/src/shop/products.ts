@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { searchWords } from '../content/articles.js';
 import { badRequest, type CatalogEditResult } from '../content/catalog.js';
 import { writtenText } from '../content/text.js';
 import { lineOf } from '../members/addresses.js';
@@ -89,10 +90,13 @@ export interface ProductService {
   shelve(memberId: string, id: unknown, on: unknown): Promise<MemberResult<ProductRecord>>;
   /** The seller's own products, newest first; `status` one of them or undefined for all. */
   mine(memberId: string, status: unknown, before: unknown): Promise<MemberResult<ProductRecord[]>>;
-  /** Products on sale, newest first: of classification `category`, or of shop `shopId`. */
+  /**
+   * Products on sale, newest first: of classification `category`, of shop `shopId`, or whose title holds `keyword`
+   * (as articles are searched: at most 20 characters, trimmed).
+   */
   onSale(
     viewerId: string | undefined,
-    filter: { category?: unknown; shopId?: unknown; before: unknown },
+    filter: { category?: unknown; shopId?: unknown; keyword?: unknown; before: unknown },
   ): Promise<MemberResult<ProductRecord[]>>;
   /**
    * The operator's review: `pass` puts a product to be reviewed on sale, `reject` rejects it with a `reason`, `ban`
@@ -298,12 +302,15 @@ export function createProductService(deps: {
       });
       return page ? { ok: true, value: page } : { ok: false, failure: 'bad_params' };
     },
-    async onSale(viewerId, { category, shopId, before }) {
+    async onSale(viewerId, { category, shopId, keyword, before }) {
       if (!isRowKey(category) || !isRowKey(shopId) || !isRowKey(before)) return { ok: false, failure: 'bad_params' };
+      const words = searchWords(keyword);
+      if (words === false) return { ok: false, failure: 'bad_params' };
       const page = await products.onSale({
         viewerId,
         categoryId: category,
         shopId,
+        keyword: words,
         before,
         limit: PRODUCT_LIMITS.pageSize,
       });

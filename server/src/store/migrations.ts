@@ -44,7 +44,7 @@ import { liveMigration } from './live-migration.js';
 import { liveLinksMigration } from './live-links-migration.js';
 import { liveLinkStreamMigration } from './live-link-stream-migration.js';
 import { liveStreamMigration } from './live-stream-migration.js';
-import { circleSearchIndexMigration, searchIndexMigration } from './search-index-migration.js';
+import { postsProductsSearchIndexMigration, searchIndexMigration } from './search-index-migration.js';
 import { uploadDeletionsMigration } from './upload-deletions-migration.js';
 import { memberUsernameMigration } from './member-username-migration.js';
 import { membersMigration } from './members-migration.js';
@@ -257,7 +257,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0055_order_guarantees': orderGuaranteesMigration,
   '0056_recharge_orders': rechargeOrdersMigration,
   '0057_order_claims': orderClaimsMigration,
-  '0058_circle_search_index': circleSearchIndexMigration,
+  '0058_search_index_posts_products': postsProductsSearchIndexMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import { notBlockedWith } from './blocked.js';
+import { containsAny } from './contains.js';
 import { keysetOf, newerThan, olderThan } from './keyset.js';
 import { holdOpenMember, insertCounted } from './member-lock.js';
 import type { Database } from './schema.js';
@@ -116,6 +117,8 @@ export interface ProductStore {
     viewerId?: string | undefined;
     categoryId?: string | undefined;
     shopId?: string | undefined;
+    /** Only those whose title holds these words, in any case. */
+    keyword?: string | undefined;
     before?: string | undefined;
     limit: number;
   }): Promise<ProductRecord[] | undefined>;
@@ -416,7 +419,7 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
         .execute();
       return rows.map(recordOf);
     },
-    async onSale({ viewerId, categoryId, shopId, before, limit }) {
+    async onSale({ viewerId, categoryId, shopId, keyword, before, limit }) {
       const cursor = await keysetOf(db, 'products', before);
       if (cursor === 'missing') return undefined;
       const rows = await db
@@ -425,6 +428,7 @@ export function createProductStore(base: Kysely<Database>, dialect: 'sqlite' | '
         .where('status', '=', 'on_sale')
         .$if(categoryId !== undefined, (q) => q.where('category_id', '=', categoryId as string))
         .$if(shopId !== undefined, (q) => q.where('shop_id', '=', shopId as string))
+        .$if(keyword !== undefined, (q) => q.where(containsAny('products', ['title'], keyword as string, dialect)))
         .$if(viewerId !== undefined, (q) => q.where(notBlockedWith(viewerId as string, 'products.member_id')))
         .where(olderThan(cursor, { time: 'created_at', id: 'id' }))
         .orderBy('created_at', 'desc')

@@ -89,7 +89,11 @@ export const searchIndexMigration: Migration = searchIndexes([
   { table: 'members', columns: ['username'] },
 ]);
 
-/** `0058_circle_search_index`: the same for circle posts' titles and text, which the search finds since. */
-export const circleSearchIndexMigration: Migration = searchIndexes([
+/**
+ * `0058_search_index_posts_products`: the same for circle posts' titles and text and products' titles, which the
+ * search finds since.
+ */
+export const postsProductsSearchIndexMigration: Migration = searchIndexes([
   { table: 'circle_posts', columns: ['title', 'content'] },
+  { table: 'products', columns: ['title'] },
 ]);

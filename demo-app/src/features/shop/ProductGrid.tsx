@@ -10,18 +10,18 @@ import { PRODUCTS_QUERY, productPage, type ProductFilter } from './products';
 import './products.css';
 
 /**
- * Products on sale as a grid of two columns, newest first, of classification `typeid`, of shop `shop`, or all; each
- * opens its page.
+ * Products on sale as a grid of two columns, newest first, of classification `typeid`, of shop `shop`, titled with
+ * `keyword`, or all; each opens its page.
  */
-export function ProductGrid({ typeid, shop, empty }: ProductFilter & { empty: string }) {
+export function ProductGrid({ typeid, shop, keyword, empty }: ProductFilter & { empty: string }) {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const open = useNavigateTo();
   const thumb = useThumbnail();
   const context = { token: user?.token, locale: i18n.language };
   const list = usePagedList(
-    [PRODUCTS_QUERY, 'on_sale', typeid ?? '', shop ?? '', user?.id],
-    (before) => productPage({ typeid, shop }, before, context),
+    [PRODUCTS_QUERY, 'on_sale', typeid ?? '', shop ?? '', keyword ?? '', user?.id],
+    (before) => productPage({ typeid, shop, keyword }, before, context),
     true,
   );
   return (

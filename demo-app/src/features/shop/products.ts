@@ -97,10 +97,11 @@ export async function categories(context: CallContext): Promise<Category[]> {
   return (await apiPost<{ ret: Category[] }>('shop/typeid', {}, context)).ret;
 }
 
-/** Which products on sale a list shows: of classification `typeid`, of shop `shop`, or all. */
+/** Which products on sale a list shows: of classification `typeid`, of shop `shop`, titled with `keyword`, or all. */
 export interface ProductFilter {
   typeid?: string | undefined;
   shop?: string | undefined;
+  keyword?: string | undefined;
 }
 
 /** A page of products on sale, newest first, as `filter` says. */
@@ -112,6 +113,7 @@ export async function productPage(
   const body = {
     ...(filter.typeid !== undefined && { typeid: filter.typeid }),
     ...(filter.shop !== undefined && { shop: filter.shop }),
+    ...(filter.keyword !== undefined && { keyword: filter.keyword }),
     ...(before !== undefined && { before }),
   };
   return (await apiPost<{ ret: Product[] }>('shop/list', body, context)).ret;

@@ -5,13 +5,15 @@ import { useSearchParams } from 'react-router';
 import { useNavigateTo } from '../../app/navigation';
 import { PostList } from '../../features/circle/PostList';
 import { ArticleList } from '../../features/content/ArticleList';
+import { ProductGrid } from '../../features/shop/ProductGrid';
 import { VideoList } from '../../features/content/VideoList';
 import { NavBar } from '../../ui/NavBar';
 import { SEARCH_KEYWORD_MAX } from './index';
 
 /**
  * Search results (spec §2 search/list, param `keyword`): in tabs, the articles, the videos and the circle posts whose
- * title or text holds it, newest first, and a way to search members by it (user/user_list).
+ * title or text holds it and the products whose title does, newest first, and a way to search members by it
+ * (user/user_list).
  */
 export default function SearchResults() {
   const { t } = useTranslation();
@@ -31,9 +33,11 @@ export default function SearchResults() {
         <Tabs.Tab key="articles" title={t('search.articles')} />
         <Tabs.Tab key="videos" title={t('search.videos')} />
         <Tabs.Tab key="posts" title={t('search.posts')} />
+        <Tabs.Tab key="products" title={t('search.products')} />
       </Tabs>
       {kind === 'videos' && <VideoList keyword={keyword} empty={t('search.noVideos', { keyword })} />}
       {kind === 'posts' && <PostList keyword={keyword} empty={t('search.noPosts', { keyword })} />}
+      {kind === 'products' && <ProductGrid keyword={keyword} empty={t('search.noProducts', { keyword })} />}
       {kind === 'articles' && <ArticleList keyword={keyword} empty={t('search.none', { keyword })} />}
     </div>
   );

@@ -62,6 +62,29 @@ const api = setupServer(
           : [],
     });
   }),
+  http.post('*/index.php/api/shop/list', async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    productsAsked.push(body['keyword']);
+    return HttpResponse.json({
+      ret:
+        body['keyword'] === 'lake'
+          ? [
+              {
+                id: 'g1',
+                shop_id: 's1',
+                typeid: 'c1',
+                title: 'Lake tea',
+                price: 9.9,
+                stock: 3,
+                images: ['https://files.test/g1.png'],
+                status: 'on_sale',
+                reason: '',
+                created_at: Date.now(),
+              },
+            ]
+          : [],
+    });
+  }),
   http.post('*/index.php/api/video/lists', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     videosAsked.push(body['keyword']);
@@ -89,6 +112,7 @@ const api = setupServer(
 /** The keywords the fake server was asked for videos, and for posts. */
 const videosAsked: unknown[] = [];
 const postsAsked: unknown[] = [];
+const productsAsked: unknown[] = [];
 
 beforeAll(() => {
   installAntdRender();
@@ -99,6 +123,7 @@ beforeEach(() => {
   asked.length = 0;
   videosAsked.length = 0;
   postsAsked.length = 0;
+  productsAsked.length = 0;
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
@@ -142,6 +167,13 @@ describe('search', () => {
     });
     await shows('Five laps around the lake');
     expect(postsAsked).toEqual(['lake']);
+    // And the products' tab for products.
+    await act(async () => {
+      fireEvent.click(screen.getByText('Products'));
+      await Promise.resolve();
+    });
+    await shows('Lake tea');
+    expect(productsAsked).toEqual(['lake']);
   });
 
   it('says when no video holds the words', async () => {

@@ -26,7 +26,8 @@ function productCard(record: ProductRecord) {
  * The shop's products (spec §2 shop: index, view, business-add, business-list):
  * - `shop/typeid` answers `{ret: [{id, name, fresh}]}`, the classifications in the operator's order; `fresh` marks
  *   food and fresh items (their orders' damage refund is claimed within 24 hours).
- * - `shop/list` (`typeid?`, `shop?`: a shop's id, `before?`; `token` optional) answers `{ret: [product]}`: on sale,
+ * - `shop/list` (`typeid?`, `shop?`: a shop's id, `keyword?`: those whose title holds it, as `article/list` finds
+ *   articles, `before?`; `token` optional) answers `{ret: [product]}`: on sale,
  *   newest first, twenty at a time, none of a member a block stands between with the viewer.
  * - `shop/view` (`id`; `token` optional) answers `{ret: product with content and collected, shop: {id, name,
  *   icon}}`: on sale, or the viewer's own; `product_missing` otherwise. A member's look enters their browsing
@@ -56,6 +57,7 @@ export function shopProductRoutes(post: ProductPost, deps: ProductApiDeps): void
     const result = await deps.products.onSale(viewerId, {
       category: body['typeid'],
       shopId: body['shop'],
+      keyword: body['keyword'],
       before: body['before'],
     });
     return result.ok ? { ret: result.value.map(productCard) } : refuse(result.failure);
