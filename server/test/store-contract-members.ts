@@ -22,6 +22,11 @@ const newMember = (id: string, phone: string, changes: { createdAt?: number } = 
   ...changes,
 });
 
+/** Members m1, m2 and m3, as sign-up makes them. */
+async function threeMembers(store: Store): Promise<void> {
+  for (const [i, id] of ['m1', 'm2', 'm3'].entries()) await store.members.insert(newMember(id, `1330013300${i}`));
+}
+
 export function describeMemberStoreContract(fresh: () => Promise<{ store: Store }>): void {
   const quota: MemberCodeQuota = { resendMs: 60, windowMs: 1_000, maxSends: 3 };
 
@@ -1130,13 +1135,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     async (_kind, key) => {
       const { store } = await fresh();
       const reactions = store[key];
-      for (const [id, phone] of [
-        ['m1', '13300133000'],
-        ['m2', '13300133001'],
-        ['m3', '13300133002'],
-      ] as const) {
-        await store.members.insert(newMember(id, phone));
-      }
+      await threeMembers(store);
       const comment = (id: string, memberId: string, at: number, replyTo?: { id: string; memberId: string }) =>
         reactions.comment(
           { id, subjectId: 'a1', memberId, content: `said ${id}`, createdAt: at, ...(replyTo && { replyTo }) },
@@ -1197,13 +1196,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
   it('likes received: those of open members on an author’s articles and posts not deleted, each kind its own', async () => {
     const { store } = await fresh();
-    for (const [id, phone] of [
-      ['m1', '13300133000'],
-      ['m2', '13300133001'],
-      ['m3', '13300133002'],
-    ] as const) {
-      await store.members.insert(newMember(id, phone));
-    }
+    await threeMembers(store);
     const quota = { since: 0, max: 10 };
     const article = (id: string, memberId: string) =>
       store.articles.add(

@@ -4,115 +4,62 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakePost } from '../../features/circle/fake-posts';
 import { SEARCH_HISTORY_KEY, rememberSearch, searchHistory } from '../../features/search/history';
 import { renderApp, shows, Where, NO_ADS } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import Search from './index';
 import SearchResults from './list';
 
-/** The keywords the fake server was asked for. */
-const asked: unknown[] = [];
+/** The keywords the fake server was asked for, by path. */
+const asked: Record<string, unknown[]> = {};
+
+/** An article card as the lists answer it, by Bob; `extra` for a video's. */
+const card = (id: string, title: string, summary: string, extra: object = {}) => ({
+  id,
+  title,
+  summary,
+  imgs: [],
+  author: { id: '7', username: 'Bob', img: '' },
+  created_at: Date.now(),
+  likes: 0,
+  comments: 0,
+  liked: false,
+  ...extra,
+});
+
+/** A search path of the fake server: it records the keyword, and answers `found` for "lake", nothing otherwise. */
+const searched = (path: string, found: unknown[]) =>
+  http.post(`*/index.php/api/${path}`, async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    (asked[path] ??= []).push(body['keyword']);
+    return HttpResponse.json({ ret: body['keyword'] === 'lake' ? found : [] });
+  });
+
 const api = setupServer(
   NO_ADS,
-  http.post('*/index.php/api/article/list', async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
-    asked.push(body['keyword']);
-    const found = body['keyword'] === 'lake';
-    return HttpResponse.json({
-      ret: found
-        ? [
-            {
-              id: 'a1',
-              title: 'A day at the lake',
-              summary: 'Cold water',
-              imgs: [],
-              author: { id: '7', username: 'Bob', img: '' },
-              created_at: Date.now(),
-              likes: 0,
-              comments: 0,
-              liked: false,
-            },
-          ]
-        : [],
-    });
-  }),
-  http.post('*/index.php/api/quanzi/list', async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
-    postsAsked.push(body['keyword']);
-    return HttpResponse.json({
-      ret:
-        body['keyword'] === 'lake'
-          ? [
-              {
-                id: 'p1',
-                title: 'Lake run',
-                content: 'Five laps around the lake',
-                imgs: [],
-                video: null,
-                vote: null,
-                topic: null,
-                author: { id: '7', username: 'Bob', img: '' },
-                created_at: Date.now(),
-                likes: 0,
-                comments: 0,
-                liked: false,
-                mine: false,
-              },
-            ]
-          : [],
-    });
-  }),
-  http.post('*/index.php/api/shop/list', async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
-    productsAsked.push(body['keyword']);
-    return HttpResponse.json({
-      ret:
-        body['keyword'] === 'lake'
-          ? [
-              {
-                id: 'g1',
-                shop_id: 's1',
-                typeid: 'c1',
-                title: 'Lake tea',
-                price: 9.9,
-                stock: 3,
-                images: ['https://files.test/g1.png'],
-                status: 'on_sale',
-                reason: '',
-                created_at: Date.now(),
-              },
-            ]
-          : [],
-    });
-  }),
-  http.post('*/index.php/api/video/lists', async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
-    videosAsked.push(body['keyword']);
-    return HttpResponse.json({
-      ret:
-        body['keyword'] === 'lake'
-          ? [
-              {
-                id: 'v1',
-                title: 'The lake from above',
-                summary: 'A drone',
-                imgs: [],
-                author: { id: '7', username: 'Bob', img: '' },
-                created_at: Date.now(),
-                likes: 0,
-                comments: 0,
-                liked: false,
-                video: { url: 'https://files.test/v1.mp4', cover: 'https://files.test/v1.png' },
-              },
-            ]
-          : [],
-    });
-  }),
+  searched('article/list', [card('a1', 'A day at the lake', 'Cold water')]),
+  searched('video/lists', [
+    card('v1', 'The lake from above', 'A drone', {
+      video: { url: 'https://files.test/v1.mp4', cover: 'https://files.test/v1.png' },
+    }),
+  ]),
+  searched('quanzi/list', [fakePost(1, { title: 'Lake run', content: 'Five laps around the lake' })]),
+  searched('shop/list', [
+    {
+      id: 'g1',
+      shop_id: 's1',
+      typeid: 'c1',
+      title: 'Lake tea',
+      price: 9.9,
+      stock: 3,
+      images: ['https://files.test/g1.png'],
+      status: 'on_sale',
+      reason: '',
+      created_at: Date.now(),
+    },
+  ]),
 );
-/** The keywords the fake server was asked for videos, and for posts. */
-const videosAsked: unknown[] = [];
-const postsAsked: unknown[] = [];
-const productsAsked: unknown[] = [];
 
 beforeAll(() => {
   installAntdRender();
@@ -120,10 +67,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   localStorage.clear();
-  asked.length = 0;
-  videosAsked.length = 0;
-  postsAsked.length = 0;
-  productsAsked.length = 0;
+  for (const path of Object.keys(asked)) delete asked[path];
 });
 afterEach(() => cleanup());
 afterAll(() => api.close());
@@ -149,16 +93,16 @@ describe('search', () => {
     });
     await shows('Results for “lake”');
     await shows('A day at the lake');
-    expect(asked).toEqual(['lake']);
+    expect(asked['article/list']).toEqual(['lake']);
     expect(searchHistory()).toEqual(['lake']);
     // The videos' tab asks for videos holding the words.
-    expect(videosAsked).toEqual([]);
+    expect(asked['video/lists'] ?? []).toEqual([]);
     await act(async () => {
       fireEvent.click(screen.getByText('Videos'));
       await Promise.resolve();
     });
     await shows('The lake from above');
-    expect(videosAsked).toEqual(['lake']);
+    expect(asked['video/lists']).toEqual(['lake']);
     expect(screen.queryByText('A day at the lake')).toBeNull();
     // And the circle posts' tab for posts.
     await act(async () => {
@@ -166,14 +110,14 @@ describe('search', () => {
       await Promise.resolve();
     });
     await shows('Five laps around the lake');
-    expect(postsAsked).toEqual(['lake']);
+    expect(asked['quanzi/list']).toEqual(['lake']);
     // And the products' tab for products.
     await act(async () => {
       fireEvent.click(screen.getByText('Products'));
       await Promise.resolve();
     });
     await shows('Lake tea');
-    expect(productsAsked).toEqual(['lake']);
+    expect(asked['shop/list']).toEqual(['lake']);
   });
 
   it('says when no video holds the words', async () => {
@@ -183,7 +127,7 @@ describe('search', () => {
       await Promise.resolve();
     });
     await shows('No videos hold “mountain”');
-    expect(videosAsked).toEqual(['mountain']);
+    expect(asked['video/lists']).toEqual(['mountain']);
   });
 
   it('lists the recent searches, searches one again, and clears them', async () => {
