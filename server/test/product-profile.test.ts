@@ -45,6 +45,7 @@ describe('product profile details: member/profile_update', () => {
       background,
       follows: 0,
       fans: 0,
+      likes: 0,
       shiming: 0,
       blocked: false,
       followed: false,
