@@ -68,6 +68,21 @@ describe('CS on the fake server: customer side', () => {
     expect(list.conversations.find((c) => c.type === 'cs')).toMatchObject({ id: 'team1', teamId: 'team1' });
   });
 
+  it('IM-32: a pin and a removal of the team conversation on another device reach this one’s list', async () => {
+    const { im, server } = await connected('carol');
+    await im.latestConversations();
+    server.handle('publishIM', () => ok({ timestamp: 1500, sessionId: 1500 }));
+    await im.sendMessage({ message: im.createTextMessage({ text: 'help', to: { type: 'cs', id: 'team1' } }) });
+    const team = async () => (await im.latestConversations()).conversations.find((c) => c.type === 'cs');
+    expect(await team()).toMatchObject({ id: 'team1', top: false });
+    server.push('IM_CONVERSATION_CHANGED', { type: 'cs', targetId: 'team1', top: true });
+    await tick();
+    expect(await team()).toMatchObject({ id: 'team1', top: true });
+    server.push('IM_CONVERSATION_CHANGED', { type: 'cs', targetId: 'team1', removed: true });
+    await tick();
+    expect(await team()).toBeUndefined();
+  });
+
   it('IMC-5: an agent message a history page brought before its push arrives with that push, once', async () => {
     const { im, server } = await connected('carol');
     await im.latestConversations();

@@ -7,10 +7,10 @@ import { refuse, type ProductPost } from './reply.js';
 
 /**
  * The user object the app keeps under `user` (spec §3): the member's own profile, how many they follow (`follows`),
- * how many follow them (`fans`) and the likes their articles, videos and circle posts have received (`likes`), whether they are certified (`shiming`: 1 once their real-name certification
- * passed, else 0) and how many of their notifications are unread (`member_notify_badge`), never the phone number in
- * full. `cs_teams` lists the customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone
- * else).
+ * how many follow them (`fans`) and the likes their articles, videos and circle posts have received (`likes`),
+ * whether they are certified (`shiming`: 1 once their real-name certification passed, else 0) and how many of their
+ * notifications are unread (`member_notify_badge`), never the phone number in full. `cs_teams` lists the
+ * customer-service teams the member is an agent of (`[{id, name}]`, empty for everyone else).
  */
 export function userObject(
   member: MemberRecord,
