@@ -115,6 +115,9 @@ describe('IM: publishIM', () => {
     expect(await bad({ t: 'system' })).toMatchObject({ code: 400, content: MESSAGES.sceneNotSupported });
     // The scene `cs` is served by customer service now (CS-3, server/test/cs-sessions.test.ts).
     expect(await bad({ to: 'alice' })).toMatchObject({ code: 400, content: MESSAGES.toSelf });
+    // In every scene: a group or a team named by my own id is refused as well (IM-2).
+    expect(await bad({ t: 'group', to: 'alice' })).toMatchObject({ code: 400, content: MESSAGES.toSelf });
+    expect(await bad({ t: 'cs', to: 'alice' })).toMatchObject({ code: 400, content: MESSAGES.toSelf });
     expect(await bad({ to: '' })).toMatchObject({ code: 400, content: MESSAGES.idEmpty });
     expect(await bad({ to: 'x'.repeat(129) })).toMatchObject({ code: 400 });
     expect(await bad({ p: '{not json' })).toMatchObject({ code: 400, content: MESSAGES.payloadNotJson });

@@ -25,6 +25,8 @@ describe('IM validation (product spec §5, the spec messages verbatim)', () => {
     [{ text: 'hi', to: { type: 'private', id: '' } }, 'id could not be empty.'],
     [{ text: 'hi', to: { type: 'private', id: 'bob', data: 'x' } }, 'TypeError: data requires an object.'],
     [{ text: 'hi', to: { type: 'private', id: 'me' } }, 'to.id can not be the same as your id.'],
+    [{ text: 'hi', to: { type: 'group', id: 'me' } }, 'to.id can not be the same as your id.'],
+    [{ text: 'hi', to: { type: 'cs', id: 'me' } }, 'to.id can not be the same as your id.'],
   ])('createTextMessage(%j) -> %s', async (options, content) => {
     const api = await im();
     expect(() => api.createTextMessage(options as never)).toThrow(expect.objectContaining({ code: 400, content }));

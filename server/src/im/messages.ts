@@ -133,13 +133,14 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 
   return {
     async publish(actor, request, options) {
+      // IMC-16: the target is never the sender, in any scene.
+      if (request.to === actor.userId) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
       if (request.t === 'cs' && deps.cs) return deps.cs.publish(actor, request);
       const scene = chatScene(request.t, MESSAGES.sceneNotSupported);
       const me = actor.userId;
       const to = request.to;
       const appkey = actor.app.appkey;
       assertIds([to]);
-      if (scene === 'private' && to === me) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
       checkPayload(request.mt, request.p);
       const nt = wireNotification(request.nt);
       const conversationData = request.d ?? null;
