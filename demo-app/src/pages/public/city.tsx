@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { ErrorBlock, List, SearchBar } from 'antd-mobile';
+import { Button, ErrorBlock, Grid, List, SearchBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClosePage } from '../../app/navigation';
 import { errorText } from '../../features/api/errors';
 import { ApiError } from '../../features/api/request';
+import { HOT_CITIES, hotCity } from '../../features/weather/hot-cities';
 import { chooseCity, cityAt, locate, recentCities, searchCities, type City } from '../../features/weather/weather';
 import { DelayedLoading } from '../../ui/DelayedLoading';
 import { NavBar } from '../../ui/NavBar';
@@ -19,7 +20,8 @@ const where = (city: City) => [city.admin, city.country].filter(Boolean).join(',
 
 /**
  * The city chooser (spec §1, §2 public/city: a city list with a search box): where the device is, the cities chosen
- * before, and places found by name. Choosing one keeps it for the weather page and goes back.
+ * before, the popular ones at one tap, and places found by name. Choosing one keeps it for the weather page and goes
+ * back.
  */
 export default function CityChooser() {
   const { t, i18n } = useTranslation();
@@ -80,6 +82,19 @@ export default function CityChooser() {
             <List.Item onClick={() => void here()}>{t('weather.locate')}</List.Item>
           </List>
           {recent.length > 0 && <List header={t('city.recent')}>{recent.map(line)}</List>}
+          <List header={t('city.hotTitle')}>
+            <List.Item>
+              <Grid columns={4} gap={8} className="city-hot">
+                {HOT_CITIES.map((city) => (
+                  <Grid.Item key={city.key}>
+                    <Button block size="small" onClick={() => choose(hotCity(city, t))}>
+                      {t(`city.hot_${city.key}`)}
+                    </Button>
+                  </Grid.Item>
+                ))}
+              </Grid>
+            </List.Item>
+          </List>
         </>
       )}
     </div>

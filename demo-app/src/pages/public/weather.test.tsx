@@ -4,7 +4,9 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HOT_CITIES } from '../../features/weather/hot-cities';
 import { CITY_KEY, RECENT_CITIES_KEY, weatherKey } from '../../features/weather/weather';
+import { en } from '../../i18n/en';
 import { renderApp, shows, Where } from '../../test-utils';
 import { installAntdRender } from '../../ui/antd-render';
 import CityChooser from './city';
@@ -126,9 +128,9 @@ describe('public/city: the city chooser', () => {
     await shows('Elsewhere');
     fireEvent.click(screen.getByRole('button', { name: 'City' }));
     fireEvent.change(await screen.findByPlaceholderText('Search for a city'), { target: { value: 'Hang' } });
-    const found = await screen.findByText('Hangzhou', {}, { timeout: 3000 });
-    expect(screen.getByText('Zhejiang, China')).toBeTruthy();
-    fireEvent.click(found);
+    // The results take the place of the lists shown before a search, the popular cities among them.
+    expect(await screen.findByText('Zhejiang, China', {}, { timeout: 3000 })).toBeTruthy();
+    fireEvent.click(screen.getByText('Hangzhou'));
     // The chooser closes, the city kept for the weather page.
     await vi.waitFor(() => expect(screen.queryByPlaceholderText('Search for a city')).toBeNull());
     expect(JSON.parse(localStorage.getItem(CITY_KEY) ?? '{}')).toEqual(HANGZHOU);
@@ -137,12 +139,31 @@ describe('public/city: the city chooser', () => {
   });
 
   it('says when no place has the name, and lists the recent cities before a search', async () => {
-    localStorage.setItem(RECENT_CITIES_KEY, JSON.stringify([HANGZHOU]));
+    localStorage.setItem(RECENT_CITIES_KEY, JSON.stringify([{ ...HANGZHOU, name: 'Yuhang' }]));
     openPage('/public/city');
     expect(await screen.findByText('Recent')).toBeTruthy();
-    expect(screen.getByText('Hangzhou')).toBeTruthy();
+    expect(screen.getByText('Yuhang')).toBeTruthy();
     fireEvent.change(screen.getByPlaceholderText('Search for a city'), { target: { value: 'Atlantis' } });
     await shows('No place of that name');
+    // The lists before a search make way for the results.
+    expect(screen.queryByText('Yuhang')).toBeNull();
+    expect(screen.queryByText('Popular cities')).toBeNull();
+  });
+
+  it('offers the popular cities at one tap, named in the app’s language, and keeps the one chosen', async () => {
+    openPage('/public/city');
+    expect(await screen.findByText('Popular cities')).toBeTruthy();
+    const offered = HOT_CITIES.map((city) =>
+      screen.getByRole('button', { name: en.city[`hot_${city.key}` as keyof typeof en.city] }),
+    );
+    expect(offered).toHaveLength(16);
+    fireEvent.click(screen.getByRole('button', { name: "Xi'an" }));
+    await vi.waitFor(() => expect(screen.queryByPlaceholderText('Search for a city')).toBeNull());
+    const xian = { name: "Xi'an", country: 'China', latitude: 34.3416, longitude: 108.9398 };
+    expect(JSON.parse(localStorage.getItem(CITY_KEY) ?? '{}')).toEqual(xian);
+    expect(JSON.parse(localStorage.getItem(RECENT_CITIES_KEY) ?? '[]')).toEqual([xian]);
+    // Nothing was asked of the server: the popular cities are known to the app.
+    expect(asked).toEqual([]);
   });
 });
 
