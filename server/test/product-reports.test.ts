@@ -120,6 +120,74 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     expect(notices).toMatchObject([{ kind: 'report', data: { status: 'upheld', title: 'Cheap watches for sale' } }]);
   });
 
+  it.each([
+    ['article', 'ping'],
+    ['quanzi', 'quanzi_ping'],
+  ] as const)(
+    'reports a comment on a subject %s (%s), titled with its start; upholding deletes it',
+    async (on, type) => {
+      const p = await productServer();
+      const alice = await signIn(p);
+      const bob = await signIn(p, '13900139000');
+      const carol = await signIn(p, '13700137000');
+      const subjectId =
+        on === 'article'
+          ? await article(p, alice.token)
+          : ((await p.call('member/quanzi_add', { token: alice.token, title: 'Say hello', content: 'Hello' }))
+              .id as string);
+      const text = 'You are all idiots,\nand everyone here knows it very well';
+      const comment = (await p.call(`${on}/ping_add`, { token: carol.token, id: subjectId, content: text })).ret;
+      const kept = (await p.call(`${on}/ping_add`, { token: alice.token, id: subjectId, content: 'Thanks all' })).ret;
+      const sent = await report(p, bob.token, comment.id, 'Abuse', type);
+      expect(sent.ret).toMatchObject({
+        type,
+        target_id: comment.id,
+        title: 'You are all idiots, and every…',
+        content: 'Abuse',
+        status: 'pending',
+      });
+      expect(await report(p, bob.token, comment.id, 'Abuse', type)).toMatchObject({ code: 'report_pending' });
+      // A comment is its own content: not the article or the post, nor a comment of the other kind.
+      const other = type === 'ping' ? 'quanzi_ping' : 'ping';
+      expect(await report(p, bob.token, comment.id, 'Abuse', other)).toMatchObject({ code: 'comment_missing' });
+      expect(await reviews(p, 'POST', `/${sent.ret.id}/review`, { uphold: true, reason: 'Abusive' })).toMatchObject({
+        status: 200,
+        content: { type, targetId: comment.id, status: 'upheld' },
+      });
+      // The comment is gone; the subject and the other comment stay.
+      const left = (await p.call(`${on}/ping_list`, { id: subjectId })).ret as { id: string }[];
+      expect(left.map((c) => c.id)).toEqual([kept.id]);
+      expect(await report(p, bob.token, comment.id, 'Abuse', type)).toMatchObject({ code: 'comment_missing' });
+      const notices = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];
+      expect(notices).toMatchObject([{ kind: 'report', data: { status: 'upheld', title: sent.ret.title } }]);
+    },
+  );
+
+  it('refuses to report a comment that is not there, on what the member cannot see, or across a block', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const id = await article(p, alice.token);
+    const comment = (await p.call('article/ping_add', { token: carol.token, id, content: 'Rude words' })).ret;
+    for (const bad of ['nope', '', 'x'.repeat(80)]) {
+      expect(await report(p, bob.token, bad, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
+    }
+    // Its writer blocked the reporter: nothing to see.
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: carol.token });
+    expect(await report(p, bob.token, comment.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
+    await p.call(`member/lahei/uid_s/${bob.id}`, { token: carol.token, block: false });
+    expect((await report(p, bob.token, comment.id, 'Abuse', 'ping')).ret).toMatchObject({ status: 'pending' });
+    // The article's author blocked another reporter: the comments under it are out of sight too.
+    const dave = await signIn(p, '13600136000');
+    await p.call(`member/lahei/uid_s/${dave.id}`, { token: alice.token });
+    expect(await report(p, dave.token, comment.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
+    // A comment deleted by its writer cannot be reported.
+    const gone = (await p.call('article/ping_add', { token: carol.token, id, content: 'Oops' })).ret;
+    await p.call('member/ping_del', { token: carol.token, id: gone.id });
+    expect(await report(p, bob.token, gone.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
+  });
+
   it('titles the report of a post written before posts had titles with the start of its text', async () => {
     const p = await productServer();
     const alice = await signIn(p);

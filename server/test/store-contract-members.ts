@@ -1327,6 +1327,42 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r2']);
   });
 
+  it('reports of comments: upholding deletes the comment of its kind only, and closes its reports only', async () => {
+    const { store } = await fresh();
+    await store.members.insert(newMember('m1', '13300133000'));
+    await store.members.insert(newMember('m2', '13300133001'));
+    await store.articles.add(
+      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
+      { since: 0, max: 10 },
+    );
+    const quota = { since: 0, max: 10 };
+    // The same comment id on an article and on a post: two contents.
+    expect(
+      await store.reactions.comment(
+        { id: 'c1', subjectId: 'a1', memberId: 'm1', content: 'rude', createdAt: 20 },
+        quota,
+      ),
+    ).toBe(true);
+    expect(
+      await store.reactions.comment(
+        { id: 'c2', subjectId: 'a1', memberId: 'm1', content: 'kind', createdAt: 21 },
+        quota,
+      ),
+    ).toBe(true);
+    const report = (id: string, type: 'ping' | 'quanzi_ping', targetId: string) =>
+      store.reports.add({ id, memberId: 'm2', type, targetId, title: 'rude', content: 'abuse', createdAt: 100 }, quota);
+    expect(await report('r1', 'ping', 'c1')).toBe('ok');
+    expect(await report('r2', 'quanzi_ping', 'c1')).toBe('ok');
+    expect(await report('r3', 'ping', 'c2')).toBe('ok');
+    expect((await store.reports.review('r1', { uphold: true, reason: 'Abuse', now: 200 }))?.map((r) => r.id)).toEqual([
+      'r1',
+    ]);
+    expect(await store.reactions.commentById('c1')).toBeUndefined();
+    expect(await store.reactions.commentById('c2')).toBeDefined();
+    expect(await store.articles.byId('a1')).toBeDefined();
+    expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r2', 'r3']);
+  });
+
   it('collections: once per member and article, the latest collected first, without deleted or blocked articles', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

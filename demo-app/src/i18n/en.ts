@@ -862,6 +862,8 @@ export const en: Dictionary = {
     reported: 'Reported',
     kind_article: 'An article',
     kind_quanzi: 'A circle post',
+    kind_ping: 'A comment on an article',
+    kind_quanzi_ping: 'A comment on a circle post',
     said: 'What you said',
     sentAt: 'Sent',
     decision: 'Decision',

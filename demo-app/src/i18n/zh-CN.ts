@@ -845,6 +845,8 @@ export const zhCN = {
     reported: '举报内容',
     kind_article: '文章',
     kind_quanzi: '圈子动态',
+    kind_ping: '文章评论',
+    kind_quanzi_ping: '圈子评论',
     said: '举报说明',
     sentAt: '提交时间',
     decision: '处理结果',

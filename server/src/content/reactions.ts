@@ -48,6 +48,14 @@ export interface ReactionService {
     viewerId: string | undefined,
     before: unknown,
   ): Promise<MemberResult<{ authorId: string; comments: CommentRecord[] }>>;
+  /**
+   * A comment as `viewerId` may see it, with what it is on: there, on a subject they may see, and not of a member
+   * across a block (`comment_missing` otherwise). For reports of comments.
+   */
+  shownComment(
+    commentId: unknown,
+    viewerId: string,
+  ): Promise<MemberResult<{ comment: CommentRecord; subject: ReactionSubject }>>;
   /** Deletes a comment: its writer's, or any on the member's own subject. */
   removeComment(memberId: string, commentId: unknown): Promise<MemberResult<void>>;
   /** Likes or unlikes a subject; answers its counts after. */
@@ -118,6 +126,17 @@ export function createReactionService(deps: {
       if (!isRowKey(before)) return fail('bad_params');
       const page = await reactions.comments(subject.value.id, { viewerId, before, limit: REACTION_LIMITS.pageSize });
       return page ? { ok: true, value: { authorId: subject.value.memberId, comments: page } } : fail('bad_params');
+    },
+    async shownComment(commentId, viewerId) {
+      if (!isRowKey(commentId) || commentId === undefined) return fail('comment_missing');
+      const comment = await reactions.commentById(commentId);
+      if (!comment) return fail('comment_missing');
+      const subject = await view(comment.subjectId, viewerId);
+      if (!subject.ok) return fail('comment_missing');
+      if (comment.memberId !== viewerId && (await deps.blocked(viewerId, comment.memberId))) {
+        return fail('comment_missing');
+      }
+      return { ok: true, value: { comment, subject: subject.value } };
     },
     async removeComment(memberId, commentId) {
       if (!isRowKey(commentId) || commentId === undefined) return fail('comment_missing');

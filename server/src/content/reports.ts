@@ -4,7 +4,9 @@ import type { ReportRecord, ReportStatus, ReportStore, ReportType } from '../sto
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
-import { postTitle, type CircleService } from './circle.js';
+import type { ReactionService } from './reactions.js';
+import { lineStart } from './text.js';
+import { POST_TITLE_MAX, postTitle, type CircleService } from './circle.js';
 
 /** What a report is of: the content's id and the title the report keeps. */
 interface ReportTarget {
@@ -34,9 +36,9 @@ export type ReportReviewFailure = 'not_pending' | 'bad_review';
 
 /**
  * Reports of content (spec §1 "report", §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}`): a member
- * reports an article (`article`, a video being one) or a circle post (`quanzi`) they can see; the operator upholds the
- * report (the content is removed, and every report of it closes) or dismisses it, with a reason the reporter reads.
- * No HTTP here.
+ * reports an article (`article`, a video being one), a circle post (`quanzi`), or a comment on either (`ping`,
+ * `quanzi_ping`) they can see; the operator upholds the report (the content is removed, and every report of it
+ * closes) or dismisses it, with a reason the reporter reads. No HTTP here.
  */
 export interface ReportService {
   report(
@@ -63,11 +65,24 @@ export function createReportService(deps: {
   reports: ReportStore;
   articles: ArticleService;
   circle: CircleService;
+  /** The comments on articles and on circle posts. */
+  comments: { ping: Pick<ReactionService, 'shownComment'>; quanzi_ping: Pick<ReactionService, 'shownComment'> };
   now: () => number;
   /** Told of the reports each decision closed, after it is stored. */
   onReviewed?: (closed: readonly ReportRecord[]) => Promise<void>;
 }): ReportService {
   const { reports } = deps;
+  // A comment is named by the start of its text, as a post without a title is.
+  const commentTarget = async (
+    comments: Pick<ReactionService, 'shownComment'>,
+    id: unknown,
+    memberId: string,
+  ): Promise<MemberResult<ReportTarget>> => {
+    const shown = await comments.shownComment(id, memberId);
+    if (!shown.ok) return shown;
+    const { comment } = shown.value;
+    return { ok: true, value: { id: comment.id, title: lineStart(comment.content, POST_TITLE_MAX) } };
+  };
   // What each kind of report is of, as the member sees it (its own failure when they cannot), and its title.
   const targets: Record<ReportType, (id: unknown, memberId: string) => Promise<MemberResult<ReportTarget>>> = {
     async article(id, memberId) {
@@ -78,11 +93,13 @@ export function createReportService(deps: {
       const post = await deps.circle.view(id, memberId);
       return post.ok ? { ok: true, value: { id: post.value.id, title: postTitle(post.value) } } : post;
     },
+    ping: (id, memberId) => commentTarget(deps.comments.ping, id, memberId),
+    quanzi_ping: (id, memberId) => commentTarget(deps.comments.quanzi_ping, id, memberId),
   };
   return {
     async report(memberId, { type, targetId, content }) {
-      if (type !== 'article' && type !== 'quanzi') return fail('bad_params');
-      const target = await targets[type](targetId, memberId);
+      if (typeof type !== 'string' || !Object.hasOwn(targets, type)) return fail('bad_params');
+      const target = await targets[type as ReportType](targetId, memberId);
       if (!target.ok) return target;
       const text = writtenText(content, REPORT_LIMITS.contentMax);
       if (text === undefined) return fail('report_content_invalid');
@@ -90,7 +107,7 @@ export function createReportService(deps: {
       const record = {
         id: randomBytes(8).toString('hex'),
         memberId,
-        type,
+        type: type as ReportType,
         targetId: target.value.id,
         title: target.value.title,
         content: text,

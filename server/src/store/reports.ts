@@ -4,10 +4,16 @@ import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
 /** What can be reported: an article (a video being one) or a circle post. */
-export type ReportType = 'article' | 'quanzi';
+/** What a report is of: an article, a circle post, or a comment on one or the other (`ping`, `quanzi_ping`). */
+export type ReportType = 'article' | 'quanzi' | 'ping' | 'quanzi_ping';
 
 /** The table each kind of content lives in, where upholding a report deletes it. */
-const CONTENT_TABLES = { article: 'articles', quanzi: 'circle_posts' } as const satisfies Record<ReportType, string>;
+const CONTENT_TABLES = {
+  article: 'articles',
+  quanzi: 'circle_posts',
+  ping: 'article_comments',
+  quanzi_ping: 'circle_comments',
+} as const satisfies Record<ReportType, string>;
 
 /** Where a report stands: under review, upheld (the content removed), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
@@ -84,6 +90,8 @@ type ReportTables = {
   };
   articles: { id: string; deleted_at: number | null };
   circle_posts: { id: string; deleted_at: number | null };
+  article_comments: { id: string; deleted_at: number | null };
+  circle_comments: { id: string; deleted_at: number | null };
 };
 
 const recordOf = (row: ReportTables['member_reports']): ReportRecord => ({

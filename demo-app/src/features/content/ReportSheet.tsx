@@ -7,8 +7,8 @@ import { toast, toastError } from '../../ui/toast';
 import { REPORT_MAX, REPORT_REASONS, reportContent, type ReportKind, type ReportReason } from './reports';
 
 /**
- * The sheet to report an article or a circle post (spec §1 "report"): a reason, and the member's own words if they
- * like; sent as "<reason>: <words>". `onClose` closes it.
+ * The sheet to report an article, a circle post or a comment (spec §1 "report"): a reason, and the member's own words
+ * if they like; sent as "<reason>: <words>". `onClose` closes it.
  */
 export function ReportSheet({
   kind,

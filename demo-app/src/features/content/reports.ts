@@ -7,8 +7,14 @@ export const REPORTS_QUERY = 'reports';
 /** Where a report stands: under review, upheld (the content removed), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
 
-/** What can be reported: an article (a video being one) or a circle post (`quanzi`). */
-export type ReportKind = ReactionKind;
+/**
+ * What can be reported: an article (a video being one), a circle post (`quanzi`), or a comment on an article (`ping`)
+ * or on a post (`quanzi_ping`).
+ */
+export type ReportKind = ReactionKind | 'ping' | 'quanzi_ping';
+
+/** The kind of report of a comment on `kind`. */
+export const commentReportKind = (kind: ReactionKind): ReportKind => (kind === 'quanzi' ? 'quanzi_ping' : 'ping');
 
 /** A report as its member reads it. */
 export interface Report {
@@ -32,7 +38,7 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** What a report says has 1 to this many characters (docs/limits.md). */
 export const REPORT_MAX = 200;
 
-/** Reports an article or a circle post with what is wrong (`content`). */
+/** Reports an article, a circle post or a comment with what is wrong (`content`). */
 export async function reportContent(
   kind: ReportKind,
   id: string,

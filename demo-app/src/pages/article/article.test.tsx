@@ -122,6 +122,13 @@ const api = setupServer(
     sent.push({ path: `jubao_add/${String(params['id'])}`, body });
     return HttpResponse.json({ ret: { ...REPORT, id: 'r2', content: String(body['content']) } });
   }),
+  http.post('*/index.php/api/member/jubao_add/type/:type/aid/:id', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    const type = String(params['type']);
+    sent.push({ path: `jubao_add/${type}/${String(params['id'])}`, body });
+    return HttpResponse.json({ ret: { ...REPORT, id: 'r3', type, content: String(body['content']) } });
+  }),
+  http.post('*/index.php/api/quanzi/ping_list', () => HttpResponse.json({ ret: comments })),
   http.post('*/index.php/api/member/jubao_list', () => HttpResponse.json({ ret: [REPORT] })),
   http.post('*/index.php/api/member/jubao_view', () => HttpResponse.json({ ret: REPORT })),
   http.post('*/index.php/api/member/article_del', async ({ request }) => {
@@ -391,6 +398,52 @@ describe('reports', () => {
     ]);
   });
 
+  it.each([
+    ['/article/ping?id=a1', 'ping'],
+    ['/article/ping?id=p1&type=quanzi', 'quanzi_ping'],
+  ])("reports another member's comment from %s as %s, and not one's own", async (path, type) => {
+    const line = (id: string, author: ArticleComment['author'], content: string): ArticleComment => ({
+      id,
+      content,
+      author,
+      created_at: 1,
+      deletable: author.id === AUTHOR.id,
+      reply_to: null,
+    });
+    comments = [line('c1', AUTHOR, 'Mine'), line('c0', { id: '7', username: 'Bob', img: '' }, 'Rude words')];
+    renderPages(path);
+    await shows('Rude words');
+    // One Report, on Bob's comment: the member's own has Delete instead.
+    const [report] = screen.getAllByRole('button', { name: 'Report' });
+    expect(screen.getAllByRole('button', { name: 'Report' })).toHaveLength(1);
+    expect(screen.getAllByTestId('comment')[1]?.contains(report as HTMLElement)).toBe(true);
+    await step(() => fireEvent.click(report as HTMLElement));
+    await shows('Report this content');
+    await step(() => fireEvent.click(screen.getByText('Abuse or harassment')));
+    await step(() => fireEvent.click(screen.getByRole('button', { name: 'Send report' })));
+    await shows('Reported: we will review it');
+    expect(sent).toEqual([
+      { path: `jubao_add/${type}/c0`, body: expect.objectContaining({ content: 'Abuse or harassment' }) as unknown },
+    ]);
+  });
+
+  it('offers a visitor no Report on comments', async () => {
+    localStorage.clear();
+    comments = [
+      {
+        id: 'c0',
+        content: 'Rude words',
+        author: { id: '7', username: 'Bob', img: '' },
+        created_at: 1,
+        deletable: false,
+        reply_to: null,
+      },
+    ];
+    renderPages('/article/ping?id=a1');
+    await shows('Rude words');
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+  });
+
   it("lists the member's reports and shows the decision on one", async () => {
     renderPages('/article/jubao_view');
     await shows('My reports');
@@ -418,6 +471,14 @@ describe('reports', () => {
     await step(() => fireEvent.click(screen.getByText('Cheap watches, best prices in…')));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.getByText('Cheap watches, best prices in…')).toBeTruthy();
+    expect(screen.queryByText('Article number 9')).toBeNull();
+    cleanup();
+    // So does a comment's: a comment has no page of its own.
+    report = { ...report, type: 'ping', title: 'You are all idiots, and every…' };
+    renderPages('/article/jubao_view?id=r1');
+    await shows('A comment on an article');
+    await step(() => fireEvent.click(screen.getByText('You are all idiots, and every…')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText('Article number 9')).toBeNull();
   });
 });

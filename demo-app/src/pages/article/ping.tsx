@@ -19,6 +19,8 @@ import {
   type ArticleComment,
   type ReactionKind,
 } from '../../features/content/articles';
+import { ReportSheet } from '../../features/content/ReportSheet';
+import { commentReportKind } from '../../features/content/reports';
 import { relativeTime } from '../../features/im/time';
 import { useNow } from '../../features/im/useNow';
 import { NavBar } from '../../ui/NavBar';
@@ -106,8 +108,8 @@ function Composer({
 }
 
 /**
- * One comment: the writer (opening their home), when, whom it answers and the text; Reply for a signed-in member, and
- * delete where the member may.
+ * One comment: the writer (opening their home), when, whom it answers and the text; Reply for a signed-in member,
+ * delete where the member may, and Report on another member's.
  */
 function CommentLine({
   kind,
@@ -126,6 +128,7 @@ function CommentLine({
   const { user } = useSession();
   const open = useNavigateTo();
   const name = comment.author.username || t('im.user', { id: comment.author.id });
+  const [reporting, setReporting] = useState(false);
   const remove = async () => {
     const ok = await Dialog.confirm({
       content: t('article.deleteCommentConfirm'),
@@ -167,6 +170,11 @@ function CommentLine({
                 {t('article.delete')}
               </button>
             )}
+            {comment.author.id !== user.id && (
+              <button type="button" className="feedback-mine" onClick={() => setReporting(true)}>
+                {t('report.action')}
+              </button>
+            )}
           </span>
         )
       }
@@ -179,6 +187,9 @@ function CommentLine({
         </span>
       )}
       <span className="article-comment">{comment.content}</span>
+      {reporting && (
+        <ReportSheet kind={commentReportKind(kind)} targetId={comment.id} visible onClose={() => setReporting(false)} />
+      )}
     </List.Item>
   );
 }
@@ -186,7 +197,7 @@ function CommentLine({
 /**
  * The comments on an article (spec §2 article/ping, param `id`), or on a circle post (`type=quanzi`): the box to
  * comment in, then the comments, newest first, twenty at a time; a member answers one (Reply), deletes their own, and
- * any on their own article or post.
+ * any on their own article or post, and reports another's.
  */
 export default function Comments() {
   const { t, i18n } = useTranslation();

@@ -574,10 +574,37 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     onUnliked: (memberId: string, on: ReactionSubject) =>
       notices.withdraw(on.memberId, 'like', `${subject}:${on.id}:${memberId}`),
   });
+  const articleReactions = createReactionService({
+    reactions: parts.reactions,
+    view: async (id, viewerId) => {
+      const article = await articles.view(id, viewerId);
+      if (!article.ok) return article;
+      const { memberId, title } = article.value;
+      return { ok: true, value: { id: article.value.id, memberId, title } };
+    },
+    blocked,
+    now: parts.now,
+    ...reactionNotices('article'),
+  });
+  const circleReactions = createReactionService({
+    reactions: parts.circleReactions,
+    view: async (id, viewerId) => {
+      const post = await circle.view(id, viewerId);
+      if (!post.ok) return post;
+      return {
+        ok: true,
+        value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value) },
+      };
+    },
+    blocked,
+    now: parts.now,
+    ...reactionNotices('quanzi'),
+  });
   const reports = createReportService({
     reports: parts.reports,
     articles,
     circle,
+    comments: { ping: articleReactions, quanzi_ping: circleReactions },
     now: parts.now,
     // Each reporter hears the decision on what they reported.
     onReviewed: async (closed) => {
@@ -677,32 +704,8 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     channels,
     circle,
     topics,
-    reactions: createReactionService({
-      reactions: parts.reactions,
-      view: async (id, viewerId) => {
-        const article = await articles.view(id, viewerId);
-        if (!article.ok) return article;
-        const { memberId, title } = article.value;
-        return { ok: true, value: { id: article.value.id, memberId, title } };
-      },
-      blocked,
-      now: parts.now,
-      ...reactionNotices('article'),
-    }),
-    circleReactions: createReactionService({
-      reactions: parts.circleReactions,
-      view: async (id, viewerId) => {
-        const post = await circle.view(id, viewerId);
-        if (!post.ok) return post;
-        return {
-          ok: true,
-          value: { id: post.value.id, memberId: post.value.memberId, title: postTitle(post.value) },
-        };
-      },
-      blocked,
-      now: parts.now,
-      ...reactionNotices('quanzi'),
-    }),
+    reactions: articleReactions,
+    circleReactions,
     reports,
     live,
     invitations: createInvitationService({
