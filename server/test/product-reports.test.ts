@@ -7,6 +7,8 @@ async function article(p: ProductServer, token: string): Promise<string> {
 }
 const report = (p: ProductServer, token: string, id: string, content: unknown = 'Spam: an advert', type = 'article') =>
   p.call(`member/jubao_add/type/${type}/aid/${id}`, { token, content });
+/** A row an answer carries, by its id. */
+type Row = { id: string; title: string };
 const reviews = (p: ProductServer, method: 'GET' | 'POST', path: string, body?: unknown, secret?: string) =>
   operator(p, 'reports', method, path, body, secret);
 
@@ -136,8 +138,9 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
           : ((await p.call('member/quanzi_add', { token: alice.token, title: 'Say hello', content: 'Hello' }))
               .id as string);
       const text = 'You are all idiots,\nand everyone here knows it very well';
-      const comment = (await p.call(`${on}/ping_add`, { token: carol.token, id: subjectId, content: text })).ret;
-      const kept = (await p.call(`${on}/ping_add`, { token: alice.token, id: subjectId, content: 'Thanks all' })).ret;
+      const comment = (await p.call(`${on}/ping_add`, { token: carol.token, id: subjectId, content: text })).ret as Row;
+      const kept = (await p.call(`${on}/ping_add`, { token: alice.token, id: subjectId, content: 'Thanks all' }))
+        .ret as Row;
       const sent = await report(p, bob.token, comment.id, 'Abuse', type);
       expect(sent.ret).toMatchObject({
         type,
@@ -169,7 +172,7 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     const bob = await signIn(p, '13900139000');
     const carol = await signIn(p, '13700137000');
     const id = await article(p, alice.token);
-    const comment = (await p.call('article/ping_add', { token: carol.token, id, content: 'Rude words' })).ret;
+    const comment = (await p.call('article/ping_add', { token: carol.token, id, content: 'Rude words' })).ret as Row;
     for (const bad of ['nope', '', 'x'.repeat(80)]) {
       expect(await report(p, bob.token, bad, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
     }
@@ -183,7 +186,7 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     await p.call(`member/lahei/uid_s/${dave.id}`, { token: alice.token });
     expect(await report(p, dave.token, comment.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
     // A comment deleted by its writer cannot be reported.
-    const gone = (await p.call('article/ping_add', { token: carol.token, id, content: 'Oops' })).ret;
+    const gone = (await p.call('article/ping_add', { token: carol.token, id, content: 'Oops' })).ret as Row;
     await p.call('member/ping_del', { token: carol.token, id: gone.id });
     expect(await report(p, bob.token, gone.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
   });
