@@ -121,6 +121,31 @@ function parseModules(modules: unknown): ModuleName[] {
   return [...names];
 }
 
+/** The client {@link getInstance} gave last. */
+let shared: ParleyClient | undefined;
+
+/**
+ * The app's one client, as the reference SDK's `GoEasy.getInstance` gives it (CONN-15): made from `options`, like
+ * {@link createClient}, and made again from new options only once the client before is `disconnected` (or
+ * `connect_failed`). While that one is connecting, connected, reconnecting or disconnecting, it throws 400
+ * `Initialization failed. Please disconnect and try again.`: the app's connection is not replaced under its feet, and
+ * a second client does not open a second connection for the same user. Use {@link createClient} for clients of their
+ * own (tests, several users or apps in one page).
+ *
+ * @example
+ * const client = getInstance({ host: 'localhost:3000', appkey: 'demo-appkey', modules: ['im'] });
+ * await client.connect({ id: 'alice' });
+ * getInstance({ host: 'localhost:3000', appkey: 'demo-appkey', modules: ['im'] }); // throws: disconnect first
+ */
+export function getInstance(options: ClientOptions): ParleyClient {
+  const status = shared?.getConnectionStatus();
+  if (status !== undefined && status !== 'disconnected' && status !== 'connect_failed') {
+    throw ParleyError.badRequest('initFailed');
+  }
+  shared = createClient(options);
+  return shared;
+}
+
 /**
  * Creates a client. Throws a 400 {@link ParleyError} for bad options, with the reference's messages.
  *

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-export { createClient, clientDefaults } from './client.js';
+export { createClient, clientDefaults, getInstance } from './client.js';
 export type { ClientDefaults, ClientOptions, ClientEvents, ParleyClient } from './client.js';
 export type { Connection, ConnectionEvents } from './core/connection.js';
 export type { RequestManager } from './core/requests.js';

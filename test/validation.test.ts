@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, MESSAGES, ParleyError, SDK } from '../src/index.js';
+import { createClient, getInstance, MESSAGES, ParleyError, SDK } from '../src/index.js';
 import { FakeServer } from './support/fake-server.js';
 
 function make(options: Record<string, unknown>) {
@@ -70,6 +70,44 @@ describe('connect validation (CONN-2)', () => {
     await done;
     expect(client.getConnectionStatus()).toBe('connected');
     await client.disconnect();
+  });
+});
+
+describe("getInstance: the app's one client (CONN-15)", () => {
+  const server = new FakeServer();
+  const options = (modules: string[]) => ({ host: 'h', appkey: 'k', modules, transport: server.transport });
+  const refused = { code: 400, content: 'Initialization failed. Please disconnect and try again.' };
+
+  it('makes the client again only once the one before is disconnected', async () => {
+    const first = getInstance(options(['im']));
+    // Not connected yet: new options make a new client.
+    const second = getInstance(options(['pubsub']));
+    expect(second === first).toBe(false);
+    expect(second.modules).toEqual(['pubsub']);
+    const connecting = second.connect({ id: 'alice' });
+    expect(() => getInstance(options(['im']))).toThrow(expect.objectContaining(refused) as unknown);
+    await connecting;
+    expect(() => getInstance(options(['im']))).toThrow(expect.objectContaining(refused) as unknown);
+    // The app's connection stays as it was.
+    expect(second.getConnectionStatus()).toBe('connected');
+    expect(server.openSockets).toHaveLength(1);
+    // Bad options are refused as createClient refuses them, and leave the client as it is.
+    await second.disconnect();
+    expect(() => getInstance({ ...options(['im']), appkey: '' })).toThrow(
+      expect.objectContaining({ code: 400, content: MESSAGES.appkeyEmpty }) as unknown,
+    );
+    const third = getInstance(options(['im']));
+    expect(third === second).toBe(false);
+    expect(third.modules).toEqual(['im']);
+  });
+
+  it('makes it again after a connect that failed for good', async () => {
+    const failing = new FakeServer();
+    failing.refuse = { code: 401, content: 'Invalid otp' };
+    const client = getInstance({ host: 'h', appkey: 'k', modules: ['im'], transport: failing.transport });
+    await expect(client.connect({ id: 'alice' })).rejects.toMatchObject({ code: 401 });
+    expect(client.getConnectionStatus()).toBe('connect_failed');
+    expect(getInstance(options(['im'])) === client).toBe(false);
   });
 });
 

@@ -28,6 +28,7 @@ export const MESSAGES = {
   tooManyHosts: 'Invalid options: at most 5 hosts.',
   unknownModule: "Invalid options: 'modules' may only hold 'im' and 'pubsub'.",
   alreadyConnected: "It is already connected, don't try again until disconnect() is called. ",
+  initFailed: 'Initialization failed. Please disconnect and try again.',
   idNotStringOrNumber: 'TypeError: id requires number or string.',
   dataNotObjectIm: 'TypeError: data requires object.',
   dataNotObject: 'TypeError: data requires an object.',
