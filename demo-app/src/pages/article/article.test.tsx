@@ -189,6 +189,17 @@ const article = (n: number, extra: Partial<Article> = {}): Article => ({
   ...extra,
 });
 
+const BOB = { id: '7', username: 'Bob', img: '' };
+/** A comment by `author`, deletable when it is the member's own. */
+const commentBy = (id: string, author: ArticleComment['author'], content: string): ArticleComment => ({
+  id,
+  content,
+  author,
+  created_at: 1,
+  deletable: author.id === AUTHOR.id,
+  reply_to: null,
+});
+
 describe('pages/article/index: the front page', () => {
   it('lists the articles newest first and opens one', async () => {
     articles = [article(2, { imgs: ['https://files.test/1.png', 'https://files.test/2.png'] }), article(1)];
@@ -402,15 +413,7 @@ describe('reports', () => {
     ['/article/ping?id=a1', 'ping'],
     ['/article/ping?id=p1&type=quanzi', 'quanzi_ping'],
   ])("reports another member's comment from %s as %s, and not one's own", async (path, type) => {
-    const line = (id: string, author: ArticleComment['author'], content: string): ArticleComment => ({
-      id,
-      content,
-      author,
-      created_at: 1,
-      deletable: author.id === AUTHOR.id,
-      reply_to: null,
-    });
-    comments = [line('c1', AUTHOR, 'Mine'), line('c0', { id: '7', username: 'Bob', img: '' }, 'Rude words')];
+    comments = [commentBy('c1', AUTHOR, 'Mine'), commentBy('c0', BOB, 'Rude words')];
     renderPages(path);
     await shows('Rude words');
     // One Report, on Bob's comment: the member's own has Delete instead.
@@ -429,16 +432,7 @@ describe('reports', () => {
 
   it('offers a visitor no Report on comments', async () => {
     localStorage.clear();
-    comments = [
-      {
-        id: 'c0',
-        content: 'Rude words',
-        author: { id: '7', username: 'Bob', img: '' },
-        created_at: 1,
-        deletable: false,
-        reply_to: null,
-      },
-    ];
+    comments = [commentBy('c0', BOB, 'Rude words')];
     renderPages('/article/ping?id=a1');
     await shows('Rude words');
     expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
