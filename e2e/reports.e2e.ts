@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { SHOTS, appUnderTest, phoneContext, signIn, type E2eServer } from './support.js';
 
 /** The operator's report queue and decision, as the demo app's server calls them. */
-async function upholdFirst(server: E2eServer, memberId: string, reason: string) {
+async function upholdFirst(server: E2eServer, memberId: string, reason: string, said = '垃圾广告: 外链') {
   const base = `${server.url}/api/v1/apps/demo-appkey/reports`;
   const auth = { authorization: 'Bearer demo-secret-key' };
   const queue = (await (await fetch(base, { headers: auth })).json()) as {
     content: Array<{ id: string; memberId: string; content: string }>;
   };
   const report = queue.content.find((r) => r.memberId === memberId);
-  expect(report?.content).toBe('垃圾广告: 外链');
+  expect(report?.content).toBe(said);
   const res = await fetch(`${base}/${report?.id}/review`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
@@ -51,6 +51,56 @@ describe('reports end to end', () => {
     await bob.page.waitForURL(/#\/article\/jubao_view\?id=/);
     await bob.page.getByText('举报成立，已删除').waitFor();
     expect(bob.dialogs).toEqual([]);
+    await bob.context.close();
+  });
+
+  it("a member reports another's abusive comment; the operator upholds it; the comment alone is gone", async () => {
+    const alice = await phoneContext(app.browser, 'en-US');
+    await signIn(alice.page, app.server, '13600136032', 'en');
+    await alice.page.goto(`${app.server.url}/h5/#/member/add-article`);
+    await alice.page.getByLabel('Title').fill('Our walk by the lake');
+    await alice.page.getByLabel('Text').fill('The water was cold.');
+    await alice.page.getByRole('button', { name: 'Publish' }).click();
+    await alice.page.getByRole('button', { name: 'View content' }).click();
+    await alice.page.waitForURL(/#\/article\/view\?id=/);
+    const comments = alice.page.url().replace(/^.*#\/article\/view/, '#/article/ping');
+    await alice.page.goto(`${app.server.url}/h5/${comments}`);
+    await alice.page.getByLabel('Write a comment').fill('Thanks for reading');
+    await alice.page.getByRole('button', { name: 'Send' }).click();
+    await alice.page.getByText('Thanks for reading').waitFor();
+
+    const carol = await phoneContext(app.browser, 'en-US');
+    await signIn(carol.page, app.server, '13600136033', 'en');
+    await carol.page.goto(`${app.server.url}/h5/${comments}`);
+    await carol.page.getByLabel('Write a comment').fill('You are all idiots');
+    await carol.page.getByRole('button', { name: 'Send' }).click();
+    await carol.page.getByText('You are all idiots').waitFor();
+    await carol.context.close();
+
+    const bob = await phoneContext(app.browser, 'en-US');
+    const bobId = await signIn(bob.page, app.server, '13600136034', 'en');
+    await bob.page.goto(`${app.server.url}/h5/${comments}`);
+    const rude = bob.page.getByTestId('comment').filter({ hasText: 'You are all idiots' });
+    await rude.getByRole('button', { name: 'Report' }).click();
+    await bob.page.getByText('Abuse or harassment').click();
+    await bob.page.getByLabel('Tell us more (optional)').fill('insults');
+    await bob.page.screenshot({ path: `${SHOTS}report-comment-en.png` });
+    await bob.page.getByRole('button', { name: 'Send report' }).click();
+    await bob.page.getByText('Reported: we will review it').waitFor();
+
+    await upholdFirst(app.server, bobId, 'Insults', 'Abuse or harassment: insults');
+    await bob.page.reload();
+    await bob.page.getByText('Thanks for reading').waitFor();
+    expect(await bob.page.getByText('You are all idiots').count()).toBe(0);
+    await bob.page.goto(`${app.server.url}/h5/#/article/jubao_view`);
+    await bob.page.getByText('You are all idiots').click();
+    await bob.page.waitForURL(/#\/article\/jubao_view\?id=/);
+    await bob.page.getByText('A comment on an article').waitFor();
+    await bob.page.screenshot({ path: `${SHOTS}report-comment-decided-en.png` });
+    await bob.page.getByText('Upheld: removed').waitFor();
+    expect(alice.dialogs).toEqual([]);
+    expect(bob.dialogs).toEqual([]);
+    await alice.context.close();
     await bob.context.close();
   });
 });

@@ -60,6 +60,12 @@ describe('weather end to end', () => {
     // Kept: the page opens on Hangzhou next time.
     await page.reload();
     await page.getByRole('heading', { name: 'Hangzhou' }).waitFor();
+    // A popular city is one tap away, without a search; Hangzhou is now among the recent ones.
+    await page.getByRole('button', { name: 'City' }).click();
+    await page.getByText('Recent').waitFor();
+    await page.getByRole('button', { name: 'Beijing' }).click();
+    await page.waitForURL(/#\/public\/tianqi/);
+    await page.getByRole('heading', { name: 'Beijing' }).waitFor();
     expect(dialogs).toEqual([]);
     await context.close();
   });
