@@ -277,7 +277,8 @@ describe('UP-22: video resolutions of the server’s own storage', () => {
     const alice = await signIn(p);
     const first = await publish(p, alice.token, await uploadClip(p, alice.token));
     const second = await publish(p, alice.token, await uploadClip(p, alice.token));
-    await vi.waitFor(() => expect(ffmpeg.calls()[0]).toMatch(/^start /));
+    // A process started by a shell script: seconds on a busy machine, not the default second.
+    await vi.waitFor(() => expect(ffmpeg.calls()[0]).toMatch(/^start /), { timeout: 15_000, interval: 50 });
     expect(await sourcesOf(p, first)).toEqual([]);
     ffmpeg.open();
     await p.server.uploads.renditionsSettled();
