@@ -11,6 +11,16 @@ import { market, place } from './store-contract-orders.js';
 
 /** Registers the members part of the contract; `fresh` opens a fresh store that is closed after the test. */
 /** A member as sign-up makes them, with `changes`. */
+/** Members m1 and m2, and m1's article a1, which the report tests report. */
+async function reportedArticle(store: Store): Promise<void> {
+  await store.members.insert(newMember('m1', '13300133000'));
+  await store.members.insert(newMember('m2', '13300133001'));
+  await store.articles.add(
+    { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
+    { since: 0, max: 10 },
+  );
+}
+
 const newMember = (id: string, phone: string, changes: { createdAt?: number } = {}) => ({
   id,
   phone,
@@ -1245,12 +1255,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
   it('reports: one under review per member and content even sent at once; upholding closes all and removes it once', async () => {
     const { store } = await fresh();
-    await store.members.insert(newMember('m1', '13300133000'));
-    await store.members.insert(newMember('m2', '13300133001'));
-    await store.articles.add(
-      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
-      { since: 0, max: 10 },
-    );
+    await reportedArticle(store);
     const report = (id: string, memberId: string, at: number, quota = { since: 0, max: 10 }) =>
       store.reports.add(
         { id, memberId, type: 'article', targetId: 'a1', title: 'Title', content: 'spam', createdAt: at },
@@ -1329,12 +1334,7 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
 
   it('reports of comments: upholding deletes the comment of its kind only, and closes its reports only', async () => {
     const { store } = await fresh();
-    await store.members.insert(newMember('m1', '13300133000'));
-    await store.members.insert(newMember('m2', '13300133001'));
-    await store.articles.add(
-      { id: 'a1', memberId: 'm1', title: 'Title', content: 'text', images: [], channelId: null, createdAt: 10 },
-      { since: 0, max: 10 },
-    );
+    await reportedArticle(store);
     const quota = { since: 0, max: 10 };
     // The same comment id on an article and on a post: two contents.
     expect(
