@@ -126,7 +126,7 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     ['article', 'ping'],
     ['quanzi', 'quanzi_ping'],
   ] as const)(
-    'reports a comment on a subject %s (%s), titled with its start; upholding deletes it',
+    '%s comments are reported as %s, titled with their start; upholding deletes one and its notifications',
     async (on, type) => {
       const p = await productServer();
       const alice = await signIn(p);
@@ -141,6 +141,12 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
       const comment = (await p.call(`${on}/ping_add`, { token: carol.token, id: subjectId, content: text })).ret as Row;
       const kept = (await p.call(`${on}/ping_add`, { token: alice.token, id: subjectId, content: 'Thanks all' }))
         .ret as Row;
+      // Alice heard of the comment, its words in her notification.
+      const heard = async () =>
+        ((await p.call('member/notify_list', { token: alice.token })).ret as { kind: string }[]).filter(
+          (notice) => notice.kind === 'comment',
+        );
+      expect(await heard()).toMatchObject([{ data: { comment: comment.id } }]);
       const sent = await report(p, bob.token, comment.id, 'Abuse', type);
       expect(sent.ret).toMatchObject({
         type,
@@ -159,6 +165,8 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
       });
       // The comment is gone; the subject and the other comment stay.
       const left = (await p.call(`${on}/ping_list`, { id: subjectId })).ret as { id: string }[];
+      // Taken down as its writer's deletion would: the notification that held its words goes with it.
+      expect(await heard()).toEqual([]);
       expect(left.map((c) => c.id)).toEqual([kept.id]);
       expect(await report(p, bob.token, comment.id, 'Abuse', type)).toMatchObject({ code: 'comment_missing' });
       const notices = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];

@@ -49,13 +49,17 @@ export interface ReactionService {
     before: unknown,
   ): Promise<MemberResult<{ authorId: string; comments: CommentRecord[] }>>;
   /**
-   * A comment as `viewerId` may see it, with what it is on: there, on a subject they may see, and not of a member
-   * across a block (`comment_missing` otherwise). For reports of comments.
+   * A comment as `viewerId` may see it: there, on a subject they may see, and not of a member across a block
+   * (`comment_missing` otherwise). For reports of comments.
    */
-  shownComment(
-    commentId: unknown,
-    viewerId: string,
-  ): Promise<MemberResult<{ comment: CommentRecord; subject: ReactionSubject }>>;
+  shownComment(commentId: unknown, viewerId: string): Promise<MemberResult<CommentRecord>>;
+  /** A comment not deleted, whoever asks; for an operator about to take it down. */
+  commentById(commentId: string): Promise<CommentRecord | undefined>;
+  /**
+   * Once `comment` was taken down by an operator (a report upheld), what it told is taken back as its deletion by a
+   * member takes it back.
+   */
+  takenDown(comment: CommentRecord): Promise<void>;
   /** Deletes a comment: its writer's, or any on the member's own subject. */
   removeComment(memberId: string, commentId: unknown): Promise<MemberResult<void>>;
   /** Likes or unlikes a subject; answers its counts after. */
@@ -136,7 +140,13 @@ export function createReactionService(deps: {
       if (comment.memberId !== viewerId && (await deps.blocked(viewerId, comment.memberId))) {
         return fail('comment_missing');
       }
-      return { ok: true, value: { comment, subject: subject.value } };
+      return { ok: true, value: comment };
+    },
+    commentById: (commentId) => reactions.commentById(commentId),
+    async takenDown(comment) {
+      if (!deps.onCommentRemoved) return;
+      const subject = await view(comment.subjectId, undefined);
+      if (subject.ok) await deps.onCommentRemoved(comment, subject.value);
     },
     async removeComment(memberId, commentId) {
       if (!isRowKey(commentId) || commentId === undefined) return fail('comment_missing');

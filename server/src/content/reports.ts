@@ -8,6 +8,11 @@ import type { ReactionService } from './reactions.js';
 import { lineStart } from './text.js';
 import { POST_TITLE_MAX, postTitle, type CircleService } from './circle.js';
 
+/** Reports of comments, and where those comments live. */
+type CommentReportType = 'ping' | 'quanzi_ping';
+type ReportedComments = Pick<ReactionService, 'shownComment' | 'commentById' | 'takenDown'>;
+const isCommentReport = (type: ReportType): type is CommentReportType => type === 'ping' || type === 'quanzi_ping';
+
 /** What a report is of: the content's id and the title the report keeps. */
 interface ReportTarget {
   id: string;
@@ -66,7 +71,7 @@ export function createReportService(deps: {
   articles: ArticleService;
   circle: CircleService;
   /** The comments on articles and on circle posts. */
-  comments: { ping: Pick<ReactionService, 'shownComment'>; quanzi_ping: Pick<ReactionService, 'shownComment'> };
+  comments: Record<CommentReportType, ReportedComments>;
   now: () => number;
   /** Told of the reports each decision closed, after it is stored. */
   onReviewed?: (closed: readonly ReportRecord[]) => Promise<void>;
@@ -74,14 +79,21 @@ export function createReportService(deps: {
   const { reports } = deps;
   // A comment is named by the start of its text, as a post without a title is.
   const commentTarget = async (
-    comments: Pick<ReactionService, 'shownComment'>,
+    comments: ReportedComments,
     id: unknown,
     memberId: string,
   ): Promise<MemberResult<ReportTarget>> => {
     const shown = await comments.shownComment(id, memberId);
     if (!shown.ok) return shown;
-    const { comment } = shown.value;
-    return { ok: true, value: { id: comment.id, title: lineStart(comment.content, POST_TITLE_MAX) } };
+    return { ok: true, value: { id: shown.value.id, title: lineStart(shown.value.content, POST_TITLE_MAX) } };
+  };
+  /** The comment an uphold of report `id` is about to take down, with where it lives; read before it is deleted. */
+  const commentToTakeDown = async (id: string) => {
+    const report = await reports.byId(id);
+    if (report?.status !== 'pending' || !isCommentReport(report.type)) return undefined;
+    const comments = deps.comments[report.type];
+    const comment = await comments.commentById(report.targetId);
+    return comment && { comments, comment };
   };
   // What each kind of report is of, as the member sees it (its own failure when they cannot), and its title.
   const targets: Record<ReportType, (id: unknown, memberId: string) => Promise<MemberResult<ReportTarget>>> = {
@@ -150,12 +162,15 @@ export function createReportService(deps: {
           message: `reason is required: 1 to ${REPORT_LIMITS.reasonMax} characters.`,
         };
       }
-      const closed =
-        isRowKey(id) && id !== undefined
-          ? await reports.review(id, { uphold, reason: why, now: deps.now() })
-          : undefined;
+      if (!isRowKey(id) || id === undefined) {
+        return { ok: false, failure: 'not_pending', message: 'no such report under review' };
+      }
+      const takingDown = uphold ? await commentToTakeDown(id) : undefined;
+      const closed = await reports.review(id, { uphold, reason: why, now: deps.now() });
       const reviewed = closed?.find((report) => report.id === id);
       if (!closed || !reviewed) return { ok: false, failure: 'not_pending', message: 'no such report under review' };
+      // A comment taken down takes back what it told (its notifications hold its words), as its writer's deletion would.
+      if (takingDown && reviewed.status === 'upheld') await takingDown.comments.takenDown(takingDown.comment);
       await deps.onReviewed?.(closed);
       return { ok: true, value: reviewed };
     },

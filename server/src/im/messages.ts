@@ -133,7 +133,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
 
   return {
     async publish(actor, request, options) {
-      // IMC-16: the target is never the sender, in any scene.
+      // IM-2: the target is never the sender, in any scene, customer service included.
       if (request.to === actor.userId) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
       if (request.t === 'cs' && deps.cs) return deps.cs.publish(actor, request);
       const scene = chatScene(request.t, MESSAGES.sceneNotSupported);

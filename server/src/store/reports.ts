@@ -3,7 +3,6 @@ import { newerThan, olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
 import type { Database } from './schema.js';
 
-/** What can be reported: an article (a video being one) or a circle post. */
 /** What a report is of: an article, a circle post, or a comment on one or the other (`ping`, `quanzi_ping`). */
 export type ReportType = 'article' | 'quanzi' | 'ping' | 'quanzi_ping';
 

@@ -24,7 +24,7 @@ export function validateTarget(to: unknown, me: string): MessageTarget {
     throw ParleyError.badRequest('idEmpty');
   }
   if (data !== undefined && !isPlainObject(data)) throw ParleyError.badRequest('dataNotObject');
-  // Product spec §5: the target's id is never the sender's own, whatever the scene (IMC-16).
+  // Product spec §5: the target's id is never the sender's own, whatever the scene (IMC-1).
   if (String(id) === me) throw ParleyError.badRequest('toSelf');
   const target: MessageTarget = { type, id: id as string | number, data: data ?? {} };
   if (type === 'cs' && typeof to.teamId === 'string') target.teamId = to.teamId;
