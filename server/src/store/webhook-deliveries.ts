@@ -70,7 +70,10 @@ function chunks<T>(items: readonly T[]): T[][] {
 /** The Kysely implementation of {@link WebhookDeliveryStore}. */
 export function createWebhookDeliveryStore(base: Kysely<Database>, dialect: StoreDialect): WebhookDeliveryStore {
   const db = base.withTables<WebhookTables>();
-  // PostgreSQL: nodes taking at once skip each other's rows. SQLite has one writer at a time, and one process.
+  // PostgreSQL: nodes taking at once skip each other's rows. A row another node took and committed after this
+  // statement began is locked here all the same, and its condition is checked again on the row as that node left
+  // it: the condition reads only the locked row (no join, whose other side would stay as first read), so the row
+  // is then seen held and passed over. SQLite has one writer at a time, and one process.
   const lock = dialect === 'postgres' ? sql`for update of d skip locked` : sql``;
   return {
     async write({ added, tried, done }) {
@@ -116,8 +119,8 @@ export function createWebhookDeliveryStore(base: Kysely<Database>, dialect: Stor
         update webhook_deliveries set owner = ${nodeId}
         where id in (
           select d.id from webhook_deliveries d
-          left join webhook_nodes n on n.node_id = d.owner
-          where d.owner is null or n.alive_until is null or n.alive_until < ${now}
+          where d.owner is null
+            or d.owner not in (select n.node_id from webhook_nodes n where n.alive_until >= ${now})
           order by d.created_at, d.id
           limit ${limit}
           ${lock}
