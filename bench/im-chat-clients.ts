@@ -133,7 +133,7 @@ const connectParleyWire = (url: string, from: number, to: number, groupSize: num
       userId: `u${i}`,
       userData: JSON.stringify({ n: i }),
       sid: null,
-      mP: { GIM: null },
+      mP: { GIM: { imAck: false } },
       a: false,
     });
     await request(socket, CLIENT_EVENTS.subscribeGroups, { groupIds: [group] });

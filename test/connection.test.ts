@@ -29,7 +29,7 @@ describe('connection core', () => {
       otp: 'token',
       sid: null,
       a: false,
-      mP: { GIM: null, GWS: null },
+      mP: { GIM: { imAck: false }, GWS: null },
     });
     expect(client.sid).toBe('sid-1');
     expect(client.permissions).toEqual({ read: true, write: true });

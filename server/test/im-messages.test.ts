@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, MESSAGES, privateConversationId } from '../src/protocol.js';
 import { OPEN_APP, authorizeParams, connect, freshPgSchema, request, startServer } from './helpers.js';
 import {
+  acking,
   collect,
   content,
   guid,
@@ -368,12 +369,13 @@ describe('IM: recall and delete', () => {
 
   it('IM-24: a client that comes back with its sid gets the messages stored while it was away', async () => {
     const { url, server } = await startServer();
-    const alice = await login(url, 'alice');
+    const alice = acking(await login(url, 'alice'));
     const bob = await login(url, 'bob');
     const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
     const before = await send(bob, 'alice');
     // Replay starts at the millisecond of the last sighting: a message of that same millisecond comes again.
     while (Date.now() <= before) await new Promise((resolve) => setTimeout(resolve, 2));
+    await settled(alice);
     await leave(server, alice);
     const missed = [await send(bob, 'alice'), await send(bob, 'alice', { t: 'private' })];
     const back = await connect(url);
@@ -390,6 +392,62 @@ describe('IM: recall and delete', () => {
     expect(none).toEqual([]);
   });
 
+  it('IM-24: what was pushed and not acknowledged when the link went comes again, but my own sends', async () => {
+    const { url, server } = await startServer();
+    const alice = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    await content(alice, 'subscribeGroups', { groupIds: ['g'] });
+    await content(bob, 'subscribeGroups', { groupIds: ['g'] });
+    const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
+    const got = collect<WireMessage>(alice, 'imMessage');
+    const received = await send(bob, 'alice');
+    await settled(alice);
+    alice.emit('imAck', { publishGuid: (got[0] as WireMessage).i });
+    await settled(alice);
+    // From here the link is as good as dead: the pushes reach the socket, and the client never gets to them.
+    const lost = [await send(bob, 'alice'), await send(bob, 'g', { t: 'group' })];
+    const mine = await send(alice, 'bob');
+    const after = await send(bob, 'alice');
+    await settled(alice);
+    expect(got.map((m) => m.ts)).toEqual([received, ...lost, after]);
+    await leave(server, alice);
+    // This time the client gets and acknowledges everything.
+    const back = acking(await connect(url));
+    const replayed = collect<WireMessage>(back, 'imMessage');
+    expect(await request(back, 'authorize', authorizeParams({ userId: 'alice', sid }))).toMatchObject({ sid });
+    await settled(back);
+    expect(mine).toBeGreaterThan(received);
+    expect(replayed.map((m) => m.ts)).toEqual([...lost, after]);
+    // So a later return starts from when that connection was last seen: nothing more to replay.
+    await settled(back);
+    await leave(server, back);
+    const again = await connect(url);
+    const none = collect<WireMessage>(again, 'imMessage');
+    expect(await request(again, 'authorize', authorizeParams({ userId: 'alice', sid }))).toMatchObject({ sid });
+    await settled(again);
+    expect(none).toEqual([]);
+  });
+
+  it('IM-24: a client that says it sends no imAck is replayed from when its link was noticed gone', async () => {
+    const { url, server } = await startServer();
+    const quiet = { mP: { GIM: { imAck: false } } };
+    const alice = await login(url, 'alice', quiet);
+    const bob = await login(url, 'bob');
+    const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice', ...quiet })))['sid'];
+    const pushed = await send(bob, 'alice');
+    while (Date.now() <= pushed) await new Promise((resolve) => setTimeout(resolve, 2));
+    await settled(alice);
+    await leave(server, alice);
+    const missed = await send(bob, 'alice');
+    const back = await connect(url);
+    const replayed = collect<WireMessage>(back, 'imMessage');
+    expect(await request(back, 'authorize', authorizeParams({ userId: 'alice', sid, ...quiet }))).toMatchObject({
+      sid,
+    });
+    await settled(back);
+    expect(replayed.map((m) => m.ts)).toEqual([missed]);
+  });
+
   it('IM-24: the replay leaves out what I deleted meanwhile and groups I left', async () => {
     const { url, server } = await startServer();
     const alice = await login(url, 'alice');
@@ -397,10 +455,11 @@ describe('IM: recall and delete', () => {
     const bob = await login(url, 'bob');
     await content(alice, 'subscribeGroups', { groupIds: ['g'] });
     await content(bob, 'subscribeGroups', { groupIds: ['g'] });
-    const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
+    const sid = (await request(acking(alice), 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
     await send(bob, 'g', { t: 'group' });
     const before = await send(bob, 'alice');
     while (Date.now() <= before) await new Promise((resolve) => setTimeout(resolve, 2));
+    await settled(alice);
     await leave(server, alice);
     const kept = await send(bob, 'alice');
     const deleted = await send(bob, 'alice');

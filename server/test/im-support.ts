@@ -67,6 +67,12 @@ export function next<T = Record<string, unknown>>(socket: ClientSocket, event: s
   return new Promise((resolve) => socket.once(event, resolve));
 }
 
+/** Acknowledges every chat message `socket` is pushed from now on, as the reference client does (IM-23, IM-24). */
+export function acking(socket: ClientSocket): ClientSocket {
+  socket.on('imMessage', (message: { i?: string }) => socket.emit('imAck', { publishGuid: message.i }));
+  return socket;
+}
+
 /** Resolves once every push the server emitted to `socket` so far has arrived (see the file comment). */
 export async function settled(...sockets: ClientSocket[]): Promise<void> {
   for (const socket of sockets) expect(await request(socket, 'PARLEY_PING')).toMatchObject({ code: 200 });

@@ -74,6 +74,25 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
       expect((await store.sessions.find('c'))?.lastSeenAt).toBe(100);
     });
 
+    it('IM-24: keeps where the next replay starts from the time a connection left until one resumes', async () => {
+      const { store } = await fresh();
+      await store.sessions.create({ sid: 'r', appkey: 'app', userId: 'alice', now: 100 });
+      const from = 1_700_000_000_150;
+      await store.sessions.left('r', 1_700_000_000_200, { from, except: ['m1', 'm2'] });
+      expect(await store.sessions.find('r')).toMatchObject({
+        lastSeenAt: 1_700_000_000_200,
+        replay: { from, except: ['m1', 'm2'] },
+      });
+      await store.sessions.left('r', 300, { from: 250, except: [] });
+      expect((await store.sessions.find('r'))?.replay).toEqual({ from: 250, except: [] });
+      await store.sessions.touch('r', 400);
+      expect(await store.sessions.find('r')).toMatchObject({ lastSeenAt: 400, replay: undefined });
+      await store.sessions.left('r', 500, { from: 450, except: [] });
+      await store.sessions.left('r', 600);
+      expect(await store.sessions.find('r')).toMatchObject({ lastSeenAt: 600, replay: undefined });
+      await store.sessions.left('missing', 700);
+    });
+
     it('deletes sessions last seen before a time', async () => {
       const { store } = await fresh();
       await store.sessions.create({ sid: 'old', appkey: 'app', userId: 'a', now: 100 });

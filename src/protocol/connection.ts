@@ -91,7 +91,9 @@ export interface AuthorizeInput {
 export function toAuthorizeRequest(input: AuthorizeInput): AuthorizeRequest {
   const anonymous = input.userId === undefined || input.userId === '';
   const mP: Record<string, unknown> = {};
-  for (const m of input.modules) mP[WIRE_MODULES[m]] = null;
+  // This client sends no imAck and re-reads its conversations after a reconnect (IM-23, IMC-8): the server need not
+  // follow what it acknowledges (IM-24).
+  for (const m of input.modules) mP[WIRE_MODULES[m]] = m === 'im' ? { imAck: false } : null;
   return {
     appkey: input.appkey,
     userId: anonymous ? null : String(input.userId),

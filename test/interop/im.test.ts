@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type Message, type ParleyClient } from '../../src/index.js';
 import { OPEN_APP, defer, startServer } from '../../server/test/helpers.js';
-import { GoEasy, call, connectReference, eventually } from './support.js';
+import { GoEasy, call, connectReference, eventually, referenceLink, watchServerSockets } from './support.js';
 
 /** A message as the reference client hands it to the app. */
 interface RefMessage {
@@ -313,5 +313,28 @@ describe('reference client: IM', () => {
       resultCode: 200,
       content: [{ id: 'carol', data: { name: 'carol' } }],
     });
+  });
+  it('INTEROP-23: what was pushed to the reference while its link was dying reaches it when it comes back (IM-24)', async () => {
+    const { url, port, server } = await startServer({ apps: [OPEN_APP] });
+    const sockets = watchServerSockets(server);
+    await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['im']);
+    const sdk = await parley(url, 'sdk');
+    const got = listen<RefMessage>('PRIVATE_MESSAGE_RECEIVED');
+    const reference = () => sockets.find((s) => s.userId === 'ref' && !s.closed);
+    const acked = (id: string) => reference()?.received.some((r) => r.event === 'imAck' && r.params.publishGuid === id);
+    const before = await sdkText(sdk, 'before', 'ref');
+    await eventually(() => acked(before.messageId) === true, 'imAck from the reference (before)');
+
+    referenceLink.freeze();
+    const lost = [await sdkText(sdk, 'lost 1', 'ref'), await sdkText(sdk, 'lost 2', 'ref')];
+    const pushed = (id: string) => reference()?.sent.some((p) => p.event === 'imMessage' && p.payload.i === id);
+    await eventually(() => lost.every((m) => pushed(m.messageId) === true), 'imMessage pushes to the frozen link');
+    referenceLink.lose();
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnecting', "getConnectionStatus() 'reconnecting'");
+    expect(texts(got), 'PRIVATE_MESSAGE_RECEIVED while the link is down').toEqual(['before']);
+    referenceLink.restore();
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnected', "getConnectionStatus() 'reconnected'");
+    await eventually(() => got.length >= 3, 'PRIVATE_MESSAGE_RECEIVED after the reconnect');
+    expect(texts(got)).toEqual(['before', 'lost 1', 'lost 2']);
   });
 });

@@ -7,7 +7,8 @@
  *
  * Two probes, neither of which changes what the client or the server does: {@link referenceLink} cuts the
  * client's sockets as a lost network would, and {@link watchServerSockets} records what the server receives from
- * and pushes to each socket, which shows what the client's own de-duplication would hide from the app.
+ * and pushes to each socket, which shows what the client's own de-duplication would hide from the app. {@link referenceLink} can also freeze
+ * the client's sockets first, for a link that dies before the server notices.
  */
 import dns from 'node:dns';
 import type { Socket } from 'socket.io';
@@ -22,7 +23,7 @@ const originalLookup = dns.lookup.bind(dns) as (host: string, options: unknown, 
   originalLookup(/^[1-5]localhost$/.test(host) ? 'localhost' : host, options, callback);
 
 /** The reference client's open sockets, and whether its network is up. */
-const link = { up: true, sockets: new Set<WebSocket>() };
+const link = { up: true, sockets: new Set<WebSocket>(), frozen: new WeakSet<WebSocket>() };
 
 /**
  * The `ws` WebSocket, keeping the sockets the reference client opens so that {@link referenceLink} can cut them.
@@ -39,6 +40,12 @@ class ReferenceWebSocket extends WebSocket {
     link.sockets.add(this);
     this.once('close', () => link.sockets.delete(this));
   }
+
+  // A frozen socket's frames arrive and go nowhere: the client never sees them.
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'message' && link.frozen.has(this)) return false;
+    return super.emit(event, ...args);
+  }
 }
 (globalThis as { WebSocket?: unknown }).WebSocket = ReferenceWebSocket;
 
@@ -48,6 +55,13 @@ export const referenceLink = {
   lose(): void {
     link.up = false;
     for (const socket of link.sockets) socket.terminate();
+  },
+  /**
+   * The client's open sockets stop delivering what arrives, as a link that died without either side noticing yet:
+   * what the server pushes from now on leaves the server and never reaches the client. {@link lose} then cuts them.
+   */
+  freeze(): void {
+    for (const socket of link.sockets) link.frozen.add(socket);
   },
   /** Lets the client's next reconnect attempt through. */
   restore(): void {

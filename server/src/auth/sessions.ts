@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, jsonByteLength, type AuthorizeRequest, type Permissions } from '../protocol.js';
 import type { SessionStore } from '../store/index.js';
+import type { ReplayHorizon } from '../gateway/deliveries.js';
 import type { AppRegistry } from './apps.js';
 import { verifyOtp, type OtpFailure } from './otp.js';
 
@@ -18,9 +19,12 @@ export interface AuthorizedSession {
   resumed: boolean;
   /**
    * When the session the client named by its sid (same app and user, resumed or not) was last seen, or null when
-   * it named none we know: what the client may have missed since then can be replayed.
+   * it named none we know: what the client may have missed since then can be replayed. When the session's last
+   * connection left messages pushed and not acknowledged, the oldest of their times (IM-24).
    */
   previousSeenAt: number | null;
+  /** The messages the replay leaves out: those that connection sent itself since `previousSeenAt`. */
+  replayExcept: readonly string[];
 }
 
 /** Authorize and session lifetime, free of any transport. */
@@ -31,8 +35,11 @@ export interface SessionService {
    * (WIRE-10). @throws ServiceError with the wire code.
    */
   authorize(request: AuthorizeRequest, admit?: (appkey: string, userId: string) => boolean): Promise<AuthorizedSession>;
-  /** Records that a session's connection went away, which starts its time to live. */
-  left(sid: string): Promise<void>;
+  /**
+   * Records that a session's connection went away, which starts its time to live; `horizon`, when that connection's
+   * client had not acknowledged every message pushed to it, is where the next replay starts (IM-24).
+   */
+  left(sid: string, horizon?: ReplayHorizon): Promise<void>;
   /** Keeps `liveSids` fresh and deletes sessions unseen for longer than the time to live; returns how many. */
   sweep(liveSids: readonly string[]): Promise<number>;
 }
@@ -80,20 +87,24 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       }
       const base = { app: grant.app, permissions: grant.permissions, userId, userData };
       let previousSeenAt: number | null = null;
+      let replayExcept: readonly string[] = [];
       if (request.sid) {
         const previous = await deps.sessions.find(request.sid);
         const same = previous !== undefined && previous.appkey === grant.app.appkey && previous.userId === userId;
-        if (same) previousSeenAt = previous.lastSeenAt;
+        if (same) {
+          previousSeenAt = previous.replay?.from ?? previous.lastSeenAt;
+          replayExcept = previous.replay?.except ?? [];
+        }
         if (same && previous.lastSeenAt >= now - deps.sessionTtlMs) {
           await deps.sessions.touch(previous.sid, now);
-          return { ...base, sid: previous.sid, resumed: true, previousSeenAt };
+          return { ...base, sid: previous.sid, resumed: true, previousSeenAt, replayExcept };
         }
       }
       const created = await deps.sessions.create({ sid: newSid(), appkey: grant.app.appkey, userId, now });
-      return { ...base, sid: created.sid, resumed: false, previousSeenAt };
+      return { ...base, sid: created.sid, resumed: false, previousSeenAt, replayExcept };
     },
-    async left(sid) {
-      await deps.sessions.touch(sid, deps.now());
+    async left(sid, horizon) {
+      await deps.sessions.left(sid, deps.now(), horizon);
     },
     async sweep(liveSids) {
       const now = deps.now();

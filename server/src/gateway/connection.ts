@@ -1,7 +1,8 @@
 import type { Socket } from 'socket.io';
 import type { AuthorizedSession } from '../auth/sessions.js';
 import type { Logger } from '../logger.js';
-import type { FailureAck } from '../protocol.js';
+import { SERVER_PUSHES, type FailureAck } from '../protocol.js';
+import { DeliveryTracker } from './deliveries.js';
 import type { RequestContext } from './registry.js';
 import type { TokenBucket } from './rate-limit.js';
 
@@ -31,6 +32,8 @@ export class Connection {
   /** The handler context of the current session, made once: every request of the connection reads it. */
   #context: RequestContext | undefined;
   #authorizing: { key: string; reply: Promise<AuthorizeAck | FailureAck> } | undefined;
+  #deliveries: DeliveryTracker | undefined;
+  #unwatch: (() => void) | undefined;
 
   constructor(params: { socket: Socket; bucket: TokenBucket; noticeBucket: TokenBucket; log: Logger }) {
     this.socket = params.socket;
@@ -48,6 +51,37 @@ export class Connection {
   authorized(session: AuthorizedSession): void {
     this.#session = session;
     this.#context = undefined;
+  }
+
+  /** IM-24: the chat messages pushed to this connection that its client has not acknowledged, while watched. */
+  get deliveries(): DeliveryTracker | undefined {
+    return this.#deliveries?.watching ? this.#deliveries : undefined;
+  }
+
+  /**
+   * Starts following what this connection's client acknowledges of the chat messages pushed to it (IM-24), from
+   * now, or stops (`watch` false). Call before {@link context}, which hands the tracker to the handlers.
+   */
+  watchDeliveries(watch: boolean, now: () => number): void {
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    this.#deliveries = undefined;
+    this.#context = undefined;
+    if (!watch) return;
+    const socket = this.socket;
+    // Every push to this socket passes here, a group's broadcasts and those from other nodes included.
+    const listener = (event: string, payload: unknown) => {
+      if (event !== SERVER_PUSHES.imMessage || typeof payload !== 'object' || payload === null) return;
+      const { t, i, ts } = payload as { t?: unknown; i?: unknown; ts?: unknown };
+      // Customer service's messages are not replayed (IM-24 covers chats); their acks pass over them.
+      if (t === 'cs' || typeof i !== 'string' || typeof ts !== 'number') return;
+      tracker.pushed(i, ts);
+    };
+    const unwatch = () => socket.offAnyOutgoing(listener);
+    const tracker = new DeliveryTracker(now, unwatch);
+    socket.onAnyOutgoing(listener);
+    this.#unwatch = unwatch;
+    this.#deliveries = tracker;
   }
 
   /**
@@ -79,6 +113,8 @@ export class Connection {
       socketId: socket.id,
       permissions: session.permissions,
       previousSeenAt: session.previousSeenAt,
+      replayExcept: session.replayExcept,
+      deliveries: this.#deliveries,
       push: (event, payload) => {
         socket.emit(event, payload);
       },

@@ -37,7 +37,8 @@ export interface ImServices {
  * `IM_MARK_AS_READ` and `subscribeGroups` need only read: a subscribe-only client may still read and listen.
  */
 export function registerImHandlers(gateway: Gateway, im: ImServices): void {
-  // IM-23: imAck is accepted but not used; Parley's SDK may skip it (half the packets of a busy group). AUTH-8: `a`
+  // IM-23: Parley's SDK sends no imAck (half the packets of a busy group); the reference client's are followed
+  // (IM-24). AUTH-8: `a`
   // marks the module active, without which the reference client does not reload pending conversations on reconnect.
   const imModuleData: ImModuleData = { a: true, ack: false };
   gateway.moduleData(WIRE_MODULES.im, () => Promise.resolve({ ...imModuleData }));
@@ -50,7 +51,7 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
       // IM-24: a client coming back gets what was stored while it was away. Before the ack, so that requests the
       // client buffered (its own sends) are not stored yet and come back to it; after joining the user's room, so
       // that nothing falls between the replay and the live pushes (a few may come twice; clients drop them by `i`).
-      if (ctx.previousSeenAt !== null) await im.messages.replay(actor, ctx.previousSeenAt);
+      if (ctx.previousSeenAt !== null) await im.messages.replay(actor, ctx.previousSeenAt, ctx.replayExcept);
     },
     closed: () => Promise.resolve(),
   });
@@ -58,7 +59,12 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
   gateway.handle(CLIENT_EVENTS.publishIM, {
     schema: publishImSchema,
     permission: 'write',
-    handler: (ctx, params) => im.messages.publish(actorOf(ctx), params),
+    handler: async (ctx, params) => {
+      const ack = await im.messages.publish(actorOf(ctx), params);
+      // Never pushed back to this connection, so never acknowledged: a replay must not bring it back (IM-24).
+      if (params.t !== 'cs') ctx.deliveries?.sent(params.guid, ack.timestamp);
+      return ack;
+    },
   });
   gateway.handle(CLIENT_EVENTS.imHistory, {
     schema: imHistorySchema,
@@ -149,6 +155,12 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
     permission: 'read',
     handler: (ctx, params) => im.users.memberData(actorOf(ctx).app.appkey, params.data.ids.map(String)),
   });
-  // The reference acks every pushed message; delivery is not tracked (yet), so the notice is accepted and dropped.
-  gateway.notice(CLIENT_NOTICES.imAck, { schema: imAckSchema, handler: () => Promise.resolve() });
+  // The reference acks every pushed message: what it has not acked when its link goes is replayed (IM-24).
+  gateway.notice(CLIENT_NOTICES.imAck, {
+    schema: imAckSchema,
+    handler: (ctx, params) => {
+      ctx.deliveries?.acked(params.publishGuid);
+      return Promise.resolve();
+    },
+  });
 }

@@ -95,6 +95,16 @@ const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
 /** User room names the gateway keeps made (see `roomOf`). */
 const ROOM_NAMES_KEPT = 100_000;
 
+/**
+ * IM-24: whether the client acknowledges the chat messages pushed to it (`imAck`), as the reference client does.
+ * Parley's SDK says at authorize that it does not (`mP.GIM.imAck: false`, IM-23): it re-reads its conversations
+ * itself after a reconnect (IMC-8).
+ */
+function acknowledgesPushes(request: AuthorizeRequest): boolean {
+  const im: unknown = request.mP?.[WIRE_MODULES.im];
+  return !(typeof im === 'object' && im !== null && (im as { imAck?: unknown }).imAck === false);
+}
+
 /** The room holding every connection of one user of one app. */
 function userRoom(appkey: string, userId: string): string {
   return `user:${appkey}:${userId}`;
@@ -214,6 +224,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         const previous = conn.context();
         if (previous?.userId) await conn.socket.leave(userRoom(previous.app.appkey, previous.userId));
         conn.authorized(session);
+        conn.watchDeliveries(session.userId !== null && acknowledgesPushes(request), now);
         if (session.userId) await conn.socket.join(userRoom(session.app.appkey, session.userId));
         const ctx = conn.context() as RequestContext;
         shareBudget(conn, previous, ctx);
@@ -335,7 +346,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       connections.delete(socket.id);
       const sid = conn.session?.sid;
       conn.log.debug({ reason, sid }, 'disconnected');
-      if (sid) track(deps.sessions.left(sid), 'session touch on disconnect');
+      if (sid) track(deps.sessions.left(sid, conn.deliveries?.horizon()), 'session touch on disconnect');
       const ctx = conn.context();
       if (ctx?.userId) userBudgets.detach(ctx.app.appkey, ctx.userId, socket.id);
       if (ctx) {

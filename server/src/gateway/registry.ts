@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { DeliveryTracker } from './deliveries.js';
 import {
   check,
   type ClientEventName,
@@ -24,8 +25,15 @@ export interface RequestContext {
   socketId: string;
   /** What the key used at authorize allows. */
   permissions: Permissions;
-  /** When the session the client resumed (or named by its sid) was last seen; null for a fresh start. */
+  /**
+   * Where a replay of what the client missed starts (IM-24): when the session it resumed (or named by its sid) was
+   * last seen, or the oldest message pushed to its last connection and not acknowledged; null for a fresh start.
+   */
   previousSeenAt: number | null;
+  /** Messages the replay leaves out: those the session's last connection sent itself after `previousSeenAt`. */
+  replayExcept: readonly string[];
+  /** IM-24: what this connection's client acknowledges, for a client that acknowledges pushed messages. */
+  deliveries?: Pick<DeliveryTracker, 'acked' | 'sent'> | undefined;
   /** Sends a push to this connection only. */
   push(event: ServerPushName, payload: object): void;
   /** A logger bound to this connection. */

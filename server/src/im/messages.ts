@@ -55,8 +55,11 @@ export interface MessageService {
   deleteMessages(actor: Actor, request: TimesRequest): Promise<void>;
   /** `IM_RECALL_MESSAGE`. */
   recall(actor: Actor, request: TimesRequest): Promise<void>;
-  /** IM-24: pushes to `actor`'s connection the messages of its conversations stored since `seenAt`. */
-  replay(actor: Actor, seenAt: number): Promise<void>;
+  /**
+   * IM-24: pushes to `actor`'s connection the messages of its conversations stored since `seenAt`, but those named in
+   * `except` (the ones the session's last connection sent itself).
+   */
+  replay(actor: Actor, seenAt: number, except?: readonly string[]): Promise<void>;
   /** `IM_TYPING` (TYPING-1, TYPING-2): tells the other side of a private chat, or a group's other members. */
   typing(actor: Actor, request: TypingRequest): Promise<void>;
 }
@@ -286,14 +289,16 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       });
     },
 
-    async replay(actor, seenAt) {
+    async replay(actor, seenAt, except = []) {
       const missed = await messages.since({
         appkey: actor.app.appkey,
         ownerId: actor.userId,
         after: seenAt - REPLAY_MARGIN_MS,
         limit: REPLAY_MAX,
       });
+      const left = new Set(except);
       for (const message of missed) {
+        if (left.has(message.messageId) && message.senderId === actor.userId) continue;
         pusher.toConnection({
           connectionId: actor.connectionId,
           event: SERVER_PUSHES.imMessage,

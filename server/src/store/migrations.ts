@@ -54,6 +54,7 @@ import { pubsubSessionsMigration } from './pubsub-sessions-migration.js';
 import { storeMarksMigration } from './store-marks-migration.js';
 import { rechargeOrdersMigration } from './recharge-orders-migration.js';
 import { webhookDeliveriesMigration } from './webhook-deliveries-migration.js';
+import { sessionReplayMigration } from './session-replay-migration.js';
 
 /**
  * The one migration set, valid on SQLite and PostgreSQL: only portable column types (`varchar`, `bigint`) and
@@ -258,6 +259,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0056_recharge_orders': rechargeOrdersMigration,
   '0057_order_claims': orderClaimsMigration,
   '0058_search_index_posts_products': postsProductsSearchIndexMigration,
+  '0059_session_replay': sessionReplayMigration,
 };
 
 /** Serves {@link MIGRATIONS} to Kysely's Migrator from code, so nothing is read from disk at run time. */

@@ -7,6 +7,10 @@ export interface SessionsTable {
   user_id: string | null;
   created_at: number;
   last_seen_at: number;
+  /** IM-24: the oldest message pushed to the last connection and not acknowledged (migration `0059`). */
+  replay_from: number | null;
+  /** JSON array of the message ids that connection sent itself since `replay_from`. */
+  replay_except: string | null;
 }
 
 /** `users`: the data each user last authorized with, per app (member data, presence, conversation data). */

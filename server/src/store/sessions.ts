@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ReplayHorizon } from '../gateway/deliveries.js';
 import type { Database } from './schema.js';
 
 /** A stored session. */
@@ -9,14 +10,21 @@ export interface SessionRecord {
   userId: string | null;
   createdAt: number;
   lastSeenAt: number;
+  /**
+   * Where the next replay starts, when the session's last connection left messages pushed and not acknowledged
+   * (IM-24); cleared when a connection resumes the session.
+   */
+  replay?: ReplayHorizon | undefined;
 }
 
 /** Sessions in storage. Times are ms since the epoch, passed in so that callers own the clock. */
 export interface SessionStore {
   /** Stores a new session, seen now. */
   create(params: { sid: string; appkey: string; userId: string | null; now: number }): Promise<SessionRecord>;
-  /** Marks a session seen at `now`; a missing sid is no error. */
+  /** Marks a session seen at `now`, and forgets its replay's start; a missing sid is no error. */
   touch(sid: string, now: number): Promise<void>;
+  /** A session's connection went away at `now`, leaving `replay` to the next (none: everything was delivered). */
+  left(sid: string, now: number, replay?: ReplayHorizon): Promise<void>;
   /** Marks many sessions seen at `now` in few statements. */
   touchMany(sids: readonly string[], now: number): Promise<void>;
   /** The session with `sid`, if stored. */
@@ -39,7 +47,22 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       return { sid, appkey, userId, createdAt: now, lastSeenAt: now };
     },
     async touch(sid, now) {
-      await db.updateTable('sessions').set({ last_seen_at: now }).where('sid', '=', sid).execute();
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, replay_from: null, replay_except: null })
+        .where('sid', '=', sid)
+        .execute();
+    },
+    async left(sid, now, replay) {
+      await db
+        .updateTable('sessions')
+        .set({
+          last_seen_at: now,
+          replay_from: replay?.from ?? null,
+          replay_except: replay && replay.except.length > 0 ? JSON.stringify(replay.except) : null,
+        })
+        .where('sid', '=', sid)
+        .execute();
     },
     async touchMany(sids, now) {
       for (let i = 0; i < sids.length; i += CHUNK) {
@@ -56,6 +79,8 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         userId: row.user_id,
         createdAt: Number(row.created_at),
         lastSeenAt: Number(row.last_seen_at),
+        replay:
+          row.replay_from === null ? undefined : { from: Number(row.replay_from), except: parseIds(row.replay_except) },
       };
     },
     async deleteExpired(before) {
@@ -63,4 +88,11 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       return Number(result.numDeletedRows);
     },
   };
+}
+
+/** The ids {@link SessionStore.left} wrote, or none. */
+function parseIds(json: string | null): string[] {
+  if (json === null) return [];
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
 }
