@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DELIVERIES_KEPT, DeliveryTracker, FIRST_ACK_WAIT_MS } from '../src/gateway/deliveries.js';
+import { DELIVERIES_KEPT, DeliveryTracker, FIRST_ACK_WAIT_MS, SENDS_KEPT } from '../src/gateway/deliveries.js';
 
 function tracker(start = 1_000) {
   const clock = { now: start, stopped: 0 };
@@ -49,8 +49,14 @@ describe('IM-24: what a connection has not acknowledged', () => {
     expect(deliveries.horizon()).toEqual({ from: 20, except: ['mine-later'] });
     deliveries.acked('b');
     expect(deliveries.horizon()).toBeUndefined();
-    deliveries.pushed('c', 30);
-    expect(deliveries.horizon()).toEqual({ from: 30, except: [] });
+    // A push that comes later with an older time than a send of mine still leaves that send out.
+    deliveries.sent('mine-latest', 40);
+    deliveries.pushed('c', 35);
+    expect(deliveries.horizon()).toEqual({ from: 35, except: ['mine-latest'] });
+    // Only the latest sends are kept.
+    for (let n = 0; n < SENDS_KEPT; n++) deliveries.sent(`more${n}`, 50 + n);
+    expect(deliveries.horizon()?.except).toHaveLength(SENDS_KEPT);
+    expect(deliveries.horizon()?.except).not.toContain('mine-latest');
   });
 
   it(`past ${DELIVERIES_KEPT} unacknowledged pushes, the oldest let go still start the replay`, () => {

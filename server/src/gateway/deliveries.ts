@@ -17,6 +17,12 @@ export const FIRST_ACK_WAIT_MS = 60_000;
 /** Unacknowledged pushes kept per connection: as many as one replay pushes (IM-24). */
 export const DELIVERIES_KEPT = 1000;
 
+/**
+ * A connection's own latest sends kept, whatever is acknowledged: a push stored on another node, or in another
+ * conversation's batch, may bear a time a little older than a send already made.
+ */
+export const SENDS_KEPT = 100;
+
 /** Where a session's replay starts when its client comes back, and the messages it leaves out. */
 export interface ReplayHorizon {
   /** The server time of the oldest message pushed and not acknowledged. */
@@ -39,7 +45,7 @@ export class DeliveryTracker {
   #head = 0;
   /** The oldest time among pushes let go of unacknowledged when more than {@link DELIVERIES_KEPT} waited. */
   #floor: number | undefined;
-  /** Messages this connection sent while some push was unacknowledged. */
+  /** The latest messages this connection sent, at most {@link SENDS_KEPT}. */
   #sends: Entry[] = [];
   #acked = false;
   #off = false;
@@ -88,16 +94,15 @@ export class DeliveryTracker {
       this.#head = i + 1;
       this.#floor = undefined;
       this.#compact();
-      this.#trimSends();
       return;
     }
   }
 
   /** The connection sent message `id`, stored at `ts`. */
   sent(id: string, ts: number): void {
-    if (this.#off || (this.#pending() === 0 && this.#floor === undefined)) return;
+    if (this.#off) return;
     this.#sends.push({ id, ts });
-    if (this.#sends.length > DELIVERIES_KEPT) this.#sends.shift();
+    if (this.#sends.length > SENDS_KEPT) this.#sends.shift();
   }
 
   /** What a replay must cover if the link went away now, or undefined when every push was acknowledged. */
@@ -129,16 +134,6 @@ export class DeliveryTracker {
       this.#pushes = this.#pushes.slice(this.#head);
       this.#head = 0;
     }
-  }
-
-  #trimSends(): void {
-    if (this.#sends.length === 0) return;
-    if (this.#pending() === 0) {
-      this.#sends = [];
-      return;
-    }
-    const oldest = this.#oldest();
-    this.#sends = this.#sends.filter((s) => s.ts >= oldest);
   }
 
   #giveUp(): void {
