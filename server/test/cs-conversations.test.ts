@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../src/protocol.js';
-import { request, startServer, storesUnderTest } from './helpers.js';
-import { collect, content, login, pagesBeforePushes, send, settled } from './im-support.js';
+import { authorizeParams, connect, request, startServer, storesUnderTest } from './helpers.js';
+import { acking, collect, content, leave, login, pagesBeforePushes, send, settled } from './im-support.js';
 import { accept, agentSays, customerSays, expectFailure, goOnline, type WireCs } from './cs-support.js';
 
 interface Listed {
@@ -231,5 +231,34 @@ describe('CS: history and conversations', () => {
       { scene: 'cs', targetId: 'team1', markerId: 'carol', teamId: 'team1', time: accepted.ts },
     ]);
     expect((await list(carol))[0]?.unread).toBe(0);
+  });
+});
+
+describe('CS: a customer coming back (IM-24)', () => {
+  it('gets what the agents wrote while it was away, the acknowledged and its own sends left out', async () => {
+    const { url, server } = await startServer();
+    const agent = await login(url, 'agent');
+    await goOnline(agent, 'team1');
+    const carol = acking(await login(url, 'carol'));
+    const sid = (await request(carol, 'authorize', authorizeParams({ userId: 'carol' })))['sid'];
+    await customerSays(carol, 'team1', 'hello?');
+    const accepted = await accept(agent, 'team1', 'carol');
+    await settled(carol);
+    carol.removeAllListeners('imMessage');
+    // Carol's link dies unnoticed: what comes next is pushed and never acknowledged.
+    expect(await agentSays(agent, 'team1', 'carol', 'lost')).toMatchObject({ code: 200 });
+    const mine = await customerSays(carol, 'team1', 'still there?');
+    expect(await agentSays(agent, 'team1', 'carol', 'yes')).toMatchObject({ code: 200 });
+    await settled(carol);
+    await leave(server, carol);
+    const back = acking(await connect(url));
+    const replayed = collect<WireCs>(back, 'imMessage');
+    expect(await request(back, 'authorize', authorizeParams({ userId: 'carol', sid }))).toMatchObject({ sid });
+    await settled(back);
+    expect(replayed.map((m) => [m.t, JSON.parse(m.p) as unknown])).toEqual([
+      ['cs', { text: 'lost' }],
+      ['cs', { text: 'yes' }],
+    ]);
+    expect(replayed.every((m) => m.ts > accepted.ts && m.ts !== mine.timestamp)).toBe(true);
   });
 });

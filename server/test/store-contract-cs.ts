@@ -92,6 +92,10 @@ export function describeCsStoreContract(fresh: () => Promise<{ store: Store; reo
     expect(await store.cs.messages.at(key, 102)).toMatchObject({ messageId: 'm3' });
     expect(await store.cs.messages.count(key, { after: 0, from: 'carol' })).toBe(2);
     expect(await store.cs.messages.count(key, { after: 100, upTo: 101, notFrom: 'carol' })).toBe(1);
+    // IM-24: what came after a time, oldest first, as many as asked.
+    expect((await store.cs.messages.since(key, 100, 30)).map((m) => m.messageId)).toEqual(['m2', 'm3']);
+    expect((await store.cs.messages.since(key, 0, 2)).map((m) => m.ts)).toEqual([100, 101]);
+    expect(await store.cs.messages.since({ ...key, customerId: 'someone else' }, 0, 30)).toEqual([]);
   });
 
   it('CS-9: conversation rows move forward only, keep or replace data, top and remove', async () => {

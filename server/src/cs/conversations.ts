@@ -8,12 +8,13 @@ import {
   type ImHistoryAck,
   type ImHistoryChangeAck,
   type WireConversation,
+  type WireImMessage,
   type WireMessageRead,
   type WirePendingConversation,
   type WireTyping,
 } from '../protocol.js';
 import { userDataJson, type Actor, type Pusher } from '../push.js';
-import type { CsConversationKey, CsStore, MessageStore } from '../store/index.js';
+import type { CsConversationKey, CsStore, CsStoredMessage, MessageStore } from '../store/index.js';
 import type { TeamService } from './teams.js';
 import type { CsTurns } from './sessions.js';
 import { csReadKey, toWireCs } from './wire.js';
@@ -50,6 +51,11 @@ export interface CsConversationService {
   typing(actor: Actor, request: CsRef & { typing: boolean }): Promise<void>;
   /** `CS_PENDING_CONVERSATION`: the pending customers of every team the actor is online in. */
   pending(actor: Actor): Promise<WirePendingConversation[]>;
+  /**
+   * IM-24: the oldest `limit` messages stored after `after` in the actor's conversations as a customer, oldest first,
+   * in wire form: what a customer whose link was down missed. (An agent reloads its pending list, CS-11.)
+   */
+  missed(actor: Actor, after: number, limit: number): Promise<WireImMessage[]>;
 }
 
 /** Creates the CS conversation service. */
@@ -164,6 +170,21 @@ export function createCsConversationService(deps: {
       });
     },
 
+    async missed(actor, after, limit) {
+      const appkey = actor.app.appkey;
+      const me = actor.userId;
+      const rows = await cs.conversations(appkey, me, LIMITS.conversationListMax);
+      const missed: CsStoredMessage[] = [];
+      for (const row of rows) {
+        // A message stored since brought its conversation's time forward (and back into the list, if removed).
+        if (row.lastTs <= after || row.customerId !== me) continue;
+        missed.push(...(await cs.messages.since({ appkey, teamId: row.teamId, customerId: me }, after, limit)));
+      }
+      return missed
+        .sort((a, b) => a.ts - b.ts)
+        .slice(0, limit)
+        .map(toWireCs);
+    },
     async list(actor) {
       const appkey = actor.app.appkey;
       const me = actor.userId;

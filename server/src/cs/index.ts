@@ -17,7 +17,7 @@ export { tokenAgentPolicy, type AgentPolicy, type TeamService } from './teams.js
 export type CsForIm = Pick<CsSessionService, 'publish'> &
   Pick<
     CsConversationService,
-    'history' | 'historyChange' | 'markAsRead' | 'typing' | 'list' | 'top' | 'remove' | 'data'
+    'history' | 'historyChange' | 'markAsRead' | 'typing' | 'list' | 'top' | 'remove' | 'data' | 'missed'
   >;
 
 /** Customer service: teams, sessions, conversations and live watchers, over one store. */
@@ -67,6 +67,7 @@ export function createCsServices(deps: {
       top: (actor, request) => conversations.top(actor, request),
       remove: (actor, request) => conversations.remove(actor, request),
       data: (actor, request) => conversations.data(actor, request),
+      missed: (actor, after, limit) => conversations.missed(actor, after, limit),
     },
   };
 }

@@ -72,10 +72,8 @@ export class Connection {
     // Every push to this socket passes here, a group's broadcasts and those from other nodes included.
     const listener = (event: string, payload: unknown) => {
       if (event !== SERVER_PUSHES.imMessage || typeof payload !== 'object' || payload === null) return;
-      const { t, i, ts } = payload as { t?: unknown; i?: unknown; ts?: unknown };
-      // Customer service's messages are not replayed (IM-24 covers chats); their acks pass over them.
-      if (t === 'cs' || typeof i !== 'string' || typeof ts !== 'number') return;
-      tracker.pushed(i, ts);
+      const { i, ts } = payload as { i?: unknown; ts?: unknown };
+      if (typeof i === 'string' && typeof ts === 'number') tracker.pushed(i, ts);
     };
     const unwatch = () => socket.offAnyOutgoing(listener);
     const tracker = new DeliveryTracker(now, unwatch);

@@ -62,7 +62,7 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
     handler: async (ctx, params) => {
       const ack = await im.messages.publish(actorOf(ctx), params);
       // Never pushed back to this connection, so never acknowledged: a replay must not bring it back (IM-24).
-      if (params.t !== 'cs') ctx.deliveries?.sent(params.guid, ack.timestamp);
+      ctx.deliveries?.sent(params.guid, ack.timestamp);
       return ack;
     },
   });

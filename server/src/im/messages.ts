@@ -56,8 +56,9 @@ export interface MessageService {
   /** `IM_RECALL_MESSAGE`. */
   recall(actor: Actor, request: TimesRequest): Promise<void>;
   /**
-   * IM-24: pushes to `actor`'s connection the messages of its conversations stored since `seenAt`, but those named in
-   * `except` (the ones the session's last connection sent itself).
+   * IM-24: pushes to `actor`'s connection the messages of its conversations (private, group, and with customer
+   * service as a customer) stored since `seenAt`, but those named in `except` (the ones the session's last connection
+   * sent itself).
    */
   replay(actor: Actor, seenAt: number, except?: readonly string[]): Promise<void>;
   /** `IM_TYPING` (TYPING-1, TYPING-2): tells the other side of a private chat, or a group's other members. */
@@ -290,20 +291,18 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
     },
 
     async replay(actor, seenAt, except = []) {
-      const missed = await messages.since({
-        appkey: actor.app.appkey,
-        ownerId: actor.userId,
-        after: seenAt - REPLAY_MARGIN_MS,
-        limit: REPLAY_MAX,
-      });
+      const after = seenAt - REPLAY_MARGIN_MS;
+      const chats = await messages.since({ appkey: actor.app.appkey, ownerId: actor.userId, after, limit: REPLAY_MAX });
+      let missed = chats.map(toWireMessage);
+      // A customer's conversations with customer service too: the reference client learns of their messages by push.
+      if (deps.cs) {
+        const cs = await deps.cs.missed(actor, after, REPLAY_MAX);
+        if (cs.length > 0) missed = [...missed, ...cs].sort((a, b) => a.ts - b.ts).slice(0, REPLAY_MAX);
+      }
       const left = new Set(except);
       for (const message of missed) {
-        if (left.has(message.messageId) && message.senderId === actor.userId) continue;
-        pusher.toConnection({
-          connectionId: actor.connectionId,
-          event: SERVER_PUSHES.imMessage,
-          payload: toWireMessage(message),
-        });
+        if (left.has(message.i) && message.s === actor.userId) continue;
+        pusher.toConnection({ connectionId: actor.connectionId, event: SERVER_PUSHES.imMessage, payload: message });
       }
     },
 

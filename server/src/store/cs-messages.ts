@@ -36,6 +36,8 @@ export interface CsMessageStore {
   at(key: CsConversationKey, ts: number): Promise<CsStoredMessage | undefined>;
   /** The newest `limit` messages with ts < `before` (all when undefined), oldest first. */
   page(key: CsConversationKey, before: number | undefined, limit: number): Promise<CsStoredMessage[]>;
+  /** The oldest `limit` messages with ts > `after`, oldest first (IM-24's replay). */
+  since(key: CsConversationKey, after: number, limit: number): Promise<CsStoredMessage[]>;
   /** Messages with ts in (`after`, `upTo`] whose sender is (`from`) or is not (`notFrom`) a user. */
   count(
     key: CsConversationKey,
@@ -91,6 +93,10 @@ export function createCsMessageStore(db: Kysely<Database>): CsMessageStore {
       if (before !== undefined) query = query.where('ts', '<', before);
       const rows = await query.orderBy('ts', 'desc').limit(limit).execute();
       return rows.map(toMessage).reverse();
+    },
+    async since(key, after, limit) {
+      const rows = await conversation(key).selectAll().where('ts', '>', after).orderBy('ts').limit(limit).execute();
+      return rows.map(toMessage);
     },
     async count(key, { after, upTo, from, notFrom }) {
       let query = conversation(key)
