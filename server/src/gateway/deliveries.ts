@@ -1,10 +1,10 @@
 /**
- * IM-24: which messages (`imMessage`) pushed to one connection its client has not acknowledged (`imAck`), so that a link that
- * died before the server noticed loses nothing. The reference client acknowledges every message it is pushed, in the
- * order they came; a message pushed but never acknowledged may have gone down with the link, and is pushed again when
- * the client comes back with its sid. Parley's SDK sends no `imAck` (IM-23), re-reads its conversations itself (IMC-8)
- * and says so at authorize, so that its connections are not watched; a client that says nothing and acknowledges
- * nothing for {@link FIRST_ACK_WAIT_MS} after its first push is no longer watched either.
+ * IM-24: which messages (`imMessage`) pushed to one connection its client has not acknowledged (`imAck`), so that a
+ * link that died before the server noticed loses nothing. The reference client acknowledges every message it is
+ * pushed, in the order they came; a message pushed but never acknowledged may have gone down with the link, and is
+ * pushed again when the client comes back with its sid. Parley's SDK sends no `imAck` (IM-23), re-reads its
+ * conversations itself (IMC-8) and says so at authorize, so that its connections are not watched; a client that says
+ * nothing and acknowledges nothing for {@link FIRST_ACK_WAIT_MS} after its first push is no longer watched either.
  */
 
 /**
