@@ -6,9 +6,9 @@
  * globals that path reads ({@link installUploadGlobals}) for themselves only. Nothing else is faked.
  *
  * Two probes, neither of which changes what the client or the server does: {@link referenceLink} cuts the
- * client's sockets as a lost network would, and {@link watchServerSockets} records what the server receives from
- * and pushes to each socket, which shows what the client's own de-duplication would hide from the app. {@link referenceLink} can also freeze
- * the client's sockets first, for a link that dies before the server notices.
+ * client's sockets as a lost network would (or first freezes them, for a link that dies before either side notices),
+ * and {@link watchServerSockets} records what the server receives from and pushes to each socket, which shows what
+ * the client's own de-duplication would hide from the app.
  */
 import dns from 'node:dns';
 import type { Socket } from 'socket.io';
