@@ -53,13 +53,13 @@ export class Connection {
     this.#context = undefined;
   }
 
-  /** IM-24: the chat messages pushed to this connection that its client has not acknowledged, while watched. */
+  /** IM-24: the messages pushed to this connection that its client has not acknowledged, while watched. */
   get deliveries(): DeliveryTracker | undefined {
     return this.#deliveries?.watching ? this.#deliveries : undefined;
   }
 
   /**
-   * Starts following what this connection's client acknowledges of the chat messages pushed to it (IM-24), from
+   * Starts following what this connection's client acknowledges of the messages pushed to it (IM-24), from
    * now, or stops (`watch` false). Call before {@link context}, which hands the tracker to the handlers.
    */
   watchDeliveries(watch: boolean, now: () => number): void {

@@ -62,7 +62,7 @@ export class DeliveryTracker {
     return !this.#off;
   }
 
-  /** A chat message was pushed to the connection. */
+  /** A message was pushed to the connection. */
   pushed(id: string, ts: number): void {
     if (this.#off) return;
     if (!this.#acked) {
@@ -83,7 +83,7 @@ export class DeliveryTracker {
 
   /**
    * The client acknowledged message `id`: it got every push up to that one, since they came in order on one link.
-   * An id never pushed here (a message of customer service, say) changes nothing.
+   * An id never pushed here (or already answered for) changes nothing.
    */
   acked(id: string): void {
     if (this.#off) return;

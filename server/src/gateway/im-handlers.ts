@@ -38,8 +38,8 @@ export interface ImServices {
  */
 export function registerImHandlers(gateway: Gateway, im: ImServices): void {
   // IM-23: Parley's SDK sends no imAck (half the packets of a busy group); the reference client's are followed
-  // (IM-24). AUTH-8: `a`
-  // marks the module active, without which the reference client does not reload pending conversations on reconnect.
+  // (IM-24). AUTH-8: `a` marks the module active, without which the reference client does not reload pending
+  // conversations on reconnect.
   const imModuleData: ImModuleData = { a: true, ack: false };
   gateway.moduleData(WIRE_MODULES.im, () => Promise.resolve({ ...imModuleData }));
   gateway.onConnection({
