@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { CODES, LIMITS, MESSAGES, jsonByteLength, type AuthorizeRequest, type Permissions } from '../protocol.js';
-import type { SessionStore } from '../store/index.js';
-import type { ReplayHorizon } from '../gateway/deliveries.js';
+import type { ReplayHorizon, SessionStore } from '../store/index.js';
 import type { AppRegistry } from './apps.js';
 import { verifyOtp, type OtpFailure } from './otp.js';
 

@@ -6,6 +6,7 @@
  * conversations itself (IMC-8) and says so at authorize, so that its connections are not watched; a client that says
  * nothing and acknowledges nothing for {@link FIRST_ACK_WAIT_MS} after its first push is no longer watched either.
  */
+import type { ReplayHorizon } from '../store/index.js';
 
 /**
  * How long a connection's first push waits for an acknowledgement before the connection is taken for one that sends
@@ -22,14 +23,6 @@ export const DELIVERIES_KEPT = 1000;
  * conversation's batch, may bear a time a little older than a send already made.
  */
 export const SENDS_KEPT = 100;
-
-/** Where a session's replay starts when its client comes back, and the messages it leaves out. */
-export interface ReplayHorizon {
-  /** The server time of the oldest message pushed and not acknowledged. */
-  from: number;
-  /** Messages the connection sent itself at or after `from`: never pushed to it, so never acknowledged either. */
-  except: string[];
-}
 
 interface Entry {
   id: string;

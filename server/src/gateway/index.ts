@@ -96,7 +96,7 @@ const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
 const ROOM_NAMES_KEPT = 100_000;
 
 /**
- * IM-24: whether the client acknowledges the chat messages pushed to it (`imAck`), as the reference client does.
+ * IM-24: whether the client acknowledges the messages pushed to it (`imAck`), as the reference client does.
  * Parley's SDK says at authorize that it does not (`mP.GIM.imAck: false`, IM-23): it re-reads its conversations
  * itself after a reconnect (IMC-8).
  */

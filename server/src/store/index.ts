@@ -173,7 +173,7 @@ export type {
   SessionConnection,
   StoredSubscriberSession,
 } from './pubsub-sessions.js';
-export type { SessionRecord, SessionStore } from './sessions.js';
+export type { ReplayHorizon, SessionRecord, SessionStore } from './sessions.js';
 export type { UploadDeletion, UploadDeletionStore } from './upload-deletions.js';
 export type { UserRecord, UserStore } from './users.js';
 export type { StoredWebhookDelivery, WebhookDeliveryStore, WebhookDeliveryWrites } from './webhook-deliveries.js';

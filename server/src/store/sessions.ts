@@ -1,6 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { ReplayHorizon } from '../gateway/deliveries.js';
 import type { Database } from './schema.js';
+
+/** Where a session's replay starts when its client comes back, and the messages it leaves out (IM-24). */
+export interface ReplayHorizon {
+  /** The server time of the oldest message pushed and not acknowledged. */
+  from: number;
+  /** Messages the connection sent itself at or after `from`: never pushed to it, so never acknowledged either. */
+  except: string[];
+}
 
 /** A stored session. */
 export interface SessionRecord {
