@@ -262,3 +262,50 @@ describe('CS: a customer coming back (IM-24)', () => {
     expect(replayed.every((m) => m.ts > accepted.ts && m.ts !== mine.timestamp)).toBe(true);
   });
 });
+
+describe('CS: an agent coming back (IM-24)', () => {
+  it("gets what its accepted customers wrote while it was away, not other agents' customers nor waiting ones", async () => {
+    const { url, server } = await startServer();
+    const alice = acking(await login(url, 'alice'));
+    const sid = (await request(alice, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
+    const bob = await login(url, 'bob');
+    await goOnline(alice, 'team1');
+    await goOnline(bob, 'team1');
+    const carol = await login(url, 'carol');
+    const dave = await login(url, 'dave');
+    const frank = await login(url, 'frank');
+    await customerSays(carol, 'team1', 'hello?');
+    await customerSays(dave, 'team1', 'anyone?');
+    await customerSays(frank, 'team1', 'hi');
+    const accepted = await accept(alice, 'team1', 'carol');
+    await accept(bob, 'team1', 'dave');
+    await accept(alice, 'team1', 'frank');
+    await settled(alice);
+    alice.removeAllListeners('imMessage');
+    // Alice's link dies unnoticed: what comes next is pushed and never acknowledged.
+    await customerSays(carol, 'team1', 'lost');
+    const mine = await agentSays(alice, 'team1', 'carol', 'on it');
+    await customerSays(carol, 'team1', 'thanks');
+    await customerSays(dave, 'team1', "bob's");
+    // Alice ends Frank's session, which she has in the ack; what Frank writes next waits for any agent.
+    await content(alice, 'CS_END', { teamId: 'team1', customerId: 'frank' });
+    await customerSays(frank, 'team1', 'again');
+    // Erin waits, which reached Alice live; Alice accepts her, which she has in the ack.
+    const erin = await login(url, 'erin');
+    await customerSays(erin, 'team1', 'waiting');
+    await accept(alice, 'team1', 'erin');
+    await settled(alice);
+    await leave(server, alice);
+    const back = acking(await connect(url));
+    const replayed = collect<WireCs>(back, 'imMessage');
+    expect(await request(back, 'authorize', authorizeParams({ userId: 'alice', sid }))).toMatchObject({ sid });
+    await settled(back);
+    expect(replayed.map((m) => [m.s, m.mt, m.p])).toEqual([
+      ['carol', 'text', '{"text":"lost"}'],
+      ['carol', 'text', '{"text":"thanks"}'],
+      ['erin', 'text', '{"text":"waiting"}'],
+    ]);
+    expect(mine).toMatchObject({ code: 200 });
+    expect(replayed.every((m) => m.ts > accepted.ts)).toBe(true);
+  });
+});

@@ -52,8 +52,11 @@ export interface CsConversationService {
   /** `CS_PENDING_CONVERSATION`: the pending customers of every team the actor is online in. */
   pending(actor: Actor): Promise<WirePendingConversation[]>;
   /**
-   * IM-24: the oldest `limit` messages stored after `after` in the actor's conversations as a customer, oldest first,
-   * in wire form: what a customer whose link was down missed. (An agent reloads its pending list, CS-11.)
+   * IM-24: the oldest `limit` messages stored after `after` in the actor's conversations, oldest first, in wire form:
+   * what a user whose link was down missed. As a customer, every message of theirs; as an agent, those of the
+   * conversations they had accepted, up to the newest their row was touched by (what reached them live). Messages of
+   * customers still waiting reached every online agent and are not replayed: an agent reloads its pending list
+   * (CS-11).
    */
   missed(actor: Actor, after: number, limit: number): Promise<WireImMessage[]>;
 }
@@ -177,8 +180,10 @@ export function createCsConversationService(deps: {
       const missed: CsStoredMessage[] = [];
       for (const row of rows) {
         // A message stored since brought its conversation's time forward (and back into the list, if removed).
-        if (row.lastTs <= after || row.customerId !== me) continue;
-        missed.push(...(await cs.messages.since({ appkey, teamId: row.teamId, customerId: me }, after, limit)));
+        if (row.lastTs <= after) continue;
+        const since = await cs.messages.since({ appkey, teamId: row.teamId, customerId: row.customerId }, after, limit);
+        // An agent's row moves only with the messages that reached them (CS-9): none after a hand-over or an end.
+        missed.push(...(row.customerId === me ? since : since.filter((m) => m.ts <= row.lastTs)));
       }
       return missed
         .sort((a, b) => a.ts - b.ts)

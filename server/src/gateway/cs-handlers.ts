@@ -7,9 +7,21 @@ import {
   csOnlineSchema,
   csTeamRefSchema,
   csTransferSchema,
+  type WireCsEventAck,
 } from '../protocol.js';
 import { actorOf } from './actor.js';
 import type { Gateway } from './index.js';
+import type { RequestContext } from './registry.js';
+
+/**
+ * The message an accept, an end or a transfer makes reaches the acting connection in the ack, never by push, so it
+ * is never acknowledged there: a replay must not bring it back (IM-24).
+ */
+async function sentHere(ctx: RequestContext, reply: Promise<WireCsEventAck>): Promise<WireCsEventAck> {
+  const ack = await reply;
+  ctx.deliveries?.sent(ack.message.i, ack.message.ts);
+  return ack;
+}
 
 /**
  * Registers the customer-service requests (CS-1..CS-12). Permissions follow the reference client's table (wire
@@ -54,17 +66,17 @@ export function registerCsHandlers(gateway: Gateway, cs: CsServices): void {
   gateway.handle(CLIENT_EVENTS.csAccept, {
     schema: csAcceptSchema,
     permission: 'write',
-    handler: (ctx, params) => cs.sessions.accept(actorOf(ctx), params),
+    handler: (ctx, params) => sentHere(ctx, cs.sessions.accept(actorOf(ctx), params)),
   });
   gateway.handle(CLIENT_EVENTS.csEnd, {
     schema: csCustomerRefSchema,
     permission: 'write',
-    handler: (ctx, params) => cs.sessions.end(actorOf(ctx), params),
+    handler: (ctx, params) => sentHere(ctx, cs.sessions.end(actorOf(ctx), params)),
   });
   gateway.handle(CLIENT_EVENTS.csTransfer, {
     schema: csTransferSchema,
     permission: 'write',
-    handler: (ctx, params) => cs.sessions.transfer(actorOf(ctx), params),
+    handler: (ctx, params) => sentHere(ctx, cs.sessions.transfer(actorOf(ctx), params)),
   });
   gateway.handle(CLIENT_EVENTS.csCustomerStatus, {
     schema: csCustomerRefSchema,

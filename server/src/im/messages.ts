@@ -57,8 +57,8 @@ export interface MessageService {
   recall(actor: Actor, request: TimesRequest): Promise<void>;
   /**
    * IM-24: pushes to `actor`'s connection the messages of its conversations (private, group, and with customer
-   * service as a customer) stored since `seenAt`, but those named in `except` (the ones the session's last connection
-   * sent itself).
+   * service, as a customer or as the agent who accepted the customer) stored since `seenAt`, but those named in
+   * `except` (the ones the session's last connection sent itself).
    */
   replay(actor: Actor, seenAt: number, except?: readonly string[]): Promise<void>;
   /** `IM_TYPING` (TYPING-1, TYPING-2): tells the other side of a private chat, or a group's other members. */
@@ -294,7 +294,8 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       const after = seenAt - REPLAY_MARGIN_MS;
       const chats = await messages.since({ appkey: actor.app.appkey, ownerId: actor.userId, after, limit: REPLAY_MAX });
       let missed = chats.map(toWireMessage);
-      // A customer's conversations with customer service too: the reference client learns of their messages by push.
+      // Conversations with customer service too, a customer's and an agent's: the reference client learns of their
+      // messages by push.
       if (deps.cs) {
         const cs = await deps.cs.missed(actor, after, REPLAY_MAX);
         if (cs.length > 0) missed = [...missed, ...cs].sort((a, b) => a.ts - b.ts).slice(0, REPLAY_MAX);
