@@ -294,7 +294,7 @@ export function createParleyServer(config: ServerConfig, options: ParleyServerOp
 
   const sweep = () => {
     sweeping = sweeping
-      .then(() => sessions.sweep(gateway.liveSids()))
+      .then(() => sessions.sweep(gateway.liveSessions()))
       .then((deleted) => {
         if (deleted > 0) logger.debug({ deleted }, 'expired sessions deleted');
       })

@@ -410,6 +410,10 @@ describe('IM: recall and delete', () => {
     const after = await send(bob, 'alice');
     await settled(alice);
     expect(got.map((m) => m.ts)).toEqual([received, ...lost, after]);
+    // What the sweep stores meanwhile, so that a node that stops without its disconnects still leaves it.
+    const live = server.gateway.liveSessions().find((session) => session.sid === sid);
+    expect(live?.replay?.from).toBe(lost[0]);
+    expect(live?.replay?.except).toHaveLength(1);
     await leave(server, alice);
     // This time the client gets and acknowledges everything.
     const back = acking(await connect(url));

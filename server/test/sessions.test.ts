@@ -29,13 +29,34 @@ describe('session service', () => {
     const gone = await service.authorize({ ...authorizeParams({ userId: 'bob' }), appkey: OPEN_APP.appkey });
     await service.left(gone.sid);
     clock.now += 10_001;
-    expect(await service.sweep([live.sid])).toBe(1);
+    expect(await service.sweep([{ sid: live.sid }])).toBe(1);
     expect(await store.sessions.find(gone.sid)).toBeUndefined();
     expect((await store.sessions.find(live.sid))?.lastSeenAt).toBe(clock.now);
     clock.now += 10_001;
-    expect(await service.sweep([live.sid])).toBe(0);
+    expect(await service.sweep([{ sid: live.sid }])).toBe(0);
     const resumed = await service.authorize({ ...authorizeParams({ sid: live.sid }), appkey: OPEN_APP.appkey });
     expect(resumed).toMatchObject({ sid: live.sid, resumed: true, userId: 'alice', userData: { name: 'Alice' } });
+  });
+
+  it("IM-24: stores a live session's replay start at each sweep, so that a stopped node still leaves it", async () => {
+    const { store, clock, service } = await setup();
+    const live = await service.authorize({ ...authorizeParams(), appkey: OPEN_APP.appkey });
+    const from = clock.now + 5;
+    clock.now += 1_000;
+    await service.sweep([{ sid: live.sid, replay: { from, except: ['mine'] } }]);
+    expect(await store.sessions.find(live.sid)).toMatchObject({
+      lastSeenAt: clock.now,
+      replay: { from, except: ['mine'] },
+    });
+    // The node stops here, its connection's disconnect never handled: the client comes back elsewhere.
+    clock.now += 1_000;
+    const back = await service.authorize({ ...authorizeParams({ sid: live.sid }), appkey: OPEN_APP.appkey });
+    expect(back).toMatchObject({ resumed: true, previousSeenAt: from, replayExcept: ['mine'] });
+    // Once everything is acknowledged, the next sweep forgets it.
+    await service.sweep([{ sid: live.sid, replay: { from: clock.now, except: [] } }]);
+    clock.now += 1_000;
+    await service.sweep([{ sid: live.sid }]);
+    expect(await store.sessions.find(live.sid)).toMatchObject({ lastSeenAt: clock.now, replay: undefined });
   });
 
   it('treats a numeric user id as its string and anonymous connections as user null', async () => {

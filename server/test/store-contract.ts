@@ -91,6 +91,9 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, ena
       await store.sessions.left('r', 600);
       expect(await store.sessions.find('r')).toMatchObject({ lastSeenAt: 600, replay: undefined });
       await store.sessions.left('missing', 700);
+      await store.sessions.left('r', 800, { from: 750, except: ['m3'] });
+      await store.sessions.touchMany(['r'], 900);
+      expect(await store.sessions.find('r')).toMatchObject({ lastSeenAt: 900, replay: undefined });
     });
 
     it('deletes sessions last seen before a time', async () => {

@@ -26,6 +26,12 @@ export interface AuthorizedSession {
   replayExcept: readonly string[];
 }
 
+/** A session with a connection on this node, and what that connection's disconnect would leave to a replay. */
+export interface LiveSession {
+  sid: string;
+  replay?: ReplayHorizon | undefined;
+}
+
 /** Authorize and session lifetime, free of any transport. */
 export interface SessionService {
   /**
@@ -39,8 +45,12 @@ export interface SessionService {
    * client had not acknowledged every message pushed to it, is where the next replay starts (IM-24).
    */
   left(sid: string, horizon?: ReplayHorizon): Promise<void>;
-  /** Keeps `liveSids` fresh and deletes sessions unseen for longer than the time to live; returns how many. */
-  sweep(liveSids: readonly string[]): Promise<number>;
+  /**
+   * Keeps the live sessions fresh and deletes sessions unseen for longer than the time to live; returns how many. A
+   * live session's `replay`, when its connection has pushes not yet acknowledged, is stored as its disconnect would
+   * store it, so that a node that stops without its disconnects still leaves where each replay starts (IM-24).
+   */
+  sweep(live: readonly LiveSession[]): Promise<number>;
 }
 
 /** What {@link createSessionService} needs. */
@@ -105,11 +115,15 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     async left(sid, horizon) {
       await deps.sessions.left(sid, deps.now(), horizon);
     },
-    async sweep(liveSids) {
+    async sweep(live) {
       const now = deps.now();
       // Live sessions are only touched on authorize and disconnect; refresh them first so that a long-lived
       // connection does not lose its session to the sweep.
-      await deps.sessions.touchMany(liveSids, now);
+      await deps.sessions.touchMany(
+        live.filter((session) => !session.replay).map((session) => session.sid),
+        now,
+      );
+      for (const { sid, replay } of live) if (replay) await deps.sessions.left(sid, now, replay);
       return deps.sessions.deleteExpired(now - deps.sessionTtlMs);
     },
   };

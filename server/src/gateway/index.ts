@@ -1,5 +1,5 @@
 import type { Server, Socket } from 'socket.io';
-import type { SessionService } from '../auth/sessions.js';
+import type { LiveSession, SessionService } from '../auth/sessions.js';
 import type { RateLimitConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -60,8 +60,11 @@ export interface Gateway {
   readonly pusher: Pusher;
   /** Adds a listener of authorized connections. */
   onConnection(listener: ConnectionListener): void;
-  /** Session ids of the connections on this node. */
-  liveSids(): string[];
+  /**
+   * The sessions of the connections on this node, each with where its replay would start if its connections went
+   * now (IM-24): the oldest of theirs, and what any of them sent itself.
+   */
+  liveSessions(): LiveSession[];
   /** The connections on this node: open, authorized, and their distinct users (METRICS-2). */
   connectionCounts(): ConnectionCounts;
   /** Waits for the session writes that disconnects started, so that the store can close after them. */
@@ -382,10 +385,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
       }
       return { open: connections.size, authorized, users: users.size };
     },
-    liveSids() {
-      const sids = new Set<string>();
-      for (const conn of connections.values()) if (conn.session) sids.add(conn.session.sid);
-      return [...sids];
+    liveSessions() {
+      const live = new Map<string, LiveSession>();
+      for (const conn of connections.values()) {
+        if (!conn.session) continue;
+        const { sid } = conn.session;
+        const replay = conn.deliveries?.horizon();
+        const seen = live.get(sid);
+        if (!seen?.replay || !replay) live.set(sid, { sid, replay: seen?.replay ?? replay });
+        else {
+          // A session resumed on a second connection before the first was noticed gone (IM-24's limits).
+          const from = Math.min(seen.replay.from, replay.from);
+          live.set(sid, { sid, replay: { from, except: [...new Set([...seen.replay.except, ...replay.except])] } });
+        }
+      }
+      return [...live.values()];
     },
     async drain() {
       while (pending.size > 0) await Promise.all(pending);

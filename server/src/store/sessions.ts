@@ -30,9 +30,12 @@ export interface SessionStore {
   create(params: { sid: string; appkey: string; userId: string | null; now: number }): Promise<SessionRecord>;
   /** Marks a session seen at `now`, and forgets its replay's start; a missing sid is no error. */
   touch(sid: string, now: number): Promise<void>;
-  /** A session's connection went away at `now`, leaving `replay` to the next (none: everything was delivered). */
+  /**
+   * A session's connection went away at `now`, leaving `replay` to the next (none: everything was delivered); or, in
+   * the sweep of live sessions, what it would leave if its node stopped now (IM-24).
+   */
   left(sid: string, now: number, replay?: ReplayHorizon): Promise<void>;
-  /** Marks many sessions seen at `now` in few statements. */
+  /** Marks many sessions seen at `now` in few statements, and forgets their replays' starts. */
   touchMany(sids: readonly string[], now: number): Promise<void>;
   /** The session with `sid`, if stored. */
   find(sid: string): Promise<SessionRecord | undefined>;
@@ -74,7 +77,11 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     async touchMany(sids, now) {
       for (let i = 0; i < sids.length; i += CHUNK) {
         const chunk = sids.slice(i, i + CHUNK);
-        await db.updateTable('sessions').set({ last_seen_at: now }).where('sid', 'in', chunk).execute();
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: now, replay_from: null, replay_except: null })
+          .where('sid', 'in', chunk)
+          .execute();
       }
     },
     async find(sid) {
