@@ -165,12 +165,18 @@ describe('IM end to end', () => {
     const alice = await imUser(url, 'alice');
     const phone = await imUser(url, 'bob');
     const laptop = await imUser(url, 'bob');
+    let last = 0;
     for (const id of ['carol', 'dave']) {
       const sender = await imUser(url, id);
-      await sender.im.sendMessage({
+      // Each a millisecond later than the one before: two conversations' latest times may be equal, and their order
+      // is then not defined.
+      while (Date.now() <= last) await new Promise((resolve) => setTimeout(resolve, 1));
+      const sent = await sender.im.sendMessage({
         message: sender.im.createTextMessage({ text: `from ${id}`, to: { type: 'private', id: 'bob' } }),
       });
+      last = sent.timestamp;
     }
+    while (Date.now() <= last) await new Promise((resolve) => setTimeout(resolve, 1));
     await alice.im.sendMessage({
       message: alice.im.createTextMessage({ text: 'newest', to: { type: 'private', id: 'bob' } }),
     });
