@@ -432,6 +432,25 @@ describe('IM: recall and delete', () => {
     expect(none).toEqual([]);
   });
 
+  it('IM-24: a session on two connections is swept once, from the older push, with what either sent', async () => {
+    const { url, server } = await startServer();
+    const first = await login(url, 'alice');
+    const bob = await login(url, 'bob');
+    const sid = (await request(first, 'authorize', authorizeParams({ userId: 'alice' })))['sid'];
+    const unacknowledged = await send(bob, 'alice');
+    // The client resumes the session on a second connection before the first is noticed gone.
+    const second = await connect(url);
+    expect(await request(second, 'authorize', authorizeParams({ userId: 'alice', sid }))).toMatchObject({ sid });
+    await send(first, 'bob');
+    await send(second, 'bob');
+    await send(bob, 'alice');
+    await settled(first, second);
+    const live = server.gateway.liveSessions().filter((session) => session.sid === sid);
+    expect(live).toHaveLength(1);
+    expect(live[0]?.replay?.from).toBe(unacknowledged);
+    expect(live[0]?.replay?.except).toHaveLength(2);
+  });
+
   it('IM-24: a client that says it sends no imAck is replayed from when its link was noticed gone', async () => {
     const { url, server } = await startServer();
     const quiet = { mP: { GIM: { imAck: false } } };
