@@ -107,6 +107,13 @@ export type ChatScene = Exclude<Scene, 'cs'>;
 export function createMessageService(deps: MessageServiceDeps): MessageService {
   const { messages, groups, pusher } = deps;
   const sends = new KeyedMutex();
+  /**
+   * IM-3: the answers of the sends under way, by app, sender and guid. A client that hears no ack within its single
+   * timeout (1.7 s) sends again on the same link; on a server that is behind, that re-send would queue behind the
+   * first and go through the store once more, and every re-send deepens the backlog that made the ack late. It gets
+   * the first's answer instead, when that comes. Each entry goes once its send settles.
+   */
+  const underWay = new Map<string, Promise<PublishImAck>>();
 
   /**
    * Who a message reaches and who gets a conversation row: the two users (private), or the group's members (IM-15).
@@ -157,10 +164,13 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       if (scene === 'private' && deps.mayMessage && !(await deps.mayMessage(appkey, me, to))) {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.blocked);
       }
+      const flight = `${appkey}\n${me}\n${request.guid}`;
+      const first = underWay.get(flight);
+      if (first) return first;
       const convKey = conversationKey(scene, me, to);
       const senderData = userDataJson(actor);
       // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
-      return sends.run(`${appkey}\n${convKey}`, async () => {
+      const sending = sends.run(`${appkey}\n${convKey}`, async (): Promise<PublishImAck> => {
         const { userIds, member } = await audience(appkey, scene, me, to);
         // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
         const rows: ConversationTouch[] =
@@ -202,6 +212,10 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
         });
         return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
       });
+      underWay.set(flight, sending);
+      const settled = () => underWay.delete(flight);
+      sending.then(settled, settled);
+      return sending;
     },
 
     async history(actor, request) {
