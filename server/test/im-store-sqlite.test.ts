@@ -19,8 +19,23 @@ async function setup() {
   const migrated = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   expect(migrated.error).toBeUndefined();
   const messages = createMessageStore(db, 'sqlite', createConversationStore(db), createSyncSqlite(cached));
-  return { raw, messages };
+  /** Holds the connection in an asynchronous transaction (someone else's) until `release` is called. */
+  const hold = async () => {
+    let release = () => undefined as void;
+    const held = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('im_messages').select('ts').execute();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await turn();
+    return () => {
+      release();
+      return held;
+    };
+  };
+  return { raw, messages, hold };
 }
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The SQLite message store with its later writes and known rows, as a server has it. */
 async function withLaterWrites() {
@@ -70,6 +85,37 @@ describe('the SQLite message store', () => {
     // The clock is behind the slow append's time: only the table knows 5000 was taken.
     const third = await messages.send(send('m3', 2000));
     expect([first.message.ts, second.message.ts, third.message.ts]).toEqual([1000, 5000, 5001]);
+  });
+
+  it('stores and reports sends in the order they came, a later batch after those that had to go the slow way', async () => {
+    const { messages, hold } = await setup();
+    const stored: string[] = [];
+    const tracked = (messageId: string) =>
+      sendParams(message(messageId), { now: 1000, stored: (m) => stored.push(m.messageId) });
+    const release = await hold();
+    const first = messages.send(tracked('m1'));
+    await turn();
+    await release();
+    const second = messages.send(tracked('m2'));
+    const third = messages.send(tracked('m3'));
+    const times = (await Promise.all([first, second, third])).map((r) => r.message.ts);
+    expect(stored).toEqual(['m1', 'm2', 'm3']);
+    expect(times).toEqual([1000, 1001, 1002]);
+    expect(messages.sendsInCallOrder).toBe(true);
+  });
+
+  it('IM-8: shows a message stored the slow way to a page only once its push has gone', async () => {
+    const { messages, hold } = await setup();
+    const stored: string[] = [];
+    const release = await hold();
+    const sent = messages.send(sendParams(message('m1'), { now: 1000, stored: (m) => stored.push(m.messageId) }));
+    await turn();
+    await release();
+    const page = await messages
+      .page({ appkey: 'app', convKey: 'g:g1', viewerId: 'u1', before: undefined, limit: 10 })
+      .then((messages) => ({ ids: messages.map((m) => m.messageId), pushedBefore: [...stored] }));
+    await sent;
+    expect(page).toEqual({ ids: ['m1'], pushedBefore: ['m1'] });
   });
 
   it('answers a resent message with its first timestamp, storing nothing', async () => {

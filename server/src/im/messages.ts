@@ -169,8 +169,9 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       if (first) return first;
       const convKey = conversationKey(scene, me, to);
       const senderData = userDataJson(actor);
-      // IM-5: one conversation's sends run in order here, so timestamps and pushes leave this node in one order.
-      const sending = sends.run(`${appkey}\n${convKey}`, async (): Promise<PublishImAck> => {
+      // IM-5: one conversation's sends are handed to the store in order here, so timestamps and pushes leave this
+      // node in one order.
+      const handed = sends.run(`${appkey}\n${convKey}`, async () => {
         const { userIds, member } = await audience(appkey, scene, me, to);
         // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
         const rows: ConversationTouch[] =
@@ -181,7 +182,7 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
               ]
             : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
         // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
-        const { message } = await messages.send({
+        const storing = messages.send({
           message: {
             appkey,
             convKey,
@@ -210,6 +211,14 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
             deps.events?.stored?.(actor, stored);
           },
         });
+        // A store that keeps its sends in call order has fixed this one's place: the conversation's next send is
+        // handed over at once, and a burst of one conversation (after the server was held, say) is stored in one
+        // batch instead of one a turn of the loop. Otherwise the next waits until this one is stored.
+        if (!messages.sendsInCallOrder) await storing;
+        return { storing, member };
+      });
+      const sending = handed.then(async ({ storing, member }): Promise<PublishImAck> => {
+        const { message } = await storing;
         return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
       });
       underWay.set(flight, sending);
@@ -224,7 +233,9 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       const appkey = actor.app.appkey;
       const limit = Math.min(request.limit ?? LIMITS.historyDefaultLimit, LIMITS.historyMaxLimit);
       // IM-8: after the sends of this conversation under way here, so that a page never reaches a connection before
-      // the push of a message it holds (a client that took it from the page would take the push for a copy).
+      // the push of a message it holds (a client that took it from the page would take the push for a copy). A store
+      // that keeps its sends in call order shows a message to pages only once it is pushed; otherwise the sends are
+      // under way until stored and pushed.
       const page = await sends.run(`${appkey}\n${convKey}`, () =>
         messages.page({
           appkey,

@@ -74,6 +74,13 @@ export interface MessageStore {
    * append. `stored` is called once all of it is written.
    */
   send(params: SendParams): Promise<AppendResult>;
+  /**
+   * Whether {@link send} fixes a message's place when it is called: sends are stored, and their `stored` called, in
+   * the order of the calls, and {@link page} sees a message only once its `stored` has run (SQLite: one queue, one
+   * writer). A caller that keeps a conversation's order then need not wait for one send to be stored before it hands
+   * over the next. False on PostgreSQL, where sends run side by side.
+   */
+  readonly sendsInCallOrder: boolean;
   /** The newest `limit` messages with ts < `before` (all when undefined) not deleted by `viewerId`, oldest first. */
   page(params: {
     appkey: string;
@@ -339,12 +346,35 @@ export function createMessageStore(
    * its end (a commit costs more than all of one message's statements together), each in a savepoint of its own.
    * Every message is stored before `stored` pushes it and before its promise settles.
    */
-  let queued: Array<{ params: SendParams; settle: (outcome: { value: AppendResult } | { error: unknown }) => void }> =
-    [];
+  type Queued = { params: SendParams; settle: (outcome: { value: AppendResult } | { error: unknown }) => void };
+  let queued: Queued[] = [];
+  /**
+   * The sends going the slow way, each after the one before, across batches; undefined once the last has settled.
+   * While it runs, later batches follow it, so that sends are stored in the order they came, and pages wait for it,
+   * so that none shows a message before its `stored` has run (see {@link MessageStore.sendsInCallOrder}).
+   */
+  let slow: Promise<void> | undefined;
+  const sendAllSlowly = (items: readonly Queued[]) => {
+    const chain = items.reduce<Promise<void>>(
+      (previous, { params, settle }) =>
+        previous.then(() =>
+          sendSlowly(params).then(
+            (value) => settle({ value }),
+            (error: unknown) => settle({ error }),
+          ),
+        ),
+      slow ?? Promise.resolve(),
+    );
+    slow = chain;
+    void chain.then(() => {
+      if (slow === chain) slow = undefined;
+    });
+  };
   const flush = () => {
-    const started = timingStart();
     const items = queued;
     queued = [];
+    if (slow) return sendAllSlowly(items);
+    const started = timingStart();
     let outcomes: Array<{ value: AppendResult } | { error: unknown }> | undefined;
     const afters = items.map((): AfterCommit => ({ shown: [], privateRows: [] }));
     try {
@@ -360,20 +390,8 @@ export function createMessageStore(
       for (const { settle } of items) settle({ error });
       return;
     }
-    if (!outcomes) {
-      // An asynchronous transaction holds the connection: these go the slow way, each after the one before.
-      void items.reduce<Promise<unknown>>(
-        (previous, { params, settle }) =>
-          previous.then(() =>
-            sendSlowly(params).then(
-              (value) => settle({ value }),
-              (error: unknown) => settle({ error }),
-            ),
-          ),
-        Promise.resolve(),
-      );
-      return;
-    }
+    // An asynchronous transaction holds the connection: these go the slow way, each after the one before.
+    if (!outcomes) return sendAllSlowly(items);
     const committed = timingStart();
     items.forEach(({ params, settle }, i) => {
       const outcome = outcomes[i] as { value: AppendResult } | { error: unknown };
@@ -458,7 +476,11 @@ export function createMessageStore(
       return sendSlowly(params);
     },
 
+    sendsInCallOrder: sync !== undefined,
+
     async page({ appkey, convKey, viewerId, before, limit }) {
+      // IM-8: a message stored the slow way is pushed a moment after it is stored; the page comes after the push.
+      if (slow) await slow;
       let query = db
         .selectFrom('im_messages as m')
         .selectAll('m')

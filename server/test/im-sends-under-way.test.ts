@@ -21,12 +21,13 @@ const alice: Actor = { app, userId: 'alice', userData: {}, connectionId: 'socket
  * A message service over a store whose sends wait until the test lets them through (`release`), as a busy
  * server's batch would, and which keeps one message per (sender, guid) as the real stores do (IM-3).
  */
-function slowStore() {
+function slowStore(sendsInCallOrder = false) {
   const sends: SendParams[] = [];
   const waiting: Array<() => void> = [];
   const stored = new Map<string, StoredMessage>();
   let clock = 1_000;
   const store = {
+    sendsInCallOrder,
     send(params: SendParams): Promise<AppendResult> {
       sends.push(params);
       return new Promise((resolve) => {
@@ -117,5 +118,29 @@ describe('IM-3: a re-send while the first send is under way', () => {
     await expect(service.publish(alice, { ...request('m-5'), p: 'not json' })).rejects.toMatchObject({ code: 400 });
     await settle([first]);
     expect(sends).toHaveLength(1);
+  });
+});
+
+describe("IM-5: a conversation's sends, handed to the store", () => {
+  const burst = (service: ReturnType<typeof slowStore>['service']) =>
+    ['m-1', 'm-2', 'm-3'].map((guid) => service.publish(alice, request(guid)));
+
+  it('all at once when the store keeps its sends in call order, in the order they came', async () => {
+    const { service, sends, pushes, settle } = slowStore(true);
+    const sent = burst(service);
+    await turn();
+    expect(sends.map((s) => s.message.messageId)).toEqual(['m-1', 'm-2', 'm-3']);
+    const acks = await settle(sent);
+    expect(acks.map((ack) => ack.timestamp)).toEqual([...acks.map((ack) => ack.timestamp)].sort((a, b) => a - b));
+    expect(pushes).toHaveLength(3);
+  });
+
+  it('one once the one before is stored, when the store does not keep call order', async () => {
+    const { service, sends, settle } = slowStore(false);
+    const sent = burst(service);
+    await turn();
+    expect(sends.map((s) => s.message.messageId)).toEqual(['m-1']);
+    await settle(sent);
+    expect(sends.map((s) => s.message.messageId)).toEqual(['m-1', 'm-2', 'm-3']);
   });
 });
