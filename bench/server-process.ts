@@ -15,7 +15,11 @@ const ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
  * generation of 64 MiB a half instead of 16, see docs/benchmarks.md), given to both sides, so that a ratio compares
  * code, not tuning. `BENCH_SERVER_NODE_FLAGS` (space-separated; empty for Node's defaults) replaces them.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
+export const SERVER_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=64',
+  '--heap-growing-percent=100',
+  '--no-memory-reducer',
+];
 
 /** The flags of this run: {@link SERVER_NODE_FLAGS}, or `BENCH_SERVER_NODE_FLAGS` when set. */
 export function serverNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
