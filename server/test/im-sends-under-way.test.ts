@@ -18,8 +18,9 @@ const app: AppConfig = {
 const alice: Actor = { app, userId: 'alice', userData: {}, connectionId: 'socket-1' };
 
 /**
- * A message service over a store whose sends wait until the test lets them through (`release`), as a busy
- * server's batch would, and which keeps one message per (sender, guid) as the real stores do (IM-3).
+ * A message service over a store whose sends wait until the test lets them through (`settle`), as a busy server's
+ * batch would, and which keeps one message per (sender, guid) as the real stores do (IM-3). `sendsInCallOrder` says
+ * what the store promises about order (SQLite's true, PostgreSQL's false).
  */
 function slowStore(sendsInCallOrder = false) {
   const sends: SendParams[] = [];
@@ -63,7 +64,7 @@ function slowStore(sendsInCallOrder = false) {
     }
     return all;
   };
-  return { service, sends, pushes, release, settle };
+  return { service, sends, pushes, settle };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
