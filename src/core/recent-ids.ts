@@ -1,3 +1,5 @@
+import { HEX_ID_WORDS, packHexId, sameHexId } from './hex-ids.js';
+
 /**
  * Remembers the last `capacity` ids seen, to drop pushes that arrive twice (IM message ids, pub/sub guids).
  *
@@ -10,6 +12,8 @@
  * fills up with deleted entries and needs no rebuilding. The slots hold ring positions, so no array of values or of
  * ids is kept beside them, and the oldest id leaves by its kept hash without its text being read again. The table
  * and each position's hash and slot share one typed array (6.4 KB for 300 ids): one object to reach, not three.
+ * Ids of 32 hexadecimal digits, as this SDK makes them, are kept as words in a typed array rather than as strings
+ * (see `hex-ids.ts`), so that a client's window holds no object per id.
  */
 export class RecentIds {
   readonly #capacity: number;
@@ -21,8 +25,13 @@ export class RecentIds {
    * then each ring position's id hash and the slot it lives in, side by side (see {@link RecentIds.#hashAt}).
    */
   readonly #cells: Int32Array;
-  /** The ids in arrival order, as a ring: position `#next` holds the oldest once the ring is full. */
-  readonly #ring: string[] = [];
+  /**
+   * The ids in arrival order, as a ring: position `#next` holds the oldest once the ring is full. An id of 32
+   * hexadecimal digits (a message id this SDK made) is null here and kept as words in `#words` instead.
+   */
+  readonly #ring: Array<string | null> = [];
+  /** Each ring position's id as words ({@link HEX_ID_WORDS} a position), for those the ring has as null. */
+  readonly #words: Int32Array;
   #next = 0;
 
   constructor(capacity: number) {
@@ -32,24 +41,28 @@ export class RecentIds {
     this.#mask = size - 1;
     this.#cells = new Int32Array(size + 2 * this.#capacity);
     this.#cells.fill(EMPTY, 0, size);
+    this.#words = new Int32Array(this.#capacity * HEX_ID_WORDS);
   }
 
   /** Records `id`; returns false if it was already among the recent ones. */
   add(id: string): boolean {
     const hash = hashId(id);
-    if (this.#find(id, hash) !== EMPTY) return false;
+    const hex = packHexId(id, PROBE, 0);
+    if (this.#find(id, hash, hex) !== EMPTY) return false;
     const cells = this.#cells;
+    const kept = hex ? null : id;
     let position: number;
     if (this.#ring.length < this.#capacity) {
       position = this.#ring.length;
-      this.#ring.push(id);
+      this.#ring.push(kept);
     } else {
       position = this.#next;
       this.#next = position + 1 === this.#capacity ? 0 : position + 1;
       // The oldest id leaves first, so that the new one's slot is looked up in the table as it is after that.
       this.#vacate(cells[this.#hashAt(position) + 1] as number);
-      this.#ring[position] = id;
+      this.#ring[position] = kept;
     }
+    if (hex) this.#words.set(PROBE, position * HEX_ID_WORDS);
     let slot = hash & this.#mask;
     while (cells[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
     const at = this.#hashAt(position);
@@ -61,7 +74,7 @@ export class RecentIds {
 
   /** Whether `id` is among the recent ones. */
   has(id: string): boolean {
-    return this.#find(id, hashId(id)) !== EMPTY;
+    return this.#find(id, hashId(id), packHexId(id, PROBE, 0)) !== EMPTY;
   }
 
   /** How many ids are remembered. */
@@ -74,12 +87,15 @@ export class RecentIds {
     return this.#mask + 1 + 2 * position;
   }
 
-  /** The ring position of `id`, or {@link EMPTY}. */
-  #find(id: string, hash: number): number {
+  /** The ring position of `id`, or {@link EMPTY}; `hex` says whether its words are in {@link PROBE}. */
+  #find(id: string, hash: number, hex: boolean): number {
     const cells = this.#cells;
     for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
       const at = cells[slot] as number;
-      if (at === EMPTY || (cells[this.#hashAt(at)] === hash && this.#ring[at] === id)) return at;
+      if (at === EMPTY) return at;
+      if (cells[this.#hashAt(at)] !== hash) continue;
+      const kept = this.#ring[at];
+      if (kept === null ? hex && sameHexId(this.#words, at * HEX_ID_WORDS, PROBE, 0) : kept === id) return at;
     }
   }
 
@@ -101,6 +117,9 @@ export class RecentIds {
 }
 
 const EMPTY = -1;
+
+/** The words of the id being added or looked up, when it has them. */
+const PROBE = new Int32Array(HEX_ID_WORDS);
 
 /**
  * Linear probing without deleted-entry markers: when slot `hole` empties, the entry at `next` (later in the same run)
