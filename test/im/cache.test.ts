@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { compare, ConversationStore, newConversation, refOf } from '../../src/modules/im/conversations.js';
 import { HistoryCache } from '../../src/modules/im/history-cache.js';
 import { RecentIds } from '../../src/core/recent-ids.js';
-import { keyOf, type Conversation, type Message, type PrivateMessage } from '../../src/modules/im/types.js';
+import { copyMessage } from '../../src/modules/im/message.js';
+import {
+  keyOf,
+  type Conversation,
+  type GroupMessage,
+  type Message,
+  type PrivateMessage,
+} from '../../src/modules/im/types.js';
 import { LIMITS } from '../../src/protocol/index.js';
 
 function message(id: string, timestamp: number, status: Message['status'] = 'success'): PrivateMessage {
@@ -21,6 +28,11 @@ function message(id: string, timestamp: number, status: Message['status'] = 'suc
     recalled: false,
     read: false,
   };
+}
+
+/** Ids as this SDK makes them (32 hexadecimal digits, which the cache keeps as words) and as other clients may. */
+function idOf(n: number): string {
+  return n % 3 === 0 ? `m${n}` : n.toString(16).padStart(32, '0');
 }
 
 /** The message with this id among those the cache holds. */
@@ -196,7 +208,7 @@ describe('history cache against a plain model', () => {
           const model = new Model(capacity);
           const heldIds = () => new Set(model.messages.map((m) => m.messageId));
           for (const s of steps) {
-            const id = `m${s.id}`;
+            const id = idOf(s.id);
             if (s.kind === 'remove') {
               cache.remove([id]);
               model.remove([id]);
@@ -215,8 +227,8 @@ describe('history cache against a plain model', () => {
             expect(cache.all().map((m) => m.messageId)).toEqual(model.messages.map((m) => m.messageId));
             const ids = heldIds();
             for (const probe of [
-              message(`m${s.probe}`, serverTime(s.probe)),
-              message(`m${s.probe}`, s.local, 'sending'),
+              message(idOf(s.probe), serverTime(s.probe)),
+              message(idOf(s.probe), s.local, 'sending'),
             ])
               expect(cache.holds(probe)).toBe(
                 ids.has(probe.messageId) &&
@@ -228,6 +240,160 @@ describe('history cache against a plain model', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+/** A message without its id and time, of any scene. */
+type Unplaced = Message extends infer M ? (M extends Message ? Omit<M, 'messageId' | 'timestamp'> : never) : never;
+
+describe('history cache packing', () => {
+  /** A message of any layout the cache may hold: group, private or customer service, recalled or read or not. */
+  const anyMessage = fc
+    .record({
+      scene: fc.constantFrom('group', 'private', 'cs'),
+      sender: fc.constantFrom('me', 'a', 'b'),
+      type: fc.constantFrom('text', 'image', 'vote'),
+      text: fc.string({ maxLength: 8 }),
+      recalled: fc.boolean(),
+      recaller: fc.boolean(),
+      read: fc.boolean(),
+      status: fc.constantFrom<Message['status']>('success', 'success', 'success', 'sending', 'fail'),
+    })
+    .map((f): Unplaced => {
+      const base = {
+        type: f.type,
+        senderId: f.sender,
+        payload: { text: f.text },
+        status: f.status,
+        recalled: f.recalled,
+        ...(f.recalled && f.recaller ? { recaller: { id: 'admin', data: { role: 'owner' } } } : {}),
+      };
+      if (f.scene === 'group') return { ...base, scene: 'group', groupId: 'g1', senderData: { name: f.sender } };
+      if (f.scene === 'private')
+        return { ...base, scene: 'private', receiverId: f.sender === 'me' ? 'a' : 'me', read: f.read };
+      return { ...base, scene: 'cs', to: 't1', teamId: 't1', senderData: {}, accepted: f.read };
+    });
+  const step = fc.record({
+    kind: fc.constantFrom('put', 'put', 'put', 'remove', 'recall', 'prepend'),
+    id: fc.integer({ min: 0, max: 150 }),
+    message: anyMessage,
+  });
+  const orderOf = (a: Message, b: Message) =>
+    (a.status === 'success' ? 0 : 1) - (b.status === 'success' ? 0 : 1) || a.timestamp - b.timestamp;
+
+  it('IMC-10: reads back every message as it was put, whatever its layout, through packing, trims and changes', () => {
+    // Acknowledged messages keep one server time each, as on the wire; unsent ones carry a local time.
+    const serverTime = (id: number) => 1_000 + id * 7;
+    fc.assert(
+      fc.property(
+        fc.array(step, { minLength: 20, maxLength: 300 }),
+        fc.integer({ min: 1, max: 60 }),
+        (steps, capacity) => {
+          const cache = new HistoryCache(capacity);
+          let model: Message[] = [];
+          const trim = () => {
+            model = model.slice(-capacity);
+          };
+          for (const s of steps) {
+            const id = idOf(s.id);
+            const timestamp = s.message.status === 'success' ? serverTime(s.id) : 5_000 + s.id;
+            const m = { ...s.message, messageId: id, timestamp };
+            if (s.kind === 'put') {
+              cache.put(m);
+              model = [...model.filter((x) => x.messageId !== id), m].sort(orderOf);
+              trim();
+            } else if (s.kind === 'remove') {
+              expect(cache.remove([id])).toEqual(model.filter((x) => x.messageId === id));
+              model = model.filter((x) => x.messageId !== id);
+            } else if (s.kind === 'recall') {
+              const recall = (x: Message) =>
+                x.messageId === id && !x.recalled
+                  ? { ...x, recalled: true, recaller: { id: 'me', data: {} } }
+                  : undefined;
+              const changed = cache.update(recall);
+              expect(changed).toEqual(model.map(recall).filter((x) => x !== undefined));
+              model = model.map((x) => recall(x) ?? x);
+            } else if (m.status === 'success') {
+              // A page of older history: ids not held yet come in before those held.
+              cache.prepend([m], false);
+              if (!model.some((x) => x.messageId === id)) model = [m, ...model].sort(orderOf);
+              trim();
+            }
+            expect(cache.all()).toEqual(model);
+            expect(cache.size).toBe(model.length);
+            expect(cache.last()).toEqual(model.at(-1));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('IMC-10: a packed message reads back in the one layout its scene has', () => {
+    const cache = new HistoryCache(50);
+    for (let i = 1; i <= 30; i++) {
+      const group: GroupMessage = {
+        messageId: `g${i}`,
+        type: 'text',
+        timestamp: i * 2,
+        senderId: 'a',
+        payload: { text: 'hi' },
+        status: 'success',
+        recalled: false,
+        scene: 'group',
+        groupId: 'g1',
+        senderData: {},
+      };
+      cache.add(group);
+      cache.add(copyMessage(message(`p${i}`, i * 2 + 1)));
+    }
+    for (const m of cache.all()) expect(Object.keys(m)).toEqual(Object.keys(copyMessage(m)));
+  });
+
+  it('IMC-10: keeps no object of an acknowledged message once newer ones come', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+    const first = new WeakRef(message('first', 1));
+    cache.add(first.deref() as Message);
+    for (let i = 2; i <= 20; i++) cache.add(message(`m${i}`, i));
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    // Still held, as its fields: the object it came as is free to go.
+    expect(first.deref()).toBeUndefined();
+    expect(cache.all()[0]).toEqual(message('first', 1));
+    expect(cache.holds(message('first', 1))).toBe(true);
+  });
+
+  it('IMC-6: counts unread messages as a scan of the cache would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyMessage, { minLength: 1, maxLength: 120 }),
+        fc.integer({ min: 0, max: 130 }),
+        (messages, offsetAt) => {
+          const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+          messages.forEach((m, i) => cache.put({ ...m, messageId: `m${i}`, timestamp: i + 1 }));
+          const offset = offsetAt;
+          const scan = cache
+            .all()
+            .filter((m) => m.status === 'success' && m.timestamp > offset && m.senderId !== 'me' && !m.recalled).length;
+          expect(cache.countUnread(offset, 'me')).toBe(scan);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('IMC-10: a late acknowledged message older than those packed takes its place among them', () => {
+    const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+    for (let i = 1; i <= 40; i++) cache.add(message(`m${i * 10}`, i * 10));
+    cache.add(message('late', 55));
+    const ids = cache.all().map((m) => m.messageId);
+    expect(ids.slice(4, 7)).toEqual(['m50', 'late', 'm60']);
+    expect(cache.holds(message('late', 55))).toBe(true);
+    expect(cache.findByTimes([55, 60]).map((m) => m.messageId)).toEqual(['late', 'm60']);
+    expect(cache.oldestSuccessTime()).toBe(10);
+    expect(cache.newestSuccessTime()).toBe(400);
   });
 });
 

@@ -171,10 +171,7 @@ export class ImState {
     // Messages on their way to the server as the list is asked for may be stored after it counted, too.
     const during: Array<Message | (() => void)> = [];
     for (const { cache } of this.cached()) {
-      const all = cache.all();
-      for (let i = all.length - 1; i >= 0 && (all[i] as Message).status !== 'success'; i--) {
-        if ((all[i] as Message).status === 'sending') during.push(all[i] as Message);
-      }
+      for (const m of cache.unsent()) if (m.status === 'sending') during.push(m);
     }
     this.#loading.add(during);
     try {
@@ -409,24 +406,11 @@ export class ImState {
     if (c.unread > unread) this.conversations.update(ref, (old) => ({ ...old, unread }));
   }
 
-  /**
-   * Unread messages in a cached conversation: others', not recalled, newer than my offset. Acknowledged messages are
-   * held in timestamp order (unsent ones, mine, after them), so the count reads from the newest back to the offset
-   * only: after a send or a read mark that is a message or two, not the whole cache.
-   */
+  /** Unread messages in a cached conversation: others', not recalled, newer than my offset. */
   countUnread(ref: ConversationRef): number {
     const cache = this.cache(ref);
     const me = this.me.id;
-    const offset = cache.offsets.get(me) ?? 0;
-    const messages = cache.all();
-    let unread = 0;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i] as Message;
-      if (m.status !== 'success') continue;
-      if (m.timestamp <= offset) break;
-      if (m.senderId !== me && !m.recalled) unread += 1;
-    }
-    return unread;
+    return cache.countUnread(cache.offsets.get(me) ?? 0, me);
   }
 
   /** Emits the conversation list. */
