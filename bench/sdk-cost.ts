@@ -10,7 +10,8 @@
  */
 import type { Transport, TransportHandlers } from '../src/core/transport.js';
 import { createClient, type ParleyClient } from '../src/index.js';
-import { round3 } from './stats.js';
+import { GCProfiler } from 'node:v8';
+import { promotedBytes, round3 } from './stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const GROUP_SIZE = 10;
@@ -119,7 +120,10 @@ if (kind === 'sdk' || kind === 'bare') {
   const send = kind === 'sdk' ? await sdkSide() : bareSide();
   await drive(send, WARMUP);
   delivered = 0;
+  const profiler = new GCProfiler();
+  profiler.start();
   const micros = await drive(send, MESSAGES);
+  const promoted = promotedBytes(profiler.stop().statistics) / MESSAGES;
   if (delivered !== MESSAGES * (GROUP_SIZE - 1)) throw new Error(`${kind}: ${delivered} deliveries`);
   // A full collection of everything the side keeps, three times, the least counting: what marking a thousand clients'
   // state costs, which a full collection in `im-chat`'s clients' process pays on top of its other work.
@@ -131,14 +135,14 @@ if (kind === 'sdk' || kind === 'bare') {
     fullGcMs = Math.min(fullGcMs, performance.now() - start);
   }
   const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
-  process.stdout.write(`${JSON.stringify({ micros, heapMb, fullGcMs })}\n`);
+  process.stdout.write(`${JSON.stringify({ micros, heapMb, fullGcMs, promoted })}\n`);
   process.exit(0);
 }
 
 const { execFileSync } = await import('node:child_process');
 const { fileURLToPath } = await import('node:url');
 const self = fileURLToPath(import.meta.url);
-type Measured = { micros: number; heapMb: number; fullGcMs: number };
+type Measured = { micros: number; heapMb: number; fullGcMs: number; promoted: number };
 const measure = (side: 'sdk' | 'bare') =>
   JSON.parse(
     execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, side], { encoding: 'utf8' }),
@@ -164,6 +168,8 @@ console.log(
     sdk_heap_mb: round3(Math.max(...sdk.map((r) => r.heapMb))),
     bare_full_gc_ms: round3(Math.min(...bare.map((r) => r.fullGcMs))),
     sdk_full_gc_ms: round3(Math.min(...sdk.map((r) => r.fullGcMs))),
+    bare_promoted_bytes_per_message: round3(Math.min(...bare.map((r) => r.promoted))),
+    sdk_promoted_bytes_per_message: round3(Math.min(...sdk.map((r) => r.promoted))),
     runs: { bare: bare.map((r) => round3(r.micros)), sdk: sdk.map((r) => round3(r.micros)) },
   }),
 );
