@@ -254,6 +254,7 @@ describe('history cache packing', () => {
       sender: fc.constantFrom('me', 'a', 'b'),
       type: fc.constantFrom('text', 'image', 'vote'),
       text: fc.string({ maxLength: 8 }),
+      payload: fc.constantFrom('text', 'more', 'string', 'number', 'bare'),
       recalled: fc.boolean(),
       recaller: fc.boolean(),
       read: fc.boolean(),
@@ -263,7 +264,13 @@ describe('history cache packing', () => {
       const base = {
         type: f.type,
         senderId: f.sender,
-        payload: { text: f.text },
+        payload: {
+          text: { text: f.text },
+          more: { text: f.text, size: 1 },
+          string: f.text,
+          number: 7,
+          bare: Object.assign(Object.create(null) as object, { text: f.text }),
+        }[f.payload],
         status: f.status,
         recalled: f.recalled,
         ...(f.recalled && f.recaller ? { recaller: { id: 'admin', data: { role: 'owner' } } } : {}),
@@ -363,6 +370,18 @@ describe('history cache packing', () => {
     expect(first.deref()).toBeUndefined();
     expect(cache.all()[0]).toEqual(message('first', 1));
     expect(cache.holds(message('first', 1))).toBe(true);
+  });
+
+  it('IMC-10: keeps the text of a text message, not its payload object', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const cache = new HistoryCache(LIMITS.conversationCacheMessages);
+    const payload = new WeakRef({ text: 'kept as text' });
+    cache.add({ ...message('first', 1), payload: payload.deref() });
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(payload.deref()).toBeUndefined();
+    expect(cache.all()[0]?.payload).toEqual({ text: 'kept as text' });
   });
 
   it('IMC-6: counts unread messages as a scan of the cache would', () => {

@@ -13,8 +13,9 @@ import type { Message } from './types.js';
  * bot, a thousand clients' in one. A message object kept in the cache outlived the young generation, so that every
  * message received was copied into the old one and left there for a full collection to take back, and every full
  * collection marked and moved the objects of every message held, its id and its time's number included. Packed, a
- * message keeps only its payload as an object of its own. Messages in another layout (customer service, recalled
- * with a recaller) are packed whole: the column holds the object. Unsent messages, a few of mine, stay objects.
+ * message keeps only its payload as an object of its own, and a text message only its text. Messages in another
+ * layout (customer service, recalled with a recaller) are packed whole: the column holds the object. Unsent messages,
+ * a few of mine, stay objects.
  *
  * The columns are a ring: the oldest message leaves by moving the start, and no message is moved until the ring is
  * full and grows (to twice its length, up to the first power of two past the capacity).
@@ -329,21 +330,28 @@ export class HistoryCache {
     const base = slot * STRIDE;
     if (m.scene === 'group' && m.recaller === undefined) {
       const hex = packHexId(m.messageId, this.#ids, slot * HEX_ID_WORDS);
-      this.#flags[slot] = (m.recalled ? Flag.Recalled : 0) | (hex ? Flag.HexId : 0);
+      const text = textOf(m.payload);
+      this.#flags[slot] =
+        (m.recalled ? Flag.Recalled : 0) | (hex ? Flag.HexId : 0) | (text === undefined ? 0 : Flag.Text);
       refs[base] = hex ? undefined : m.messageId;
       refs[base + 1] = m.type;
       refs[base + 2] = m.senderId;
-      refs[base + 3] = m.payload;
+      refs[base + 3] = text ?? m.payload;
       refs[base + 4] = m.groupId;
       refs[base + 5] = m.senderData;
     } else if (m.scene === 'private' && m.recaller === undefined) {
       const hex = packHexId(m.messageId, this.#ids, slot * HEX_ID_WORDS);
+      const text = textOf(m.payload);
       this.#flags[slot] =
-        Flag.Private | (m.recalled ? Flag.Recalled : 0) | (m.read ? Flag.Read : 0) | (hex ? Flag.HexId : 0);
+        Flag.Private |
+        (m.recalled ? Flag.Recalled : 0) |
+        (m.read ? Flag.Read : 0) |
+        (hex ? Flag.HexId : 0) |
+        (text === undefined ? 0 : Flag.Text);
       refs[base] = hex ? undefined : m.messageId;
       refs[base + 1] = m.type;
       refs[base + 2] = m.senderId;
-      refs[base + 3] = m.payload;
+      refs[base + 3] = text ?? m.payload;
       refs[base + 4] = m.receiverId;
       refs[base + 5] = undefined;
     } else {
@@ -362,13 +370,14 @@ export class HistoryCache {
     const base = slot * STRIDE;
     if (flags & Flag.Whole) return refs[base] as Message;
     const messageId = flags & Flag.HexId ? unpackHexId(this.#ids, slot * HEX_ID_WORDS) : (refs[base] as string);
+    const payload = flags & Flag.Text ? { text: refs[base + 3] as string } : refs[base + 3];
     if (flags & Flag.Private) {
       return {
         messageId,
         type: refs[base + 1] as string,
         timestamp: this.#times[slot] as number,
         senderId: refs[base + 2] as string,
-        payload: refs[base + 3],
+        payload,
         status: 'success',
         recalled: (flags & Flag.Recalled) !== 0,
         scene: 'private',
@@ -381,7 +390,7 @@ export class HistoryCache {
       type: refs[base + 1] as string,
       timestamp: this.#times[slot] as number,
       senderId: refs[base + 2] as string,
-      payload: refs[base + 3],
+      payload,
       status: 'success',
       recalled: (flags & Flag.Recalled) !== 0,
       scene: 'group',
@@ -491,7 +500,23 @@ const Flag = {
   Whole: 8,
   /** The id is in the id column, not the slot's first reference. */
   HexId: 16,
+  /** The payload is `{ text }`, and the slot keeps its text. */
+  Text: 32,
 } as const;
+
+/**
+ * The text of a payload that is a plain `{ text }` and nothing else (a text message's), which is kept instead of the
+ * object and made into one again when read: one object less for each text message held.
+ */
+function textOf(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null || Object.getPrototypeOf(payload) !== Object.prototype) {
+    return undefined;
+  }
+  const { text } = payload as { text?: unknown };
+  if (typeof text !== 'string') return undefined;
+  for (const key in payload) if (key !== 'text') return undefined;
+  return text;
+}
 
 /** The words of an id being looked for. */
 const PROBE = new Int32Array(HEX_ID_WORDS);
