@@ -196,6 +196,7 @@ export class Im extends ImGroupsAndPresence {
    * Messages of a conversation older than `lastTimestamp` (exclusive; the newest when absent), oldest first, at most
    * `limit` (default 10, at most 30; one that is not a number means the default). Served from the local cache when it
    * holds them, else from the server; asked while the SDK catches up after a reconnect (IMC-8), once that is done.
+   * The messages are new objects each time, equal to those the events gave (the cache keeps their fields, IMC-10).
    */
   async history(options: {
     type: 'private' | 'group' | 'cs';
