@@ -371,6 +371,8 @@ export class HistoryCache {
     if (flags & Flag.Whole) return refs[base] as Message;
     const messageId = flags & Flag.HexId ? unpackHexId(this.#ids, slot * HEX_ID_WORDS) : (refs[base] as string);
     const payload = flags & Flag.Text ? { text: refs[base + 3] as string } : refs[base + 3];
+    // One literal for each scene, written out as in copyMessage: a shared part spread into both would give the
+    // messages read from the cache another layout than those the events gave.
     if (flags & Flag.Private) {
       return {
         messageId,
