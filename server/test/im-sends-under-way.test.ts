@@ -5,6 +5,7 @@ import { createMessageService } from '../src/im/messages.js';
 import type { PublishImRequest } from '../src/protocol.js';
 import type { Actor, Pusher } from '../src/push.js';
 import type { AppendResult, MessageStore, StoredMessage } from '../src/store/index.js';
+import { SendsUnderWay } from '../src/im/under-way.js';
 
 type SendParams = Parameters<MessageStore['send']>[0];
 
@@ -113,6 +114,31 @@ describe('IM-3: a re-send while the first send is under way', () => {
     expect(new Set(acks.map((ack) => ack.timestamp)).size).toBe(3);
   });
 
+  it('more sends under way at once than the slots: each re-send still gets its own first answer', async () => {
+    const { service, sends, pushes, settle } = slowStore();
+    const guids = ['b-1', 'b-2', 'b-3', 'b-4', 'b-5', 'b-6', 'b-7'];
+    const firsts = guids.map((guid) => service.publish(alice, request(guid)));
+    const again = [...guids].reverse().map((guid) => service.publish(alice, request(guid, 1)));
+    await turn();
+    const acks = await settle([...firsts, ...again]);
+    expect(sends).toHaveLength(guids.length);
+    expect(acks.slice(guids.length)).toEqual(acks.slice(0, guids.length).reverse());
+    expect(new Set(acks.map((ack) => ack.timestamp)).size).toBe(guids.length);
+    expect(pushes).toHaveLength(guids.length);
+  });
+
+  it('a re-send on another connection of the same user goes to the store, which answers with the first', async () => {
+    const { service, sends, pushes, settle } = slowStore();
+    const otherLink: Actor = { ...alice, connectionId: 'socket-3' };
+    const [a, b] = await settle([
+      service.publish(alice, request('m-6')),
+      service.publish(otherLink, request('m-6', 1)),
+    ]);
+    expect(b).toEqual(a);
+    expect(sends).toHaveLength(2);
+    expect(pushes).toHaveLength(1);
+  });
+
   it('a re-send that breaks a rule is refused on its own, not answered with the first send', async () => {
     const { service, sends, settle } = slowStore();
     const first = service.publish(alice, request('m-5'));
@@ -143,5 +169,36 @@ describe("IM-5: a conversation's sends, handed to the store", () => {
     expect(sends.map((s) => s.message.messageId)).toEqual(['m-1']);
     await settle(sent);
     expect(sends.map((s) => s.message.messageId)).toEqual(['m-1', 'm-2', 'm-3']);
+  });
+});
+
+describe('SendsUnderWay', () => {
+  it('finds a send by guid until it settles, in its slots and past them', () => {
+    const underWay = new SendsUnderWay<string>();
+    const guids = Array.from({ length: 10 }, (_, i) => `g-${i}`);
+    for (const guid of guids) underWay.add(guid, `answer ${guid}`);
+    expect(underWay.size).toBe(10);
+    for (const guid of guids) expect(underWay.get(guid)).toBe(`answer ${guid}`);
+    underWay.settled('g-1', 'answer g-1');
+    underWay.settled('g-8', 'answer g-8');
+    expect(underWay.get('g-1')).toBeUndefined();
+    expect(underWay.get('g-8')).toBeUndefined();
+    expect(underWay.get('g-2')).toBe('answer g-2');
+    expect(underWay.get('g-9')).toBe('answer g-9');
+    expect(underWay.size).toBe(8);
+  });
+
+  it('reuses a settled slot, and a settle of an older answer of the same guid leaves the newer one', () => {
+    const underWay = new SendsUnderWay<object>();
+    const older = {};
+    const newer = {};
+    underWay.add('g', older);
+    underWay.settled('g', older);
+    underWay.add('g', newer);
+    underWay.settled('g', older);
+    expect(underWay.get('g')).toBe(newer);
+    underWay.settled('g', newer);
+    expect(underWay.get('g')).toBeUndefined();
+    expect(underWay.size).toBe(0);
   });
 });

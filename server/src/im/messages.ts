@@ -30,6 +30,7 @@ import type { GroupService } from './groups.js';
 import { conversationKey } from './keys.js';
 import { KeyedMutex } from './mutex.js';
 import { checkPayload, wireNotification } from './payload.js';
+import { SendsUnderWay } from './under-way.js';
 import { parseRecaller, stringifyRecaller, toWireMessage } from './wire.js';
 
 type HistoryRequest = z.infer<typeof imHistorySchema>;
@@ -108,12 +109,20 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
   const { messages, groups, pusher } = deps;
   const sends = new KeyedMutex();
   /**
-   * IM-3: the answers of the sends under way, by app, sender and guid. A client that hears no ack within its single
+   * IM-3: the answers of each connection's sends under way, by guid. A client that hears no ack within its single
    * timeout (1.7 s) sends again on the same link; on a server that is behind, that re-send would queue behind the
    * first and go through the store once more, and every re-send deepens the backlog that made the ack late. It gets
-   * the first's answer instead, when that comes. Each entry goes once its send settles.
+   * the first's answer instead, when that comes. Kept by actor: a connection's requests share one (see `actorOf`).
    */
-  const underWay = new Map<string, Promise<PublishImAck>>();
+  const underWay = new WeakMap<Actor, SendsUnderWay<Promise<PublishImAck>>>();
+  const underWayOf = (actor: Actor) => {
+    let mine = underWay.get(actor);
+    if (mine === undefined) {
+      mine = new SendsUnderWay();
+      underWay.set(actor, mine);
+    }
+    return mine;
+  };
 
   /**
    * Who a message reaches and who gets a conversation row: the two users (private), or the group's members (IM-15).
@@ -164,8 +173,8 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       if (scene === 'private' && deps.mayMessage && !(await deps.mayMessage(appkey, me, to))) {
         throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.blocked);
       }
-      const flight = `${appkey}\n${me}\n${request.guid}`;
-      const first = underWay.get(flight);
+      const mine = underWayOf(actor);
+      const first = mine.get(request.guid);
       if (first) return first;
       const convKey = conversationKey(scene, me, to);
       const senderData = userDataJson(actor);
@@ -221,8 +230,9 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
         const { message } = await storing;
         return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
       });
-      underWay.set(flight, sending);
-      const settled = () => underWay.delete(flight);
+      const guid = request.guid;
+      mine.add(guid, sending);
+      const settled = () => mine.settled(guid, sending);
       sending.then(settled, settled);
       return sending;
     },
