@@ -232,8 +232,11 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
       });
       const guid = request.guid;
       mine.add(guid, sending);
-      const settled = () => mine.settled(guid, sending);
-      sending.then(settled, settled);
+      // Two unnamed functions, not one named: the server runs under `tsx`, which names each named function it makes.
+      sending.then(
+        () => mine.settled(guid, sending),
+        () => mine.settled(guid, sending),
+      );
       return sending;
     },
 

@@ -1,7 +1,11 @@
 /** A key's queue: the promise its next task waits for, and how many of its tasks have not settled. */
-interface Queue {
-  tail: Promise<unknown>;
-  pending: number;
+class Queue {
+  tail: Promise<unknown> = Promise.resolve();
+  pending = 0;
+  /** Called as each task settles: made once for the key, not once for each of its tasks. */
+  readonly settled = (): void => {
+    this.pending -= 1;
+  };
 }
 
 /** Keys kept before idle ones are first let go (see {@link KeyedMutex}). */
@@ -30,16 +34,12 @@ export class KeyedMutex {
     let queue = this.#queues.get(key);
     if (queue === undefined) {
       if (this.#queues.size >= this.#sweepAt) this.#sweep();
-      queue = { tail: Promise.resolve(), pending: 0 };
+      queue = new Queue();
       this.#queues.set(key, queue);
     }
-    const own = queue;
-    const result = own.tail.then(task, task);
-    own.pending += 1;
-    const settled = () => {
-      own.pending -= 1;
-    };
-    own.tail = result.then(settled, settled);
+    const result = queue.tail.then(task, task);
+    queue.pending += 1;
+    queue.tail = result.then(queue.settled, queue.settled);
     return result;
   }
 
