@@ -72,6 +72,17 @@ describe('IM: the app’s server API (IM-30, IM-31)', () => {
     expect(got[0]).toMatchObject({ i: 'm-1', s: 'alice' });
   });
 
+  it('sends once per messageId when repeats come at once: each request its own, the store keeps one (IM-3)', async () => {
+    const { url } = await startServer();
+    const bob = await login(url, 'bob');
+    const got = collect(bob, 'imMessage');
+    const body = { from: { id: 'alice' }, to: { type: 'private', id: 'bob' }, ...text('hi'), messageId: 'm-2' };
+    const answers = await Promise.all([post(url, body), post(url, body), post(url, body)]);
+    for (const answer of answers) expect(answer.body).toEqual(answers[0]?.body);
+    await settled(bob);
+    expect(got).toHaveLength(1);
+  });
+
   it('sends to a group as a user, without the access token members need (IM-22)', async () => {
     const { url } = await startServer({ apps: [TOKEN_APP, OPEN_APP] });
     const bob = await login(url, 'bob', { appkey: TOKEN_APP.appkey });

@@ -1,4 +1,4 @@
-/** Slots each sender's tracker has before it keeps the rest in a map. */
+/** Slots each connection's tracker has before it keeps the rest in a map. */
 const SLOTS = 4;
 
 /**
