@@ -277,6 +277,31 @@ describe('gateway: requests', () => {
     expect(await request(socket, 'CS_MY_TEAMS', {})).toMatchObject({ code: 200, content: 'recovered' });
   });
 
+  it('takes what the reader of a handler makes of a request, and leaves the rest to its schema', async () => {
+    const { url, server } = await startServer({}, WITHOUT_CS);
+    const schema = z.looseObject({ n: z.number({ error: 'n must be a number' }) });
+    server.gateway.handle('CS_MY_TEAMS', {
+      schema,
+      // Reads only small numbers, and marks what it read.
+      read: (params) => {
+        const n = (params as { n?: unknown }).n;
+        return typeof n === 'number' && n < 10 ? { n, read: true } : undefined;
+      },
+      permission: 'none',
+      handler: (_ctx, params) => Promise.resolve(params),
+    });
+    const socket = await connect(url);
+    await request(socket, 'authorize', authorizeParams());
+    expect(await request(socket, 'CS_MY_TEAMS', { n: 1 })).toMatchObject({ code: 200, content: { n: 1, read: true } });
+    expect(await request(socket, 'CS_MY_TEAMS', { n: 99 })).toMatchObject({ code: 200, content: { n: 99 } });
+    expect(await request(socket, 'CS_MY_TEAMS', { n: 99 })).not.toHaveProperty('content.read');
+    expect(await request(socket, 'CS_MY_TEAMS', { n: 'x' })).toEqual({
+      code: 400,
+      resultCode: 400,
+      content: 'n must be a number',
+    });
+  });
+
   it('acts for the user of the latest authorize when a connection authorizes again as someone else', async () => {
     const { url, server } = await startServer({}, WITHOUT_CS);
     server.gateway.handle('CS_MY_TEAMS', {

@@ -168,6 +168,36 @@ export const publishImSchema = z.looseObject({
 });
 /** A `publishIM` request. */
 export type PublishImRequest = z.infer<typeof publishImSchema>;
+
+/**
+ * {@link publishImSchema} by hand, for the requests every client sends: what the schema makes of `value` when it
+ * is a plain object whose fields are all of the usual kinds, or undefined when it is not (then the schema decides,
+ * and words the error). Every send goes through it; the schema costs about a microsecond more a request.
+ */
+export function readPublishIm(value: unknown): PublishImRequest | undefined {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return;
+  const v = value as Record<string, unknown>;
+  const { mt, to, d, p, t, tid, guid, nt, at, retried } = v;
+  if (typeof mt !== 'string' || typeof p !== 'string' || typeof guid !== 'string') return;
+  const type = mt.trim();
+  if (type.length === 0 || p.length === 0 || p.length > LIMITS.messageMaxBytes) return;
+  if (guid.length === 0 || guid.length > 64) return;
+  if (t !== 'private' && t !== 'group' && t !== 'cs') return;
+  const target = readWireId(to);
+  if (target === undefined) return;
+  if (d !== undefined && d !== null && typeof d !== 'string') return;
+  if (at !== undefined && at !== null && typeof at !== 'string') return;
+  if (nt !== undefined && nt !== null) return;
+  if (retried !== undefined && !(typeof retried === 'number' && Number.isFinite(retried))) return;
+  if (Object.hasOwn(v, '__proto__')) return;
+  const request = { ...v, mt: type, to: target } as PublishImRequest;
+  if (tid !== undefined && tid !== null) {
+    const team = readWireId(tid);
+    if (team === undefined) return;
+    request.tid = team;
+  }
+  return request;
+}
 /** What a successful `publishIM` acks with. */
 export interface PublishImAck {
   timestamp: number;

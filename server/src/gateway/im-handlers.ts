@@ -16,6 +16,7 @@ import {
   imMessageTimesSchema,
   memberDataSchema,
   publishImSchema,
+  readPublishIm,
   subscribeGroupsSchema,
   topConversationSchema,
   WIRE_MODULES,
@@ -58,12 +59,17 @@ export function registerImHandlers(gateway: Gateway, im: ImServices): void {
 
   gateway.handle(CLIENT_EVENTS.publishIM, {
     schema: publishImSchema,
+    read: readPublishIm,
     permission: 'write',
-    handler: async (ctx, params) => {
-      const ack = await im.messages.publish(actorOf(ctx), params);
+    handler: (ctx, params) => {
+      const acked = im.messages.publish(actorOf(ctx), params);
+      const deliveries = ctx.deliveries;
+      if (!deliveries) return acked;
       // Never pushed back to this connection, so never acknowledged: a replay must not bring it back (IM-24).
-      ctx.deliveries?.sent(params.guid, ack.timestamp);
-      return ack;
+      return acked.then((ack) => {
+        deliveries.sent(params.guid, ack.timestamp);
+        return ack;
+      });
     },
   });
   gateway.handle(CLIENT_EVENTS.imHistory, {

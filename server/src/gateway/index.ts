@@ -178,13 +178,27 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     return room;
   };
+  /**
+   * The rooms of a frozen list of users, by the list: a group's members come as one array, frozen and kept by the
+   * store until the group changes, and each of its messages would otherwise look up every member's room again. A
+   * list that is not frozen (a private message's two users, made for it) is looked up each time.
+   */
+  const roomsByList = new WeakMap<readonly string[], { appkey: string; rooms: string[] }>();
+  const roomsOf = (appkey: string, userIds: readonly string[]): string[] => {
+    if (!Object.isFrozen(userIds)) return userIds.map((u) => roomOf(appkey, u));
+    const known = roomsByList.get(userIds);
+    if (known?.appkey === appkey) return known.rooms;
+    const made = userIds.map((u) => roomOf(appkey, u));
+    roomsByList.set(userIds, { appkey, rooms: made });
+    return made;
+  };
 
   const pusher: Pusher = {
     toUsers({ appkey, userIds, event, payload, exceptConnectionId }) {
       // io.to([]) would broadcast to everyone.
       if (userIds.length === 0) return;
       // A user named twice is one room: socket.io keeps the rooms in a set.
-      const rooms = userIds.map((u) => roomOf(appkey, u));
+      const rooms = roomsOf(appkey, userIds);
       // Every socket is in the room named by its id, so except() leaves out exactly that connection.
       const target = exceptConnectionId ? io.to(rooms).except(exceptConnectionId) : io.to(rooms);
       target.emit(event, payload);

@@ -209,15 +209,16 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
           readerId: me,
           // IM-15: pushed once it is stored with its bookkeeping. Not back to the sending connection: it has the
           // ack, and an echo would only cost it an imAck.
-          stored: (stored) => {
+          // A method, not an arrow: `tsx` names each arrow made as a property, once for each send.
+          stored(message) {
             pusher.toUsers({
               appkey,
               userIds,
               event: SERVER_PUSHES.imMessage,
-              payload: nt ? { ...toWireMessage(stored), nt } : toWireMessage(stored),
+              payload: nt ? { ...toWireMessage(message), nt } : toWireMessage(message),
               exceptConnectionId: actor.connectionId,
             });
-            deps.events?.stored?.(actor, stored);
+            deps.events?.stored?.(actor, message);
           },
         });
         // A store that keeps its sends in call order has fixed this one's place: the conversation's next send is

@@ -14,7 +14,10 @@ export interface GroupStore {
   join(params: { appkey: string; userId: string; groupIds: readonly string[]; now: number }): Promise<string[]>;
   /** Ends a membership; returns whether there was one. */
   leave(params: { appkey: string; userId: string; groupId: string }): Promise<boolean>;
-  /** The members of a group; on SQLite the array the store keeps (every group send reads it), so never change it. */
+  /**
+   * The members of a group; on SQLite the array the store keeps (every group send reads it), frozen: the same array
+   * until the group changes.
+   */
   members(appkey: string, groupId: string): Promise<readonly string[]>;
   /** The groups a user is a member of. */
   groupsOf(appkey: string, userId: string): Promise<string[]>;
@@ -76,7 +79,8 @@ export function createGroupStore(db: Kysely<Database>, sync?: SyncSqlite): Group
       if (known) return known;
       const quick = sync?.transaction(() => sync.prepare(MEMBERS_SQL).all(appkey, groupId) as { user_id: string }[]);
       if (quick) {
-        const members = quick.value.map((r) => r.user_id);
+        // Frozen: kept and handed out as it is; a push may remember what it made of it (its users' rooms).
+        const members = Object.freeze(quick.value.map((r) => r.user_id));
         cached.set(key, members);
         if (cached.size > MEMBER_CACHE_GROUPS) cached.delete(cached.keys().next().value as string);
         return members;

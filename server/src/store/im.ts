@@ -427,7 +427,11 @@ export function createMessageStore(
       if (queued.length === 0) setImmediate(flush);
       queued.push({
         params,
-        settle: (outcome) => ('value' in outcome ? resolve(outcome.value) : reject(asError(outcome.error))),
+        // A method, not an arrow: `tsx` names each arrow made as a property, once for each send.
+        settle(outcome) {
+          if ('value' in outcome) resolve(outcome.value);
+          else reject(asError(outcome.error));
+        },
       });
     });
 
