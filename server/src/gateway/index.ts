@@ -23,7 +23,7 @@ import {
 import { Connection, type AuthorizeAck } from './connection.js';
 import { TokenBucket } from './rate-limit.js';
 import { UserBudgets } from './user-budgets.js';
-import { HandlerRegistry, type RequestContext } from './registry.js';
+import { HandlerRegistry, type HandlerOutcome, type RequestContext } from './registry.js';
 
 export type { AuthorizeAck } from './connection.js';
 export type {
@@ -277,20 +277,28 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
   };
 
-  const request = async (conn: Connection, event: string, params: unknown): Promise<unknown> => {
+  /**
+   * Answers a request through `ack`. Not async: the answer follows the handler's promise directly, without a layer
+   * of promises of its own, as every request of every client passes here.
+   */
+  const request = (conn: Connection, ack: Ack | undefined, event: string, params: unknown): Promise<void> | void => {
     const ctx = conn.context();
-    if (!ctx) return fail(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+    if (!ctx) return reply(conn, ack, fail(CODES.UNAUTHORIZED, MESSAGES.noPermission));
     const handler = registry.request(event);
-    if (!handler) return fail(CODES.BAD_REQUEST, `Not supported: ${event}`);
+    if (!handler) return reply(conn, ack, fail(CODES.BAD_REQUEST, `Not supported: ${event}`));
     if (handler.permission !== 'none' && !ctx.permissions[handler.permission]) {
-      return fail(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+      return reply(conn, ack, fail(CODES.UNAUTHORIZED, MESSAGES.noPermission));
     }
+    let outcome: Promise<HandlerOutcome>;
     try {
-      const outcome = await handler.run(ctx, params);
-      return outcome.ok ? ok(outcome.content) : fail(outcome.code, outcome.content);
+      outcome = handler.run(ctx, params);
     } catch (err) {
-      return failureOf(err, conn.log, event);
+      return reply(conn, ack, failureOf(err, conn.log, event));
     }
+    return outcome.then(
+      (done) => reply(conn, ack, done.ok ? ok(done.content) : fail(done.code, done.content)),
+      (err: unknown) => reply(conn, ack, failureOf(err, conn.log, event)),
+    );
   };
 
   const dispatch = async (conn: Connection, event: string, args: unknown[]): Promise<void> => {
@@ -330,7 +338,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const handler = registry.noticeHandler(event);
       if (ctx && handler) await handler.run(ctx, params);
     } else {
-      reply(conn, ack, await request(conn, event, params));
+      await request(conn, ack, event, params);
     }
   };
 
