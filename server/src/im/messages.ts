@@ -151,94 +151,129 @@ export function createMessageService(deps: MessageServiceDeps): MessageService {
   const offsetsOf = (actor: Actor, scene: Scene, convKey: string, targetId: string) =>
     messages.readOffsets(actor.app.appkey, convKey, scene === 'private' ? [actor.userId, targetId] : [actor.userId]);
 
-  return {
-    async publish(actor, request, options) {
-      // IM-2: the target is never the sender, in any scene, customer service included.
-      if (request.to === actor.userId) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
-      if (request.t === 'cs' && deps.cs) return deps.cs.publish(actor, request);
-      const scene = chatScene(request.t, MESSAGES.sceneNotSupported);
-      const me = actor.userId;
-      const to = request.to;
-      const appkey = actor.app.appkey;
-      assertIds([to]);
-      checkPayload(request.mt, request.p);
-      const nt = wireNotification(request.nt);
-      const conversationData = request.d ?? null;
-      if (conversationData !== null && !isJsonObject(conversationData, LIMITS.messageMaxBytes)) {
-        throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObjectIm);
-      }
-      if (scene === 'group' && !options?.trusted && !(await groups.maySend(actor, to, request.at))) {
-        throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
-      }
-      if (scene === 'private' && deps.mayMessage && !(await deps.mayMessage(appkey, me, to))) {
-        throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.blocked);
-      }
-      const mine = underWayOf(actor);
-      const first = mine.get(request.guid);
-      if (first) return first;
-      const convKey = conversationKey(scene, me, to);
-      const senderData = userDataJson(actor);
-      // IM-5: one conversation's sends are handed to the store in order here, so timestamps and pushes leave this
-      // node in one order.
-      const handed = sends.run(`${appkey}\n${convKey}`, async () => {
-        const { userIds, member } = await audience(appkey, scene, me, to);
-        // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
-        const rows: ConversationTouch[] =
-          scene === 'private'
-            ? [
-                { ownerId: me, targetId: to, data: conversationData },
-                { ownerId: to, targetId: me, data: senderData },
-              ]
-            : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
-        // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
-        const storing = messages.send({
-          message: {
+  /** Stores and pushes a checked send, or answers it with the first's answer when it is a re-send under way. */
+  const send = (
+    actor: Actor,
+    request: PublishImRequest,
+    scene: ChatScene,
+    conversationData: string | null,
+  ): Promise<PublishImAck> => {
+    const me = actor.userId;
+    const to = request.to;
+    const appkey = actor.app.appkey;
+    const nt = wireNotification(request.nt);
+    const mine = underWayOf(actor);
+    const first = mine.get(request.guid);
+    if (first) return first;
+    const convKey = conversationKey(scene, me, to);
+    const senderData = userDataJson(actor);
+    // IM-5: one conversation's sends are handed to the store in order here, so timestamps and pushes leave this
+    // node in one order.
+    const handed = sends.run(`${appkey}\n${convKey}`, async () => {
+      const { userIds, member } = await audience(appkey, scene, me, to);
+      // IM-6: each side's row; private data is the other side's, group data is what the latest sender sent.
+      const rows: ConversationTouch[] =
+        scene === 'private'
+          ? [
+              { ownerId: me, targetId: to, data: conversationData },
+              { ownerId: to, targetId: me, data: senderData },
+            ]
+          : userIds.map((ownerId) => ({ ownerId, targetId: to, data: conversationData }));
+      // IM-3: a re-sent message gets its first timestamp back and is neither stored nor pushed again.
+      const storing = messages.send({
+        message: {
+          appkey,
+          convKey,
+          scene,
+          messageId: request.guid,
+          senderId: me,
+          targetId: to,
+          type: request.mt,
+          payload: request.p,
+          senderData,
+        },
+        now: deps.now(),
+        rows,
+        // IM-7: sending reads everything before it, as the reference client assumes locally.
+        readerId: me,
+        // IM-15: pushed once it is stored with its bookkeeping. Not back to the sending connection: it has the
+        // ack, and an echo would only cost it an imAck.
+        // A method, not an arrow: `tsx` names each arrow made as a property, once for each send.
+        stored(message) {
+          pusher.toUsers({
             appkey,
-            convKey,
-            scene,
-            messageId: request.guid,
-            senderId: me,
-            targetId: to,
-            type: request.mt,
-            payload: request.p,
-            senderData,
-          },
-          now: deps.now(),
-          rows,
-          // IM-7: sending reads everything before it, as the reference client assumes locally.
-          readerId: me,
-          // IM-15: pushed once it is stored with its bookkeeping. Not back to the sending connection: it has the
-          // ack, and an echo would only cost it an imAck.
-          // A method, not an arrow: `tsx` names each arrow made as a property, once for each send.
-          stored(message) {
-            pusher.toUsers({
-              appkey,
-              userIds,
-              event: SERVER_PUSHES.imMessage,
-              payload: nt ? { ...toWireMessage(message), nt } : toWireMessage(message),
-              exceptConnectionId: actor.connectionId,
-            });
-            deps.events?.stored?.(actor, message);
-          },
+            userIds,
+            event: SERVER_PUSHES.imMessage,
+            payload: nt ? { ...toWireMessage(message), nt } : toWireMessage(message),
+            exceptConnectionId: actor.connectionId,
+          });
+          deps.events?.stored?.(actor, message);
+        },
+      });
+      // A store that keeps its sends in call order has fixed this one's place: the conversation's next send is
+      // handed over at once, and a burst of one conversation (after the server was held, say) is stored in one
+      // batch instead of one a turn of the loop. Otherwise the next waits until this one is stored.
+      if (!messages.sendsInCallOrder) await storing;
+      return { storing, member };
+    });
+    const sending = handed.then(async ({ storing, member }): Promise<PublishImAck> => {
+      const { message } = await storing;
+      return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
+    });
+    const guid = request.guid;
+    mine.add(guid, sending);
+    // Two unnamed functions, not one named: the server runs under `tsx`, which names each named function it makes.
+    sending.then(
+      () => mine.settled(guid, sending),
+      () => mine.settled(guid, sending),
+    );
+    return sending;
+  };
+
+  /** {@link MessageService.publish}, whose checks throw rather than reject. */
+  const publishNow = (
+    actor: Actor,
+    request: PublishImRequest,
+    options: { trusted?: boolean } | undefined,
+  ): Promise<PublishImAck> => {
+    // IM-2: the target is never the sender, in any scene, customer service included.
+    if (request.to === actor.userId) throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.toSelf);
+    if (request.t === 'cs' && deps.cs) return deps.cs.publish(actor, request);
+    const scene = chatScene(request.t, MESSAGES.sceneNotSupported);
+    const me = actor.userId;
+    const to = request.to;
+    const appkey = actor.app.appkey;
+    assertIds([to]);
+    checkPayload(request.mt, request.p);
+    const conversationData = request.d ?? null;
+    if (conversationData !== null && !isJsonObject(conversationData, LIMITS.messageMaxBytes)) {
+      throw new ServiceError(CODES.BAD_REQUEST, MESSAGES.dataNotObjectIm);
+    }
+    if (scene === 'group') {
+      const may = options?.trusted || groups.maySend(actor, to, request.at);
+      if (may !== true) {
+        return may.then((allowed) => {
+          if (!allowed) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.noPermission);
+          return send(actor, request, scene, conversationData);
         });
-        // A store that keeps its sends in call order has fixed this one's place: the conversation's next send is
-        // handed over at once, and a burst of one conversation (after the server was held, say) is stored in one
-        // batch instead of one a turn of the loop. Otherwise the next waits until this one is stored.
-        if (!messages.sendsInCallOrder) await storing;
-        return { storing, member };
+      }
+    } else if (deps.mayMessage) {
+      return deps.mayMessage(appkey, me, to).then((allowed) => {
+        if (!allowed) throw new ServiceError(CODES.UNAUTHORIZED, MESSAGES.blocked);
+        return send(actor, request, scene, conversationData);
       });
-      const sending = handed.then(async ({ storing, member }): Promise<PublishImAck> => {
-        const { message } = await storing;
-        return member ? { timestamp: message.ts } : { timestamp: message.ts, member: false };
-      });
-      const guid = request.guid;
-      mine.add(guid, sending);
-      // Two unnamed functions, not one named: the server runs under `tsx`, which names each named function it makes.
-      sending.then(
-        () => mine.settled(guid, sending),
-        () => mine.settled(guid, sending),
-      );
-      return sending;
+    }
+    return send(actor, request, scene, conversationData);
+  };
+
+  return {
+    publish(actor, request, options) {
+      // Not async: every send of every client passes here, and each layer of promises costs it a turn or two.
+      try {
+        return publishNow(actor, request, options);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
     },
 
     async history(actor, request) {
