@@ -499,3 +499,48 @@ describe('gateway: requests', () => {
     expect(strangerGot).toBe(false);
   });
 });
+
+describe('gateway: pushes', () => {
+  it("reaches users' connections and rooms, each once, leaving out whom it is told to", async () => {
+    const { url, server } = await startServer();
+    const { pusher } = server.gateway;
+    const appkey = OPEN_APP.appkey;
+    const join = async (userId: string) => {
+      const socket = await connect(url);
+      await request(socket, 'authorize', authorizeParams({ userId }));
+      const got: unknown[] = [];
+      socket.on('imMessage', (payload: unknown) => got.push(payload));
+      return { socket, got };
+    };
+    const alice1 = await join('alice');
+    const alice2 = await join('alice');
+    const bob = await join('bob');
+    const carol = await join('carol');
+    const everyone = [alice1, alice2, bob, carol];
+    const id = (c: { socket: { id?: string } }) => c.socket.id as string;
+
+    // No users: no one, where socket.io's own to([]) would mean everyone.
+    pusher.toUsers({ appkey, userIds: [], event: 'imMessage', payload: { n: 0 } });
+    // A list kept frozen, as the group store keeps its members, pushed twice: each connection once a push.
+    const members = Object.freeze(['alice', 'bob', 'alice']);
+    pusher.toUsers({ appkey, userIds: members, event: 'imMessage', payload: { n: 1 }, exceptConnectionId: id(alice1) });
+    pusher.toUsers({ appkey, userIds: members, event: 'imMessage', payload: { n: 2 } });
+    // A list made for the push; an appkey of another app does not reach these users.
+    pusher.toUsers({ appkey, userIds: ['carol'], event: 'imMessage', payload: { n: 3 } });
+    pusher.toUsers({ appkey: SECURE_APP.appkey, userIds: ['carol'], event: 'imMessage', payload: { n: 4 } });
+    pusher.toConnection({ connectionId: id(bob), event: 'imMessage', payload: { n: 5 } });
+    for (const c of [alice2, bob, carol]) pusher.joinRoom({ connectionId: id(c), room: 'r' });
+    pusher.toRoom({ appkey, room: 'r', event: 'imMessage', payload: { n: 6 }, exceptUserIds: ['bob'] });
+    pusher.toRoom({ appkey, room: 'r', event: 'imMessage', payload: { n: 7 }, exceptConnectionId: id(carol) });
+    // Pushes reach each connection in order: once this last one is in, every one before it is too.
+    const all = ['alice', 'bob', 'carol'];
+    pusher.toUsers({ appkey, userIds: all, event: 'imMessage', payload: { n: 8 } });
+    await expect.poll(() => everyone.every((c) => c.got.length > 0 && c.got.at(-1)?.['n' as never] === 8)).toBe(true);
+
+    const ns = (c: { got: unknown[] }) => c.got.map((p) => (p as { n: number }).n);
+    expect(ns(alice1)).toEqual([2, 8]);
+    expect(ns(alice2)).toEqual([1, 2, 6, 7, 8]);
+    expect(ns(bob)).toEqual([1, 2, 5, 7, 8]);
+    expect(ns(carol)).toEqual([3, 6, 8]);
+  });
+});

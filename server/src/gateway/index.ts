@@ -1,4 +1,5 @@
 import type { Server, Socket } from 'socket.io';
+import { PacketType } from 'socket.io-parser';
 import type { LiveSession, SessionService } from '../auth/sessions.js';
 import type { RateLimitConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
@@ -95,6 +96,9 @@ const REQUEST_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_EVENTS)
 const NOTICE_EVENTS: ReadonlySet<string> = new Set(Object.values(CLIENT_NOTICES));
 const MODULE_KEYS: ReadonlySet<string> = new Set(Object.values(WIRE_MODULES));
 
+/** No rooms: a push that leaves no one out. */
+const NO_ROOMS: ReadonlySet<string> = new Set();
+
 /** User room names the gateway keeps made (see `roomOf`). */
 const ROOM_NAMES_KEPT = 100_000;
 
@@ -183,30 +187,51 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * store until the group changes, and each of its messages would otherwise look up every member's room again. A
    * list that is not frozen (a private message's two users, made for it) is looked up each time.
    */
-  const roomsByList = new WeakMap<readonly string[], { appkey: string; rooms: string[] }>();
-  const roomsOf = (appkey: string, userIds: readonly string[]): string[] => {
-    if (!Object.isFrozen(userIds)) return userIds.map((u) => roomOf(appkey, u));
+  const roomsByList = new WeakMap<readonly string[], { appkey: string; rooms: ReadonlySet<string> }>();
+  const roomsOf = (appkey: string, userIds: readonly string[]): ReadonlySet<string> => {
+    if (!Object.isFrozen(userIds)) return new Set(userIds.map((u) => roomOf(appkey, u)));
     const known = roomsByList.get(userIds);
     if (known?.appkey === appkey) return known.rooms;
-    const made = userIds.map((u) => roomOf(appkey, u));
+    const made = new Set(userIds.map((u) => roomOf(appkey, u)));
     roomsByList.set(userIds, { appkey, rooms: made });
     return made;
   };
 
+  /**
+   * Sends `event` to every connection in `rooms` but those in `except`, on every node: what
+   * `io.to(rooms).except(except).emit(event, payload)` does, handed straight to the namespace's adapter (Redis's
+   * when configured, which publishes it to the other nodes). The chain would make two broadcast operators and copy
+   * the rooms twice for each push; a group's rooms are kept as one set (`roomsOf`). No rooms: nothing is sent, where
+   * `io.to([])` would send to everyone.
+   */
+  const broadcast = (
+    rooms: ReadonlySet<string>,
+    except: ReadonlySet<string>,
+    event: ServerPushName,
+    payload: object,
+  ): void => {
+    if (rooms.size === 0) return;
+    // The adapter only reads the sets; its types ask for mutable ones.
+    io.sockets.adapter.broadcast(
+      { type: PacketType.EVENT, data: [event, payload] },
+      { rooms: rooms as Set<string>, except: except as Set<string>, flags: {} },
+    );
+    metrics?.pushed(event);
+  };
+
   const pusher: Pusher = {
     toUsers({ appkey, userIds, event, payload, exceptConnectionId }) {
-      // io.to([]) would broadcast to everyone.
-      if (userIds.length === 0) return;
-      // A user named twice is one room: socket.io keeps the rooms in a set.
-      const rooms = roomsOf(appkey, userIds);
-      // Every socket is in the room named by its id, so except() leaves out exactly that connection.
-      const target = exceptConnectionId ? io.to(rooms).except(exceptConnectionId) : io.to(rooms);
-      target.emit(event, payload);
-      metrics?.pushed(event);
+      // A user named twice is one room: the rooms are a set. Every socket is in the room named by its id, so
+      // leaving that room out leaves out exactly that connection.
+      broadcast(
+        roomsOf(appkey, userIds),
+        exceptConnectionId ? new Set([exceptConnectionId]) : NO_ROOMS,
+        event,
+        payload,
+      );
     },
     toConnection({ connectionId, event, payload }) {
-      io.to(connectionId).emit(event, payload);
-      metrics?.pushed(event);
+      broadcast(new Set([connectionId]), NO_ROOMS, event, payload);
     },
     joinRoom({ connectionId, room, leave }) {
       const socket = io.sockets.sockets.get(connectionId);
@@ -215,10 +240,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       else void socket.join(room);
     },
     toRoom({ appkey, room, event, payload, exceptUserIds = [], exceptConnectionId }) {
-      const except = exceptUserIds.map((u) => roomOf(appkey, u));
-      if (exceptConnectionId) except.push(exceptConnectionId);
-      io.to(room).except(except).emit(event, payload);
-      metrics?.pushed(event);
+      const except = new Set(exceptUserIds.map((u) => roomOf(appkey, u)));
+      if (exceptConnectionId) except.add(exceptConnectionId);
+      broadcast(new Set([room]), except, event, payload);
     },
   };
 
