@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { operator, type ProductServer, productServer, signIn, untitledPost } from './product-support.js';
+import {
+  operator,
+  PHONE,
+  type ProductServer,
+  productServer,
+  signIn,
+  untitledPost,
+  uploadImage,
+} from './product-support.js';
 
 async function article(p: ProductServer, token: string): Promise<string> {
   const answer = await p.call('member/article_add', { token, title: 'Buy cheap watches', content: 'Click here.' });
@@ -197,6 +205,86 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     const gone = (await p.call('article/ping_add', { token: carol.token, id, content: 'Oops' })).ret as Row;
     await p.call('member/ping_del', { token: carol.token, id: gone.id });
     expect(await report(p, bob.token, gone.id, 'Abuse', 'ping')).toMatchObject({ code: 'comment_missing' });
+  });
+
+  it('reports a member for their profile; upholding resets it, tells them why, and lets them rename at once', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const carol = await signIn(p, '13700137000');
+    const [avatar, background] = [await uploadImage(p, alice.token), await uploadImage(p, alice.token)];
+    const profile = { username: 'Cheap Watches', img: avatar, background, qianming: 'Buy now', region: 'Shanghai' };
+    expect((await p.call('member/profile_update', { token: alice.token, ...profile })).ret).toMatchObject(profile);
+    const sent = await report(p, bob.token, alice.id, 'Spam: an advert for a name', 'user');
+    expect(sent).toEqual({
+      status: 200,
+      ret: {
+        id: sent.ret.id,
+        type: 'user',
+        target_id: alice.id,
+        title: 'Cheap Watches',
+        content: 'Spam: an advert for a name',
+        status: 'pending',
+        reason: '',
+        created_at: p.now(),
+        reviewed_at: null,
+      },
+    });
+    expect(await report(p, bob.token, alice.id, 'Spam', 'user')).toMatchObject({ code: 'report_pending' });
+    // Across a block too: one blocks and reports together.
+    await p.call(`member/lahei/uid_s/${alice.id}`, { token: carol.token });
+    const carols = (await report(p, carol.token, alice.id, 'Abuse', 'user')).ret as Row;
+    expect(carols).toMatchObject({ type: 'user', title: 'Cheap Watches' });
+    // Dismissing one changes nothing.
+    expect((await reviews(p, 'POST', `/${carols.id}/review`, { uphold: false, reason: 'Not abuse' })).status).toBe(200);
+    expect((await p.call('member/profile', { token: bob.token, id: alice.id })).ret).toMatchObject(profile);
+    const again = (await report(p, carol.token, alice.id, 'Spam', 'user')).ret as Row;
+
+    p.advance(1000);
+    expect(await reviews(p, 'POST', `/${sent.ret.id}/review`, { uphold: true, reason: 'Advertising' })).toMatchObject({
+      status: 200,
+      content: { status: 'upheld', reason: 'Advertising', reviewedAt: p.now() },
+    });
+    const reset = { username: `user${PHONE.slice(-4)}`, img: '', background: '', qianming: '', region: 'Shanghai' };
+    expect((await p.call('member/profile', { token: bob.token, id: alice.id })).ret).toMatchObject(reset);
+    expect((await p.call('member/info', { token: alice.token })).ret).toMatchObject(reset);
+    // Every report of her under review closed with the same decision; the dismissed one stays as it was.
+    expect((await p.call('member/jubao_view', { token: carol.token, id: again.id })).ret).toMatchObject({
+      status: 'upheld',
+      reason: 'Advertising',
+    });
+    expect((await p.call('member/jubao_view', { token: carol.token, id: carols.id })).ret).toMatchObject({
+      status: 'dismissed',
+    });
+    const told = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];
+    expect(told).toMatchObject([
+      { kind: 'report', data: { report: sent.ret.id, type: 'user', status: 'upheld', title: 'Cheap Watches' } },
+    ]);
+    const hers = (await p.call('member/notify_list', { token: alice.token })).ret as unknown[];
+    expect(hers).toMatchObject([{ kind: 'profile_reset', data: { reason: 'Advertising' } }]);
+    // The reset is not a rename of hers: she picks a new nickname at once, without the 30 days between renames.
+    expect((await p.call('member/profile_update', { token: alice.token, username: 'Alice' })).ret).toMatchObject({
+      username: 'Alice',
+    });
+  });
+
+  it('refuses to report oneself, a member who is not, or a cancelled account', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    expect(await report(p, alice.token, alice.id, 'Spam', 'user')).toMatchObject({
+      err: 'you cannot report yourself',
+      code: 'report_self',
+    });
+    for (const bad of ['nope', '0', 'x'.repeat(40)]) {
+      expect(await report(p, alice.token, bad, 'Spam', 'user')).toMatchObject({ code: 'user_missing' });
+    }
+    const pending = (await report(p, alice.token, bob.id, 'Spam', 'user')).ret as Row;
+    expect(await p.call('member/out', { token: bob.token, reason: 'bye', agree: true })).toMatchObject({ ret: true });
+    expect(await report(p, alice.token, bob.id, 'Spam', 'user')).toMatchObject({ code: 'user_missing' });
+    // A report of him still under review is upheld without bringing the account back.
+    expect((await reviews(p, 'POST', `/${pending.id}/review`, { uphold: true, reason: 'Spam' })).status).toBe(200);
+    expect(await p.call('member/profile', { token: alice.token, id: bob.id })).toMatchObject({ code: 'user_missing' });
   });
 
   it('titles the report of a post written before posts had titles with the start of its text', async () => {

@@ -1298,6 +1298,41 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await store.reports.byMember('m2', { limit: 10 })).toEqual([]);
   });
 
+  it('reports of a member: upholding resets the profile and closes their reports only; a cancelled one stays so', async () => {
+    const { store } = await fresh();
+    await threeMembers(store);
+    await store.members.updateProfile('m1', {
+      username: 'Cheap Watches',
+      img: 'https://files.test/a.png',
+      details: { intro: 'Buy now', background: 'https://files.test/b.png', region: 'Shanghai' },
+      now: 50,
+    });
+    const report = (id: string, memberId: string, targetId: string) =>
+      store.reports.add(
+        { id, memberId, type: 'user', targetId, title: 'name', content: 'spam', createdAt: 100 },
+        { since: 0, max: 10 },
+      );
+    expect(await report('r1', 'm2', 'm1')).toBe('ok');
+    expect(await report('r2', 'm3', 'm1')).toBe('ok');
+    expect(await report('r3', 'm2', 'm3')).toBe('ok');
+    const closed = await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 });
+    expect(closed?.map((r) => r.id).sort()).toEqual(['r1', 'r2']);
+    expect(await store.members.byId('m1')).toMatchObject({
+      username: 'user3000',
+      img: '',
+      intro: '',
+      background: '',
+      region: 'Shanghai',
+      usernameChangedAt: null,
+    });
+    expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r3']);
+    // Upheld after the account was cancelled: it stays cancelled, with nothing brought back.
+    expect(await store.members.cancel('m3', { reason: 'x', now: 300 })).toBe(true);
+    const before = await store.members.byId('m3');
+    expect(await store.reports.review('r3', { uphold: true, reason: 'Spam', now: 400 })).toHaveLength(1);
+    expect(await store.members.byId('m3')).toEqual(before);
+  });
+
   it('reports of a circle post: upholding deletes the post and closes its reports only', async () => {
     const { store } = await fresh();
     await store.members.insert(newMember('m1', '13300133000'));

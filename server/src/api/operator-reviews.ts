@@ -159,8 +159,9 @@ export interface ReviewQueue<T> {
  *   the decision `{decision, reason?}` on product `:id`: `pass` puts one to be reviewed on sale, `reject` rejects it,
  *   `ban` prohibits one on sale or off the shelf; `reason` (1 to 100 characters) unless passing.
  * - `reports` (spec §2 article/jubao_view): `status` `pending` (the default), `upheld` or `dismissed`, fifty at a
- *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content and
- *   closes every report of it under review, false dismisses this one; `reason` (1 to 100 characters) either way.
+ *   time, `after` a report id; the decision `{uphold, reason}` on report `:id`: `uphold` true removes the content (or
+ *   resets the reported member's profile) and closes every report of it under review, false dismisses this one;
+ *   `reason` (1 to 100 characters) either way.
  */
 export function operatorReviewRoutes(
   app: FastifyInstance,

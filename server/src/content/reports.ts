@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writtenText } from './text.js';
-import type { ReportRecord, ReportStatus, ReportStore, ReportType } from '../store/index.js';
+import type { MemberRecord, ReportRecord, ReportStatus, ReportStore, ReportType } from '../store/index.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
@@ -40,10 +40,11 @@ export const REPORT_LIMITS = {
 export type ReportReviewFailure = 'not_pending' | 'bad_review';
 
 /**
- * Reports of content (spec §1 "report", §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}`): a member
- * reports an article (`article`, a video being one), a circle post (`quanzi`), or a comment on either (`ping`,
- * `quanzi_ping`) they can see; the operator upholds the report (the content is removed, and every report of it
- * closes) or dismisses it, with a reason the reporter reads. No HTTP here.
+ * Reports (spec §1 "report", §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}`): a member reports an
+ * article (`article`, a video being one), a circle post (`quanzi`), or a comment on either (`ping`, `quanzi_ping`)
+ * they can see, or another member (`user`, for their profile); the operator upholds the report (the content is
+ * removed, or the member's profile reset, and every report of it closes) or dismisses it, with a reason the reporter
+ * reads. No HTTP here.
  */
 export interface ReportService {
   report(
@@ -56,7 +57,10 @@ export interface ReportService {
   view(memberId: string, id: unknown): Promise<MemberResult<ReportRecord>>;
   /** The operator's queue: reports in `status` (default pending), oldest first; `after` the last id seen. */
   queue(status: unknown, after: unknown): Promise<{ ok: true; value: ReportRecord[] } | { ok: false; message: string }>;
-  /** The operator's decision: `uphold` true removes the content; `reason` (1 to 100 characters) either way. */
+  /**
+   * The operator's decision: `uphold` true removes the content or resets the member's profile; `reason` (1 to 100
+   * characters) either way.
+   */
   review(
     id: string,
     decision: { uphold: unknown; reason: unknown },
@@ -65,11 +69,13 @@ export interface ReportService {
 
 const STATUSES: readonly ReportStatus[] = ['pending', 'upheld', 'dismissed'];
 
-/** Creates the report service over the store, the articles and the circle. */
+/** Creates the report service over the store, the articles, the circle and the members. */
 export function createReportService(deps: {
   reports: ReportStore;
   articles: ArticleService;
   circle: CircleService;
+  /** A member who exists and has not cancelled, by id (`user_missing` otherwise). */
+  members: { profile(id: unknown): Promise<MemberResult<MemberRecord>> };
   /** The comments on articles and on circle posts. */
   comments: Record<CommentReportType, ReportedComments>;
   now: () => number;
@@ -107,6 +113,14 @@ export function createReportService(deps: {
     },
     ping: (id, memberId) => commentTarget(deps.comments.ping, id, memberId),
     quanzi_ping: (id, memberId) => commentTarget(deps.comments.quanzi_ping, id, memberId),
+    // A member is reported for their profile, named by their nickname then; across a block too, as one blocks and
+    // reports in the same breath.
+    async user(id, memberId) {
+      const member = await deps.members.profile(id);
+      if (!member.ok) return member;
+      if (member.value.id === memberId) return fail('report_self');
+      return { ok: true, value: { id: member.value.id, title: member.value.username } };
+    },
   };
   return {
     async report(memberId, { type, targetId, content }) {

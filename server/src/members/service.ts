@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { NO_DETAILS, type MemberDetails, type MemberRecord, type MemberStore } from '../store/index.js';
+import { NO_DETAILS, signUpNickname, type MemberDetails, type MemberRecord, type MemberStore } from '../store/index.js';
 import type { SmsProvider } from './sms.js';
 
 /** Why a member request was refused; the product API maps each to the spec's message. */
@@ -134,6 +134,7 @@ export type MemberFailure =
   | 'report_content_invalid'
   | 'report_pending'
   | 'report_missing'
+  | 'report_self'
   | 'address_name_invalid'
   | 'address_phone_invalid'
   | 'address_region_invalid'
@@ -294,6 +295,7 @@ export const MEMBER_FAILURE_TEXT: Record<MemberFailure, string> = {
   report_content_invalid: 'please describe the problem',
   report_pending: 'you reported this already; it is under review',
   report_missing: 'the report does not exist',
+  report_self: 'you cannot report yourself',
   address_name_invalid: 'please enter the receiver',
   address_phone_invalid: 'please enter a correct receiving phone number',
   address_region_invalid: 'please choose the region',
@@ -522,7 +524,7 @@ export function createMemberService(deps: MemberServiceDeps): MemberService {
       // Numeric ids, as the reference app's users have; random so that ids do not reveal the member count.
       id: String(randomInt(10_000_000, 100_000_000)),
       phone,
-      username: `user${phone.slice(-4)}`,
+      username: signUpNickname(phone),
       img: '',
       notifyBadge: 0,
       createdAt: now(),

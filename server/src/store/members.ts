@@ -23,6 +23,9 @@ export interface MemberDetails {
 /** Details of a member who has set none. */
 export const NO_DETAILS: MemberDetails = { gender: 'hidden', birthday: '', region: '', intro: '', background: '' };
 
+/** The nickname a member is given at sign-up, from their phone; an upheld report of them gives it back. */
+export const signUpNickname = (phone: string): string => `user${phone.slice(-4)}`;
+
 /** A product member as stored. */
 export interface MemberRecord extends MemberDetails {
   id: string;

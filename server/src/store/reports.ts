@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import { newerThan, olderThan } from './keyset.js';
 import { holdMember } from './member-lock.js';
+import { signUpNickname } from './members.js';
 import type { Database } from './schema.js';
 
-/** What a report is of: an article, a circle post, or a comment on one or the other (`ping`, `quanzi_ping`). */
-export type ReportType = 'article' | 'quanzi' | 'ping' | 'quanzi_ping';
+/**
+ * What a report is of: an article, a circle post, a comment on one or the other (`ping`, `quanzi_ping`), or a member
+ * (`user`: their profile).
+ */
+export type ReportType = 'article' | 'quanzi' | 'ping' | 'quanzi_ping' | 'user';
 
 /** The table each kind of content lives in, where upholding a report deletes it. */
 const CONTENT_TABLES = {
@@ -12,9 +16,9 @@ const CONTENT_TABLES = {
   quanzi: 'circle_posts',
   ping: 'article_comments',
   quanzi_ping: 'circle_comments',
-} as const satisfies Record<ReportType, string>;
+} as const satisfies Record<Exclude<ReportType, 'user'>, string>;
 
-/** Where a report stands: under review, upheld (the content removed), or dismissed. */
+/** Where a report stands: under review, upheld (the content removed, or the member's profile reset), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
 
 /** A member's report of content. */
@@ -67,9 +71,11 @@ export interface ReportStore {
     limit: number;
   }): Promise<ReportRecord[] | undefined>;
   /**
-   * The operator's decision on report `id`, if it is under review: upheld, which removes the content (the article or
-   * the post is deleted) and closes every report of it under review with the same reason; or dismissed, this report
-   * only. One transaction. Answers the reports it closed; undefined, and nothing changed, when `id` is not under review.
+   * The operator's decision on report `id`, if it is under review: upheld, which removes the content (the article, the
+   * post or the comment is deleted) or, for a member, resets their profile (the nickname they signed up with, no
+   * avatar, background or signature, free to rename at once), and closes every report of it under review with the same
+   * reason; or dismissed, this report only. One transaction. Answers the reports it closed; undefined, and nothing
+   * changed, when `id` is not under review.
    */
   review(id: string, params: { uphold: boolean; reason: string; now: number }): Promise<ReportRecord[] | undefined>;
 }
@@ -91,6 +97,16 @@ type ReportTables = {
   circle_posts: { id: string; deleted_at: number | null };
   article_comments: { id: string; deleted_at: number | null };
   circle_comments: { id: string; deleted_at: number | null };
+  members: {
+    id: string;
+    phone: string;
+    username: string;
+    img: string;
+    intro: string;
+    background: string;
+    username_changed_at: number | null;
+    cancelled_at: number | null;
+  };
 };
 
 const recordOf = (row: ReportTables['member_reports']): ReportRecord => ({
@@ -107,8 +123,8 @@ const recordOf = (row: ReportTables['member_reports']): ReportRecord => ({
 });
 
 /**
- * The Kysely implementation of {@link ReportStore}; upholding a report deletes its content in `articles` or
- * `circle_posts`.
+ * The Kysely implementation of {@link ReportStore}; upholding a report deletes its content in `articles`,
+ * `circle_posts`, `article_comments` or `circle_comments`, or resets a profile in `members`.
  */
 export function createReportStore(base: Kysely<Database>, dialect: 'sqlite' | 'postgres'): ReportStore {
   const db = base.withTables<ReportTables>();
@@ -214,9 +230,29 @@ export function createReportStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
               .returningAll()
               .execute()
           : await closing.where('id', '=', id).returningAll().execute();
-        if (uphold) {
+        if (uphold && report.type === 'user') {
+          const member = await trx
+            .selectFrom('members')
+            .select('phone')
+            .where('id', '=', report.target_id)
+            .where('cancelled_at', 'is', null)
+            .executeTakeFirst();
+          if (member) {
+            await trx
+              .updateTable('members')
+              .set({
+                username: signUpNickname(member.phone),
+                img: '',
+                intro: '',
+                background: '',
+                username_changed_at: null,
+              })
+              .where('id', '=', report.target_id)
+              .execute();
+          }
+        } else if (uphold) {
           await trx
-            .updateTable(CONTENT_TABLES[report.type as ReportType])
+            .updateTable(CONTENT_TABLES[report.type as Exclude<ReportType, 'user'>])
             .set({ deleted_at: now })
             .where('id', '=', report.target_id)
             .where('deleted_at', 'is', null)

@@ -600,17 +600,26 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     now: parts.now,
     ...reactionNotices('quanzi'),
   });
+  const members = createMemberService({
+    members: parts.members,
+    sms: parts.sms ?? createDevSmsProvider(parts.logger),
+    now: parts.now,
+  });
   const reports = createReportService({
     reports: parts.reports,
     articles,
     circle,
+    members,
     comments: { ping: articleReactions, quanzi_ping: circleReactions },
     now: parts.now,
-    // Each reporter hears the decision on what they reported.
+    // Each reporter hears the decision on what they reported; a member whose profile an upheld report reset, why.
     onReviewed: async (closed) => {
-      for (const { id, memberId, status, reason, title } of closed) {
-        await notices.notify(memberId, 'report', { key: id, data: { report: id, status, reason, title } });
+      for (const { id, memberId, type, status, reason, title } of closed) {
+        await notices.notify(memberId, 'report', { key: id, data: { report: id, type, status, reason, title } });
       }
+      const reset = closed.find((report) => report.type === 'user' && report.status === 'upheld');
+      if (reset)
+        await notices.notify(reset.targetId, 'profile_reset', { key: reset.id, data: { reason: reset.reason } });
     },
   });
   const channels = createChannelService({ channels: parts.channels, now: parts.now });
@@ -628,11 +637,6 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     shops,
     products,
     reports,
-  });
-  const members = createMemberService({
-    members: parts.members,
-    sms: parts.sms ?? createDevSmsProvider(parts.logger),
-    now: parts.now,
   });
   const live = createLiveService({
     live: parts.live,

@@ -21,14 +21,14 @@ export function reportObject(report: ReportRecord) {
  * Reports (spec §2 article/jubao_view, §7 `member/jubao_add/type/{type}/aid/{id}` with `content`), all needing the
  * member's `token`:
  * - `member/jubao_add/type/{type}/aid/{id}`, `type` being `article` (a video is one), `quanzi` (a circle post), `ping`
- *   (a comment on an article) or `quanzi_ping` (a comment on a post) (`content` or `user_content`: what is wrong, 1 to
- *   200 characters) answers `{ret: report}`.
+ *   (a comment on an article), `quanzi_ping` (a comment on a post) or `user` (another member, for their profile)
+ *   (`content` or `user_content`: what is wrong, 1 to 200 characters) answers `{ret: report}`.
  * - `member/jubao_list` (`before?`) answers `{ret: [report]}`, newest first, twenty at a time.
  * - `member/jubao_view` (`id`) answers `{ret: report}`.
  *
  * A report is `{id, type, target_id, title, content, status (pending, upheld, dismissed), reason, created_at,
  * reviewed_at}`; `title` is the article's or the post's (the start of the text of a post without one, or of a
- * comment) when it was reported.
+ * comment), or the member's nickname, when it was reported.
  */
 export function reportRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/jubao_add/type/:type/aid/:id', async (body, request) => {
