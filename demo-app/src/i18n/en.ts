@@ -126,6 +126,7 @@ export const en: Dictionary = {
     report_content_invalid: 'Please describe the problem',
     report_pending: 'You reported this already; it is under review',
     report_missing: 'The report does not exist',
+    report_self: 'You cannot report yourself',
     address_name_invalid: 'Enter the receiver',
     address_phone_invalid: 'Enter a correct phone number',
     address_region_invalid: 'Enter the region',
@@ -593,6 +594,9 @@ export const en: Dictionary = {
     invitedNoCoins: '{{name}} signed up with your invitation',
     reportUpheld: 'Your report of “{{title}}” was upheld and the content removed: {{reason}}',
     reportDismissed: 'Your report of “{{title}}” was dismissed: {{reason}}',
+    reportUpheldUser: 'Your report of {{title}} was upheld and their profile reset: {{reason}}',
+    profileReset:
+      'Your nickname, avatar, background and signature broke the rules and were reset: {{reason}}. You can set new ones now.',
     withdrawalPaid: 'Your withdrawal of {{amount}} yuan has been paid',
     withdrawalRejected: 'Your withdrawal of {{amount}} yuan was rejected and the coins returned: {{reason}}',
     shopWithdrawalRejected:
@@ -847,6 +851,7 @@ export const en: Dictionary = {
   report: {
     action: 'Report',
     title: 'Report this content',
+    titleUser: 'Report this member',
     reason_spam: 'Spam or advertising',
     reason_abuse: 'Abuse or harassment',
     reason_illegal: 'Illegal content',
@@ -864,6 +869,7 @@ export const en: Dictionary = {
     kind_quanzi: 'A circle post',
     kind_ping: 'A comment on an article',
     kind_quanzi_ping: 'A comment on a circle post',
+    kind_user: 'A member’s profile',
     said: 'What you said',
     sentAt: 'Sent',
     decision: 'Decision',
@@ -871,6 +877,7 @@ export const en: Dictionary = {
     underReview: 'Under review',
     status_pending: 'Under review',
     status_upheld: 'Upheld: removed',
+    status_upheld_user: 'Upheld: profile reset',
     status_dismissed: 'Dismissed',
   },
   invite: {

@@ -7,8 +7,8 @@ import { toast, toastError } from '../../ui/toast';
 import { REPORT_MAX, REPORT_REASONS, reportContent, type ReportKind, type ReportReason } from './reports';
 
 /**
- * The sheet to report an article, a circle post or a comment (spec §1 "report"): a reason, and the member's own words
- * if they like; sent as "<reason>: <words>". `onClose` closes it.
+ * The sheet to report an article, a circle post, a comment or a member (spec §1 "report"): a reason, and the member's
+ * own words if they like; sent as "<reason>: <words>". `onClose` closes it.
  */
 export function ReportSheet({
   kind,
@@ -47,7 +47,7 @@ export function ReportSheet({
 
   return (
     <Popup visible={visible} onMaskClick={onClose} showCloseButton onClose={onClose} bodyClassName="report-sheet">
-      <h2>{t('report.title')}</h2>
+      <h2>{kind === 'user' ? t('report.titleUser') : t('report.title')}</h2>
       <Selector
         columns={2}
         value={reason ? [reason] : []}

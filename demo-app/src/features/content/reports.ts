@@ -4,14 +4,14 @@ import type { ReactionKind } from './articles';
 /** The query key of the member's reports, which reporting makes stale. */
 export const REPORTS_QUERY = 'reports';
 
-/** Where a report stands: under review, upheld (the content removed), or dismissed. */
+/** Where a report stands: under review, upheld (the content removed, or the member's profile reset), or dismissed. */
 export type ReportStatus = 'pending' | 'upheld' | 'dismissed';
 
 /**
- * What can be reported: an article (a video being one), a circle post (`quanzi`), or a comment on an article (`ping`)
- * or on a post (`quanzi_ping`).
+ * What can be reported: an article (a video being one), a circle post (`quanzi`), a comment on an article (`ping`)
+ * or on a post (`quanzi_ping`), or another member (`user`), for their profile.
  */
-export type ReportKind = ReactionKind | 'ping' | 'quanzi_ping';
+export type ReportKind = ReactionKind | 'ping' | 'quanzi_ping' | 'user';
 
 /** The kind of report of a comment on `kind`. */
 export const commentReportKind = (kind: ReactionKind): ReportKind => (kind === 'quanzi' ? 'quanzi_ping' : 'ping');
@@ -21,7 +21,7 @@ export interface Report {
   id: string;
   type: ReportKind;
   target_id: string;
-  /** The article's title, or the start of the post's text, when it was reported. */
+  /** The article's title, the start of the post's text, or the member's nickname, when it was reported. */
   title: string;
   content: string;
   status: ReportStatus;
@@ -38,7 +38,7 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** What a report says has 1 to this many characters (docs/limits.md). */
 export const REPORT_MAX = 200;
 
-/** Reports an article, a circle post or a comment with what is wrong (`content`). */
+/** Reports an article, a circle post, a comment or a member with what is wrong (`content`). */
 export async function reportContent(
   kind: ReportKind,
   id: string,

@@ -1,4 +1,5 @@
 import { apiPost, type CallContext } from '../api/request';
+import type { ReportKind } from '../content/reports';
 
 /** The query key of the notification list, which reading or new settings make stale. */
 export const NOTICES_QUERY = 'member-notices';
@@ -20,11 +21,12 @@ export interface Notice {
    * (`upheld` or `rejected`, to the buyer and the seller) (`data`: `kind`, the `claim`'s id, `reason`, `title` the
    * order's first item's); `review`: an order reviewed by its buyer (`reviewed`, to the seller, with the `quality`
    * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
-   * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid
-   * (`data`); `report`: the decision on the member's report (`data`); `announcement`: a new announcement to sellers
-   * (`data`: its id as `announcement`, its `title`); `comment`: a comment on the member's article or circle post
-   * (`actor`; `data`: `subject`, its `id` and `title`, the `comment`'s id and the start of its `content`); `like`: a
-   * new like of one (`actor`; `data`: `subject`, `id`, `title`).
+   * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid (`data`); `report`: the
+   * decision on the member's report (`data`, `type` what was reported); `profile_reset`: the member's profile reset by
+   * an upheld report of them (`data`: the `reason`); `announcement`: a new announcement to sellers (`data`: its id as
+   * `announcement`, its `title`); `comment`: a comment on the member's article or circle post (`actor`; `data`:
+   * `subject`, its `id` and `title`, the `comment`'s id and the start of its `content`); `like`: a new like of one
+   * (`actor`; `data`: `subject`, `id`, `title`).
    */
   kind:
     | 'follow'
@@ -39,6 +41,7 @@ export interface Notice {
     | 'review'
     | 'invitation'
     | 'report'
+    | 'profile_reset'
     | 'announcement'
     | 'comment'
     | 'like';
@@ -83,6 +86,8 @@ export interface Notice {
     /** The quality rated by a review, 1 to 5. */
     quality?: number;
     report?: string;
+    /** What a report was of: content, or a member (`user`). Absent on notifications of reports before there was one. */
+    type?: ReportKind;
     /** An announcement's id. */
     announcement?: string;
     /** What a comment or a like is on: an article (a video being one) or a circle post, by `id`. */

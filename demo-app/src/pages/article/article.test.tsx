@@ -475,6 +475,23 @@ describe('reports', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText('Article number 9')).toBeNull();
   });
+
+  it("says a member's report upheld reset their profile, and opens the member's home", async () => {
+    const report = { ...REPORT, type: 'user', target_id: '7', title: 'Cheap Watches' };
+    api.use(
+      http.post('*/index.php/api/member/jubao_list', () => HttpResponse.json({ ret: [report] })),
+      http.post('*/index.php/api/member/jubao_view', () => HttpResponse.json({ ret: report })),
+    );
+    renderPages('/article/jubao_view');
+    await vi.waitFor(() => expect(screen.getAllByTestId('report')).toHaveLength(1));
+    expect(screen.getByText('Upheld: profile reset')).toBeTruthy();
+    expect(screen.queryByText('Upheld: removed')).toBeNull();
+    cleanup();
+    renderPages('/article/jubao_view?id=r1');
+    await shows('A member’s profile');
+    await step(() => fireEvent.click(screen.getByText('Cheap Watches')));
+    expect(screen.getByTestId('where').textContent).toBe('/user/home?id=7');
+  });
 });
 
 describe('member/record: the collection', () => {

@@ -16,27 +16,36 @@ const STATUS_COLOR: Record<ReportStatus, 'warning' | 'success' | 'default'> = {
   dismissed: 'default',
 };
 
-/** Where a report stands, as a tag. */
-function StatusTag({ status }: { status: ReportStatus }) {
+/** Where a report stands, as a tag: an upheld report of a member reset their profile, of content removed it. */
+function StatusTag({ report }: { report: Report }) {
   const { t } = useTranslation();
-  return <Tag color={STATUS_COLOR[status]}>{t(`report.status_${status}`)}</Tag>;
+  const { status } = report;
+  const key = status === 'upheld' && report.type === 'user' ? 'report.status_upheld_user' : `report.status_${status}`;
+  return <Tag color={STATUS_COLOR[status]}>{t(key)}</Tag>;
+}
+
+/** Where what a report is of opens, if anywhere: an article while it stands, or the member reported. */
+function reportedTarget(report: Report): string | undefined {
+  const id = encodeURIComponent(report.target_id);
+  if (report.type === 'user') return `user/home?id=${id}`;
+  return report.type === 'article' && report.status !== 'upheld' ? `article/view?id=${id}` : undefined;
 }
 
 /**
- * One report: what was reported (an article, opening it while it stands, or a circle post) and why, when, and the
- * decision with its reason.
+ * One report: what was reported (an article, opening it while it stands, a circle post, a comment, or a member,
+ * opening their home) and why, when, and the decision with its reason.
  */
 function ReportDetail({ report }: { report: Report }) {
   const { t, i18n } = useTranslation();
   const open = useNavigateTo();
   const at = (time: number) => new Date(time).toLocaleString(i18n.language);
-  const opens = report.type === 'article' && report.status !== 'upheld';
+  const target = reportedTarget(report);
   return (
     <List>
       <List.Item
         title={t('report.reported')}
         description={t(`report.kind_${report.type}`)}
-        onClick={opens ? () => open(`article/view?id=${encodeURIComponent(report.target_id)}`) : undefined}
+        onClick={target === undefined ? undefined : () => open(target)}
       >
         {report.title}
       </List.Item>
@@ -44,7 +53,7 @@ function ReportDetail({ report }: { report: Report }) {
         <span className="article-comment">{report.content}</span>
       </List.Item>
       <List.Item title={t('report.sentAt')}>{at(report.created_at)}</List.Item>
-      <List.Item title={t('report.decision')} extra={<StatusTag status={report.status} />}>
+      <List.Item title={t('report.decision')} extra={<StatusTag report={report} />}>
         {report.status === 'pending' ? t('report.underReview') : report.reason}
       </List.Item>
       {report.reviewed_at !== null && <List.Item title={t('report.decidedAt')}>{at(report.reviewed_at)}</List.Item>}
@@ -89,7 +98,7 @@ export default function Reports() {
                   key={report.id}
                   data-testid="report"
                   description={new Date(report.created_at).toLocaleString(i18n.language)}
-                  extra={<StatusTag status={report.status} />}
+                  extra={<StatusTag report={report} />}
                   onClick={() => open(`article/jubao_view?id=${encodeURIComponent(report.id)}`)}
                 >
                   {report.title}

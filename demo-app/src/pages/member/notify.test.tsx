@@ -396,6 +396,30 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/article/jubao_view?id=r2');
   });
 
+  it('says a report of a member upheld reset their profile; tells the member theirs was, and opens its editing', async () => {
+    notices = [
+      {
+        id: '1',
+        kind: 'report',
+        actor: null,
+        data: { report: 'r1', type: 'user', status: 'upheld', reason: 'Advertising', title: 'Cheap Watches' },
+        created_at: now,
+        read: true,
+      },
+      { id: '2', kind: 'profile_reset', actor: null, data: { reason: 'Advertising' }, created_at: now, read: true },
+    ];
+    renderAt('/member/notify');
+    await shows('Your report of Cheap Watches was upheld and their profile reset: Advertising');
+    const reset =
+      'Your nickname, avatar, background and signature broke the rules and were reset: Advertising. You can set new ones now.';
+    expect(screen.getByText(reset)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByText(reset));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe('/member/sz-user');
+  });
+
   it('says who commented on or liked an article or a post, and opens the comments, the article or the likes', async () => {
     const bob = { id: '7', username: 'Bob', img: '' };
     const reaction = (id: string, kind: 'comment' | 'like', subject: 'article' | 'quanzi'): Notice => ({

@@ -59,10 +59,14 @@ function useNoticeLine(): (notice: Notice) => NoticeLine {
     }
     if (notice.kind === 'report') {
       const words = { title: notice.data.title ?? '', reason: notice.data.reason ?? '' };
+      const upheld = notice.data.type === 'user' ? 'notify.reportUpheldUser' : 'notify.reportUpheld';
       return {
-        text: notice.data.status === 'upheld' ? t('notify.reportUpheld', words) : t('notify.reportDismissed', words),
+        text: notice.data.status === 'upheld' ? t(upheld, words) : t('notify.reportDismissed', words),
         target: `article/jubao_view?id=${encodeURIComponent(notice.data.report ?? '')}`,
       };
+    }
+    if (notice.kind === 'profile_reset') {
+      return { text: t('notify.profileReset', { reason: notice.data.reason ?? '' }), target: 'member/sz-user' };
     }
     if (notice.kind === 'withdrawal') {
       const amount = notice.data.amount ?? 0;

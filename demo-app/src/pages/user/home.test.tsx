@@ -39,6 +39,8 @@ const BOB = {
 /** Bob as the fake server has him now. */
 let bob = { ...BOB };
 const blockCalls: unknown[] = [];
+/** What reports of members were sent: the member's id and what the report said. */
+const reportCalls: Array<{ id: string; content: unknown }> = [];
 const followCalls: unknown[] = [];
 /** Profile answers wait for this to settle. */
 let profileGate: Promise<void> = Promise.resolve();
@@ -100,6 +102,23 @@ const api = setupServer(
     bob = { ...bob, blocked: body['block'] === true, ...(body['block'] === true && { followed: false, fans: 2 }) };
     return HttpResponse.json({ ret: { blocked: bob.blocked } });
   }),
+  http.post('*/index.php/api/member/jubao_add/type/user/aid/:id', async ({ request, params }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    reportCalls.push({ id: String(params['id']), content: body['content'] });
+    return HttpResponse.json({
+      ret: {
+        id: 'r1',
+        type: 'user',
+        target_id: String(params['id']),
+        title: bob.username,
+        content: body['content'],
+        status: 'pending',
+        reason: '',
+        created_at: Date.now(),
+        reviewed_at: null,
+      },
+    });
+  }),
   http.post('*/index.php/api/member/guanzhu/uid_s/:id', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     followCalls.push(body['follow']);
@@ -117,6 +136,7 @@ beforeEach(() => {
   localStorage.clear();
   localStorage.setItem('user', JSON.stringify(USER));
   blockCalls.length = 0;
+  reportCalls.length = 0;
   followCalls.length = 0;
   articleAuthors.length = 0;
   withArticles = false;
@@ -252,6 +272,29 @@ describe('user/home', () => {
     reload();
     await vi.waitFor(() => expect(blockCalls).toEqual([true]));
     expect(count('fans')).toBe('2');
+  });
+
+  it('reports another member, blocked or not, with a reason and words; not oneself nor one who is not', async () => {
+    renderApp(<UserHome />, { path: '/user/home' });
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+    cleanup();
+    renderApp(<UserHome />, { path: '/user/home?id=999' });
+    await shows('The user does not exist or is blocked');
+    expect(screen.queryByRole('button', { name: 'Report' })).toBeNull();
+    cleanup();
+    bob = { ...BOB, blocked: true };
+    renderApp(<UserHome />, { path: '/user/home?id=7' });
+    await shows('Bob');
+    await click('Report');
+    await shows('Report this member');
+    await act(async () => {
+      fireEvent.click(screen.getByText('Abuse or harassment'));
+      await Promise.resolve();
+    });
+    fireEvent.change(screen.getByLabelText('Tell us more (optional)'), { target: { value: 'a rude nickname' } });
+    await click('Send report');
+    await shows('Reported: we will review it');
+    expect(reportCalls).toEqual([{ id: BOB.id, content: 'Abuse or harassment: a rude nickname' }]);
   });
 
   it('marks a certified member with the Verified badge, and no one else', async () => {

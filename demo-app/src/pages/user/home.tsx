@@ -9,6 +9,7 @@ import { errorText } from '../../features/api/errors';
 import { isRefusal } from '../../features/api/request';
 import { PostList } from '../../features/circle/PostList';
 import { ArticleList } from '../../features/content/ArticleList';
+import { ReportSheet } from '../../features/content/ReportSheet';
 import { memberProfile, type Gender, type PublicProfile } from '../../features/member/api';
 import { FollowCounts } from '../../features/member/FollowCounts';
 import { VerifiedBadge } from '../../features/member/VerifiedBadge';
@@ -64,8 +65,9 @@ function HomeWorks({ uid }: { uid: string }) {
 
 /**
  * A member's home (spec §2 user/home, `?id=`; without an id, the signed-in member's own): their public profile and
- * follow counts, and for someone else a way to follow or unfollow, message, and block or unblock them. Visitors are
- * asked to sign in first, since profiles are shown to members only.
+ * follow counts, and for someone else a way to follow or unfollow, message, block or unblock, and report them (for
+ * their profile: nickname, avatar, background, signature). Visitors are asked to sign in first, since profiles are
+ * shown to members only.
  */
 export default function UserHome() {
   const { t, i18n } = useTranslation();
@@ -74,6 +76,7 @@ export default function UserHome() {
   const follow = useFollow();
   const changeBlock = useBlock();
   const [params] = useSearchParams();
+  const [reporting, setReporting] = useState(false);
   const id = params.get('id') || user?.id || '';
   const own = id !== '' && id === user?.id;
   const context = { token: user?.token, locale: i18n.language };
@@ -171,9 +174,18 @@ export default function UserHome() {
     );
   }
 
+  // Another member who is there can be reported, blocked or not.
+  const report = profile.isSuccess ? (
+    <button type="button" className="feedback-mine" onClick={() => setReporting(true)}>
+      {t('report.action')}
+    </button>
+  ) : undefined;
   return (
     <div className="page">
-      <NavBar title={own ? t('home.mine') : t('home.title')} />
+      <NavBar title={own ? t('home.mine') : t('home.title')} right={report} />
+      {profile.isSuccess && (
+        <ReportSheet kind="user" targetId={id} visible={reporting} onClose={() => setReporting(false)} />
+      )}
       {body}
     </div>
   );
