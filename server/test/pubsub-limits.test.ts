@@ -80,6 +80,7 @@ const READER: Subscriber = {
   sid: 'reader',
   connectionId: 'conn-reader',
   restore: false,
+  replaces: null,
 };
 
 /** What `historyMessages` answers for `news`, as contents. */
@@ -105,6 +106,7 @@ async function upkeep(h: Harness, sid: string): Promise<void> {
     sid,
     connectionId: `conn-${sid}`,
     restore: false,
+    replaces: null,
   };
   await h.pubsub.connected(subscriber);
   await h.pubsub.close();

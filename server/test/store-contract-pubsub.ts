@@ -187,6 +187,45 @@ export function describePubsubSessionStoreContract(
     expect(await s.deleteExpired(1_000)).toBe(0);
   });
 
+  it("PUB-20: keeps the watches of an expired session longer, and hands them to the same client's new session", async () => {
+    const { store } = await fresh();
+    const s = store.pubsubSessions;
+    const alice = (sid: string) => session(sid, { userId: 'alice' });
+    for (const sid of ['watcher', 'plain']) {
+      await s.subscribe({ session: alice(sid), channels: ['news'], presence: false });
+      await s.addPending({ appkey: 'app', channel: 'news', guid: `g-${sid}`, time: 1, body: body(`g-${sid}`) });
+    }
+    await s.watch({ session: alice('watcher'), channel: 'room' });
+    await s.watch({ session: alice('watcher'), channel: 'lobby' });
+    await s.detach({ sid: 'watcher', connectionId: 'conn-watcher', now: 100 });
+    await s.detach({ sid: 'plain', connectionId: 'conn-plain', now: 100 });
+    // Expired: what they held goes, but the watcher's row and watches stay until the later bound.
+    expect(await s.deleteExpired(200, 50)).toBe(1);
+    expect(await s.load('plain')).toBeUndefined();
+    expect(await s.load('watcher')).toMatchObject({ channels: [], watching: ['lobby', 'room'] });
+    expect(await pendingGuids(store, 'watcher')).toEqual([]);
+
+    // Only to the same app and user, and not while the old session has a connection.
+    expect(await s.handOver({ from: 'watcher', to: session('other-user') })).toEqual([]);
+    expect(await s.handOver({ from: 'watcher', to: session('other-app', { userId: 'alice', appkey: 'b' }) })).toEqual(
+      [],
+    );
+    expect(await s.handOver({ from: 'nope', to: alice('new') })).toEqual([]);
+    expect(await s.load('watcher')).toBeDefined();
+    expect(await s.handOver({ from: 'watcher', to: alice('new') })).toEqual(['lobby', 'room']);
+    expect(await s.load('new')).toMatchObject({ userId: 'alice', channels: [], watching: ['lobby', 'room'] });
+    expect(await s.load('watcher')).toBeUndefined();
+    expect(await s.handOver({ from: 'watcher', to: alice('again') })).toEqual([]);
+    await s.watch({ session: alice('live'), channel: 'room' });
+    expect(await s.handOver({ from: 'live', to: alice('newer') })).toEqual([]);
+    expect((await s.load('live'))?.watching).toEqual(['room']);
+
+    // Past the later bound the watches go too.
+    await s.detach({ sid: 'new', connectionId: 'conn-new', now: 300 });
+    expect(await s.deleteExpired(400, 350)).toBe(1);
+    expect(await s.load('new')).toBeUndefined();
+  });
+
   it("PUB-8: keeps each session's newest pending messages up to the cap, with their bodies", async () => {
     const { store } = await fresh();
     const s = store.pubsubSessions;

@@ -24,6 +24,11 @@ export interface AuthorizedSession {
   previousSeenAt: number | null;
   /** The messages the replay leaves out: those that connection sent itself since `previousSeenAt`. */
   replayExcept: readonly string[];
+  /**
+   * The sid the client named when it was given a new one instead (the session had expired, or is forgotten), or null:
+   * what the pub/sub layer kept of that session longer may come over (PUB-20), if it was the same app's and user's.
+   */
+  replacedSid: string | null;
 }
 
 /** A session with a connection on this node, and what that connection's disconnect would leave to a replay. */
@@ -106,11 +111,12 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         }
         if (same && previous.lastSeenAt >= now - deps.sessionTtlMs) {
           await deps.sessions.touch(previous.sid, now);
-          return { ...base, sid: previous.sid, resumed: true, previousSeenAt, replayExcept };
+          return { ...base, sid: previous.sid, resumed: true, previousSeenAt, replayExcept, replacedSid: null };
         }
       }
       const created = await deps.sessions.create({ sid: newSid(), appkey: grant.app.appkey, userId, now });
-      return { ...base, sid: created.sid, resumed: false, previousSeenAt, replayExcept };
+      const replacedSid = request.sid ? request.sid : null;
+      return { ...base, sid: created.sid, resumed: false, previousSeenAt, replayExcept, replacedSid };
     },
     async left(sid, horizon) {
       await deps.sessions.left(sid, deps.now(), horizon);

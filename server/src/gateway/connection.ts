@@ -112,6 +112,7 @@ export class Connection {
       permissions: session.permissions,
       previousSeenAt: session.previousSeenAt,
       replayExcept: session.replayExcept,
+      replacedSid: session.replacedSid,
       deliveries: this.#deliveries,
       push: (event, payload) => {
         socket.emit(event, payload);

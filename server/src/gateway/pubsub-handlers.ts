@@ -101,6 +101,7 @@ function subscriberOf(ctx: RequestContext): Subscriber {
     sid: ctx.sid,
     connectionId: ctx.socketId,
     restore: ctx.previousSeenAt !== null,
+    replaces: ctx.replacedSid,
   };
 }
 

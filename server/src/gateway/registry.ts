@@ -32,6 +32,8 @@ export interface RequestContext {
   previousSeenAt: number | null;
   /** Messages the replay leaves out: those the session's last connection sent itself after `previousSeenAt`. */
   replayExcept: readonly string[];
+  /** The sid the client named when it was given a new one instead (PUB-20); null otherwise. */
+  replacedSid: string | null;
   /** IM-24: what this connection's client acknowledges, for a client that acknowledges pushed messages. */
   deliveries?: Pick<DeliveryTracker, 'acked' | 'sent'> | undefined;
   /** Sends a push to this connection only. */

@@ -55,6 +55,11 @@ export interface Subscriber {
   connectionId: string;
   /** Whether the client named a session the server knew: only then can the store hold state for this sid. */
   restore: boolean;
+  /**
+   * The sid the client named when the server gave it a new one instead (the named session had expired): that
+   * session's presence watches come over to this one (PUB-20). Null otherwise.
+   */
+  replaces: string | null;
 }
 
 /**
@@ -156,6 +161,11 @@ const DEDUPE_MAX_ENTRIES = 10_000;
 const UPKEEP_EVERY_MS = 30_000;
 /** Kept a little longer than the session lifetime, so that a sid the session service resumes still has its state. */
 const SESSION_GRACE_MS = 60_000;
+/**
+ * How long a session's presence watches outlive it, for a client that comes back with its sid after the session
+ * expired and does not watch again by itself (the reference client; PUB-20).
+ */
+export const WATCH_HANDOVER_MS = 86_400_000;
 
 /** Creates the pub/sub service. */
 export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
@@ -199,7 +209,7 @@ export function createPubsubService(deps: PubsubServiceDeps): PubsubService {
   /** Expired sessions, the pending cap, old presence timeouts and history retention. */
   const keepUp = async (keys: readonly string[], at: number) => {
     const expired = at - deps.sessionTtlMs - SESSION_GRACE_MS;
-    await deps.sessions.deleteExpired(expired);
+    await deps.sessions.deleteExpired(expired, expired - WATCH_HANDOVER_MS);
     await deps.sessions.prune({ maxPending: PENDING_MAX, before: at - SESSION_GRACE_MS });
     await deps.presence.sweep(at);
     const { maxMessages, maxAgeMs } = deps.history;

@@ -88,8 +88,11 @@ export class LocalSessions {
 }
 
 /** Queues `work` behind the session's earlier store writes. */
-export function serially(session: LocalSession, work: () => Promise<void>): Promise<void> {
+export function serially<T>(session: LocalSession, work: () => Promise<T>): Promise<T> {
   const run = session.writes.then(work);
-  session.writes = run.catch(() => undefined);
+  session.writes = run.then(
+    () => undefined,
+    () => undefined,
+  );
   return run;
 }

@@ -121,6 +121,15 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
         session =
           local.get(s.sid) ??
           local.open({ sid: s.sid, appkey: s.app.appkey, userId: s.userId, userData: s.userData, stored });
+        // PUB-20: the watches of the expired session the client named, which the reference client does not renew.
+        if (s.replaces !== null && s.replaces !== s.sid) {
+          const live = session;
+          const channels = await serially(live, () =>
+            store.handOver({ from: s.replaces as string, to: connectionOf(live, s.connectionId) }),
+          );
+          for (const channel of channels) live.watching.add(channel);
+          if (channels.length > 0) live.stored = true;
+        }
       }
       if (!fanout.isConnected(s.connectionId)) return;
       // A qos-0 message published while the link was down is not this connection's, even arriving late (PUB-8).

@@ -69,8 +69,17 @@ export interface PubsubSessionStore {
   takeOver(params: { sid: string; appkey: string; userId: string; channels: readonly string[] }): Promise<number>;
   /** Marks the sessions served by `nodeId` (or by any node, when absent) as without a connection since `now`. */
   release(params: { nodeId?: string | undefined; now: number }): Promise<number>;
-  /** Forgets sessions without a connection since before `before`, with all they hold; returns how many. */
-  deleteExpired(before: number): Promise<number>;
+  /**
+   * Forgets sessions without a connection since before `before`, with all they hold; returns how many. With
+   * `watchesBefore` (earlier than `before`), a session that watches presence keeps its row and its watches until it
+   * has had no connection since before `watchesBefore`, for {@link PubsubSessionStore.handOver}.
+   */
+  deleteExpired(before: number, watchesBefore?: number): Promise<number>;
+  /**
+   * The presence watches of session `from`, handed to session `to` (attaching it), when `from` is of the same app
+   * and user and has no connection; `from` is forgotten then. Answers the channels handed over, none otherwise.
+   */
+  handOver(params: { from: string; to: SessionConnection }): Promise<string[]>;
   /**
    * Keeps each session's newest `maxPending` pending messages, and deletes message bodies older than `before` that
    * no pending entry refers to.
@@ -142,6 +151,13 @@ export function createPubsubSessionStore(database: Kysely<Database>): PubsubSess
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);
+  };
+
+  const drop = async (sid: string) => {
+    await db.deleteFrom('pubsub_pending').where('sid', '=', sid).execute();
+    await db.deleteFrom('pubsub_subscriptions').where('sid', '=', sid).execute();
+    await db.deleteFrom('pubsub_watches').where('sid', '=', sid).execute();
+    await db.deleteFrom('pubsub_sessions').where('sid', '=', sid).execute();
   };
 
   const expiredSids = (before: number) =>
@@ -223,12 +239,7 @@ export function createPubsubSessionStore(database: Kysely<Database>): PubsubSess
       await db.deleteFrom('pubsub_watches').where('sid', '=', sid).where('channel', '=', channel).execute();
     },
 
-    async drop(sid) {
-      await db.deleteFrom('pubsub_pending').where('sid', '=', sid).execute();
-      await db.deleteFrom('pubsub_subscriptions').where('sid', '=', sid).execute();
-      await db.deleteFrom('pubsub_watches').where('sid', '=', sid).execute();
-      await db.deleteFrom('pubsub_sessions').where('sid', '=', sid).execute();
-    },
+    drop,
 
     async addPending({ appkey, channel, guid, time, body }) {
       // Entries first, the body only if some session needs it: a channel without subscribers costs one read.
@@ -317,12 +328,48 @@ export function createPubsubSessionStore(database: Kysely<Database>): PubsubSess
       return Number(result.numUpdatedRows);
     },
 
-    async deleteExpired(before) {
+    async deleteExpired(before, watchesBefore = before) {
       await db.deleteFrom('pubsub_pending').where('sid', 'in', expiredSids(before)).execute();
       await db.deleteFrom('pubsub_subscriptions').where('sid', 'in', expiredSids(before)).execute();
-      await db.deleteFrom('pubsub_watches').where('sid', 'in', expiredSids(before)).execute();
-      const result = await db.deleteFrom('pubsub_sessions').where('offline_since', '<', before).executeTakeFirst();
+      await db
+        .deleteFrom('pubsub_watches')
+        .where('sid', 'in', expiredSids(Math.min(before, watchesBefore)))
+        .execute();
+      const result = await db
+        .deleteFrom('pubsub_sessions')
+        .where('offline_since', '<', before)
+        .where((eb) =>
+          eb.or([
+            eb('offline_since', '<', watchesBefore),
+            eb.not(
+              eb.exists(
+                eb.selectFrom('pubsub_watches as w').select('w.sid').whereRef('w.sid', '=', 'pubsub_sessions.sid'),
+              ),
+            ),
+          ]),
+        )
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+
+    async handOver({ from, to }) {
+      const old = await db.selectFrom('pubsub_sessions').selectAll().where('sid', '=', from).executeTakeFirst();
+      if (!old || old.sid === to.sid || old.connection_id !== null) return [];
+      if (old.appkey !== to.appkey || old.user_id !== to.userId) return [];
+      const watches = await db.selectFrom('pubsub_watches').select('channel').where('sid', '=', from).execute();
+      const channels = watches.map((w) => w.channel).sort();
+      if (channels.length > 0) {
+        await attach(to);
+        for (let i = 0; i < channels.length; i += CHUNK) {
+          await db
+            .insertInto('pubsub_watches')
+            .values(channels.slice(i, i + CHUNK).map((channel) => ({ sid: to.sid, channel })))
+            .onConflict((oc) => oc.columns(['sid', 'channel']).doNothing())
+            .execute();
+        }
+      }
+      await drop(from);
+      return channels;
     },
 
     async prune({ maxPending, before }) {
