@@ -203,6 +203,52 @@ describe('reference client: pub/sub', () => {
     });
   });
 
+  it('INTEROP-19: after an expired reconnect the reference still hears the presence of the channels it watched', async () => {
+    let clock = Date.now();
+    const { url, port, server } = await startServer({ apps: [OPEN_APP], sessionTtlMs: 1000 }, { now: () => clock });
+    const sockets = watchServerSockets(server);
+    await connectReference(port, OPEN_APP.appkey, { id: 'ref', data: { name: 'Ref' } }, ['pubsub']);
+    const sdk = await parley(url, 'sdk');
+    const events: RefPresenceEvent[] = [];
+    await call((o) => GoEasy.pubsub.subscribePresence!(o), {
+      channel: 'room',
+      onPresence: (e: RefPresenceEvent) => events.push(e),
+    });
+    const refSockets = () => sockets.filter((s) => s.userId === 'ref');
+    const first = refSockets()[0];
+
+    referenceLink.lose();
+    await eventually(() => first?.closed === true, 'disconnect of the reference at the server');
+    await eventually(() => GoEasy.getConnectionStatus() === 'reconnecting', "getConnectionStatus() 'reconnecting'");
+    // Away for longer than the session lives: the server gives the reference a new sid.
+    clock += 5000;
+    referenceLink.restore();
+    await eventually(() => refSockets()[1]?.sid !== undefined, 'authorize of the reconnect at the server');
+    await eventually(() => GoEasy.getConnectionStatus() !== 'reconnecting', 'the reference reconnected');
+    const second = refSockets()[1];
+    const named = String(second?.sid);
+    expect(named, 'the sid the reconnect named: its expired session').toEqual(expect.any(String));
+    expect(
+      (second?.received ?? []).filter((r) => r.event === 'PUBSUB_PRESENCE_SUBSCRIBE'),
+      'PUBSUB_PRESENCE_SUBSCRIBE sent again by the reference (it never is)',
+    ).toEqual([]);
+
+    await sdk.pubsub.subscribe({ channel: 'room', presence: { enable: true }, onMessage: () => undefined });
+    await eventually(() => events.length === 1, 'onPresence at the reference (join) after the expired reconnect');
+    expect(events[0], 'onPresence (join) after the expired reconnect').toMatchObject({
+      channel: 'room',
+      action: 'join',
+      member: { id: 'sdk', data: { name: 'sdk' } },
+    });
+    // The reference never asks for the members again after an expired reconnect: it hands on the amount it had when
+    // its link was lost, while the server pushes the true one.
+    expect(
+      second?.sent.find((p) => p.event === 'PS_PRESENCE_EVENT')?.payload,
+      'PS_PRESENCE_EVENT pushed to the reference',
+    ).toMatchObject({ channel: 'room', action: 'join', member: { id: 'sdk' }, amount: 1 });
+    expect(await server.store.pubsubSessions.load(named), 'the expired session, forgotten').toBe(undefined);
+  });
+
   it('INTEROP-18: here-now names the Parley member of a channel', async () => {
     const { sdk } = await setup();
     // Asked directly: on a channel whose presence it watches, the reference answers from its own cache.
