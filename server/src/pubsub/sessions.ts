@@ -88,11 +88,8 @@ export class LocalSessions {
 }
 
 /** Queues `work` behind the session's earlier store writes. */
-export function serially<T>(session: LocalSession, work: () => Promise<T>): Promise<T> {
+export function serially(session: LocalSession, work: () => Promise<void>): Promise<void> {
   const run = session.writes.then(work);
-  session.writes = run.then(
-    () => undefined,
-    () => undefined,
-  );
+  session.writes = run.catch(() => undefined);
   return run;
 }

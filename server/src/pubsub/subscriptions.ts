@@ -99,6 +99,23 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     });
   };
 
+  /**
+   * PUB-20: the watches of the expired session `from` that the client named, which the reference client does not
+   * renew, handed to its new session. Queued before any disconnect's store write, so that a connection gone meanwhile
+   * leaves the store without a connection.
+   */
+  const handOver = (session: LocalSession, from: string, connectionId: string) =>
+    serially(session, async () => {
+      const channels = await store.handOver({ from, to: connectionOf(session, connectionId) });
+      if (channels.length === 0) return;
+      session.stored = true;
+      for (const channel of channels) {
+        session.watching.add(channel);
+        for (const id of session.connections) fanout.joinPresence(id, session.appkey, channel);
+      }
+      if (!session.connections.has(connectionId)) await store.detach({ sid: session.sid, connectionId, now: now() });
+    });
+
   return {
     /** PUB-9: an authorized connection; a session the store holds gets its channels, watches and presence back. */
     async connected(s: Subscriber): Promise<void> {
@@ -121,15 +138,6 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
         session =
           local.get(s.sid) ??
           local.open({ sid: s.sid, appkey: s.app.appkey, userId: s.userId, userData: s.userData, stored });
-        // PUB-20: the watches of the expired session the client named, which the reference client does not renew.
-        if (s.replaces !== null && s.replaces !== s.sid) {
-          const live = session;
-          const channels = await serially(live, () =>
-            store.handOver({ from: s.replaces as string, to: connectionOf(live, s.connectionId) }),
-          );
-          for (const channel of channels) live.watching.add(channel);
-          if (channels.length > 0) live.stored = true;
-        }
       }
       if (!fanout.isConnected(s.connectionId)) return;
       // A qos-0 message published while the link was down is not this connection's, even arriving late (PUB-8).
@@ -146,6 +154,8 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       if (session.stored) {
         const live = session;
         work.push(serially(live, () => store.attach(connectionOf(live, s.connectionId))));
+      } else if (s.replaces !== null && s.replaces !== s.sid) {
+        work.push(handOver(session, s.replaces, s.connectionId));
       }
       await Promise.all(work);
     },
