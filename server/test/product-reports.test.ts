@@ -86,6 +86,17 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
         { kind: 'report', data: { status: 'upheld', reason: 'Advertising', title: 'Buy cheap watches' } },
       ]);
     }
+    // Its author hears which article went and why, once though two reports closed.
+    expect((await p.call('member/notify_list', { token: alice.token })).ret).toEqual([
+      {
+        id: expect.any(String),
+        kind: 'content_removed',
+        actor: null,
+        data: { type: 'article', title: 'Buy cheap watches', reason: 'Advertising' },
+        created_at: p.now(),
+        read: false,
+      },
+    ]);
     // The report reads after the article is gone.
     expect((await p.call('member/jubao_view', { token: bob.token, id: pending.id })).ret).toMatchObject({
       title: 'Buy cheap watches',
@@ -103,6 +114,8 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
       content: { status: 'dismissed', reason: 'Not an advert' },
     });
     expect((await p.call('article/view', { id })).ret).toMatchObject({ id });
+    // Its author never hears of a report that came to nothing.
+    expect((await p.call('member/notify_list', { token: alice.token })).ret).toEqual([]);
     expect((await report(p, bob.token, id)).ret).toMatchObject({ status: 'pending' });
     expect((await reviews(p, 'GET', '?status=dismissed')).content).toMatchObject([{ id: first.id }]);
   });
@@ -128,6 +141,9 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
     expect(await report(p, bob.token, id, 'Spam', 'quanzi')).toMatchObject({ code: 'post_missing' });
     const notices = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];
     expect(notices).toMatchObject([{ kind: 'report', data: { status: 'upheld', title: 'Cheap watches for sale' } }]);
+    expect((await p.call('member/notify_list', { token: alice.token })).ret).toMatchObject([
+      { kind: 'content_removed', actor: null, data: { type: 'quanzi', title, reason: 'Advertising' } },
+    ]);
   });
 
   it.each([
@@ -179,8 +195,31 @@ describe('product reports: member/jubao_add, jubao_list, jubao_view and the oper
       expect(await report(p, bob.token, comment.id, 'Abuse', type)).toMatchObject({ code: 'comment_missing' });
       const notices = (await p.call('member/notify_list', { token: bob.token })).ret as unknown[];
       expect(notices).toMatchObject([{ kind: 'report', data: { status: 'upheld', title: sent.ret.title } }]);
+      // The comment's writer hears which comment went and why; the subject's author, nothing more.
+      expect((await p.call('member/notify_list', { token: carol.token })).ret).toMatchObject([
+        { kind: 'content_removed', data: { type, title: sent.ret.title, reason: 'Abusive' } },
+      ]);
+      const alices = (await p.call('member/notify_list', { token: alice.token })).ret as { kind: string }[];
+      expect(alices.filter((notice) => notice.kind === 'content_removed')).toEqual([]);
     },
   );
+
+  it('tells no one of content its author deleted while it was under review', async () => {
+    const p = await productServer();
+    const alice = await signIn(p);
+    const bob = await signIn(p, '13900139000');
+    const id = await article(p, alice.token);
+    const sent = (await report(p, bob.token, id)).ret as { id: string };
+    expect(await p.call('member/article_del', { token: alice.token, id })).toMatchObject({ status: 200 });
+    expect(await reviews(p, 'POST', `/${sent.id}/review`, { uphold: true, reason: 'Advertising' })).toMatchObject({
+      status: 200,
+      content: { status: 'upheld' },
+    });
+    expect((await p.call('member/notify_list', { token: alice.token })).ret).toEqual([]);
+    expect((await p.call('member/notify_list', { token: bob.token })).ret).toMatchObject([
+      { kind: 'report', data: { status: 'upheld' } },
+    ]);
+  });
 
   it('refuses to report a comment that is not there, on what the member cannot see, or across a block', async () => {
     const p = await productServer();

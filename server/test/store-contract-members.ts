@@ -1280,12 +1280,13 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     ]);
     const landed = decisions.filter((d) => d !== undefined);
     expect(landed).toHaveLength(1);
-    if (landed[0]?.[0]?.status === 'upheld') {
-      expect(landed[0].map((r) => r.memberId).sort()).toEqual(['m1', 'm2']);
+    if (landed[0]?.closed[0]?.status === 'upheld') {
+      expect(landed[0].closed.map((r) => r.memberId).sort()).toEqual(['m1', 'm2']);
+      expect(landed[0].authorId).toBe('m1');
       expect(await store.articles.byId('a1')).toBeUndefined();
       expect(await store.reports.list({ status: 'pending', limit: 10 })).toEqual([]);
     } else {
-      expect(landed[0]?.map((r) => r.id)).toEqual(['r4']);
+      expect(landed[0]).toEqual({ closed: [expect.objectContaining({ id: 'r4', status: 'dismissed' })] });
       expect(await store.articles.byId('a1')).toBeDefined();
       // The uphold that lost closed nothing: the other member's report is still under review.
       expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual([queue[0]?.id]);
@@ -1315,8 +1316,9 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await report('r1', 'm2', 'm1')).toBe('ok');
     expect(await report('r2', 'm3', 'm1')).toBe('ok');
     expect(await report('r3', 'm2', 'm3')).toBe('ok');
-    const closed = await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 });
-    expect(closed?.map((r) => r.id).sort()).toEqual(['r1', 'r2']);
+    const decided = await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 });
+    expect(decided?.closed.map((r) => r.id).sort()).toEqual(['r1', 'r2']);
+    expect(decided?.authorId).toBe('m1');
     expect(await store.members.byId('m1')).toMatchObject({
       username: 'user3000',
       img: '',
@@ -1329,7 +1331,9 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     // Upheld after the account was cancelled: it stays cancelled, with nothing brought back.
     expect(await store.members.cancel('m3', { reason: 'x', now: 300 })).toBe(true);
     const before = await store.members.byId('m3');
-    expect(await store.reports.review('r3', { uphold: true, reason: 'Spam', now: 400 })).toHaveLength(1);
+    const late = await store.reports.review('r3', { uphold: true, reason: 'Spam', now: 400 });
+    expect(late?.closed).toHaveLength(1);
+    expect(late?.authorId).toBeUndefined();
     expect(await store.members.byId('m3')).toEqual(before);
   });
 
@@ -1359,9 +1363,10 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     // The same id in two kinds is two contents: both may be under review at once.
     expect(await report('r1', 'quanzi')).toBe('ok');
     expect(await report('r2', 'article')).toBe('ok');
-    expect((await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 }))?.map((r) => r.id)).toEqual([
-      'r1',
-    ]);
+    expect(await store.reports.review('r1', { uphold: true, reason: 'Spam', now: 200 })).toEqual({
+      closed: [expect.objectContaining({ id: 'r1', status: 'upheld' })],
+      authorId: 'm1',
+    });
     expect(await store.circle.byId('p1')).toBeUndefined();
     expect(await store.articles.byId('p1')).toBeDefined();
     expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r2']);
@@ -1389,13 +1394,19 @@ export function describeMemberStoreContract(fresh: () => Promise<{ store: Store 
     expect(await report('r1', 'ping', 'c1')).toBe('ok');
     expect(await report('r2', 'quanzi_ping', 'c1')).toBe('ok');
     expect(await report('r3', 'ping', 'c2')).toBe('ok');
-    expect((await store.reports.review('r1', { uphold: true, reason: 'Abuse', now: 200 }))?.map((r) => r.id)).toEqual([
-      'r1',
-    ]);
+    expect(await store.reports.review('r1', { uphold: true, reason: 'Abuse', now: 200 })).toEqual({
+      closed: [expect.objectContaining({ id: 'r1', status: 'upheld' })],
+      authorId: 'm1',
+    });
     expect(await store.reactions.commentById('c1')).toBeUndefined();
     expect(await store.reactions.commentById('c2')).toBeDefined();
     expect(await store.articles.byId('a1')).toBeDefined();
     expect((await store.reports.list({ status: 'pending', limit: 10 }))?.map((r) => r.id)).toEqual(['r2', 'r3']);
+    // Content its author deleted while it was under review: the uphold closes the report and reaches no one.
+    expect(await store.reactions.removeComment('c2', 250)).toBe(true);
+    expect(await store.reports.review('r3', { uphold: true, reason: 'Abuse', now: 300 })).toEqual({
+      closed: [expect.objectContaining({ id: 'r3', status: 'upheld' })],
+    });
   });
 
   it('collections: once per member and article, the latest collected first, without deleted or blocked articles', async () => {

@@ -595,6 +595,9 @@ export const en: Dictionary = {
     reportUpheld: 'Your report of “{{title}}” was upheld and the content removed: {{reason}}',
     reportDismissed: 'Your report of “{{title}}” was dismissed: {{reason}}',
     reportUpheldUser: 'Your report of {{title}} was upheld and their profile reset: {{reason}}',
+    contentRemoved_article: 'Your article “{{title}}” broke the rules and was removed: {{reason}}',
+    contentRemoved_quanzi: 'Your post “{{title}}” broke the rules and was removed: {{reason}}',
+    contentRemoved_comment: 'Your comment “{{title}}” broke the rules and was removed: {{reason}}',
     profileReset:
       'Your nickname, avatar, background and signature broke the rules and were reset: {{reason}}. You can set new ones now.',
     withdrawalPaid: 'Your withdrawal of {{amount}} yuan has been paid',

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { writtenText } from './text.js';
-import type { MemberRecord, ReportRecord, ReportStatus, ReportStore, ReportType } from '../store/index.js';
+import type {
+  MemberRecord,
+  ReportRecord,
+  ReportReview,
+  ReportStatus,
+  ReportStore,
+  ReportType,
+} from '../store/index.js';
 import { lineOf } from '../members/addresses.js';
 import { isRowKey, type MemberFailure, type MemberResult } from '../members/service.js';
 import type { ArticleService } from './articles.js';
@@ -44,7 +51,7 @@ export type ReportReviewFailure = 'not_pending' | 'bad_review';
  * article (`article`, a video being one), a circle post (`quanzi`), or a comment on either (`ping`, `quanzi_ping`)
  * they can see, or another member (`user`, for their profile); the operator upholds the report (the content is
  * removed, or the member's profile reset, and every report of it closes) or dismisses it, with a reason the reporter
- * reads. No HTTP here.
+ * reads, and with an uphold the author of the content or the member reset too. No HTTP here.
  */
 export interface ReportService {
   report(
@@ -79,8 +86,8 @@ export function createReportService(deps: {
   /** The comments on articles and on circle posts. */
   comments: Record<CommentReportType, ReportedComments>;
   now: () => number;
-  /** Told of the reports each decision closed, after it is stored. */
-  onReviewed?: (closed: readonly ReportRecord[]) => Promise<void>;
+  /** Told of each decision, after it is stored: the reports it closed, and whom it reached. */
+  onReviewed?: (review: ReportReview) => Promise<void>;
 }): ReportService {
   const { reports } = deps;
   // A comment is named by the start of its text, as a post without a title is.
@@ -180,12 +187,12 @@ export function createReportService(deps: {
         return { ok: false, failure: 'not_pending', message: 'no such report under review' };
       }
       const takingDown = uphold ? await commentToTakeDown(id) : undefined;
-      const closed = await reports.review(id, { uphold, reason: why, now: deps.now() });
-      const reviewed = closed?.find((report) => report.id === id);
-      if (!closed || !reviewed) return { ok: false, failure: 'not_pending', message: 'no such report under review' };
+      const decided = await reports.review(id, { uphold, reason: why, now: deps.now() });
+      const reviewed = decided?.closed.find((report) => report.id === id);
+      if (!decided || !reviewed) return { ok: false, failure: 'not_pending', message: 'no such report under review' };
       // A comment taken down takes back what it told (its notifications hold its words), as its writer's deletion would.
       if (takingDown && reviewed.status === 'upheld') await takingDown.comments.takenDown(takingDown.comment);
-      await deps.onReviewed?.(closed);
+      await deps.onReviewed?.(decided);
       return { ok: true, value: reviewed };
     },
   };

@@ -93,7 +93,7 @@ export type { ArticleRecord, ArticleStore, PublishOutcome } from './articles.js'
 export type { ChannelOutcome, ChannelRecord, ChannelStore } from './channels.js';
 export type { CirclePostRecord, CircleStore, CircleVote, VoteOutcome, VoteTally } from './circle.js';
 export type { TopicOutcome, TopicRecord, TopicStore, TopicWithCount } from './topics.js';
-export type { ReportOutcome, ReportRecord, ReportStatus, ReportStore, ReportType } from './reports.js';
+export type { ReportOutcome, ReportRecord, ReportReview, ReportStatus, ReportStore, ReportType } from './reports.js';
 export { signUpNickname } from './members.js';
 export type { ReactionStore, CommentRecord, LikeRecord, ReactionCounts } from './reactions.js';
 export type {

@@ -8,7 +8,7 @@ import type { Database } from './schema.js';
  * completed (to its seller), a refund asked for or goods sent back (to the seller) or decided or paid back (to the
  * buyer), a guarantee claim filed (to the seller) or decided (to both), an order reviewed (to its seller) or a review
  * answered (to its buyer), a member who signed up with the member's invitation, the decision on the member's report,
- * the member's profile reset by an upheld report of them, or an announcement to sellers.
+ * the member's profile reset or content removed by an upheld report, or an announcement to sellers.
  */
 export type NoticeKind =
   | 'follow'
@@ -24,6 +24,7 @@ export type NoticeKind =
   | 'invitation'
   | 'report'
   | 'profile_reset'
+  | 'content_removed'
   | 'announcement'
   | 'comment'
   | 'like';

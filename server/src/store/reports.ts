@@ -74,10 +74,22 @@ export interface ReportStore {
    * The operator's decision on report `id`, if it is under review: upheld, which removes the content (the article, the
    * post or the comment is deleted) or, for a member, resets their profile (the nickname they signed up with, no
    * avatar, background or signature, free to rename at once), and closes every report of it under review with the same
-   * reason; or dismissed, this report only. One transaction. Answers the reports it closed; undefined, and nothing
-   * changed, when `id` is not under review.
+   * reason; or dismissed, this report only. One transaction. Answers the reports it closed, and whom the decision
+   * reached; undefined, and nothing changed, when `id` is not under review.
    */
-  review(id: string, params: { uphold: boolean; reason: string; now: number }): Promise<ReportRecord[] | undefined>;
+  review(id: string, params: { uphold: boolean; reason: string; now: number }): Promise<ReportReview | undefined>;
+}
+
+/** What the operator's decision on a report did. */
+export interface ReportReview {
+  /** The reports it closed: the one decided, and with an uphold every other one of the same content or member. */
+  closed: ReportRecord[];
+  /**
+   * The member the uphold acted on: the author of the content it removed, or the member whose profile it reset.
+   * Undefined when it removed or reset nothing: a dismissal, content its author had deleted meanwhile, a member who
+   * had cancelled.
+   */
+  authorId?: string;
 }
 
 type ReportTables = {
@@ -93,10 +105,10 @@ type ReportTables = {
     created_at: number;
     reviewed_at: number | null;
   };
-  articles: { id: string; deleted_at: number | null };
-  circle_posts: { id: string; deleted_at: number | null };
-  article_comments: { id: string; deleted_at: number | null };
-  circle_comments: { id: string; deleted_at: number | null };
+  articles: { id: string; member_id: string; deleted_at: number | null };
+  circle_posts: { id: string; member_id: string; deleted_at: number | null };
+  article_comments: { id: string; member_id: string; deleted_at: number | null };
+  circle_comments: { id: string; member_id: string; deleted_at: number | null };
   members: {
     id: string;
     phone: string;
@@ -223,42 +235,45 @@ export function createReportStore(base: Kysely<Database>, dialect: 'sqlite' | 'p
           .updateTable('member_reports')
           .set({ status: uphold ? 'upheld' : 'dismissed', reason, reviewed_at: now })
           .where('status', '=', 'pending');
-        const closed = uphold
-          ? await closing
-              .where('type', '=', report.type)
-              .where('target_id', '=', report.target_id)
-              .returningAll()
-              .execute()
-          : await closing.where('id', '=', id).returningAll().execute();
-        if (uphold && report.type === 'user') {
+        const closed = (
+          uphold
+            ? await closing
+                .where('type', '=', report.type)
+                .where('target_id', '=', report.target_id)
+                .returningAll()
+                .execute()
+            : await closing.where('id', '=', id).returningAll().execute()
+        ).map(recordOf);
+        if (!uphold) return { closed };
+        if (report.type === 'user') {
           const member = await trx
             .selectFrom('members')
             .select('phone')
             .where('id', '=', report.target_id)
             .where('cancelled_at', 'is', null)
             .executeTakeFirst();
-          if (member) {
-            await trx
-              .updateTable('members')
-              .set({
-                username: signUpNickname(member.phone),
-                img: '',
-                intro: '',
-                background: '',
-                username_changed_at: null,
-              })
-              .where('id', '=', report.target_id)
-              .execute();
-          }
-        } else if (uphold) {
+          if (!member) return { closed };
           await trx
-            .updateTable(CONTENT_TABLES[report.type as Exclude<ReportType, 'user'>])
-            .set({ deleted_at: now })
+            .updateTable('members')
+            .set({
+              username: signUpNickname(member.phone),
+              img: '',
+              intro: '',
+              background: '',
+              username_changed_at: null,
+            })
             .where('id', '=', report.target_id)
-            .where('deleted_at', 'is', null)
             .execute();
+          return { closed, authorId: report.target_id };
         }
-        return closed.map(recordOf);
+        const removed = await trx
+          .updateTable(CONTENT_TABLES[report.type as Exclude<ReportType, 'user'>])
+          .set({ deleted_at: now })
+          .where('id', '=', report.target_id)
+          .where('deleted_at', 'is', null)
+          .returning('member_id')
+          .executeTakeFirst();
+        return { closed, ...(removed && { authorId: removed.member_id }) };
       });
     },
   };

@@ -23,10 +23,11 @@ export interface Notice {
    * rated) or the review answered by the seller (`replied`, to the buyer) (`data`, `title` the order's first item's);
    * `invitation`: a member who signed up with the member's code (`actor`) and the coins it paid (`data`); `report`: the
    * decision on the member's report (`data`, `type` what was reported); `profile_reset`: the member's profile reset by
-   * an upheld report of them (`data`: the `reason`); `announcement`: a new announcement to sellers (`data`: its id as
-   * `announcement`, its `title`); `comment`: a comment on the member's article or circle post (`actor`; `data`:
-   * `subject`, its `id` and `title`, the `comment`'s id and the start of its `content`); `like`: a new like of one
-   * (`actor`; `data`: `subject`, `id`, `title`).
+   * an upheld report of them (`data`: the `reason`); `content_removed`: the member's article, circle post or comment
+   * removed by an upheld report (`data`: the report's `type`, the content's `title`, the `reason`); `announcement`: a
+   * new announcement to sellers (`data`: its id as `announcement`, its `title`); `comment`: a comment on the member's
+   * article or circle post (`actor`; `data`: `subject`, its `id` and `title`, the `comment`'s id and the start of its
+   * `content`); `like`: a new like of one (`actor`; `data`: `subject`, `id`, `title`).
    */
   kind:
     | 'follow'
@@ -42,6 +43,7 @@ export interface Notice {
     | 'invitation'
     | 'report'
     | 'profile_reset'
+    | 'content_removed'
     | 'announcement'
     | 'comment'
     | 'like';

@@ -420,6 +420,33 @@ describe('member/notify', () => {
     expect(screen.getByTestId('where').textContent).toBe('/member/sz-user');
   });
 
+  it('tells an author which of their writings an upheld report removed and why, and opens their home', async () => {
+    const removed = (id: string, type: 'article' | 'quanzi' | 'ping' | 'quanzi_ping', title: string): Notice => ({
+      id,
+      kind: 'content_removed',
+      actor: null,
+      data: { type, title, reason: 'Advertising' },
+      created_at: now,
+      read: true,
+    });
+    notices = [
+      removed('1', 'article', 'Cheap watches'),
+      removed('2', 'quanzi', 'Buy now'),
+      removed('3', 'ping', 'Visit my shop'),
+      removed('4', 'quanzi_ping', 'Call me'),
+    ];
+    renderAt('/member/notify');
+    await shows('Your article “Cheap watches” broke the rules and was removed: Advertising');
+    expect(screen.getByText('Your post “Buy now” broke the rules and was removed: Advertising')).toBeTruthy();
+    expect(screen.getByText('Your comment “Visit my shop” broke the rules and was removed: Advertising')).toBeTruthy();
+    const last = 'Your comment “Call me” broke the rules and was removed: Advertising';
+    await act(async () => {
+      fireEvent.click(screen.getByText(last));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('where').textContent).toBe(`/user/home?id=${USER.id}`);
+  });
+
   it('says who commented on or liked an article or a post, and opens the comments, the article or the likes', async () => {
     const bob = { id: '7', username: 'Bob', img: '' };
     const reaction = (id: string, kind: 'comment' | 'like', subject: 'article' | 'quanzi'): Notice => ({

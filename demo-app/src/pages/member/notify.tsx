@@ -26,6 +26,7 @@ type NoticeLine = { text: string; target: string } | { text: string; claimedOrde
 /** What a notification says, and where it leads. */
 function useNoticeLine(): (notice: Notice) => NoticeLine {
   const { t } = useTranslation();
+  const { user } = useSession();
   return (notice) => {
     if (notice.kind === 'follow' && notice.actor) {
       const name = notice.actor.username || t('im.user', { id: notice.actor.id });
@@ -63,6 +64,14 @@ function useNoticeLine(): (notice: Notice) => NoticeLine {
       return {
         text: notice.data.status === 'upheld' ? t(upheld, words) : t('notify.reportDismissed', words),
         target: `article/jubao_view?id=${encodeURIComponent(notice.data.report ?? '')}`,
+      };
+    }
+    if (notice.kind === 'content_removed') {
+      // What is left of the member's writing is on their home.
+      const what = notice.data.type === 'article' || notice.data.type === 'quanzi' ? notice.data.type : 'comment';
+      return {
+        text: t(`notify.contentRemoved_${what}`, { title: notice.data.title ?? '', reason: notice.data.reason ?? '' }),
+        target: `user/home?id=${encodeURIComponent(user?.id ?? '')}`,
       };
     }
     if (notice.kind === 'profile_reset') {
@@ -205,7 +214,8 @@ function useOpenClaimedOrder(): (id: string) => Promise<void> {
  * them, the review of the member's certification and of their coin
  * withdrawals and of their shop application, the payment of their recharges, their orders, refunds, guarantee
  * claims and reviews,
- * friends who signed up with their invitation, decisions on their reports, newest first, twenty at a time, the unread
+ * friends who signed up with their invitation, decisions on their reports and on reports of what they wrote or of
+ * their profile, newest first, twenty at a time, the unread
  * marked. Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {

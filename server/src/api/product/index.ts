@@ -612,14 +612,19 @@ export function registerProductApi(app: FastifyInstance, parts: ProductApiParts)
     members,
     comments: { ping: articleReactions, quanzi_ping: circleReactions },
     now: parts.now,
-    // Each reporter hears the decision on what they reported; a member whose profile an upheld report reset, why.
-    onReviewed: async (closed) => {
+    // Each reporter hears the decision on what they reported; the member an uphold acted on, what it did and why.
+    onReviewed: async ({ closed, authorId }) => {
       for (const { id, memberId, type, status, reason, title } of closed) {
         await notices.notify(memberId, 'report', { key: id, data: { report: id, type, status, reason, title } });
       }
-      const reset = closed.find((report) => report.type === 'user' && report.status === 'upheld');
-      if (reset)
-        await notices.notify(reset.targetId, 'profile_reset', { key: reset.id, data: { reason: reset.reason } });
+      const decided = closed[0];
+      if (authorId === undefined || !decided) return;
+      if (decided.type === 'user') {
+        await notices.notify(authorId, 'profile_reset', { key: decided.id, data: { reason: decided.reason } });
+      } else {
+        const { type, title, reason } = decided;
+        await notices.notify(authorId, 'content_removed', { key: decided.id, data: { type, title, reason } });
+      }
     },
   });
   const channels = createChannelService({ channels: parts.channels, now: parts.now });

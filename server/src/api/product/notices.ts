@@ -31,12 +31,13 @@ function noticeObject({ notice, actor }: ShownNotice) {
  * operator's, or null), `invitation` (a member who signed up with the member's code, `actor`, and the coins it paid,
  * `data: {coins}`), `report` (the decision on the member's report, `data: {report, type, status, reason, title}`,
  * `type` what was reported), `profile_reset` (the member's profile reset by an upheld report of them, `data:
- * {reason}`), `announcement` (a new announcement to sellers, `data: {announcement, title}`), `comment` (a comment on
- * the member's article or circle post, `actor`, `data: {subject, id, title, comment, content}`, `subject` being
- * `article` or `quanzi` and `content` the comment's first 50 characters) and `like` (a new like of one, `actor`, `data:
- * {subject, id, title}`). `member/notify_read` (`id?`; all without it) answers `{ret: {unread}}`.
- * `member/notify_settings` (`follow?`, `comment?`, `like?`: whether new followers, comments and likes notify the
- * member) answers `{ret: {follow, comment, like}}`. All need the member's `token`.
+ * {reason}`), `content_removed` (the member's article, post or comment removed by an upheld report, `data: {type,
+ * title, reason}`, `type` the report's), `announcement` (a new announcement to sellers, `data: {announcement,
+ * title}`), `comment` (a comment on the member's article or circle post, `actor`, `data: {subject, id, title, comment,
+ * content}`, `subject` being `article` or `quanzi` and `content` the comment's first 50 characters) and `like` (a new
+ * like of one, `actor`, `data: {subject, id, title}`). `member/notify_read` (`id?`; all without it) answers `{ret:
+ * {unread}}`. `member/notify_settings` (`follow?`, `comment?`, `like?`: whether new followers, comments and likes
+ * notify the member) answers `{ret: {follow, comment, like}}`. All need the member's `token`.
  */
 export function noticeRoutes(post: ProductPost, deps: ProductApiDeps): void {
   post('member/notify_list', async (body) => {
