@@ -211,12 +211,10 @@ function useOpenClaimedOrder(): (id: string) => Promise<void> {
 
 /**
  * Notifications (spec §2 member/notify): new followers, comments on the member's articles and posts and likes of
- * them, the review of the member's certification and of their coin
- * withdrawals and of their shop application, the payment of their recharges, their orders, refunds, guarantee
- * claims and reviews,
- * friends who signed up with their invitation, decisions on their reports and on reports of what they wrote or of
- * their profile, newest first, twenty at a time, the unread
- * marked. Opening the page marks them all read, which clears the badge.
+ * them, the review of the member's certification and of their coin withdrawals and of their shop application, the
+ * payment of their recharges, their orders, refunds, guarantee claims and reviews, friends who signed up with their
+ * invitation, decisions on their reports and on reports of what they wrote or of their profile, newest first, twenty
+ * at a time, the unread marked. Opening the page marks them all read, which clears the badge.
  */
 export default function Notifications() {
   const { t, i18n } = useTranslation();
